@@ -1,0 +1,50 @@
+"""The ``backgammon`` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from backgammon.board import InvalidPositionError, Position
+
+
+def _position_from_text(text: str) -> Position:
+    text = text.strip()
+    if text.startswith("XGID=") or len(text.split(":")[0]) == 26:
+        return Position.from_xgid(text)
+    return Position.from_position_id(text.split(":")[0])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``backgammon`` command."""
+    parser = argparse.ArgumentParser(prog="backgammon", description=__doc__)
+    sub = parser.add_subparsers(dest="command")
+    show = sub.add_parser("show", help="draw a position from a Position ID, gnubg ID or XGID")
+    show.add_argument("id")
+    moves = sub.add_parser("moves", help="list the legal plays of a roll")
+    moves.add_argument("id", nargs="?", default=None)
+    moves.add_argument("--dice", default="31", help="the roll, e.g. 31")
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "show":
+            print(_position_from_text(args.id))
+            return 0
+        pos = _position_from_text(args.id) if getattr(args, "id", None) else Position.initial()
+        dice_text = getattr(args, "dice", "31")
+        if len(dice_text) != 2 or not dice_text.isdigit():
+            parser.error(f"--dice takes two digits 1-6, like 31, not {dice_text!r}")
+        dice = (int(dice_text[0]), int(dice_text[1]))
+        print(pos)
+        plays = pos.legal_moves(dice)
+        print(f"\n{len(plays)} legal plays of {dice[0]}{dice[1]}:")
+        for i, play in enumerate(plays, 1):
+            print(f"{i:3d}. {play}")
+        return 0
+    except (InvalidPositionError, ValueError) as exc:
+        print(f"backgammon: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

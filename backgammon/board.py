@@ -1,0 +1,712 @@
+"""The rules core: positions, plays and their generation (rules R1-R19 of RULES.md).
+
+A :class:`Position` is an immutable board seen from the side to move.  Internally it is a
+tuple of 26 signed counts::
+
+    board[0]      = -(opponent's checkers on the bar)       (always <= 0)
+    board[1..24]  = point p from the mover's side: > 0 mover's checkers, < 0 opponent's
+    board[25]     = mover's checkers on the bar             (always >= 0)
+
+so the opponent's point ``q`` is our ``25 - q`` and :meth:`Position.flip` is a reversal with
+a change of sign.  Checkers borne off are the ones missing from the 15.
+
+This module depends on nothing but the standard library.
+"""
+
+from __future__ import annotations
+
+import base64
+import enum
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
+
+__all__ = [
+    "BAR",
+    "OFF",
+    "AmbiguousMoveError",
+    "GameResult",
+    "IllegalMoveError",
+    "InvalidMoveTextError",
+    "InvalidPositionError",
+    "Move",
+    "Outcome",
+    "Position",
+]
+
+BAR = 25
+"""The bar, as a point number in code and in notation (gnubg's convention)."""
+OFF = 0
+"""Borne off, as a point number in code and in notation."""
+
+CHECKERS = 15
+
+_START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
+
+# Exact incremental keys for generated plays: each point is a digit in base 32 holding the
+# change of its signed count (|change| <= 15 < 16), so different results have different keys.
+_P = tuple(32**i for i in range(26))
+
+
+class InvalidPositionError(ValueError):
+    """A position, Position ID or board description that is malformed or impossible."""
+
+
+class InvalidMoveTextError(ValueError):
+    """Move text that cannot be read as a play at all (R5 notation)."""
+
+
+class IllegalMoveError(ValueError):
+    """A play that is well formed but not legal for this position and roll (R5-R17)."""
+
+
+class AmbiguousMoveError(ValueError):
+    """Move text that matches more than one legal play."""
+
+
+class GameResult(enum.IntEnum):
+    """How a finished game was won (R19); the value is the base number of points."""
+
+    SINGLE = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+
+class Outcome(NamedTuple):
+    """The end of a game: who won and how (R18-R19).
+
+    ``winner_on_roll`` is relative to the position it was read from: after
+    :meth:`Position.play` the winner is the side that just moved, so it is False there.
+    """
+
+    winner_on_roll: bool
+    result: GameResult
+
+    @property
+    def points(self) -> int:
+        """Base points of the win, before the cube (R20)."""
+        return int(self.result)
+
+
+Step = tuple[int, int, bool]
+"""One die's worth of a play: (from point, to point, hit), points from the mover's side."""
+
+
+class Move(tuple[Step, ...]):
+    """A complete play: the single-die steps in the order they are played.
+
+    Points are numbered from the mover's side (bar 25, off 0).  ``str(move)`` is gnubg's
+    canonical notation; an empty move is a lost turn (R10) and prints as ``""``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, steps: Iterable[Step] = ()) -> Move:
+        return tuple.__new__(cls, tuple((int(s), int(t), bool(h)) for s, t, h in steps))
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The single-die steps, in playing order."""
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return f"Move({str(self)!r})"
+
+    def __str__(self) -> str:
+        return format_steps(self)
+
+    def pips(self) -> int:
+        """Pips moved (a bear-off with a larger die moves only the distance to off)."""
+        return sum(s - t for s, t, _ in self)
+
+
+def format_steps(steps: Iterable[Step]) -> str:
+    """gnubg's canonical notation (FormatMove): high sources first, chains joined, (n) groups."""
+    order = sorted(steps, key=lambda st: (st[0], st[1]), reverse=True)
+    # Join the steps of one checker: a step starting where an earlier one ended continues it.
+    chains: list[list[Step]] = []
+    for step in order:
+        for chain in chains:
+            if chain[-1][1] == step[0]:
+                chain.append(step)
+                break
+        else:
+            chains.append([step])
+    texts: list[str] = []
+    for chain in chains:
+        parts = [_point_text(chain[0][0])]
+        for i, (_, t, hit) in enumerate(chain):
+            if hit or i == len(chain) - 1:
+                parts.append(_point_text(t) + ("*" if hit else ""))
+        texts.append("/".join(parts))
+    # Group identical parts keeping first-appearance order: 24/18(2).
+    grouped: list[tuple[str, int]] = []
+    for text in texts:
+        for i, (other, n) in enumerate(grouped):
+            if other == text:
+                grouped[i] = (other, n + 1)
+                break
+        else:
+            grouped.append((text, 1))
+    return " ".join(text if n == 1 else f"{text}({n})" for text, n in grouped)
+
+
+def _point_text(point: int) -> str:
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+class Position:
+    """An immutable, hashable backgammon position seen from the side to move."""
+
+    __slots__ = ("_board", "_hash")
+
+    _board: tuple[int, ...]
+    _hash: int
+
+    def __init__(self, board: Sequence[int]) -> None:
+        """Make a position from the 26-number board (see the module docstring); checked."""
+        b = tuple(int(x) for x in board)
+        _check_board(b)
+        self._board = b
+        self._hash = hash(b)
+
+    @classmethod
+    def _trusted(cls, board: tuple[int, ...]) -> Position:
+        pos = object.__new__(cls)
+        pos._board = board
+        pos._hash = hash(board)
+        return pos
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def initial(cls) -> Position:
+        """The starting position (R2)."""
+        return cls._trusted(_START)
+
+    @classmethod
+    def from_simple(cls, numbers: Sequence[int] | str) -> Position:
+        """gnubg's ``set board simple`` form: the mover's bar, points 1-24 (mover positive,
+        opponent negative), then the opponent's bar."""
+        if isinstance(numbers, str):
+            try:
+                numbers = [int(x) for x in numbers.replace(",", " ").split()]
+            except ValueError as exc:
+                raise InvalidPositionError(f"simple board: not a number in {numbers!r}") from exc
+        if len(numbers) != 26:
+            raise InvalidPositionError(f"simple board needs 26 numbers, got {len(numbers)}")
+        if numbers[0] < 0 or numbers[25] < 0:
+            raise InvalidPositionError("simple board: bar counts must not be negative")
+        return cls([-numbers[25], *numbers[1:25], numbers[0]])
+
+    @classmethod
+    def from_arrays(cls, not_on_roll: Sequence[int], on_roll: Sequence[int]) -> Position:
+        """From gnubg's two 25-slot arrays (each from its own side, slot 24 = bar)."""
+        if len(not_on_roll) != 25 or len(on_roll) != 25:
+            raise InvalidPositionError("each side needs 25 slots (points 1-24 and the bar)")
+        if min(not_on_roll) < 0 or min(on_roll) < 0:
+            raise InvalidPositionError("checker counts must not be negative")
+        b = [0] * 26
+        b[0] = -not_on_roll[24]
+        b[25] = on_roll[24]
+        for i in range(24):
+            mine, theirs = on_roll[i], not_on_roll[23 - i]
+            if mine and theirs:
+                raise InvalidPositionError(f"both sides have checkers on point {i + 1}")
+            b[i + 1] = mine - theirs
+        return cls(b)
+
+    @classmethod
+    def from_position_id(cls, text: str) -> Position:
+        """Decode a GNU Backgammon Position ID (14 characters; formats.md §1)."""
+        text = text.strip()
+        if len(text) != 14:
+            raise InvalidPositionError(f"a Position ID has 14 characters, got {len(text)}")
+        try:
+            raw = base64.b64decode(text + "==", validate=True)
+        except ValueError as exc:
+            raise InvalidPositionError(f"not a Position ID (bad characters): {text!r}") from exc
+        bits = int.from_bytes(raw, "little")
+        arrays: list[list[int]] = [[0] * 25, [0] * 25]
+        side = slot = 0
+        for k in range(80):
+            if bits >> k & 1:
+                if side > 1:
+                    raise InvalidPositionError(f"Position ID {text!r} has too many checkers")
+                arrays[side][slot] += 1
+            else:
+                slot += 1
+                if slot == 25:
+                    side, slot = side + 1, 0
+        if side < 2:
+            raise InvalidPositionError(f"Position ID {text!r} does not describe two sides")
+        return cls.from_arrays(arrays[0], arrays[1])
+
+    @classmethod
+    def from_xgid(cls, text: str) -> Position:
+        """From an XGID (or just its 26-character position part), with the side on roll."""
+        text = text.strip()
+        if text.startswith("XGID="):
+            text = text[5:]
+        fields = text.split(":")
+        chars = fields[0]
+        turn = 1
+        if len(fields) >= 4:
+            try:
+                turn = int(fields[3])
+            except ValueError as exc:
+                raise InvalidPositionError(f"XGID turn field {fields[3]!r} is not 1 or -1") from exc
+        if len(chars) != 26:
+            raise InvalidPositionError(f"XGID position needs 26 characters, got {len(chars)}")
+        bottom = [0] * 26  # bottom's view, same layout as our board with bottom to move
+        for i, c in enumerate(chars):
+            if c == "-":
+                continue
+            if "A" <= c <= "P":
+                n = ord(c) - 64
+                if i == 0:
+                    raise InvalidPositionError("XGID: character 0 is the top player's bar")
+                bottom[i] = n
+            elif "a" <= c <= "p":
+                n = ord(c) - 96
+                if i == 25:
+                    raise InvalidPositionError("XGID: character 25 is the bottom player's bar")
+                bottom[i] = -n
+            else:
+                raise InvalidPositionError(f"XGID: bad character {c!r} at {i}")
+        pos = cls(bottom)
+        if turn == 1:
+            return pos
+        if turn == -1:
+            return pos.flip()
+        raise InvalidPositionError(f"XGID turn must be 1 or -1, got {turn}")
+
+    # ----------------------------------------------------------------- reading
+    @property
+    def board(self) -> tuple[int, ...]:
+        """The 26-number board (see the module docstring)."""
+        return self._board
+
+    def arrays(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """gnubg's two 25-slot arrays: (not on roll, on roll), each from its own side."""
+        b = self._board
+        on_roll = (*(x if x > 0 else 0 for x in b[1:25]), b[25])
+        not_on_roll = (*(-x if x < 0 else 0 for x in b[24:0:-1]), -b[0])
+        return not_on_roll, on_roll
+
+    def simple(self) -> tuple[int, ...]:
+        """gnubg's ``set board simple`` numbers for this position."""
+        b = self._board
+        return (b[25], *b[1:25], -b[0])
+
+    def checkers(self, point: int) -> int:
+        """The mover's checkers on a point (1-24, 25 = bar, 0 = borne off)."""
+        if point == OFF:
+            return self.off[0]
+        return max(self._board[point], 0)
+
+    def opponent_checkers(self, point: int) -> int:
+        """The opponent's checkers on a point numbered from the *mover's* side.
+
+        Point 0 gives the opponent's bar (the opponent enters on our home board).
+        """
+        return max(-self._board[point], 0)
+
+    @property
+    def bar(self) -> tuple[int, int]:
+        """Checkers on the bar: (mover, opponent)."""
+        return self._board[25], -self._board[0]
+
+    @property
+    def off(self) -> tuple[int, int]:
+        """Checkers borne off: (mover, opponent)."""
+        b = self._board
+        return (
+            CHECKERS - sum(x for x in b if x > 0),
+            CHECKERS + sum(x for x in b if x < 0),
+        )
+
+    def pip_counts(self) -> tuple[int, int]:
+        """Pips each side needs to bear off everything: (mover, opponent)."""
+        b = self._board
+        mine = sum(i * x for i, x in enumerate(b) if x > 0)
+        theirs = sum((25 - i) * -x for i, x in enumerate(b) if x < 0)
+        return mine, theirs
+
+    def is_race(self) -> bool:
+        """True when contact is over: every mover checker is past every opponent checker."""
+        b = self._board
+        mine = max((i for i in range(26) if b[i] > 0), default=0)
+        theirs = min((i for i in range(26) if b[i] < 0), default=25)
+        return mine < theirs
+
+    def can_bear_off(self) -> bool:
+        """True when all the mover's checkers on the board are in the home board (R14)."""
+        return all(x <= 0 for x in self._board[7:])
+
+    def flip(self) -> Position:
+        """The same position seen from the other side (the other side to move)."""
+        return Position._trusted(tuple([-x for x in reversed(self._board)]))
+
+    def outcome(self) -> Outcome | None:
+        """The result if one side has borne off all 15 checkers (R18-R19), else None."""
+        b = self._board
+        mine_left = sum(x for x in b if x > 0)
+        theirs_left = -sum(x for x in b if x < 0)
+        if mine_left and theirs_left:
+            return None
+        if not mine_left:
+            loser_off, loser_back = CHECKERS - theirs_left, any(x < 0 for x in b[:7])
+            winner_on_roll = True
+        else:
+            loser_off, loser_back = CHECKERS - mine_left, any(x > 0 for x in b[19:])
+            winner_on_roll = False
+        if loser_off:
+            result = GameResult.SINGLE
+        elif loser_back:
+            result = GameResult.BACKGAMMON
+        else:
+            result = GameResult.GAMMON
+        return Outcome(winner_on_roll, result)
+
+    def is_game_over(self) -> bool:
+        """True when one side has borne off all its checkers (R18)."""
+        b = self._board
+        return not any(x > 0 for x in b) or not any(x < 0 for x in b)
+
+    # ----------------------------------------------------------------- ids
+    def position_id(self) -> str:
+        """The GNU Backgammon Position ID (14 characters; formats.md §1)."""
+        bits = 0
+        k = 0
+        for array in self.arrays():
+            for n in array:
+                bits |= ((1 << n) - 1) << k
+                k += n + 1
+        return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
+
+    def xgid_position(self, bottom_on_roll: bool = True) -> str:
+        """The 26-character position part of an XGID.
+
+        XGID draws the board from the bottom player's side; pass False when the side to
+        move is the top player.
+        """
+        b = self._board if bottom_on_roll else self.flip()._board
+        out = []
+        for x in b:
+            if x > 0:
+                out.append(chr(64 + x))
+            elif x < 0:
+                out.append(chr(96 - x))
+            else:
+                out.append("-")
+        return "".join(out)
+
+    # ----------------------------------------------------------------- plays
+    def legal_moves(self, dice: Sequence[int]) -> list[Move]:
+        """Every legal play of a roll, one per distinct resulting position (R5-R17).
+
+        The order is deterministic.  An empty list means the turn is lost (R10).
+        """
+        d1, d2 = _check_dice(dice)
+        return _generate(self._board, d1, d2)
+
+    def play(self, move: Iterable[Step]) -> Position:
+        """The position after a play, seen from the opponent (who moves next).
+
+        The play is applied as given; use a play from :meth:`legal_moves` or
+        :meth:`parse_move` (this method checks each step, not the whole roll).
+        """
+        b = list(self._board)
+        for s, t, _hit in move:
+            if not 1 <= s <= BAR or not OFF <= t < s or b[s] <= 0:
+                raise IllegalMoveError(f"no checker can move {s}/{t} in this position")
+            b[s] -= 1
+            if t > 0:
+                x = b[t]
+                if x < -1:
+                    raise IllegalMoveError(f"point {t} is closed")
+                if x == -1:
+                    b[t] = 1
+                    b[0] -= 1
+                else:
+                    b[t] = x + 1
+        b.reverse()
+        return Position._trusted(tuple([-x for x in b]))
+
+    def parse_move(self, text: str, dice: Sequence[int]) -> Move:
+        """The legal play of ``dice`` that ``text`` (gnubg notation, read leniently) means.
+
+        Raises :class:`InvalidMoveTextError` for unreadable text, :class:`IllegalMoveError`
+        for a play that is not legal and :class:`AmbiguousMoveError` for text that could
+        mean more than one legal play.
+        """
+        from backgammon.notation import parse_move  # notation depends on this module
+
+        return parse_move(self, text, dice)
+
+    def is_legal(self, move: Move, dice: Sequence[int]) -> bool:
+        """True when ``move`` reaches the same position as a legal play of ``dice``."""
+        try:
+            target = self.play(move)
+        except IllegalMoveError:
+            return False
+        return any(self.play(m) == target for m in self.legal_moves(dice))
+
+    # ----------------------------------------------------------------- dunder
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._board == other._board
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Position.from_position_id({self.position_id()!r})"
+
+    def __str__(self) -> str:
+        return render_text(self)
+
+
+def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"dice must be a pair of numbers 1-6, got {dice!r}") from exc
+    if not (isinstance(d1, int) and isinstance(d2, int) and 1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise ValueError(f"dice must be a pair of numbers 1-6, got {dice!r}")
+    return (d1, d2) if d1 >= d2 else (d2, d1)
+
+
+def _check_board(b: tuple[int, ...]) -> None:
+    if len(b) != 26:
+        raise InvalidPositionError(f"a board has 26 numbers, got {len(b)}")
+    if b[0] > 0:
+        raise InvalidPositionError("board[0] is the opponent's bar and must be <= 0")
+    if b[25] < 0:
+        raise InvalidPositionError("board[25] is the mover's bar and must be >= 0")
+    mine = sum(x for x in b if x > 0)
+    theirs = -sum(x for x in b if x < 0)
+    if mine > CHECKERS:
+        raise InvalidPositionError(f"the side to move has {mine} checkers (at most 15)")
+    if theirs > CHECKERS:
+        raise InvalidPositionError(f"the opponent has {theirs} checkers (at most 15)")
+
+
+# --------------------------------------------------------------------- generation
+#
+# Depth-first search over single-die steps on a mutable copy of the board, keyed by an exact
+# incremental integer (see _P) so that each distinct result is kept once.  Non-doubles try
+# both orders of the dice; doubles move checkers in non-increasing order of source point,
+# which reaches every result once per multiset of steps (gnubg does the same).
+
+
+def _generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
+    b = list(board)
+    if hi_die == lo_die:
+        return _generate_double(b, hi_die)
+    return _generate_two(b, hi_die, lo_die)
+
+
+def _outside(b: list[int]) -> int:
+    """Mover checkers outside the home board (points 7-24 and the bar)."""
+    return sum(x for x in b[7:] if x > 0)
+
+
+def _generate_two(b: list[int], hi_die: int, lo_die: int) -> list[Move]:
+    P = _P
+    two: dict[int, tuple[Step, Step]] = {}
+    one: tuple[dict[int, Step], dict[int, Step]] = ({}, {})
+    occupied = [i for i in range(24, 0, -1) if b[i] > 0]
+    on_bar = b[25]
+    first_sources = [BAR] if on_bar else occupied
+    out = _outside(b)
+    for order, (da, db) in enumerate(((hi_die, lo_die), (lo_die, hi_die))):
+        for s1 in first_sources:
+            t1 = s1 - da
+            if t1 > 0:
+                x1 = b[t1]
+                if x1 < -1:
+                    continue
+                hit1 = x1 == -1
+            else:
+                if out:
+                    continue
+                if t1 < 0 and any(b[k] > 0 for k in range(s1 + 1, 7)):
+                    continue
+                t1 = 0
+                hit1 = False
+            # apply step 1
+            b[s1] -= 1
+            key1 = -P[s1]
+            out1 = out - (s1 > 6 and t1 <= 6)
+            if t1:
+                if hit1:
+                    b[t1] = 1
+                    b[0] -= 1
+                    key1 += 2 * P[t1] - 1
+                else:
+                    b[t1] += 1
+                    key1 += P[t1]
+            step1 = (s1, t1, hit1)
+            second: tuple[int, ...]
+            if b[25]:
+                second = (BAR,)
+            elif t1 and t1 not in occupied:
+                second = (*occupied, t1)
+            else:
+                second = tuple(occupied)
+            found = False
+            for s2 in second:
+                if b[s2] <= 0:
+                    continue
+                t2 = s2 - db
+                if t2 > 0:
+                    x2 = b[t2]
+                    if x2 < -1:
+                        continue
+                    key = key1 - P[s2] + (2 * P[t2] - 1 if x2 == -1 else P[t2])
+                    found = True
+                    if key not in two:
+                        two[key] = (step1, (s2, t2, x2 == -1))
+                else:
+                    if out1:
+                        continue
+                    if t2 < 0 and any(b[k] > 0 for k in range(s2 + 1, 7)):
+                        continue
+                    found = True
+                    key = key1 - P[s2]
+                    if key not in two:
+                        two[key] = (step1, (s2, 0, False))
+            if not found and not two:
+                # R9: this die alone; kept only if no play uses both dice.
+                one[order].setdefault(key1, step1)
+            # undo step 1
+            b[s1] += 1
+            if t1:
+                if hit1:
+                    b[t1] = -1
+                    b[0] += 1
+                else:
+                    b[t1] -= 1
+    new = tuple.__new__
+    if two:
+        return [new(Move, steps) for steps in two.values()]
+    # R9: if only one number can be played, play the larger if it can be played.
+    singles = one[0] or one[1]
+    return [new(Move, (step,)) for step in singles.values()]
+
+
+def _generate_double(b: list[int], die: int) -> list[Move]:
+    P = _P
+    found: list[dict[int, tuple[Step, ...]]] = [{}, {}, {}, {}, {}]
+    best = 0
+    steps: list[Step] = []
+
+    def search(depth: int, limit: int, key: int, out: int) -> None:
+        nonlocal best
+        moved = False
+        sources: Iterable[int] = (BAR,) if b[25] else range(min(limit, 24), 0, -1)
+        for s in sources:
+            if b[s] <= 0:
+                continue
+            t = s - die
+            if t > 0:
+                x = b[t]
+                if x < -1:
+                    continue
+                hit = x == -1
+            else:
+                if out:
+                    continue
+                if t < 0 and any(b[k] > 0 for k in range(s + 1, 7)):
+                    continue
+                t = 0
+                hit = False
+            moved = True
+            b[s] -= 1
+            nkey = key - P[s]
+            if t:
+                if hit:
+                    b[t] = 1
+                    b[0] -= 1
+                    nkey += 2 * P[t] - 1
+                else:
+                    b[t] += 1
+                    nkey += P[t]
+            steps.append((s, t, hit))
+            if depth == 3:
+                best = 4
+                seen = found[4]
+                if nkey not in seen:
+                    seen[nkey] = tuple(steps)
+            else:
+                search(depth + 1, s, nkey, out - (s > 6 and t <= 6))
+            steps.pop()
+            b[s] += 1
+            if t:
+                if hit:
+                    b[t] = -1
+                    b[0] += 1
+                else:
+                    b[t] -= 1
+        if not moved and depth >= best:
+            # R9: as many of the four numbers as possible.
+            best = depth
+            seen = found[depth]
+            if key not in seen:
+                seen[key] = tuple(steps)
+
+    search(0, BAR, 0, _outside(b))
+    if best == 0:
+        return []
+    new = tuple.__new__
+    return [new(Move, s) for s in found[best].values()]
+
+
+# --------------------------------------------------------------------- text board
+
+
+def render_text(pos: Position) -> str:
+    """A gnubg-like text board with the mover (X) at the bottom, plus the Position ID."""
+    b = pos.board
+
+    def cell(point: int, row: int) -> str:
+        n = b[point]
+        mark = "X" if n > 0 else "O"
+        n = abs(n)
+        if n == 0 or row >= n:
+            return " . " if row == 0 and n == 0 else "   "
+        if row == 4 and n > 5:
+            return f"{n:^3}"
+        return f" {mark} "
+
+    top = list(range(13, 25))
+    bottom = list(range(12, 0, -1))
+    lines = [f"Position ID: {pos.position_id()}"]
+    lines.append(" +13-14-15-16-17-18------19-20-21-22-23-24-+")
+    for row in range(5):
+        left = "".join(cell(p, row) for p in top[:6])
+        right = "".join(cell(p, row) for p in top[6:])
+        lines.append(f" |{left}|   |{right}|")
+    opp_bar, my_bar = -b[0], b[25]
+    lines.append(f" |{' ' * 18}|BAR|{' ' * 18}|  O bar: {opp_bar}  X bar: {my_bar}")
+    for row in range(4, -1, -1):
+        left = "".join(cell(p, row) for p in bottom[:6])
+        right = "".join(cell(p, row) for p in bottom[6:])
+        lines.append(f" |{left}|   |{right}|")
+    lines.append(" +12-11-10--9--8--7-------6--5--4--3--2--1-+")
+    mine, theirs = pos.pip_counts()
+    off_me, off_them = pos.off
+    lines.append(f" X (on roll): pips {mine}, off {off_me}    O: pips {theirs}, off {off_them}")
+    return "\n".join(lines)
+
+
+def iter_rolls() -> Iterator[tuple[int, int]]:
+    """The 21 distinct rolls, larger die first."""
+    for a in range(1, 7):
+        for b in range(1, a + 1):
+            yield a, b

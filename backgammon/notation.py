@@ -1,0 +1,141 @@
+"""Reading plays written in gnubg notation, leniently (formats.md §5.2).
+
+Writing is ``str(move)`` in the core.  Reading accepts what people and programs type:
+``bar``/``b``/``25`` for the bar, ``off``/``o``/``0`` for off, chains (``24/18/13``), combined
+moves (``24/13``), repeats (``24/18(2)``), hit marks anywhere (``*``, optional), commas, and
+``-`` as a separator (``13-8``).  The text is matched against the legal plays by what it
+means, so any spelling of a legal play works.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from backgammon.board import (
+    BAR,
+    OFF,
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveTextError,
+    Move,
+    Position,
+    Step,
+)
+
+__all__ = ["Segment", "parse_move", "parse_segments"]
+
+Segment = tuple[int, int, bool]
+"""One written part of a play: (from, to, hit marked at `to`)."""
+
+_PART = re.compile(r"^(?P<body>[0-9a-z*/]+?)(?:\((?P<n>\d)\))?$")
+_EMPTY = {"", "-", "pass", "none", "cannot move", "no move", "dance"}
+
+
+def _point(token: str, text: str) -> int:
+    if token in ("b", "bar"):
+        return BAR
+    if token in ("o", "off"):
+        return OFF
+    if token.isdigit():
+        value = int(token)
+        if 0 <= value <= BAR:
+            return value
+    raise InvalidMoveTextError(f"{token!r} is not a point (1-24, bar or off) in {text!r}")
+
+
+def parse_segments(text: str) -> list[Segment]:
+    """Split move text into single from/to segments (a chain gives one per link)."""
+    original = text
+    cleaned = text.strip().lower()
+    if cleaned in _EMPTY:
+        return []
+    cleaned = cleaned.replace(",", " ")
+    # "13-8" means 13/8; a trailing "-" (as in "6-") means off.
+    cleaned = re.sub(r"(?<=[0-9a-z*])-(?=[0-9a-z])", "/", cleaned)
+    cleaned = re.sub(r"(?<=[0-9a-z*])-(?=\s|$|\()", "/off", cleaned)
+    cleaned = re.sub(r"\s*\(\s*(\d)\s*\)", r"(\1)", cleaned)
+    cleaned = re.sub(r"\s*/\s*", "/", cleaned)
+    segments: list[Segment] = []
+    for part in cleaned.split():
+        m = _PART.match(part)
+        if not m:
+            raise InvalidMoveTextError(f"cannot read {part!r} in {original!r}")
+        tokens = m.group("body").split("/")
+        if len(tokens) < 2 or any(not tok.strip("*") for tok in tokens):
+            raise InvalidMoveTextError(f"{part!r} in {original!r} is not a from/to move")
+        points = [_point(tok.rstrip("*"), original) for tok in tokens]
+        hits = [tok.endswith("*") for tok in tokens]
+        if "*" in tokens[0]:
+            raise InvalidMoveTextError(f"{part!r}: a hit mark belongs after a destination")
+        links = [(points[i], points[i + 1], hits[i + 1]) for i in range(len(points) - 1)]
+        for src, dst, _ in links:
+            if src == OFF:
+                raise InvalidMoveTextError(f"{part!r}: a move cannot start off the board")
+            if dst == BAR:
+                raise InvalidMoveTextError(f"{part!r}: a move cannot end on the bar")
+            if dst >= src:
+                raise InvalidMoveTextError(f"{part!r}: checkers move from higher to lower points")
+        repeat = int(m.group("n") or 1)
+        if not 1 <= repeat <= 4:
+            raise InvalidMoveTextError(f"{part!r}: a repeat count is 1-4")
+        segments.extend(links * repeat)
+    if len(segments) > 4:
+        raise InvalidMoveTextError(f"{original!r} has more than four moves")
+    return segments
+
+
+def _covers(steps: Sequence[Step], segments: Sequence[Segment]) -> bool:
+    """True when the steps can be grouped into one checker path per segment, using all."""
+    used = [False] * len(steps)
+
+    def path(src: int, dst: int) -> list[list[int]]:
+        # All ways to walk from src to dst with unused steps, one checker in a row.
+        if src == dst:
+            return [[]]
+        ways: list[list[int]] = []
+        for i, (s, t, _) in enumerate(steps):
+            if used[i] or s != src or t < dst:
+                continue
+            used[i] = True
+            ways.extend([i, *rest] for rest in path(t, dst))
+            used[i] = False
+        return ways
+
+    def match(k: int) -> bool:
+        if k == len(segments):
+            return all(used)
+        src, dst, _ = segments[k]
+        for way in path(src, dst):
+            for i in way:
+                used[i] = True
+            if match(k + 1):
+                return True
+            for i in way:
+                used[i] = False
+        return False
+
+    return match(0)
+
+
+def parse_move(position: Position, text: str, dice: Sequence[int]) -> Move:
+    """The legal play that ``text`` means; see :meth:`Position.parse_move`."""
+    segments = parse_segments(text)
+    legal = position.legal_moves(dice)
+    if not segments:
+        if not legal:
+            return Move()
+        raise IllegalMoveError(f"{text!r}: the roll {dice[0]}{dice[1]} can be played")
+    candidates = [m for m in legal if _covers(m, segments)]
+    if not candidates:
+        if not legal:
+            raise IllegalMoveError(f"no play is possible with {dice[0]}{dice[1]}")
+        raise IllegalMoveError(f"{text!r} is not a legal play of {dice[0]}{dice[1]} here")
+    if len(candidates) > 1:
+        marked = {seg[1] for seg in segments if seg[2]}
+        exact = [m for m in candidates if {t for _, t, hit in m if hit} == marked]
+        if len(exact) == 1:
+            return exact[0]
+        options = ", ".join(str(m) for m in candidates)
+        raise AmbiguousMoveError(f"{text!r} could mean any of: {options}")
+    return candidates[0]

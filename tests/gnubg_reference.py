@@ -1,0 +1,86 @@
+"""Positions from played games and gnubg's answers for them (test and benchmark helper).
+
+GNU Backgammon's own move generator comes from the PyPI package ``gnubg-nn`` (a test-only
+dependency).  Games are played by gnubg's 0-ply bot with, now and then, a random legal play
+so that odd positions (many checkers back, several on the bar, closed boards) show up too.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import gnubg_nn
+
+from backgammon import Position
+
+Case = tuple[Position, int, int]
+
+
+def to_gnubg(pos: Position) -> list[list[int]]:
+    """gnubg's board: [not on roll, on roll], each 25 slots from its own side."""
+    not_on_roll, on_roll = pos.arrays()
+    return [list(not_on_roll), list(on_roll)]
+
+
+def gnubg_results(pos: Position, d1: int, d2: int) -> set[str]:
+    """gnubg's distinct results of a roll, as board keys with the mover still on roll."""
+    return set(gnubg_nn.moves(to_gnubg(pos), d1, d2))
+
+
+def our_results(pos: Position, d1: int, d2: int) -> set[str]:
+    """Our distinct results of a roll, in the same key form as gnubg_results."""
+    return {gnubg_nn.key_of_board(to_gnubg(pos.play(m).flip())) for m in pos.legal_moves((d1, d2))}
+
+
+def played_game_cases(games: int, seed: int, explore: float = 0.15) -> Iterator[Case]:
+    """Every (position, roll) met in games of gnubg 0-ply against itself."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        pos = Position.initial()
+        while pos.outcome() is None:
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+            yield pos, d1, d2
+            keys = gnubg_nn.moves(to_gnubg(pos), d1, d2)
+            if not keys:
+                pos = pos.flip()
+                continue
+            if rng.random() < explore:
+                key = rng.choice(sorted(keys))
+            else:
+                steps = gnubg_nn.best_move(to_gnubg(pos), d1, d2)
+                key = gnubg_nn.key_of_board(
+                    to_gnubg(pos.play([(s, t, False) for s, t in steps]).flip())
+                )
+            after = gnubg_nn.board_from_position_key(key)
+            pos = Position.from_arrays(after[0], after[1]).flip()
+
+
+def all_rolls(pos: Position) -> Iterator[Case]:
+    """The position with each of the 21 rolls."""
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            yield pos, d1, d2
+
+
+def bearoff_cases(count: int, seed: int) -> Iterator[Case]:
+    """Random bear-offs with gaps, sometimes with a straggler outside or on the bar."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        b = [0] * 26
+        n = rng.randint(1, 14)
+        points = rng.sample(range(1, 7), rng.randint(1, 6))
+        for _ in range(n):
+            b[rng.choice(points)] += 1
+        if rng.random() < 0.2:
+            b[rng.choice([7, 8, 9, 12, 20, 25])] += 1
+        # Opponent: a few checkers somewhere on its home side (our 19-24) or our home.
+        for _ in range(rng.randint(1, 15)):
+            q = rng.choice(
+                [0, 1, 2, 3, 4, 5, 6, 19, 20, 21, 22, 23, 24]
+                if rng.random() < 0.3
+                else [19, 20, 21, 22, 23, 24]
+            )
+            if b[q] <= 0:
+                b[q] -= 1
+        yield Position(b), rng.randint(1, 6), rng.randint(1, 6)
