@@ -50,7 +50,7 @@ def terminal_probs_after(b: IntArray) -> tuple[npt.NDArray[np.bool_], FloatArray
 
     The probabilities are from the point of view of the side that has just played.
     """
-    won = ~(b < 0).any(axis=1)  # the player who just moved has no checkers left
+    won = np.asarray(~(b < 0).any(axis=1))  # the player who just moved has none left
     loser = np.maximum(b, 0)
     gammon = loser.sum(axis=1) == 15
     backgammon = gammon & (loser[:, 19:26].sum(axis=1) > 0)
@@ -58,7 +58,7 @@ def terminal_probs_after(b: IntArray) -> tuple[npt.NDArray[np.bool_], FloatArray
     probs[:, 0] = 1.0
     probs[:, 1] = gammon
     probs[:, 2] = backgammon
-    return won, probs
+    return won, np.asarray(probs, dtype=np.float64)
 
 
 @dataclass
@@ -117,7 +117,9 @@ class Net:
     @classmethod
     def from_arrays(cls, data: Any, prefix: str) -> Net:
         """Read the weights saved by :meth:`arrays`."""
-        return cls(*(np.array(data[f"{prefix}{k}"], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")))
+        return cls(
+            *(np.array(data[f"{prefix}{k}"], dtype=np.float64) for k in ("w1", "b1", "w2", "b2"))
+        )
 
 
 @dataclass
@@ -129,7 +131,9 @@ class Evaluator:
     meta: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def random(cls, rng: np.random.Generator, hidden: int = 128, race_hidden: int = 64) -> Evaluator:
+    def random(
+        cls, rng: np.random.Generator, hidden: int = 128, race_hidden: int = 64
+    ) -> Evaluator:
         """An untrained pair of nets."""
         return cls(Net.random(N_INPUTS, hidden, rng), Net.random(N_INPUTS, race_hidden, rng))
 
@@ -169,7 +173,7 @@ class Evaluator:
         arrays = {**self.contact.arrays("contact_"), **self.race.arrays("race_")}
         meta = np.array(json.dumps(self.meta, sort_keys=True))
         tmp = Path(str(path) + ".tmp.npz")
-        np.savez_compressed(tmp, meta=meta, **arrays)
+        np.savez_compressed(tmp, meta=meta, **arrays)  # type: ignore[arg-type]
         tmp.replace(path)
 
     @classmethod

@@ -22,7 +22,7 @@ from threadpoolctl import threadpool_limits
 
 from backgammon.board import Position
 from backgammon.players.encode import boards_array, encode, is_race
-from backgammon.players.net import Evaluator, N_OUTPUTS, cubeless_equity, flip_probs
+from backgammon.players.net import N_OUTPUTS, Evaluator, cubeless_equity, flip_probs
 
 __all__ = ["main", "play_training_game"]
 
