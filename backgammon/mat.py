@@ -240,11 +240,11 @@ def _read_game(
             legal = replay.position.legal_moves(dice)
             if played and not text and legal:
                 following = tokens[idx + 1] if idx + 1 < len(tokens) else None
-                if following is None or following.kind == "wins":
-                    played = False  # rolled, then resigned (gnubg's reading)
-                elif len(legal) == 1:
+                if len(legal) == 1:  # gnubg reads an unwritten forced play as played
                     warnings.append(f"line {line}: forced play of {d1}{d2} not written")
                     text = str(legal[0])
+                elif following is None or following.kind == "wins":
+                    played = False  # rolled, then resigned (gnubg's reading)
                 else:
                     raise MatchFileError(f"{d1}{d2} rolled but no play written", line)
             steps: tuple[Step, ...] = ()

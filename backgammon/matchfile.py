@@ -179,6 +179,7 @@ class GameReplay:
         self.position = Position.initial()
         self.turn: int | None = None  # player to act next; None before the opening roll
         self.cube = 1
+        self.owner: int | None = None  # None: centred
         self.pending: int | None = None  # player who offered a pending double
         self.pending_value = 1
         self.rolled: tuple[int, int] | None = None  # dice rolled but not played
@@ -292,6 +293,7 @@ class GameReplay:
         if self.pending is None or action.player == self.pending:
             raise MatchFileError("a take with no double pending", line)
         self.cube = self.pending_value
+        self.owner = action.player
         self.pending = None
 
     def drop(self, action: Drop, line: int | None) -> None:
