@@ -140,7 +140,8 @@ def play_signature(record: MatchRecord) -> list[list[tuple[object, ...]]]:
                     ("roll", action.player, action.dice, action.played, replay.position.board)
                 )
             else:
-                sig.append((type(action).__name__, *vars(action).values()))
+                fields = [v for k, v in vars(action).items() if k != "line"]
+                sig.append((type(action).__name__, *fields))
         sig.append(("end", game.end))
         out.append(sig)
     return out
