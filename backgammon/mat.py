@@ -104,7 +104,10 @@ def _write_game(out: list[str], record: MatchRecord, game: GameRecord) -> None:
                 text = (" " if odd else " " * 24) + wins
             else:
                 text = (" " if odd else " " * 34) + wins
-        if i == 0 and normal and action.player == 1:
+        # gnubg indents only a played opening roll of the right player; an unplayed one
+        # (a resignation right after the opening roll) would land in the wrong column and
+        # be read back as the left player's, so it is indented too (a deliberate deviation).
+        if i == 0 and isinstance(action, Roll) and action.player == 1:
             out.append("  1)" + " " * 29)
             i += 1
         if i & 1 or resign:

@@ -443,7 +443,7 @@ def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 
                         (max(a.die0, a.die1), min(a.die0, a.die1)),
                     )
             elif isinstance(a, bm.Roll):
-                rolled = (a.player, a.dice)
+                rolled = (a.player, (max(a.dice), min(a.dice)))  # gnubg writes larger first
             elif isinstance(a, bm.Play):
                 dice = rolled[1] if rolled is not None else (0, 0)
                 out.append(Roll(a.player, dice, tuple(a.move)))

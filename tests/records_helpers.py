@@ -6,6 +6,7 @@ import random
 import subprocess
 from pathlib import Path
 
+from backgammon.match import Match, Phase
 from backgammon.matchfile import (
     Action,
     Double,
@@ -164,3 +165,44 @@ def run_gnubg(commands: list[str], cwd: Path) -> str:
 def complaints(output: str) -> list[str]:
     """The lines of gnubg's output that report a problem."""
     return [line for line in output.splitlines() if any(c in line for c in GNUBG_COMPLAINTS)]
+
+
+def _closed_out(m: Match) -> bool:
+    pos = m.state.position
+    return pos.bar[0] > 0 and all(pos.opponent_checkers(p) >= 2 for p in range(19, 25))
+
+
+def random_match(seed: int, length: int, max_games: int = 3) -> Match:
+    """Seeded random legal play through :class:`Match` (a money session for length 0)."""
+    rng = random.Random(seed)
+    m = Match(length=length) if length else Match()
+    while not m.is_over and m.game_number <= max_games:
+        phase = m.phase
+        if phase is Phase.OPENING:
+            if m.game_number == max_games and not length and m.record.games[-1][1:]:
+                break
+            m.roll(tuple(rng.sample(range(1, 7), 2)))  # no ties: files do not hold them
+        elif phase is Phase.DOUBLED:
+            m.take() if rng.random() < 0.7 else m.drop()
+        elif phase is Phase.RESIGNED:
+            m.accept_resignation() if rng.random() < 0.8 else m.reject_resignation()
+        elif phase is Phase.ROLL:
+            r = rng.random()
+            if r < 0.05 and m.may_double():
+                m.double()
+            elif r < 0.06:
+                m.resign(rng.choice(["single", "gammon", "backgammon"]))
+            elif _closed_out(m):
+                m.roll()
+            else:
+                m.roll((rng.randint(1, 6), rng.randint(1, 6)))
+        else:
+            moves = m.legal_moves()
+            # A .mat file cannot tell a resignation after a forced roll from the play.
+            if rng.random() < 0.01 and len(moves) > 1:
+                m.resign(rng.choice(["single", "gammon", "backgammon"]))
+            else:
+                m.move(rng.choice(moves))
+        if not length and m.game_number > max_games:
+            break
+    return m
