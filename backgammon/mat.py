@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from backgammon.board import Step
 from backgammon.match import Match
@@ -231,8 +231,29 @@ def _read_game(
 ) -> GameRecord:
     replay = GameReplay()
     actions: list[Action] = []
+    swap = False
     for idx, tok in enumerate(tokens):
         line = tok.line
+        if swap:
+            tok = replace(tok, player=1 - tok.player)
+        if (
+            tok.kind == "roll"
+            and tok.player == replay.turn
+            and tok.text
+            and tok.text.lower() != "cannot move"
+            and replay.pending is None
+            and replay.rolled is None
+            and replay.end is None
+            and replay.closed_out()
+        ):
+            # A play for a player who cannot move at all (R13): gnubg's exporter keeps
+            # alternating columns when a turn was passed without a roll, so from here the
+            # columns are the other way round.
+            swap = not swap
+            tok = replace(tok, player=1 - tok.player)
+            warnings.append(
+                f"line {line}: a play for a closed-out player: columns read swapped from here"
+            )
         if tok.kind in ("roll", "double"):
             implied = replay.implied_pass(tok.player, line)
             if implied is not None:

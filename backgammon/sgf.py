@@ -209,9 +209,10 @@ class _Parser:
         self.pos += 1  # "["
         out: list[str] = []
         t = self.text
+        start = self.line
         while True:
             if self.pos >= len(t):
-                raise MatchFileError("a property value is not closed with ']'", self.line)
+                raise MatchFileError("a property value is not closed with ']'", start)
             c = t[self.pos]
             self.pos += 1
             if c == "\n":

@@ -22,7 +22,6 @@ from backgammon.matchfile import (
     Pass,
     Resign,
     Roll,
-    Take,
     from_match,
     to_match,
 )
@@ -289,6 +288,20 @@ def test_double_in_crawford_game_refused_by_the_rules() -> None:
     assert err.line == 6 and "refused by the rules" in str(err)
 
 
+def test_dead_cube_redouble_refused_by_the_rules() -> None:
+    # R29: at 0-3 in a 5-point match the cube at 2 is dead for the player at 3.
+    text = (
+        " 5 point match\n\n Game 1\n a : 0                          b : 3\n"
+        "  1) 31: 8/5 6/5                 42: 8/4 6/4 \n"
+        "  2)  Doubles => 2                Takes\n"
+        "  3) 64: 24/18 13/9               Doubles => 4\n"
+    )
+    record = mat.read_record(text)  # the file itself is well formed
+    assert record.games[0].actions[-1] == Double(1, 4)
+    err = error_of(text)
+    assert err.line == 7 and "refused by the rules" in str(err)
+
+
 # ----------------------------------------------------------------------------- properties
 
 
@@ -311,10 +324,3 @@ def test_random_matches_round_trip_through_match(seed: int, length: int) -> None
     assert warnings == []
     assert play_signature(from_match(back)) == play_signature(from_match(m))
     assert back.score == m.score and back.is_over == m.is_over
-
-
-def test_to_match_rejects_what_the_model_accepts_but_rules_refuse() -> None:
-    record = mat.read_record(sample())
-    m = to_match(record)
-    assert m.score == (0, 5)
-    assert isinstance(record.games[0].actions[16], (Roll, Double, Take))
