@@ -136,6 +136,11 @@ def write_record(record: MatchRecord) -> str:
         value = record.tag(tag)
         if value is not None:
             out.append(f'; [{tag} "{value}"]\n')
+    # gnubg writes no rules; XG's tags say what a reader cannot guess (gnubg ignores them).
+    if record.length == 0 and record.jacoby:
+        out.append('; [Jacoby "On"]\n')
+    if record.length > 1 and not record.crawford:
+        out.append('; [Crawford "Off"]\n')
     for tag, value in record.info:
         if tag not in _KNOWN_TAGS:
             out.append(f'; [{tag} "{value}"]\n')

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from records_helpers import play_signature, random_game, random_match, random_record
 
 from backgammon import mat
+from backgammon.match import Match
 from backgammon.matchfile import (
     Double,
     Drop,
@@ -25,6 +26,7 @@ from backgammon.matchfile import (
     from_match,
     to_match,
 )
+from backgammon.rules import Rules
 
 SAMPLES = Path("/work/shared/reference/samples")
 GNUBG_MAT = SAMPLES / "gnubg107_5pt_match.mat"
@@ -324,3 +326,35 @@ def test_random_matches_round_trip_through_match(seed: int, length: int) -> None
     assert warnings == []
     assert play_signature(from_match(back)) == play_signature(from_match(m))
     assert back.score == m.score and back.is_over == m.is_over
+
+
+def test_money_session_with_beaver_raccoon_and_jacoby() -> None:
+    # R31-R32: money conventions survive the file (gnubg writes a beaver as a double by
+    # the doubled player); a resigned gammon at cube 8 scores 16 (R20-R21).
+    m = Match(rules=Rules.money(jacoby=True, beavers=True, raccoons=True))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    m.double()
+    m.beaver()
+    m.raccoon()
+    m.take()
+    m.roll((6, 5))
+    m.move("24/13")
+    m.resign("gammon")
+    m.accept_resignation()
+    text = mat.write(m)
+    assert '; [Jacoby "On"]' in text and " 0 point match" in text
+    assert "  2)  Doubles => 4                Doubles => 8\n" in text
+    warnings: list[str] = []
+    back = mat.read(text, warnings)
+    assert warnings == [] and back.score == (0, 16) and back.rules.jacoby
+    assert from_match(back).games == from_match(m).games
+
+
+def test_match_without_crawford_keeps_the_rule() -> None:
+    m = Match(rules=Rules.match(3, crawford=False))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    text = mat.write(m)
+    assert '; [Crawford "Off"]' in text
+    assert mat.read(text).rules.crawford is False
