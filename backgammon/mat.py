@@ -71,6 +71,8 @@ def _write_game(out: list[str], record: MatchRecord, game: GameRecord) -> None:
     i = 0
     cube = 1
     dice_rolled = False
+    doubler: int | None = None  # who made the pending offer
+    beavered = False
     last = len(game.actions) - 1
     for k, action in enumerate(game.actions):
         normal = isinstance(action, Roll) and action.played
@@ -87,10 +89,20 @@ def _write_game(out: list[str], record: MatchRecord, game: GameRecord) -> None:
                 dice_rolled = True
         elif isinstance(action, Double):
             cube = action.value
-            text = f" Doubles => {cube}"
+            if doubler is not None and action.player != doubler:
+                # gnubg 1.07 writes a beaver and a raccoon alike (R32); its reader would
+                # not supply the take after "Raccoons".
+                text = f" Beavers => {cube}"
+                beavered = True
+            else:
+                text = f" Doubles => {cube}"
+            doubler = action.player
         elif isinstance(action, Take):
-            text = " Takes"
+            # gnubg leaves the take of a beaver blank; its reader supplies it at the roll.
+            text = "" if beavered else " Takes"
+            doubler, beavered = None, False
         elif isinstance(action, Drop):
+            doubler, beavered = None, False
             points = game.end.points if game.end is not None else cube // 2
             sep = "\n      " if i & 1 else " " * 23
             text = f" Drops{sep}Wins {points} point{_plural(points)}"
@@ -237,6 +249,7 @@ def _read_game(
     replay = GameReplay()
     actions: list[Action] = []
     swap = False
+    beavered = False  # the pending offer was beavered: a roll means it was taken (gnubg)
     for idx, tok in enumerate(tokens):
         line = tok.line
         if swap:
@@ -259,6 +272,11 @@ def _read_game(
             warnings.append(
                 f"line {line}: a play for a closed-out player: columns read swapped from here"
             )
+        if tok.kind == "roll" and beavered and replay.pending is not None:
+            implied_take = Take(1 - replay.pending, line)
+            replay.take(implied_take, line)
+            actions.append(implied_take)
+            beavered = False
         if tok.kind in ("roll", "double"):
             implied = replay.implied_pass(tok.player, line)
             if implied is not None:
@@ -306,7 +324,7 @@ def _read_game(
             if replay.pending is not None and tok.player != replay.pending:
                 value = tok.value or replay.pending_value * 2
             action = Double(tok.player, value, line)
-            replay.double(action, line)
+            beavered = replay.double(action, line) or beavered
             expected = replay.cube * 2
             if value != expected:
                 warnings.append(f"line {line}: cube turned to {value}, expected {expected}")
@@ -315,10 +333,12 @@ def _read_game(
             take = Take(tok.player, line)
             replay.take(take, line)
             actions.append(take)
+            beavered = False
         elif tok.kind == "drop":
             drop = Drop(tok.player, line)
             replay.drop(drop, line)
             actions.append(drop)
+            beavered = False
         else:  # wins
             if replay.end is None:
                 loser = 1 - tok.player

@@ -344,7 +344,9 @@ def test_money_session_with_beaver_raccoon_and_jacoby() -> None:
     m.accept_resignation()
     text = mat.write(m)
     assert '; [Jacoby "On"]' in text and " 0 point match" in text
-    assert "  2)  Doubles => 4                Doubles => 8\n" in text
+    # As gnubg 1.07 exports it: "Beavers" for both, and the take of a beaver left blank.
+    assert "  2)  Beavers => 4                Beavers => 8\n" in text
+    assert "  3)                             65: 24/18 18/13 \n" in text
     warnings: list[str] = []
     back = mat.read(text, warnings)
     assert warnings == [] and back.score == (0, 16) and back.rules.jacoby

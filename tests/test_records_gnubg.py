@@ -21,7 +21,9 @@ from records_helpers import (
 )
 
 from backgammon import mat, sgf
+from backgammon.match import Match
 from backgammon.matchfile import MatchRecord, from_match, to_match
+from backgammon.rules import Rules
 
 SAMPLES = Path("/work/shared/reference/samples")
 
@@ -104,3 +106,26 @@ def test_gnubg_export_of_its_sample_has_the_same_plays(tmp_path: Path) -> None:
     ours = mat.read_record(exported)
     assert ours.warnings == ()
     assert play_signature(ours) == play_signature(mat.read_record(original))
+
+
+def test_gnubg_money_session_with_beavers(tmp_path: Path) -> None:
+    # R32: gnubg 1.07 exports beavers as "Beavers => v" with the take left blank; what we
+    # write for a beavered and raccooned cube is exactly what gnubg exports after reading it.
+    m = Match(rules=Rules.money(jacoby=True, beavers=True, raccoons=True))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    m.double()
+    m.beaver()
+    m.raccoon()
+    m.take()
+    m.roll((6, 5))
+    m.move("24/13")
+    m.resign("gammon")
+    m.accept_resignation()
+    text = mat.write(m)
+    (tmp_path / "ours.mat").write_text(text)
+    out = run_gnubg(["import mat ours.mat", "export match mat back.mat"], tmp_path)
+    assert complaints(out) == []
+    back = (tmp_path / "back.mat").read_text()
+    assert back.split("\n", 1)[1] == text.replace('; [Jacoby "On"]\n', "")
+    assert play_signature(mat.read_record(back)) == play_signature(from_match(m))
