@@ -244,9 +244,13 @@ def _segments(text: str, number: int) -> list[Step]:
 
 
 def _read_game(
-    tokens: list[_Token], number: int, score: tuple[int, int], warnings: list[str]
+    tokens: list[_Token],
+    number: int,
+    score: tuple[int, int],
+    warnings: list[str],
+    jacoby: bool = False,
 ) -> GameRecord:
-    replay = GameReplay()
+    replay = GameReplay(jacoby)
     actions: list[Action] = []
     swap = False
     beavered = False  # the pending offer was beavered: a roll means it was taken (gnubg)
@@ -448,7 +452,7 @@ def read_record(text: str) -> MatchRecord:
                 warnings.append(f"line {k}: comment inside a game ignored")
                 continue
             tokens.extend(_tokens_of_line(raw, k, bool(_ROW.match(raw))))
-        game = _read_game(tokens, number, score, warnings)
+        game = _read_game(tokens, number, score, warnings, jacoby and length == 0)
         games.append(game)
         if game.end is not None:
             e = list(score)

@@ -263,7 +263,8 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameRecord, _No
     if props.get("GM", ["6"])[0] != "6":
         raise MatchFileError(f"GM[{props['GM'][0]}] is not backgammon (GM[6])", root.line)
     number, score = 1, (0, 0)
-    replay = GameReplay()
+    rules = props.get("RU", [""])[0].split(":")
+    replay = GameReplay(jacoby="Jacoby" in rules)
     actions: list[Action] = []
     for node in nodes[1:] if len(nodes) > 1 else []:
         line = node.line

@@ -360,3 +360,20 @@ def test_match_without_crawford_keeps_the_rule() -> None:
     text = mat.write(m)
     assert '; [Crawford "Off"]' in text
     assert mat.read(text).rules.crawford is False
+
+
+def test_jacoby_gammon_counts_single_while_cube_centred() -> None:
+    # R31: in money play with the Jacoby rule a gammon with the cube centred scores 1;
+    # the reader's own replay agrees with Match, so no warning.
+    m = Match(rules=Rules.money(jacoby=True))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    m.resign("gammon", player=1)
+    m.accept_resignation()
+    assert m.score == (1, 0)
+    text = mat.write(m)
+    assert "Wins 1 point" in text
+    record = mat.read_record(text)
+    assert record.warnings == () and record.games[0].end == GameEnd(0, 1, True)
+    warnings: list[str] = []
+    assert mat.read(text, warnings).score == (1, 0) and warnings == []
