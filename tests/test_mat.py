@@ -377,3 +377,9 @@ def test_jacoby_gammon_counts_single_while_cube_centred() -> None:
     assert record.warnings == () and record.games[0].end == GameEnd(0, 1, True)
     warnings: list[str] = []
     assert mat.read(text, warnings).score == (1, 0) and warnings == []
+
+
+def test_crlf_line_endings_read_the_same() -> None:
+    text = sample()
+    record = mat.read_record(text.replace("\n", "\r\n"))
+    assert record.warnings == () and record.games == mat.read_record(text).games
