@@ -27,8 +27,9 @@ GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
 pytestmark = pytest.mark.skipif(GNUBG is None, reason="needs GNU Backgammon (Debian gnubg)")
 
 
-def _states(rules: Rules, seed: int, limit: int) -> list[tuple[str, str]]:
-    """(our GNUbg ID, the ID gnubg should show) for the loadable states of a random match."""
+def _states(rules: Rules, seed: int, limit: int, *, xgid: bool = False) -> list[tuple[str, str]]:
+    """(our GNUbg ID or XGID, the GNUbg ID gnubg should show) for the loadable states of a
+    random match."""
     rng = random.Random(seed)
     m = Match(rules=rules, dice=SeededDice(seed))
     out: list[tuple[str, str]] = []
@@ -40,15 +41,28 @@ def _states(rules: Rules, seed: int, limit: int) -> list[tuple[str, str]]:
         else:
             getattr(m, a)()
         gid = m.gnubg_id()
+        given = m.xgid() if xgid else gid
         pos, mid = gid.split(":")
         if m.phase in (Phase.ROLL, Phase.MOVE):
-            out.append((gid, gid))
+            out.append((given, gid))
         elif m.phase is Phase.DOUBLED and m.state.beavers == 0:
             f = decode_match_id(mid)
-            out.append(
-                (gid, f"{pos}:{encode_match_id(replace(f, doubled=False, turn=f.dice_owner))}")
-            )
+            back = replace(f, doubled=False, turn=f.dice_owner)
+            out.append((given, f"{pos}:{encode_match_id(back)}"))
     return out
+
+
+def _gnubg_chunks(script: str, n: int) -> list[list[str]]:
+    """Run gnubg on ``script``; the GNUbg IDs it printed for each of the ``n`` parts."""
+    assert GNUBG is not None
+    out = subprocess.run(
+        [GNUBG, "-t", "-q"], input=script, capture_output=True, text=True, timeout=120
+    ).stdout
+    chunks = out.split("The score (after")[:n]
+    return [
+        [f"{p}:{q}" for p, q in re.findall(r"Position ID: (\S+)\s+Match ID\s+: (\S+)", c)]
+        for c in chunks
+    ]
 
 
 def _gnubg_shows(ids: list[str]) -> list[str]:
@@ -87,4 +101,25 @@ def test_gnubg_shows_our_ids_back() -> None:
     wrong = [(o, e, s) for o, e, s in zip(ours, expected, shown, strict=True) if e != s]
     assert len(cases) > 500
     assert any(":" in e and decode_match_id(e.split(":")[1]).crawford for e in expected)
+    assert wrong == []
+
+
+def test_gnubg_reads_our_xgids_as_our_gnubg_ids() -> None:
+    # gnubg's ``set xgid`` prints the board a few times while it sets the fields; when the
+    # top player is on roll it then swaps the players (formats.md §3), so the faithful
+    # conversion is the last ID printed before that swap.  With bottom on roll it is the
+    # last one printed.
+    cases: list[tuple[str, str]] = []
+    for seed, rules in enumerate(
+        [Rules(match_length=7), Rules(match_length=4), Rules.money(jacoby=True), Rules.money()]
+    ):
+        cases += _states(rules, 100 + seed, 80, xgid=True)
+    script = "".join(f"set xgid {x}\nshow score\n" for x, _ in cases)
+    chunks = _gnubg_chunks(script, len(cases))
+    assert len(chunks) == len(cases) > 250
+    wrong = []
+    for (x, expected), printed in zip(cases, chunks, strict=True):
+        bottom_on_roll = x.split(":")[3] == "1"
+        if (bottom_on_roll and printed[-1:] != [expected]) or expected not in printed:
+            wrong.append((x, expected, printed))
     assert wrong == []
