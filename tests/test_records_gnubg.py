@@ -21,7 +21,7 @@ from records_helpers import (
 )
 
 from backgammon import mat, sgf
-from backgammon.match import Match
+from backgammon.match import Match, Phase
 from backgammon.matchfile import MatchRecord, from_match, to_match
 from backgammon.rules import Rules
 
@@ -136,3 +136,45 @@ def test_gnubg_money_session_with_beavers(tmp_path: Path) -> None:
     back = (tmp_path / "back.mat").read_text()
     assert back.split("\n", 1)[1] == text.replace('; [Jacoby "On"]\n', "")
     assert play_signature(mat.read_record(back)) == play_signature(from_match(m))
+
+
+def unfinished_match(stop: Phase) -> Match:
+    """A 5-point match stopped mid-game: dice rolled, before the roll, or doubled."""
+    rng = random.Random(3)
+    m = Match(length=5)
+    m.roll((5, 2))
+    turns = 0
+    while True:
+        if m.phase is Phase.MOVE:
+            if turns > 10 and stop is Phase.MOVE:
+                return m
+            m.move(rng.choice(m.legal_moves()))
+            turns += 1
+        elif turns > 10 and stop is Phase.ROLL:
+            return m
+        elif turns > 10 and stop is Phase.DOUBLED:
+            m.double()
+            return m
+        else:
+            m.roll((rng.randint(1, 6), rng.randint(1, 6)))
+
+
+@pytest.mark.parametrize("stop", [Phase.MOVE, Phase.ROLL, Phase.DOUBLED])
+def test_gnubg_resumes_an_unfinished_match_where_we_stopped(tmp_path: Path, stop: Phase) -> None:
+    # After importing our file gnubg stands where our Match stands: same Position ID and
+    # Match ID (dice, cube, turn, score), for .mat and for SGF.
+    m = unfinished_match(stop)
+    assert m.phase is stop
+    (tmp_path / "u.mat").write_text(mat.write(m))
+    (tmp_path / "u.sgf").write_text(sgf.write(m))
+    for load in ("import mat u.mat", "load match u.sgf"):
+        out = run_gnubg([load, "show board"], tmp_path)
+        assert complaints(out) == []
+        lines = out.splitlines()
+        pos = [ln.split(":", 1)[1].strip() for ln in lines if "Position ID:" in ln][-1]
+        mid = [ln.split(":", 1)[1].strip() for ln in lines if "Match ID   :" in ln][-1]
+        assert f"{pos}:{mid}" == m.gnubg_id()
+    for mod in (mat, sgf):
+        warnings: list[str] = []
+        back = mod.read(mod.write(m), warnings)
+        assert warnings == [] and back.gnubg_id() == m.gnubg_id()
