@@ -58,7 +58,7 @@ def _gnubg_chunks(script: str, n: int) -> list[list[str]]:
     out = subprocess.run(
         [GNUBG, "-t", "-q"], input=script, capture_output=True, text=True, timeout=120
     ).stdout
-    chunks = out.split("The score (after")[:n]
+    chunks = out.split("New matches default to")[:n]
     return [
         [f"{p}:{q}" for p, q in re.findall(r"Position ID: (\S+)\s+Match ID\s+: (\S+)", c)]
         for c in chunks
@@ -68,13 +68,13 @@ def _gnubg_chunks(script: str, n: int) -> list[list[str]]:
 def _gnubg_shows(ids: list[str]) -> list[str]:
     assert GNUBG is not None
     script = "".join(
-        f"set matchid {gid.split(':')[1]}\nset board {gid.split(':')[0]}\nshow score\n"
+        f"set matchid {gid.split(':')[1]}\nset board {gid.split(':')[0]}\nshow matchlength\n"
         for gid in ids
     )
     out = subprocess.run(
         [GNUBG, "-t", "-q"], input=script, capture_output=True, text=True, timeout=120
     ).stdout
-    chunks = out.split("The score (after")[: len(ids)]
+    chunks = out.split("New matches default to")[: len(ids)]
     shown = []
     for chunk in chunks:
         pairs = re.findall(r"Position ID: (\S+)\s+Match ID\s+: (\S+)", chunk)
@@ -114,7 +114,7 @@ def test_gnubg_reads_our_xgids_as_our_gnubg_ids() -> None:
         [Rules(match_length=7), Rules(match_length=4), Rules.money(jacoby=True), Rules.money()]
     ):
         cases += _states(rules, 100 + seed, 80, xgid=True)
-    script = "".join(f"set xgid {x}\nshow score\n" for x, _ in cases)
+    script = "".join(f"set xgid {x}\nshow matchlength\n" for x, _ in cases)
     chunks = _gnubg_chunks(script, len(cases))
     assert len(chunks) == len(cases) > 250
     wrong = []
