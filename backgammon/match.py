@@ -7,6 +7,22 @@ anything, so a refused action leaves the match exactly as it was.
 
 Players are 0 and 1 as in gnubg's Match ID (player 0 is O, the left column of a .mat file).
 
+Conventions, chosen to agree with GNU Backgammon (checked by replaying whole matches in it):
+
+- :attr:`Match.position` is seen from the player holding the dice (:attr:`Match.on_roll`),
+  like gnubg's Position ID; while a double or a resignation awaits an answer,
+  :attr:`Match.turn` (who must act) is the other player.
+- :attr:`Match.cube_value` is gnubg's ``nCube``: during an offer it is the value before the
+  offer is taken; a beaver doubles it at once and leaves the offer pending for the doubler,
+  who may take, drop (losing the beavered value) or raccoon.
+- A pass scores the value before the double (R24); a resignation scores the level offered
+  times the cube, even under the Jacoby rule, which reduces only gammons played out (R31).
+- A player on the bar against a closed board does not roll: the turn passes at once (R13)
+  and the record shows ``Pass``; if that player could double, the pass happens on
+  :meth:`Match.roll`.  A roll with no legal play records an empty ``Play`` (R10).
+- After a rejected resignation the same or a smaller one may not be offered again until
+  the next action.
+
 >>> m = Match(length=3)
 >>> m.roll((3, 1))            # the opening roll: player 0 throws 3, player 1 throws 1
 (3, 1)
@@ -389,6 +405,21 @@ def _normalise(pos: Position, steps: Iterable[tuple[int, int, bool]]) -> Move:
     return Move(out)
 
 
+def _count(games: tuple[tuple[Action, ...], ...]) -> int:
+    return sum(len(g) for g in games)
+
+
+def _tail(games: tuple[tuple[Action, ...], ...], start: int) -> list[Action]:
+    """The actions from flat index ``start`` on."""
+    out: list[Action] = []
+    seen = 0
+    for g in games:
+        if seen + len(g) > start:
+            out.extend(g[max(0, start - seen) :])
+        seen += len(g)
+    return out
+
+
 class Match:
     """A match to N points, or a money session (``Match()``), played game after game.
 
@@ -658,7 +689,8 @@ class Match:
             chosen = s.position.parse_move(play, s.dice)
         else:
             chosen = _normalise(s.position, play)
-            if not s.position.is_legal(chosen, s.dice):
+            legal = s.position.legal_moves(s.dice)
+            if chosen not in legal and not s.position.is_legal(chosen, s.dice):
                 raise IllegalMoveError(
                     f"{chosen} is not a legal play of {s.dice[0]}{s.dice[1]} (R5-R17)"
                 )
@@ -1102,24 +1134,42 @@ class Match:
         else:
             m = cls._resume(record.start, dice)
         flat = list(record.actions())
-        i = len(list(m.record.actions()))
+        i = _count(m._s.games)
         if flat[:i] != list(m.record.actions()):
             raise ReplayError("the record does not begin as this match begins")
-        while i < len(flat):
-            a = flat[i]
-            try:
-                m._apply(a)
-            except MatchError as exc:
-                raise ReplayError(f"action {i} ({a}) is refused: {exc}") from exc
-            except ValueError as exc:
-                raise ReplayError(f"action {i} ({a}) is refused: {exc}") from exc
-            now = list(m.record.actions())
-            if now != flat[: len(now)]:
-                raise ReplayError(f"after action {i} ({a}) the match differs from the record")
-            i = len(now)
+        m.extend(flat[i:])
         return m
 
-    def _apply(self, a: Action) -> None:
+    def extend(self, actions: Iterable[Action]) -> None:
+        """Play recorded actions in order, checking that the match records exactly them
+        (the automatic ones -- ``GameStart``, ``GameEnd``, an empty ``Play`` after a roll
+        with no play, a ``Pass`` -- must appear where the match makes them).
+
+        Raises :class:`ReplayError` and leaves the match as it was if any action is refused
+        or the match records something else.
+        """
+        todo = list(actions)
+        saved = self._s
+        i = 0
+        try:
+            while i < len(todo):
+                a = todo[i]
+                start = _count(self._s.games)
+                try:
+                    self.apply(a)
+                except ValueError as exc:  # MatchError and the board's move errors
+                    raise ReplayError(f"action {i} ({a}) is refused: {exc}") from exc
+                new = _tail(self._s.games, start)
+                if new != todo[i : i + len(new)]:
+                    raise ReplayError(f"after action {i} ({a}) the match differs from the record")
+                i += len(new)
+        except ReplayError:
+            self._s = saved
+            raise
+
+    def apply(self, a: Action) -> None:
+        """Make the action a record entry describes (its dice included); the automatic
+        entries (``GameStart``, ``GameEnd``) are refused with :class:`IllegalActionError`."""
         if isinstance(a, OpeningRoll):
             self.roll((a.die0, a.die1))
         elif isinstance(a, Roll):
@@ -1145,7 +1195,7 @@ class Match:
         elif isinstance(a, Pass):
             self.roll(player=a.player)  # a closed-out player who could have doubled
         else:
-            raise ReplayError(f"{a} is recorded by the match itself, not played")
+            raise IllegalActionError(f"{a} is recorded by the match itself, not played")
 
     def __repr__(self) -> str:
         r = self._s.rules

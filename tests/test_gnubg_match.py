@@ -130,7 +130,7 @@ def _script(m: Match) -> tuple[str, list[str]]:
         ):
             continue  # recorded by the match itself (a Pass is taken with the play before)
         before = len(list(replay.record.actions()))
-        replay._apply(action)
+        replay.apply(action)
         new = list(replay.record.actions())[before:]
         for done in new:
             lines += _command(done)

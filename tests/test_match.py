@@ -662,3 +662,20 @@ def test_replay_from_a_resumed_match() -> None:
 def test_seeded_dice_give_the_same_match() -> None:
     a, b = _random_match(7, 5), _random_match(7, 5)
     assert a.record == b.record
+
+
+def test_extend_applies_recorded_actions_or_changes_nothing() -> None:
+    source = _random_match(4, 5)
+    actions = list(source.record.actions())
+    m = Match(5)
+    m.extend(actions[1:40])
+    assert list(m.record.actions()) == actions[:40]
+    before = snapshot(m)
+    bad = [*actions[40:50], Double(0, 64), *actions[50:60]]
+    with pytest.raises(ReplayError):
+        m.extend(bad)  # the first ten are fine, then one is refused: all are undone
+    assert snapshot(m) == before
+    with pytest.raises(IllegalActionError):
+        m.apply(GameEnd(0, 1, GameResult.SINGLE, EndReason.PLAYED))
+    m.extend(actions[40:])
+    assert m.state == source.state
