@@ -283,7 +283,8 @@ class IllegalAttempts(RuleBasedStateMachine):
                 st.sampled_from(["single", "gammon", "backgammon", "triple", 0, 2, 4]), "level"
             )
             args = (level,)
-            well_formed = level in ("single", "gammon", "backgammon", 2)
+            value = {"single": 1, "gammon": 2, "backgammon": 3, 2: 2}.get(level, 0)
+            well_formed = value > m.state.declined  # no smaller offer after a refusal
         method = getattr(
             m,
             {"accept": "accept_resignation", "reject": "reject_resignation"}.get(kind, kind),
