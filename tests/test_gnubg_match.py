@@ -122,6 +122,7 @@ def _script(m: Match) -> tuple[str, list[str]]:
         "set automatic bearoff off",
         f"set jacoby {'on' if r.jacoby else 'off'}",
         f"set beavers {1 if r.beavers else 0}",
+        f"set automatic doubles {r.automatic_doubles}",
         "new session" if r.is_money else f"new match {r.match_length}",
     ]
     expected: list[str] = []
@@ -162,6 +163,8 @@ MONEY = [
     (Rules.money(), 21),
     (Rules.money(beavers=True), 22),
     (Rules.money(jacoby=True, beavers=True), 23),
+    (Rules.money(automatic_doubles=2), 24),
+    (Rules.money(jacoby=True, automatic_doubles=1), 25),
 ]
 
 
