@@ -218,6 +218,23 @@ def test_R21_rejected_resignation_goes_on_where_it_stopped() -> None:
     assert m.turn == 0
 
 
+def test_R21_a_declined_resignation_is_not_offered_again_for_less() -> None:
+    # As in gnubg: after a rejection only a bigger offer may follow, until the next action.
+    m = Match(length=7, dice=FixedDice([(3, 1), (5, 2)]))
+    m.roll()
+    m.resign("gammon")
+    m.reject_resignation()
+    refused(m, lambda: m.resign("gammon"), ResignationError)
+    refused(m, lambda: m.resign("single"), ResignationError)
+    m.resign("backgammon")
+    m.reject_resignation()
+    assert m.legal_actions() == ["move"]
+    m.move("8/5 6/5")
+    m.roll()
+    m.resign("single")  # a new action: any offer again
+    assert m.resignation == GameResult.SINGLE
+
+
 def test_R21_bad_resignations_are_refused() -> None:
     m = Match(length=5, dice=FixedDice([(3, 1)]))
     refused(m, lambda: m.resign("single"), ResignationError)  # before the opening roll
@@ -262,7 +279,7 @@ def test_R24_take_doubles_the_cube_and_gives_it_to_the_taker() -> None:
     m.double()
     assert m.phase is Phase.DOUBLED and m.turn == 0 and m.on_roll == 1
     assert m.cube_value == 1  # still the value before the double while it is pending
-    assert m.legal_actions() == ["take", "drop"]
+    assert m.legal_actions() == ["take", "drop", "resign"]
     refused(m, m.roll, IllegalActionError)
     refused(m, lambda: m.take(player=1), NotYourTurnError)
     m.take()
@@ -451,21 +468,23 @@ def test_R31_jacoby_gammon_counts_single_until_the_cube_is_turned() -> None:
     assert m.score == (0, 2)
 
 
-def test_R31_jacoby_applies_to_resignations() -> None:
+def test_R31_resignation_scores_what_was_offered_even_under_jacoby() -> None:
+    # R31 reduces gammons that are played out; a resignation is scored at the level the
+    # player offered, as gnubg scores it (nCube x level).
     m = Match(rules=Rules.money(jacoby=True), dice=FixedDice([(3, 1)]))
     m.roll()
     m.resign("backgammon")
     m.accept_resignation()
-    assert m.score == (0, 1)
+    assert m.score == (0, 3)
 
 
 def test_R32_beaver_keeps_the_cube_and_doubles_again() -> None:
     rules = Rules.money(beavers=True, raccoons=True)
     m = match_at(Position.initial(), rules=rules)
     m.double()  # player 1 offers 2
-    assert m.legal_actions() == ["take", "drop", "beaver"]
+    assert m.legal_actions() == ["take", "drop", "beaver", "resign"]
     m.beaver()  # player 0
-    assert m.turn == 1 and m.legal_actions() == ["take", "drop", "raccoon"]
+    assert m.turn == 1 and m.legal_actions() == ["take", "drop", "raccoon", "resign"]
     refused(m, m.beaver, CubeError)
     m.take()
     assert (m.cube_value, m.cube_owner, m.turn) == (4, 0, 1)
@@ -485,7 +504,7 @@ def test_R32_raccoon_answers_a_beaver() -> None:
     m.double()
     m.beaver()
     m.raccoon()  # player 1
-    assert m.turn == 0 and m.legal_actions() == ["take", "drop"]
+    assert m.turn == 0 and m.legal_actions() == ["take", "drop", "resign"]
     refused(m, m.raccoon, CubeError)
     m.take()
     assert (m.cube_value, m.cube_owner, m.turn) == (8, 1, 1)
@@ -595,7 +614,7 @@ def _random_match(seed: int, length: int | None, rules: Rules | None = None) -> 
         if a == "move":
             m.move(rng.choice(m.legal_moves()))
         elif a == "resign":
-            m.resign(rng.choice(["single", "gammon", "backgammon"]))
+            m.resign(rng.choice(["single", "gammon", "backgammon"][m.state.declined :]))
         else:
             getattr(m, {"accept": "accept_resignation", "reject": "reject_resignation"}.get(a, a))()
     return m
@@ -643,3 +662,37 @@ def test_replay_from_a_resumed_match() -> None:
 def test_seeded_dice_give_the_same_match() -> None:
     a, b = _random_match(7, 5), _random_match(7, 5)
     assert a.record == b.record
+
+
+def test_extend_applies_recorded_actions_or_changes_nothing() -> None:
+    source = _random_match(4, 5)
+    actions = list(source.record.actions())
+    m = Match(5)
+    m.extend(actions[1:40])
+    assert list(m.record.actions()) == actions[:40]
+    before = snapshot(m)
+    bad = [*actions[40:50], Double(0, 64), *actions[50:60]]
+    with pytest.raises(ReplayError):
+        m.extend(bad)  # the first ten are fine, then one is refused: all are undone
+    assert snapshot(m) == before
+    with pytest.raises(IllegalActionError):
+        m.apply(GameEnd(0, 1, GameResult.SINGLE, EndReason.PLAYED))
+    m.extend(actions[40:])
+    assert m.state == source.state
+
+
+def test_R21_the_doubled_player_may_resign_instead_of_answering() -> None:
+    m = Match(length=7, dice=FixedDice([(3, 1)]))
+    m.roll()
+    m.move("8/5 6/5")
+    m.double()  # player 1 doubles; player 0 must answer
+    assert m.legal_actions() == ["take", "drop", "resign"]
+    m.resign("gammon")
+    assert m.turn == 1 and m.state.resigner == 0
+    gid = m.gnubg_id()
+    assert Match.from_gnubg_id(gid).gnubg_id() == gid
+    m.reject_resignation()
+    assert m.phase is Phase.DOUBLED and m.turn == 0  # back to the double
+    m.resign("backgammon")
+    m.accept_resignation()
+    assert m.score == (0, 3)  # 3 x the cube before the double
