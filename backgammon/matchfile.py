@@ -331,8 +331,8 @@ class GameReplay:
         """An accepted resignation."""
         if self.end is not None:
             raise MatchFileError("a resignation after the game was over", line)
-        base = 1 if self.jacoby and self.owner is None else action.level  # R31
-        self.end = GameEnd(1 - action.player, base * self.cube, resigned=True)
+        # Scored as offered, Jacoby or not (R21), as gnubg and Match score it.
+        self.end = GameEnd(1 - action.player, action.level * self.cube, resigned=True)
 
     def closed_out(self) -> bool:
         """True when the player on turn is on the bar against a closed board (R13)."""

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from backgammon.board import Position
-from backgammon.match import Match, Phase
+from backgammon.match import Match, Phase, ResignationError
 from backgammon.matchfile import (
     Action,
     Double,
@@ -183,6 +183,16 @@ def _closed_out(m: Match) -> bool:
     return pos.bar[0] > 0 and all(pos.opponent_checkers(p) >= 2 for p in range(19, 25))
 
 
+def _try_resign(m: Match, rng: random.Random) -> bool:
+    """Offer a random resignation; after a rejected one, a smaller offer is refused (and
+    leaves the match as it was), as in gnubg."""
+    try:
+        m.resign(rng.choice(["single", "gammon", "backgammon"]))
+    except ResignationError:
+        return False
+    return True
+
+
 def random_match(seed: int, length: int, max_games: int = 3) -> Match:
     """Seeded random legal play through :class:`Match` (a money session for length 0)."""
     rng = random.Random(seed)
@@ -201,8 +211,8 @@ def random_match(seed: int, length: int, max_games: int = 3) -> Match:
             r = rng.random()
             if r < 0.05 and m.may_double():
                 m.double()
-            elif r < 0.06:
-                m.resign(rng.choice(["single", "gammon", "backgammon"]))
+            elif r < 0.06 and _try_resign(m, rng):
+                pass
             elif _closed_out(m):
                 m.roll()
             else:
@@ -210,10 +220,22 @@ def random_match(seed: int, length: int, max_games: int = 3) -> Match:
         else:
             moves = m.legal_moves()
             # A .mat file cannot tell a resignation after a forced roll from the play.
-            if rng.random() < 0.01 and len(moves) > 1:
-                m.resign(rng.choice(["single", "gammon", "backgammon"]))
-            else:
+            if not (rng.random() < 0.01 and len(moves) > 1 and _try_resign(m, rng)):
                 m.move(rng.choice(moves))
         if not length and m.game_number > max_games:
             break
     return m
+
+
+def closed_out_game() -> GameRecord:
+    """A game (greedy blocking play, the first seed that gives one) where a player on the
+    bar faces a closed board and dances."""
+    for seed in range(500):
+        game = random_game(random.Random(seed), 1, (0, 0), 0, False, 0, 0, greedy=True)
+        replay = GameReplay()
+        for a in game.actions:
+            if isinstance(a, Roll) and replay.turn is not None and replay.closed_out():
+                assert a.steps == ()
+                return game
+            replay.apply(a)
+    raise AssertionError("no closed-out turn in the scripted game")

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from records_helpers import play_signature, random_game, random_match, random_record
+from records_helpers import (
+    closed_out_game,
+    play_signature,
+    random_match,
+    random_record,
+)
 
 from backgammon import mat
 from backgammon.match import Match
@@ -17,7 +21,6 @@ from backgammon.matchfile import (
     Drop,
     GameEnd,
     GameRecord,
-    GameReplay,
     MatchFileError,
     MatchRecord,
     Pass,
@@ -205,20 +208,6 @@ def test_xg_wider_columns_and_resign_after_roll() -> None:
     assert g.actions[3] == Resign(0, 2) and g.end == GameEnd(1, 2, True)
 
 
-def closed_out_game() -> GameRecord:
-    """A game (greedy blocking play, the first seed that gives one) where a player on the
-    bar faces a closed board and dances."""
-    for seed in range(500):
-        game = random_game(random.Random(seed), 1, (0, 0), 0, False, 0, 0, greedy=True)
-        replay = GameReplay()
-        for a in game.actions:
-            if isinstance(a, Roll) and replay.turn is not None and replay.closed_out():
-                assert a.steps == ()
-                return game
-            replay.apply(a)
-    raise AssertionError("no closed-out turn in the scripted game")
-
-
 def test_closed_out_turn_is_a_pass_through_match() -> None:
     # R13: a player on the bar against a closed board does not roll.  gnubg writes a
     # dance; Match passes the turn; we write that half-row empty and read it back.
@@ -363,21 +352,21 @@ def test_match_without_crawford_keeps_the_rule() -> None:
     assert mat.read(text).rules.crawford is False
 
 
-def test_jacoby_gammon_counts_single_while_cube_centred() -> None:
-    # R31: in money play with the Jacoby rule a gammon with the cube centred scores 1;
-    # the reader's own replay agrees with Match, so no warning.
+def test_resigned_gammon_under_jacoby_scores_as_offered() -> None:
+    # R21/R31: gnubg scores an accepted resignation as offered even under the Jacoby rule
+    # (checked with gnubg 1.07); Match and the reader's own replay agree, so no warning.
     m = Match(rules=Rules.money(jacoby=True))
     m.roll((3, 1))
     m.move("8/5 6/5")
     m.resign("gammon", player=1)
     m.accept_resignation()
-    assert m.score == (1, 0)
+    assert m.score == (2, 0)
     text = mat.write(m)
-    assert "Wins 1 point" in text
+    assert "Wins 2 points" in text
     record = mat.read_record(text)
-    assert record.warnings == () and record.games[0].end == GameEnd(0, 1, True)
+    assert record.warnings == () and record.games[0].end == GameEnd(0, 2, True)
     warnings: list[str] = []
-    assert mat.read(text, warnings).score == (1, 0) and warnings == []
+    assert mat.read(text, warnings).score == (2, 0) and warnings == []
 
 
 def test_crlf_line_endings_read_the_same() -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from records_helpers import (
     GNUBG,
+    closed_out_game,
     complaints,
     play_signature,
-    random_game,
     random_match,
     run_gnubg,
 )
@@ -75,9 +75,7 @@ def test_gnubg_imports_random_matches(tmp_path: Path, seed: int, length: int) ->
 def test_gnubg_imports_a_closed_out_pass(tmp_path: Path) -> None:
     # R13: Match passes a closed-out turn without dice; the .mat half-row stays empty and
     # SGF has no node.  gnubg imports both and holds the same plays.
-    rng = random.Random(5)
-    game = random_game(rng, 1, (0, 0), 0, False, 0, 0, greedy=True)
-    m = to_match(MatchRecord(0, ("a", "b"), (game,), crawford=False))
+    m = to_match(MatchRecord(0, ("a", "b"), (closed_out_game(),), crawford=False))
     record = from_match(m, ("a", "b"))
     assert any(type(a).__name__ == "Pass" for g in record.games for a in g.actions)
     for back in gnubg_round_trip(tmp_path, record):
@@ -88,7 +86,9 @@ def test_gnubg_imports_a_closed_out_pass(tmp_path: Path) -> None:
     assert complaints(out) == []
     back = mat.read_record((tmp_path / "back.mat").read_text())
     assert play_signature(back) == play_signature(record)
-    assert back.warnings and all("closed-out" in w for w in back.warnings)
+    # Its hit marks after the shift follow its own misreading; the reader corrects them.
+    assert any("closed-out" in w for w in back.warnings)
+    assert all("closed-out" in w or "hit marks" in w for w in back.warnings)
 
 
 def test_gnubg_reads_our_sgf_of_its_match_back_to_its_own_bytes(tmp_path: Path) -> None:
