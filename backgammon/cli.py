@@ -1,0 +1,1392 @@
+"""The terminal game: ``backgammon play`` and the small commands around it.
+
+The board is drawn with rich (colour and Unicode checkers, plain ASCII when the terminal
+cannot show them), always from the human's side.  Input is read line by line, from the
+terminal or from standard input when that is not a terminal, so a game can be scripted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol, TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+from backgammon.board import (
+    BAR,
+    OFF,
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveTextError,
+    Move,
+    Position,
+    Step,
+)
+from backgammon.notation import parse_segments
+
+__all__ = [
+    "BoardView",
+    "EntryError",
+    "TurnEntry",
+    "render_board",
+]
+
+# --------------------------------------------------------------------------- the board
+
+
+@dataclasses.dataclass(frozen=True)
+class BoardView:
+    """Everything the board shows, from the human's side ("bottom" plays 24 -> 1).
+
+    ``position`` has the bottom player as the mover, whoever is on roll.
+    """
+
+    position: Position
+    bottom_name: str = "You"
+    top_name: str = "Bot"
+    on_roll: str | None = "bottom"  # "bottom", "top" or None
+    dice: tuple[int, int] | None = None
+    cube_value: int = 1
+    cube_owner: str | None = None  # "bottom", "top" or None (centred)
+    score: tuple[int, int] = (0, 0)  # (bottom, top)
+    length: int = 0  # 0 = money
+    crawford: bool = False
+    gnubg_id: str | None = None
+    note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Glyphs:
+    bottom: str
+    top: str
+    empty: str
+    h: str
+    v: str
+    tl: str
+    tr: str
+    bl: str
+    br: str
+    tj: str  # a junction on the top edge
+    bj: str  # a junction on the bottom edge
+
+
+_UNICODE = _Glyphs("●", "○", "·", "─", "│", "┌", "┐", "└", "┘", "┬", "┴")
+_ASCII = _Glyphs("X", "O", ".", "-", "|", "+", "+", "+", "+", "+", "+")
+
+_BOTTOM_STYLE = "bold bright_white"
+_TOP_STYLE = "bold red"
+_FRAME_STYLE = "yellow"
+_NUMBER_STYLE = "cyan"
+
+
+def _use_unicode(console: Console) -> bool:
+    """True when the console can print the Unicode checkers and frame."""
+    encoding = (console.encoding or "").lower().replace("-", "")
+    return encoding.startswith("utf")
+
+
+def render_board(view: BoardView, unicode: bool = True) -> Text:
+    """The board as rich Text: points numbered from the bottom player's side."""
+    g = _UNICODE if unicode else _ASCII
+    b = view.position.board
+    off_bottom, off_top = view.position.off
+    pips_bottom, pips_top = view.position.pip_counts()
+    out = Text()
+
+    def player_line(side: str) -> None:
+        is_bottom = side == "bottom"
+        name = view.bottom_name if is_bottom else view.top_name
+        glyph = g.bottom if is_bottom else g.top
+        style = _BOTTOM_STYLE if is_bottom else _TOP_STYLE
+        score = view.score[0] if is_bottom else view.score[1]
+        pips = pips_bottom if is_bottom else pips_top
+        off = off_bottom if is_bottom else off_top
+        out.append(" ")
+        out.append(f"{glyph} {name}", style=style)
+        out.append(f"   score {score}   pips {pips}   off {off}")
+        if view.on_roll == side:
+            out.append("   on roll", style="bold green")
+            if view.dice:
+                out.append(f"   dice {view.dice[0]}{view.dice[1]}", style="bold green")
+        out.append("\n")
+
+    def cell(point: int, row: int) -> Text:
+        n = b[point]
+        if n == 0:
+            return Text(f" {g.empty} " if row == 0 else "   ", style="dim")
+        count = abs(n)
+        glyph, style = (g.bottom, _BOTTOM_STYLE) if n > 0 else (g.top, _TOP_STYLE)
+        if row >= count:
+            return Text("   ")
+        if row == 4 and count > 5:
+            return Text(f"{count:^3}", style=style)
+        return Text(f" {glyph} ", style=style)
+
+    def bar_cell(count: int, row: int, glyph: str, style: str) -> Text:
+        if row >= count:
+            return Text("   ")
+        if row == 4 and count > 5:
+            return Text(f"{count:^3}", style=style)
+        return Text(f" {glyph} ", style=style)
+
+    def edge(numbers: Sequence[int], left: str, junction: str, right: str) -> None:
+        out.append(" ")
+        out.append(left, style=_FRAME_STYLE)
+        for i, p in enumerate(numbers):
+            if i == 6:
+                out.append(junction + g.h * 3 + junction, style=_FRAME_STYLE)
+            out.append(f"{p:^3}", style=_NUMBER_STYLE)
+        out.append(right, style=_FRAME_STYLE)
+        out.append("\n")
+
+    def side_note(row_label: str) -> Text:
+        return Text(row_label)
+
+    top_points = list(range(13, 25))
+    bottom_points = list(range(12, 0, -1))
+    cube = f"cube {view.cube_value}"
+    cube_top = view.cube_owner == "top"
+    cube_bottom = view.cube_owner == "bottom"
+    cube_middle = view.cube_owner is None
+
+    player_line("top")
+    edge(top_points, g.tl, g.tj, g.tr)
+    # The top player's bar checkers sit in the upper half of the bar, the bottom player's in
+    # the lower half, next to the home board each will enter.
+    top_bar, bottom_bar = -b[0], b[25]
+    for row in range(5):
+        out.append(" ")
+        out.append(g.v, style=_FRAME_STYLE)
+        for p in top_points[:6]:
+            out.append_text(cell(p, row))
+        out.append(g.v, style=_FRAME_STYLE)
+        out.append_text(bar_cell(top_bar, row, g.top, _TOP_STYLE))
+        out.append(g.v, style=_FRAME_STYLE)
+        for p in top_points[6:]:
+            out.append_text(cell(p, row))
+        out.append(g.v, style=_FRAME_STYLE)
+        if row == 0:
+            out.append(f"  off {off_top}", style=_TOP_STYLE)
+        if row == 2 and cube_top:
+            out.append(f"  [{cube}]", style="bold magenta")
+        out.append("\n")
+    out.append(" ")
+    out.append(g.v, style=_FRAME_STYLE)
+    out.append(" " * 18)
+    out.append(g.v + "BAR" + g.v, style=_FRAME_STYLE)
+    out.append(" " * 18)
+    out.append(g.v, style=_FRAME_STYLE)
+    if cube_middle:
+        out.append(f"  [{cube}]", style="bold magenta")
+    out.append("\n")
+    for row in range(4, -1, -1):
+        out.append(" ")
+        out.append(g.v, style=_FRAME_STYLE)
+        for p in bottom_points[:6]:
+            out.append_text(cell(p, row))
+        out.append(g.v, style=_FRAME_STYLE)
+        out.append_text(bar_cell(bottom_bar, row, g.bottom, _BOTTOM_STYLE))
+        out.append(g.v, style=_FRAME_STYLE)
+        for p in bottom_points[6:]:
+            out.append_text(cell(p, row))
+        out.append(g.v, style=_FRAME_STYLE)
+        if row == 0:
+            out.append(f"  off {off_bottom}", style=_BOTTOM_STYLE)
+        if row == 2 and cube_bottom:
+            out.append(f"  [{cube}]", style="bold magenta")
+        out.append("\n")
+    edge(bottom_points, g.bl, g.bj, g.br)
+    player_line("bottom")
+    info = []
+    if view.length:
+        info.append(f"Match to {view.length}")
+        if view.crawford:
+            info.append("Crawford game")
+    else:
+        info.append("Money game")
+    owner = {"bottom": view.bottom_name, "top": view.top_name}.get(view.cube_owner or "")
+    info.append(f"cube {view.cube_value}" + (f" owned by {owner}" if owner else " centred"))
+    out.append(" " + " · ".join(info) if unicode else " " + " - ".join(info))
+    out.append("\n")
+    if view.gnubg_id:
+        out.append(" gnubg ID ")
+        out.append(view.gnubg_id, style="bold")
+        out.append("\n")
+    if view.note:
+        out.append(" " + view.note + "\n")
+    return out
+
+
+# --------------------------------------------------------------------------- entering a play
+
+
+class EntryError(ValueError):
+    """Text typed for a play that cannot be used now (the turn is left as it was)."""
+
+
+def _single_step(board: tuple[int, ...], src: int, die: int) -> Step | None:
+    """One checker moved ``die`` pips from ``src``, if one die alone allows it (R5-R8, R14-R16)."""
+    if board[src] <= 0:
+        return None
+    if board[BAR] > 0 and src != BAR:
+        return None  # R11: enter from the bar first
+    dst = src - die
+    if dst > 0:
+        if board[dst] < -1:
+            return None
+        return (src, dst, board[dst] == -1)
+    if any(x > 0 for x in board[7:]):
+        return None  # R14: all checkers home before bearing off
+    if dst < 0 and any(board[k] > 0 for k in range(src + 1, 7)):
+        return None  # R16: a larger number only from the highest point
+    return (src, OFF, False)
+
+
+def _apply(board: tuple[int, ...], step: Step) -> tuple[int, ...]:
+    b = list(board)
+    src, dst, _ = step
+    b[src] -= 1
+    if dst != OFF:
+        if b[dst] == -1:
+            b[dst] = 1
+            b[0] -= 1
+        else:
+            b[dst] += 1
+    return tuple(b)
+
+
+class TurnEntry:
+    """A play being entered: whole, or step by step, until it is a legal play and confirmed.
+
+    Nothing here is final: :meth:`undo` takes back every step not yet confirmed.
+    """
+
+    def __init__(self, position: Position, dice: tuple[int, int]) -> None:
+        """Start entering a play of ``dice`` for the side to move in ``position``."""
+        self.position = position
+        self.dice = dice
+        self.legal = position.legal_moves(dice)
+        self._targets: dict[tuple[int, ...], Move] = {}
+        for move in self.legal:
+            board = position.board
+            for step in move:
+                board = _apply(board, step)
+            self._targets.setdefault(board, move)
+        self.steps: list[Step] = []
+        self._used: list[int] = []
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """The board after the steps entered so far (mover's side)."""
+        board = self.position.board
+        for step in self.steps:
+            board = _apply(board, step)
+        return board
+
+    @property
+    def current(self) -> Position:
+        """The position after the steps entered so far, still from the mover's side."""
+        return Position(self.board)
+
+    @property
+    def dice_left(self) -> tuple[int, ...]:
+        """The numbers not yet used by the steps entered."""
+        left = list(self._all_dice())
+        for die in self._used:
+            left.remove(die)
+        return tuple(left)
+
+    def _all_dice(self) -> tuple[int, ...]:
+        d1, d2 = self.dice
+        return (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
+
+    @property
+    def move(self) -> Move | None:
+        """The legal play the entered steps make, once they make one."""
+        return self._targets.get(self.board)
+
+    def undo(self) -> None:
+        """Take back every step not yet confirmed."""
+        self.steps.clear()
+        self._used.clear()
+
+    def choose(self, number: int) -> Move:
+        """Pick the ``number``-th listed legal play (from 1)."""
+        if not 1 <= number <= len(self.legal):
+            raise EntryError(f"there is no play number {number}: choose 1-{len(self.legal)}")
+        return self._set_whole(self.legal[number - 1])
+
+    def _set_whole(self, move: Move) -> Move:
+        self.steps = list(move)
+        self._used = list(self._all_dice())  # a whole play ends the turn, all dice spent
+        return move
+
+    def enter(self, text: str) -> Move | None:
+        """Add the steps that ``text`` names; return the play once it is complete.
+
+        A whole play (any lenient gnubg spelling) or part of one is accepted; anything else
+        raises :class:`EntryError` and leaves the steps entered so far unchanged.
+        """
+        text = text.strip()
+        if text.isdigit():
+            return self.choose(int(text))
+        if not self.steps:
+            try:
+                move = self.position.parse_move(text, self.dice)
+            except InvalidMoveTextError as exc:
+                raise EntryError(str(exc)) from exc
+            except AmbiguousMoveError as exc:
+                raise EntryError(str(exc)) from exc
+            except IllegalMoveError as exc:
+                whole_error = exc
+            else:
+                return self._set_whole(move)
+        else:
+            whole_error = None
+        try:
+            segments = parse_segments(text)
+        except InvalidMoveTextError as exc:
+            raise EntryError(str(exc)) from exc
+        if not segments:
+            raise EntryError("type a play such as 13/8, or a number from the list")
+        found = self._expand(self.board, list(self.dice_left), segments)
+        if found is None:
+            if whole_error is not None:
+                raise EntryError(str(whole_error))
+            done = format_partial(self.steps)
+            raise EntryError(f"{text!r} cannot follow {done} with {self._dice_text()}")
+        for step, die in found:
+            self.steps.append(step)
+            self._used.append(die)
+        return self.move
+
+    def _dice_text(self) -> str:
+        return "".join(str(d) for d in self.dice_left) or "no dice left"
+
+    def _expand(
+        self, board: tuple[int, ...], dice: list[int], segments: Sequence[tuple[int, int, bool]]
+    ) -> list[tuple[Step, int]] | None:
+        """Single-die steps (with their dice) for ``segments`` that still lead to a legal play."""
+        if not segments:
+            return [] if self._can_finish(board, tuple(dice)) else None
+        src, dst, _hit = segments[0]
+
+        def walk(
+            b: tuple[int, ...], point: int, left: list[int], path: list[tuple[Step, int]]
+        ) -> list[tuple[Step, int]] | None:
+            for die in sorted(set(left)):
+                step = _single_step(b, point, die)
+                if step is None:
+                    continue
+                t = step[1]
+                if t < dst or (t == OFF and dst != OFF):
+                    continue
+                rest = list(left)
+                rest.remove(die)
+                nb = _apply(b, step)
+                if t == dst:
+                    tail = self._expand(nb, rest, segments[1:])
+                    if tail is not None:
+                        return [*path, (step, die), *tail]
+                else:
+                    deeper = walk(nb, t, rest, [*path, (step, die)])
+                    if deeper is not None:
+                        return deeper
+            return None
+
+        return walk(board, src, dice, [])
+
+    def _can_finish(self, board: tuple[int, ...], dice: tuple[int, ...]) -> bool:
+        """True when some use of the remaining ``dice`` reaches a legal play's result."""
+        if board in self._targets:
+            return True
+        for die in set(dice):
+            rest = list(dice)
+            rest.remove(die)
+            for src in range(BAR, 0, -1):
+                step = _single_step(board, src, die)
+                if step is not None and self._can_finish(_apply(board, step), tuple(rest)):
+                    return True
+        return False
+
+
+def format_partial(steps: Sequence[Step]) -> str:
+    """Steps entered so far in gnubg notation (or "nothing")."""
+    return str(Move(steps)) if steps else "nothing"
+
+
+# --------------------------------------------------------------------------- input
+
+
+class Reader:
+    """Lines typed by the user: from the terminal (with line editing) or from a script."""
+
+    def __init__(self, console: Console, stream: TextIO | None = None) -> None:
+        """Read from ``stream`` (standard input by default), echoing lines that are not typed."""
+        self.console = console
+        self.stream = stream if stream is not None else sys.stdin
+        self.interactive = self.stream.isatty()
+
+    def read(self, prompt: str) -> str:
+        """One line without its newline; EOFError at the end of the input."""
+        if self.interactive:
+            return self.console.input(Text(prompt, style="bold green"))
+        self.console.print(Text(prompt, style="bold green"), end="")
+        self.console.file.flush()
+        line = self.stream.readline()
+        if not line:
+            self.console.print()
+            raise EOFError
+        line = line.rstrip("\r\n")
+        self.console.print(line, markup=False, highlight=False)
+        return line
+
+
+# --------------------------------------------------------------------------- bots
+
+
+class Bot(Protocol):
+    """What the terminal game needs from a player of ``backgammon.players``."""
+
+    def choose_move(self, position: Position, dice: tuple[int, int]) -> Move | None:
+        """One of ``position.legal_moves(dice)``, or None when there is none."""
+        ...
+
+
+class RandomBot:
+    """A seeded player that picks a legal play at random (used when no better bot exists)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        """A random player; the same seed gives the same choices."""
+        self._random = random.Random(seed)
+
+    def choose_move(self, position: Position, dice: tuple[int, int]) -> Move | None:
+        """A legal play chosen uniformly at random."""
+        moves = position.legal_moves(dice)
+        return self._random.choice(moves) if moves else None
+
+
+def load_bot(name: str | None, ply: int | None = None, seed: int | None = None) -> Bot:
+    """The named bot from ``backgammon.players`` (the best one by default)."""
+    try:
+        from backgammon import players
+    except ImportError:
+        if name in (None, "random"):
+            return RandomBot(seed)
+        raise UsageError(f"no bot called {name!r} (only 'random' is installed)") from None
+    options: dict[str, Any] = {}
+    if ply is not None:
+        options["ply"] = ply
+    chosen = name or getattr(players, "BEST", "best")
+    try:
+        bot: Bot = players.get(chosen, **options)
+    except (KeyError, ValueError) as exc:
+        raise UsageError(f"cannot use the bot {chosen!r}: {exc}") from exc
+    return bot
+
+
+# --------------------------------------------------------------------------- the game
+
+
+class UsageError(ValueError):
+    """A command-line option or file that cannot be used."""
+
+
+class _Quit(Exception):
+    """The user asked to stop (the match is saved first)."""
+
+
+HELP = """\
+Commands (type the first letters of any):
+  13/8 13/11     a play in gnubg notation (bar/22, 6/off, 8/5(2), 24/13 ...), whole or in
+                 parts: "24/18" then "18/13"; a complete play is confirmed with Enter
+  3              the play numbered 3 in the list of legal plays
+  undo           take back the steps of this turn not yet confirmed
+  roll           roll the dice (Enter does the same)
+  double         offer the cube before rolling
+  take / pass    answer a double (drop = pass);  beaver  take and redouble at once (money)
+  resign [single|gammon|backgammon]    offer to resign (the opponent accepts or not)
+  accept / reject                      answer a resignation
+  hint           the bot's advice: best plays or cube action, with equities
+  pips           pip counts          board   draw the board again
+  save FILE.mat  save the match      help    this text
+  quit           save the match and stop"""
+
+_RESIGN_WORDS = {"single": "single", "s": "single", "normal": "single", "1": "single"}
+_RESIGN_WORDS |= {"gammon": "gammon", "g": "gammon", "2": "gammon"}
+_RESIGN_WORDS |= {
+    "backgammon": "backgammon",
+    "b": "backgammon",
+    "bg": "backgammon",
+    "3": "backgammon",
+}
+
+_ALIASES = {
+    "r": "roll",
+    "roll": "roll",
+    "": "roll",
+    "d": "double",
+    "double": "double",
+    "t": "take",
+    "take": "take",
+    "accept": "accept",
+    "a": "accept",
+    "p": "pass",
+    "pass": "pass",
+    "drop": "pass",
+    "beaver": "beaver",
+    "reject": "reject",
+    "decline": "reject",
+    "resign": "resign",
+    "hint": "hint",
+    "h": "hint",
+    "pips": "pips",
+    "pip": "pips",
+    "board": "board",
+    "b": "board",
+    "save": "save",
+    "help": "help",
+    "?": "help",
+    "quit": "quit",
+    "q": "quit",
+    "exit": "quit",
+    "undo": "undo",
+    "u": "undo",
+}
+
+
+@dataclasses.dataclass
+class PlayOptions:
+    """The choices of ``backgammon play`` that shape a session."""
+
+    names: tuple[str, str] = ("You", "Bot")
+    humans: frozenset[int] = frozenset({0})
+    auto_forced: bool = True
+    confirm: bool = True
+    unicode: bool = True
+    save_path: Path = Path("backgammon.mat")
+
+
+class Session:
+    """One match in the terminal: humans type, bots answer, the board is drawn in between."""
+
+    def __init__(
+        self,
+        match: Any,
+        bots: dict[int, Bot],
+        console: Console,
+        reader: Reader,
+        options: PlayOptions,
+        dice: Any = None,
+    ) -> None:
+        """A session on ``match``; ``bots`` holds the bot of each seat no human holds."""
+        self.match = match
+        self.bots = bots
+        self.console = console
+        self.reader = reader
+        self.options = options
+        self.dice = dice
+        self._last_score: tuple[int, int] = _score(match)
+
+    # ------------------------------------------------------------------ output
+    def say(self, text: str, style: str | None = None) -> None:
+        """A line of commentary."""
+        self.console.print(Text(text, style=style or ""))
+
+    def error(self, text: str) -> None:
+        """A message about input that was not used."""
+        self.console.print(Text(text, style="bold red"))
+
+    def viewer(self) -> int:
+        """The player whose side the board is drawn from."""
+        humans = self.options.humans
+        if len(humans) == 1:
+            return next(iter(humans))
+        return _actor(self.match)
+
+    def view(self, position: Position | None = None, note: str = "") -> BoardView:
+        """What the board shows now, from the viewer's side."""
+        m = self.match
+        me = self.viewer()
+        other = 1 - me
+        pos = position if position is not None else _position_for(m, me)
+        roller = _on_roll(m)
+        side = {me: "bottom", other: "top"}
+        owner = m.cube_owner
+        score = tuple(m.score)
+        return BoardView(
+            position=pos,
+            bottom_name=self.options.names[me],
+            top_name=self.options.names[other],
+            on_roll=side.get(roller) if roller is not None else None,
+            dice=_dice(m),
+            cube_value=m.cube_value,
+            cube_owner=side[owner] if owner is not None else None,
+            score=(score[me], score[other]),
+            length=_length(m),
+            crawford=bool(m.is_crawford_game),
+            gnubg_id=m.gnubg_id(),
+            note=note,
+        )
+
+    def draw(self, position: Position | None = None, note: str = "") -> None:
+        """Draw the board."""
+        self.console.print(render_board(self.view(position, note), unicode=self.options.unicode))
+
+    # ------------------------------------------------------------------ saving
+    def save(self, path: Path | None = None) -> Path:
+        """Write the match as .mat and return where."""
+        target = path or self.options.save_path
+        write_mat(self.match, target, self.options.names)
+        return target
+
+    # ------------------------------------------------------------------ the loop
+    def run(self) -> int:
+        """Play until the match is over or the user stops; the match is saved either way."""
+        try:
+            while not self.match.is_over:
+                self.step()
+        except (EOFError, KeyboardInterrupt, _Quit) as stop:
+            where = self.save()
+            if not isinstance(stop, _Quit):
+                self.console.print()
+            self.say(f"Stopped. The match is saved in {where}", "bold")
+            self.say(f"Go on with: backgammon play --load {where}")
+            return 0 if isinstance(stop, _Quit) else 130
+        self.report_games()
+        where = self.save()
+        winner = self.match.winner
+        a, b = tuple(self.match.score)
+        name = self.options.names[winner] if winner is not None else "nobody"
+        self.say(f"The match is over: {name} won, {a}-{b}.", "bold green")
+        if self.dice is not None and hasattr(self.dice, "reveal"):
+            self.say(f"Dice seed (check the commitment): {self.dice.reveal()}")
+        self.say(f"The match is saved in {where}", "bold")
+        return 0
+
+    def report_games(self) -> None:
+        """Say who won points since the last report."""
+        score = _score(self.match)
+        names = self.options.names
+        for player in (0, 1):
+            won = score[player] - self._last_score[player]
+            if won > 0:
+                points = "point" if won == 1 else "points"
+                self.say(
+                    f"{names[player]} won {won} {points}. "
+                    f"Score: {names[0]} {score[0]}, {names[1]} {score[1]}",
+                    "bold yellow",
+                )
+        self._last_score = score
+
+    def step(self) -> None:
+        """One decision by whoever must act now."""
+        self.report_games()
+        m = self.match
+        phase = _phase(m)
+        actor = _actor(m)
+        if phase == "opening":
+            m.roll(**self._dice_kwargs())
+            d = _dice(m)
+            roller = _on_roll(m)
+            if d is not None and roller is not None:
+                self.say(
+                    f"Opening roll: {self.options.names[roller]} to play {d[0]}{d[1]}.",
+                    "bold",
+                )
+            return
+        if actor in self.options.humans:
+            self.human(phase, actor)
+        else:
+            self.bot_acts(phase, actor)
+
+    def _dice_kwargs(self) -> dict[str, Any]:
+        if self.dice is None:
+            return {}
+        return {"dice": self.dice.roll()}
+
+    # ------------------------------------------------------------------ bots
+    def bot_acts(self, phase: str, actor: int) -> None:
+        """The bot's decision in ``phase``."""
+        m = self.match
+        name = self.options.names[actor]
+        bot = self.bots.get(actor) or RandomBot()
+        if phase == "roll":
+            if m.may_double() and _bot_doubles(bot, m):
+                m.double()
+                self.say(f"{name} doubles to {m.cube_value * 2}.", "bold magenta")
+                return
+            m.roll(**self._dice_kwargs())
+            return
+        if phase == "move":
+            pos, dice = _position_for(m, actor), _dice(m)
+            assert dice is not None
+            legal = pos.legal_moves(dice)
+            if not legal:
+                self.say(f"{name} rolls {dice[0]}{dice[1]} and cannot move.")
+                _play(m, Move())
+                return
+            move = bot.choose_move(pos, dice) or legal[0]
+            _play(m, move)
+            self.say(f"{name} rolls {dice[0]}{dice[1]} and plays {move}.", "bold")
+            return
+        if phase == "double":
+            decision = _bot_answer(bot, m)
+            if decision == "beaver":
+                m.beaver()
+                self.say(f"{name} beavers: the cube is now {m.cube_value}.", "bold magenta")
+            elif decision == "take":
+                m.take()
+                self.say(f"{name} takes.", "bold magenta")
+            else:
+                m.drop()
+                self.say(f"{name} passes.", "bold magenta")
+            return
+        if phase == "resign":
+            if _bot_accepts_resignation(bot, m):
+                m.accept_resignation()
+                self.say(f"{name} accepts the resignation.", "bold")
+            else:
+                m.reject_resignation()
+                self.say(f"{name} rejects the resignation.", "bold")
+            return
+        raise RuntimeError(f"no bot action for the phase {phase!r}")  # pragma: no cover
+
+    # ------------------------------------------------------------------ humans
+    def human(self, phase: str, actor: int) -> None:
+        """Ask the human for a decision in ``phase`` until one is made."""
+        m = self.match
+        name = self.options.names[actor]
+        if phase == "roll" and not m.may_double():
+            m.roll(**self._dice_kwargs())
+            return
+        if phase == "move":
+            self.human_move(actor)
+            return
+        self.draw()
+        if phase == "roll":
+            prompt = f"{name}: roll or double? [Enter = roll] > "
+        elif phase == "double":
+            prompt = f"{name}: the cube is offered at {m.cube_value * 2}. take or pass? > "
+        else:
+            prompt = f"{name}: {_resignation_text(m)}. accept or reject? > "
+        while True:
+            line = self.reader.read(prompt)
+            word, _, rest = line.strip().partition(" ")
+            command = _ALIASES.get(word.lower())
+            if phase == "double" and command == "accept":
+                command = "take"
+            if phase == "resign" and command == "take":
+                command = "accept"
+            if command in (None, "undo", "roll") and phase != "roll":
+                self.error(f"{line.strip()!r} is not an answer here: type take or pass (or help)")
+                continue
+            if command is None:
+                self.error(f"{line.strip()!r} is not a command here (type help)")
+                continue
+            if self.common(command, rest, actor):
+                continue
+            try:
+                if self.cube_or_resign(command, rest, phase):
+                    return
+            except ValueError as exc:
+                self.error(str(exc))
+
+    def cube_or_resign(self, command: str, rest: str, phase: str) -> bool:
+        """Carry out a cube or resignation command; True when it was one."""
+        m = self.match
+        if command == "roll":
+            m.roll(**self._dice_kwargs())
+        elif command == "double":
+            m.double()
+            self.say(f"You offer the cube at {m.cube_value * 2}.", "bold magenta")
+        elif command == "take":
+            m.take()
+        elif command == "pass":
+            m.drop()
+        elif command == "beaver":
+            m.beaver()
+        elif command == "accept":
+            m.accept_resignation()
+        elif command == "reject":
+            m.reject_resignation()
+        elif command == "resign":
+            kind = _RESIGN_WORDS.get(rest.strip().lower() or "single")
+            if kind is None:
+                raise UsageError(f"resign single, gammon or backgammon, not {rest.strip()!r}")
+            m.resign(kind)
+        elif command == "undo":
+            raise UsageError("there is nothing to undo now")
+        else:
+            raise UsageError(f"{command} is not possible now")
+        return True
+
+    def common(self, command: str, rest: str, actor: int) -> bool:
+        """Commands that change nothing in the match; True when ``command`` was one."""
+        if command == "help":
+            self.say(HELP)
+        elif command == "board":
+            self.draw()
+        elif command == "pips":
+            mine, theirs = _position_for(self.match, actor).pip_counts()
+            self.say(
+                f"Pips: {self.options.names[actor]} {mine}, "
+                f"{self.options.names[1 - actor]} {theirs}"
+            )
+        elif command == "hint":
+            self.hint(actor)
+        elif command == "save":
+            target = Path(rest.strip()) if rest.strip() else None
+            try:
+                where = self.save(target)
+            except OSError as exc:
+                self.error(f"cannot save: {exc}")
+            else:
+                self.say(f"Saved in {where}")
+        elif command == "quit":
+            raise _Quit
+        else:
+            return False
+        return True
+
+    def hint(self, actor: int, entry: TurnEntry | None = None) -> None:
+        """The bot's advice for the player ``actor``."""
+        m = self.match
+        bot = self.bots.get(1 - actor) or self.bots.get(actor) or RandomBot()
+        if entry is not None:
+            for line in hint_lines(bot, entry.position, entry.dice):
+                self.say(line)
+            return
+        self.say(cube_hint(bot, m))
+
+    def human_move(self, actor: int) -> None:
+        """Enter, check and confirm the human's play."""
+        m = self.match
+        name = self.options.names[actor]
+        pos, dice = _position_for(m, actor), _dice(m)
+        assert dice is not None
+        entry = TurnEntry(pos, dice)
+        if not entry.legal:
+            self.draw()
+            self.say(
+                f"{name}: you rolled {dice[0]}{dice[1]} and cannot move; the turn passes.", "bold"
+            )
+            _play(m, Move())
+            return
+        if len(entry.legal) == 1 and self.options.auto_forced:
+            self.draw()
+            forced = entry.legal[0]
+            self.say(f"{name}: {dice[0]}{dice[1]}, forced play: {forced}", "bold")
+            _play(m, forced)
+            return
+        self.draw()
+        self.list_plays(entry)
+        while True:
+            left = "".join(str(d) for d in entry.dice_left)
+            done = f" [{format_partial(entry.steps)}, {left} to play]" if entry.steps else ""
+            line = self.reader.read(f"{name}: your play ({dice[0]}{dice[1]}){done} > ")
+            word, _, rest = line.strip().partition(" ")
+            command = _ALIASES.get(word.lower()) if "/" not in line else None
+            if command == "roll" and not line.strip():
+                if not entry.steps:
+                    continue
+                command = None
+            if command is not None:
+                if command == "undo":
+                    if not entry.steps:
+                        self.error("nothing to take back: no step of this play is entered yet")
+                        continue
+                    entry.undo()
+                    self.say("Taken back.")
+                    self.draw()
+                    continue
+                if command == "hint":
+                    self.hint(actor, entry)
+                    continue
+                if command == "resign":
+                    try:
+                        self.cube_or_resign(command, rest, "move")
+                    except ValueError as exc:
+                        self.error(str(exc))
+                        continue
+                    return
+                if self.common(command, rest, actor):
+                    continue
+                self.error(f"{word!r} is not possible now: type a play (or help)")
+                self.list_plays(entry)
+                continue
+            try:
+                move = entry.enter(line)
+            except EntryError as exc:
+                self.error(str(exc))
+                self.list_plays(entry)
+                continue
+            if move is None:
+                self.draw(entry.current)
+                continue
+            if self.options.confirm:
+                self.draw(entry.current, note=f"Your play: {move}")
+                answer = self.reader.read("Enter to confirm, or undo > ").strip().lower()
+                if answer not in ("", "y", "yes", "ok", "confirm", "c"):
+                    entry.undo()
+                    self.say("Taken back.")
+                    self.draw()
+                    continue
+            _play(m, move)
+            return
+
+    def list_plays(self, entry: TurnEntry) -> None:
+        """The legal plays, numbered."""
+        plays = entry.legal
+        width = max(len(str(p)) for p in plays) + 6
+        columns = max(1, min(4, (self.console.width - 2) // width))
+        lines = []
+        for start in range(0, len(plays), columns):
+            cells = [
+                f"{i + 1:3d}. {plays[i]}".ljust(width)
+                for i in range(start, min(start + columns, len(plays)))
+            ]
+            lines.append(" " + "".join(cells).rstrip())
+        self.say(f"Legal plays of {entry.dice[0]}{entry.dice[1]}:")
+        self.say("\n".join(lines))
+
+
+# --------------------------------------------------------------------------- the match layer
+#
+# The few things the terminal needs from a Match beyond its documented minimum API are read
+# here, in one place.
+
+
+def _actions(m: Any) -> set[str]:
+    return {str(getattr(a, "value", a)).lower() for a in m.legal_actions()}
+
+
+def _phase(m: Any) -> str:
+    """What must happen now: opening, roll, move, double (answer it) or resign (answer it)."""
+    actions = _actions(m)
+    if "take" in actions or "drop" in actions:
+        return "double"
+    if "accept_resignation" in actions or "accept" in actions:
+        return "resign"
+    if "move" in actions:
+        return "move"
+    if _on_roll(m) is None:
+        return "opening"
+    return "roll"
+
+
+def _actor(m: Any) -> int:
+    """The player who must act now."""
+    return int(m.turn)
+
+
+def _on_roll(m: Any) -> int | None:
+    """The player who holds (or will throw) the dice, None before the opening roll."""
+    value = getattr(m, "on_roll", None)
+    if value is None:
+        return None
+    return int(value)
+
+
+def _position_for(m: Any, player: int) -> Position:
+    """The board seen from ``player``'s side."""
+    pos: Position = m.position
+    holder = _on_roll(m)
+    if holder is None:
+        holder = int(m.turn)
+    return pos if holder == player else pos.flip()
+
+
+def _dice(m: Any) -> tuple[int, int] | None:
+    dice = getattr(m, "dice", None)
+    if not dice:
+        return None
+    a, b = dice
+    return (int(a), int(b))
+
+
+def _score(m: Any) -> tuple[int, int]:
+    a, b = m.score
+    return (int(a), int(b))
+
+
+def _length(m: Any) -> int:
+    return int(getattr(m, "length", 0) or 0)
+
+
+def _play(m: Any, move: Move) -> None:
+    m.move(move)
+
+
+def _resignation_text(m: Any) -> str:
+    kind = getattr(m, "resignation", None)
+    value = str(getattr(kind, "name", kind) or "single").lower()
+    return f"the opponent offers to resign a {value} game"
+
+
+def _bot_doubles(bot: Bot, m: Any) -> bool:
+    decide = getattr(bot, "should_double", None)
+    return bool(decide(m)) if callable(decide) else False
+
+
+def _bot_answer(bot: Bot, m: Any) -> str:
+    decide = getattr(bot, "take_decision", None)
+    if callable(decide):
+        return str(decide(m))
+    return "take"
+
+
+def _bot_accepts_resignation(bot: Bot, m: Any) -> bool:
+    decide = getattr(bot, "accept_resignation", None)
+    return bool(decide(m)) if callable(decide) else True
+
+
+def hint_lines(bot: Bot, position: Position, dice: tuple[int, int], limit: int = 5) -> list[str]:
+    """The bot's best plays of ``dice`` with their equities, best first."""
+    rank = getattr(bot, "rank_moves", None)
+    if callable(rank):
+        ranked = list(rank(position, dice))[:limit]
+        if not ranked:
+            return ["No legal play: the turn passes."]
+        best = float(ranked[0][1])
+        lines = []
+        for i, (move, equity) in enumerate(ranked, 1):
+            diff = "" if i == 1 else f" ({float(equity) - best:+.3f})"
+            lines.append(f" {i}. {move!s:<24} equity {float(equity):+.3f}{diff}")
+        return lines
+    move = bot.choose_move(position, dice)
+    if move is None:
+        return ["No legal play: the turn passes."]
+    return [f" The bot would play {move} (no equities from this bot)."]
+
+
+def cube_hint(bot: Bot, m: Any) -> str:
+    """The bot's advice on the cube now."""
+    phase = _phase(m)
+    if phase == "double":
+        return f"The bot would {_bot_answer(bot, m)}."
+    if phase == "roll":
+        if not m.may_double():
+            return "You cannot double now: roll."
+        return "The bot would double." if _bot_doubles(bot, m) else "The bot would roll."
+    return "No advice here."
+
+
+def write_mat(m: Any, path: Path, names: tuple[str, str]) -> None:
+    """Save the match as a .mat file."""
+    from backgammon import mat
+
+    mat.write(m, path, names=names)
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _default_save_path() -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return Path(f"backgammon-{stamp}.mat")
+
+
+def make_console(ascii_only: bool = False) -> tuple[Console, bool]:
+    """A console for standard output, and whether it can show Unicode."""
+    console = Console(highlight=False)
+    return console, (not ascii_only and _use_unicode(console))
+
+
+def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    """``backgammon play``: a match against the bot or a friend."""
+    console, unicode = make_console(args.ascii)
+    reader = Reader(console, stdin)
+    from backgammon import dice as dice_module
+    from backgammon.match import Match, Rules
+
+    if args.vs == "human":
+        names = (args.name or "Player 1", "Player 2")
+        humans = frozenset({0, 1})
+    else:
+        names = (args.name or "You", args.bot or "Bot")
+        humans = frozenset({0})
+    if args.auditable:
+        source: Any = dice_module.AuditableDice()
+        console.print(
+            Text(f"Dice commitment (SHA-256 of the secret seed): {source.commitment}", style="bold")
+        )
+    elif args.seed is not None:
+        source = dice_module.SeededDice(args.seed)
+    else:
+        source = dice_module.SeededDice(random.SystemRandom().getrandbits(64))
+    if args.load:
+        load_path = Path(args.load)
+        match = read_mat(load_path)
+        save_path = Path(args.out) if args.out else load_path
+        console.print(f"Going on with the match in {load_path}")
+    else:
+        if args.money:
+            rules = Rules.money(jacoby=args.jacoby, beavers=args.beavers)
+        else:
+            if args.jacoby or args.beavers:
+                raise UsageError("--jacoby and --beavers are money conventions: add --money")
+            rules = Rules.match(args.length)
+        match = Match(rules=rules)
+        save_path = Path(args.out) if args.out else _default_save_path()
+    bots = {} if args.vs == "human" else {1: load_bot(args.bot, args.ply, args.seed)}
+    options = PlayOptions(
+        names=names,
+        humans=humans,
+        auto_forced=not args.no_auto,
+        confirm=reader.interactive if args.confirm is None else args.confirm,
+        unicode=unicode,
+        save_path=save_path,
+    )
+    what = f"a {_length(match)}-point match" if _length(match) else "a money session"
+    opponent = "each other" if args.vs == "human" else f"the bot ({names[1]})"
+    console.print(
+        Text(f"Playing {what} against {opponent}. Type help for the commands.", style="bold")
+    )
+    return Session(match, bots, console, reader, options, source).run()
+
+
+def read_mat(path: Path) -> Any:
+    """A match read from a .mat file, to be continued."""
+    from backgammon import mat
+
+    try:
+        return mat.read(path)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+
+def position_from_text(text: str) -> tuple[Position, Any]:
+    """A position (and the match state, if given) from a Position ID, gnubg ID or XGID."""
+    text = text.strip()
+    if text.startswith("XGID=") or len(text.split(":")[0]) == 26:
+        try:
+            from backgammon.match import Match
+
+            match = Match.from_xgid(text)
+        except (ImportError, ValueError):
+            return Position.from_xgid(text), None
+        return match.position, match
+    if ":" in text:
+        try:
+            from backgammon.match import Match
+
+            match = Match.from_gnubg_id(text)
+        except (ImportError, ValueError):
+            return Position.from_position_id(text.split(":")[0]), None
+        return match.position, match
+    return Position.from_position_id(text), None
+
+
+def show_command(args: argparse.Namespace) -> int:
+    """``backgammon show ID``: draw a position."""
+    console, unicode = make_console(args.ascii)
+    pos, match = position_from_text(args.id)
+    if match is None:
+        view = BoardView(pos, bottom_name="X (on roll)", top_name="O", gnubg_id=pos.position_id())
+    else:
+        me = _on_roll(match)
+        me = int(match.turn) if me is None else me
+        session = Session(
+            match,
+            {},
+            console,
+            Reader(console),
+            PlayOptions(names=("Player 0", "Player 1"), humans=frozenset({me})),
+        )
+        view = session.view()
+    console.print(render_board(view, unicode=unicode))
+    return 0
+
+
+def _parse_dice(text: str) -> tuple[int, int]:
+    text = text.strip().replace("-", "").replace(" ", "").replace(",", "")
+    if len(text) != 2 or not all(c in "123456" for c in text):
+        raise UsageError(f"dice are two digits 1-6, like 31, not {text!r}")
+    return int(text[0]), int(text[1])
+
+
+def hint_command(args: argparse.Namespace) -> int:
+    """``backgammon hint ID --dice 31``: the bot's ranked plays."""
+    console, unicode = make_console(args.ascii)
+    pos, match = position_from_text(args.id)
+    dice = _parse_dice(args.dice) if args.dice else (_dice(match) if match is not None else None)
+    if dice is None:
+        raise UsageError("give the roll with --dice, like --dice 31")
+    bot = load_bot(args.bot, args.ply)
+    console.print(
+        render_board(
+            BoardView(
+                pos, bottom_name="X (on roll)", top_name="O", dice=dice, gnubg_id=pos.position_id()
+            ),
+            unicode=unicode,
+        )
+    )
+    console.print(f"Best plays of {dice[0]}{dice[1]}:")
+    for line in hint_lines(bot, pos, dice, limit=args.count):
+        console.print(line, markup=False)
+    return 0
+
+
+def convert_command(args: argparse.Namespace) -> int:
+    """``backgammon convert A.mat B.sgf``: between match file formats."""
+    src, dst = Path(args.source), Path(args.target)
+    formats = {".mat": "mat", ".sgf": "sgf"}
+    for p in (src, dst):
+        if p.suffix.lower() not in formats:
+            raise UsageError(f"{p}: the file must end in .mat or .sgf")
+    import importlib
+
+    reader = importlib.import_module(f"backgammon.{formats[src.suffix.lower()]}")
+    writer = importlib.import_module(f"backgammon.{formats[dst.suffix.lower()]}")
+    try:
+        match = reader.read(src)
+    except OSError as exc:
+        raise UsageError(f"cannot read {src}: {exc.strerror or exc}") from exc
+    writer.write(match, dst)
+    print(f"{src} -> {dst}")
+    return 0
+
+
+def selfplay_command(args: argparse.Namespace) -> int:
+    """``backgammon selfplay --games N --out DIR``: bot against bot, saved as .mat files."""
+    from rich.progress import Progress
+
+    from backgammon import dice as dice_module
+    from backgammon.match import Match, Rules
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    bots = (
+        load_bot(args.bot, args.ply, args.seed),
+        load_bot(args.opponent or args.bot, args.ply, args.seed),
+    )
+    names = (f"{args.bot or 'bot'}-1", f"{args.opponent or args.bot or 'bot'}-2")
+    wins = [0, 0]
+    points = [0, 0]
+    console = Console(stderr=True)
+    quiet = Console(file=io.StringIO())
+    with Progress(console=console, transient=False) as progress:
+        task = progress.add_task("games", total=args.games)
+        for game in range(args.games):
+            seed = (args.seed or 0) * 1_000_003 + game
+            source = dice_module.SeededDice(seed)
+            match = Match(rules=Rules.match(args.length))
+            session = Session(
+                match,
+                {0: bots[0], 1: bots[1]},
+                quiet,
+                Reader(quiet, io.StringIO()),
+                PlayOptions(names=names, humans=frozenset()),
+                source,
+            )
+            while not match.is_over:
+                session.step()
+            path = out / f"game-{game + 1:04d}.mat"
+            write_mat(match, path, names)
+            a, b = tuple(match.score)
+            points[0] += a
+            points[1] += b
+            wins[match.winner] += 1
+            progress.advance(task)
+    print(
+        f"{args.games} matches to {args.length}: {names[0]} won {wins[0]}, {names[1]} won "
+        f"{wins[1]} (points {points[0]}-{points[1]}); files in {out}"
+    )
+    return 0
+
+
+def train_command(args: argparse.Namespace, rest: Sequence[str]) -> int:
+    """``backgammon train``: the players package's training program."""
+    try:
+        from backgammon.players import train
+    except ImportError as exc:
+        raise UsageError(f"training is not available: {exc}") from exc
+    result = train.main(list(rest))
+    return int(result or 0)
+
+
+COMMANDS = ("play", "show", "hint", "convert", "selfplay", "train")
+
+
+def add_commands(sub: Any) -> None:
+    """Add the terminal commands to the ``backgammon`` argument parser."""
+    play = sub.add_parser("play", help="play a match in the terminal (5 points vs the bot)")
+    play.add_argument("--length", type=int, default=5, help="match length in points (1-64)")
+    play.add_argument("--money", action="store_true", help="a money session instead of a match")
+    play.add_argument("--jacoby", action="store_true", help="money: the Jacoby rule")
+    play.add_argument("--beavers", action="store_true", help="money: beavers allowed")
+    play.add_argument("--vs", choices=("bot", "human"), default="bot")
+    play.add_argument("--bot", default=None, help="the bot's name (default: the best)")
+    play.add_argument("--ply", type=int, default=None, help="the bot's lookahead (0, 1, 2)")
+    play.add_argument("--seed", type=int, default=None, help="seed the dice (reproducible)")
+    play.add_argument(
+        "--auditable",
+        action="store_true",
+        help="commit to the dice before play, reveal the seed at the end",
+    )
+    play.add_argument("--load", metavar="FILE.mat", help="go on with a saved match")
+    play.add_argument("--out", metavar="FILE.mat", help="where to save the match")
+    play.add_argument("--name", default=None, help="your name in the match file")
+    play.add_argument(
+        "--no-auto", action="store_true", help="do not make forced plays automatically"
+    )
+    play.add_argument(
+        "--confirm",
+        dest="confirm",
+        action="store_true",
+        default=None,
+        help="confirm each play before it counts (default in a terminal)",
+    )
+    play.add_argument("--no-confirm", dest="confirm", action="store_false")
+    play.add_argument("--ascii", action="store_true", help="plain ASCII board")
+    show = sub.add_parser("show", help="draw a position from a Position ID, gnubg ID or XGID")
+    show.add_argument("id")
+    show.add_argument("--ascii", action="store_true")
+    hint = sub.add_parser("hint", help="the bot's best plays for a position and roll")
+    hint.add_argument("id")
+    hint.add_argument("--dice", default=None, help="the roll, e.g. 31")
+    hint.add_argument("--bot", default=None)
+    hint.add_argument("--ply", type=int, default=None)
+    hint.add_argument("--count", type=int, default=5, help="how many plays to list")
+    hint.add_argument("--ascii", action="store_true")
+    convert = sub.add_parser("convert", help="convert a match file: A.mat B.sgf (or back)")
+    convert.add_argument("source")
+    convert.add_argument("target")
+    selfplay = sub.add_parser("selfplay", help="bot against bot; .mat files and results")
+    selfplay.add_argument("--games", type=int, default=10)
+    selfplay.add_argument("--out", default="selfplay")
+    selfplay.add_argument("--length", type=int, default=1)
+    selfplay.add_argument("--bot", default=None)
+    selfplay.add_argument("--opponent", default=None)
+    selfplay.add_argument("--ply", type=int, default=None)
+    selfplay.add_argument("--seed", type=int, default=0)
+    sub.add_parser(
+        "train", help="train the network (options: backgammon train --help)", add_help=False
+    )
+
+
+def run(args: argparse.Namespace, rest: Sequence[str] = ()) -> int:
+    """Run one of :data:`COMMANDS`; problems are reported in a line, not a traceback."""
+    handlers = {
+        "play": play_command,
+        "show": show_command,
+        "hint": hint_command,
+        "convert": convert_command,
+        "selfplay": selfplay_command,
+    }
+    try:
+        if args.command == "train":
+            return train_command(args, rest)
+        return handlers[args.command](args)
+    except (ValueError, OSError) as exc:
+        print(f"backgammon {args.command}: {exc}", file=sys.stderr)
+        return 2
