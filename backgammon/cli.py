@@ -1237,22 +1237,28 @@ def hint_command(args: argparse.Namespace) -> int:
 
 
 def convert_command(args: argparse.Namespace) -> int:
-    """``backgammon convert A.mat B.sgf``: between match file formats."""
-    src, dst = Path(args.source), Path(args.target)
-    formats = {".mat": "mat", ".sgf": "sgf"}
-    for p in (src, dst):
-        if p.suffix.lower() not in formats:
-            raise UsageError(f"{p}: the file must end in .mat or .sgf")
-    import importlib
+    """``backgammon convert A.mat B.sgf``: between match file formats (either way)."""
+    from backgammon import mat, sgf
+    from backgammon.matchfile import MatchFileError
 
-    reader = importlib.import_module(f"backgammon.{formats[src.suffix.lower()]}")
-    writer = importlib.import_module(f"backgammon.{formats[dst.suffix.lower()]}")
+    src, dst = Path(args.source), Path(args.target)
+    modules = {".mat": mat, ".sgf": sgf}
+    for p in (src, dst):
+        if p.suffix.lower() not in modules:
+            raise UsageError(f"{p}: a match file's name ends in .mat or .sgf")
     try:
-        match = reader.read(src)
+        text = src.read_text(encoding="utf-8-sig" if src.suffix.lower() == ".mat" else "utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read {src}: {exc.strerror or exc}") from exc
-    writer.write(match, dst)
-    print(f"{src} -> {dst}")
+    try:
+        record = modules[src.suffix.lower()].read_record(text)
+    except MatchFileError as exc:
+        raise UsageError(f"{src}: {exc}") from exc
+    for warning in record.warnings:
+        print(f"{src}: note: {warning}", file=sys.stderr)
+    dst.write_text(modules[dst.suffix.lower()].write_record(record), encoding="utf-8")
+    games = len(record.games)
+    print(f"{src} -> {dst} ({games} game{'s' if games != 1 else ''})")
     return 0
 
 

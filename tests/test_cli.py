@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -182,3 +187,46 @@ def test_every_legal_play_can_be_entered_step_by_step(
         else:
             assert result is not None
             assert pos.play(result) == pos.play(move)
+
+
+# --------------------------------------------------------------------------- the real program
+
+SAMPLES = Path("/work/shared/reference/samples")
+if not SAMPLES.exists():  # the reference samples next to the repository
+    SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "reference" / "samples"
+
+
+def run_cli(*args: str, stdin: str = "", cwd: Path | None = None, timeout: float = 60) -> Any:
+    """Run ``python -m backgammon`` as a separate program."""
+    return subprocess.run(
+        [sys.executable, "-m", "backgammon", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+        env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def test_convert_mat_to_sgf_and_back_gives_gnubgs_file(tmp_path: Path) -> None:
+    original = SAMPLES / "gnubg107_5pt_match.mat"
+    sgf, mat = tmp_path / "m.sgf", tmp_path / "m.mat"
+    first = run_cli("convert", str(original), str(sgf))
+    assert first.returncode == 0, first.stderr
+    assert sgf.read_text().startswith("(;FF[4]GM[6]")
+    second = run_cli("convert", str(sgf), str(mat))
+    assert second.returncode == 0, second.stderr
+    assert mat.read_text() == original.read_text()
+
+
+def test_convert_reports_bad_input(tmp_path: Path) -> None:
+    missing = run_cli("convert", str(tmp_path / "none.mat"), str(tmp_path / "x.sgf"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    wrong = run_cli("convert", str(SAMPLES / "gnubg107_5pt_match.mat"), str(tmp_path / "x.txt"))
+    assert wrong.returncode == 2 and ".mat or .sgf" in wrong.stderr
+    broken = tmp_path / "broken.mat"
+    broken.write_text(" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 24/30\n")
+    bad = run_cli("convert", str(broken), str(tmp_path / "x.sgf"))
+    assert bad.returncode == 2 and "line" in bad.stderr
+    assert not (tmp_path / "x.sgf").exists()
