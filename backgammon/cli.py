@@ -20,6 +20,8 @@ from typing import Any, Protocol, TextIO
 from rich.console import Console
 from rich.text import Text
 
+from backgammon import match as mt
+from backgammon import matchfile
 from backgammon.board import (
     BAR,
     OFF,
@@ -30,7 +32,10 @@ from backgammon.board import (
     Position,
     Step,
 )
+from backgammon.dice import AuditableDice, DiceSource, SeededDice, verify
+from backgammon.match import ActionKind, Match, Phase
 from backgammon.notation import parse_segments
+from backgammon.rules import Rules
 
 __all__ = [
     "BoardView",
@@ -476,12 +481,16 @@ class RandomBot:
 
 def load_bot(name: str | None, ply: int | None = None, seed: int | None = None) -> Bot:
     """The named bot from ``backgammon.players`` (the best one by default)."""
+    import importlib
+
     try:
-        from backgammon import players
+        players = importlib.import_module("backgammon.players")
     except ImportError:
+        players = None
+    if players is None or not hasattr(players, "get"):
         if name in (None, "random"):
             return RandomBot(seed)
-        raise UsageError(f"no bot called {name!r} (only 'random' is installed)") from None
+        raise UsageError(f"no bot called {name!r} (only 'random' is installed)")
     options: dict[str, Any] = {}
     if ply is not None:
         options["ply"] = ply
@@ -543,6 +552,7 @@ _ALIASES = {
     "pass": "pass",
     "drop": "pass",
     "beaver": "beaver",
+    "raccoon": "raccoon",
     "reject": "reject",
     "decline": "reject",
     "resign": "resign",
@@ -580,12 +590,12 @@ class Session:
 
     def __init__(
         self,
-        match: Any,
+        match: Match,
         bots: dict[int, Bot],
         console: Console,
         reader: Reader,
         options: PlayOptions,
-        dice: Any = None,
+        dice: DiceSource | None = None,
     ) -> None:
         """A session on ``match``; ``bots`` holds the bot of each seat no human holds."""
         self.match = match
@@ -660,15 +670,25 @@ class Session:
                 self.console.print()
             self.say(f"Stopped. The match is saved in {where}", "bold")
             self.say(f"Go on with: backgammon play --load {where}")
-            return 0 if isinstance(stop, _Quit) else 130
+            return 130 if isinstance(stop, KeyboardInterrupt) else 0
         self.report_games()
         where = self.save()
         winner = self.match.winner
         a, b = tuple(self.match.score)
         name = self.options.names[winner] if winner is not None else "nobody"
         self.say(f"The match is over: {name} won, {a}-{b}.", "bold green")
-        if self.dice is not None and hasattr(self.dice, "reveal"):
-            self.say(f"Dice seed (check the commitment): {self.dice.reveal()}")
+        if isinstance(self.dice, AuditableDice):
+            seed = self.dice.reveal()
+            ok = verify(self.match.record, seed, self.dice.commitment)
+            self.say(f"Dice seed: {seed}")
+            self.say(
+                "Every roll of this match "
+                + (
+                    "comes from that seed, committed to before play."
+                    if ok
+                    else "does NOT come from that seed."
+                )
+            )
         self.say(f"The match is saved in {where}", "bold")
         return 0
 
@@ -692,26 +712,40 @@ class Session:
         self.report_games()
         m = self.match
         phase = _phase(m)
-        actor = _actor(m)
         if phase == "opening":
-            m.roll(**self._dice_kwargs())
-            d = _dice(m)
-            roller = _on_roll(m)
-            if d is not None and roller is not None:
-                self.say(
-                    f"Opening roll: {self.options.names[roller]} to play {d[0]}{d[1]}.",
-                    "bold",
-                )
+            throw = m.roll()
+            if throw is not None and m.phase is Phase.OPENING:
+                self.say(f"Opening roll: {throw[0]} and {throw[1]}, thrown again.")
+                return
+            self.say(f"Game {m.game_number}.", "bold")
+            self.announce_roll(_on_roll(m))
             return
+        actor = _actor(m)
         if actor in self.options.humans:
             self.human(phase, actor)
         else:
             self.bot_acts(phase, actor)
 
-    def _dice_kwargs(self) -> dict[str, Any]:
-        if self.dice is None:
-            return {}
-        return {"dice": self.dice.roll()}
+    def roll(self) -> None:
+        """The player on roll throws; a lost turn is reported."""
+        m = self.match
+        roller = _on_roll(m)
+        game = m.game_number
+        throw = m.roll()
+        if throw is None:
+            self.say(f"{self._name(roller)} is closed out: the turn passes without a roll.")
+            return
+        self.announce_roll(
+            roller, throw if (m.phase is not Phase.MOVE or m.game_number != game) else None
+        )
+
+    def announce_roll(self, roller: int | None, lost: tuple[int, int] | None = None) -> None:
+        """Say who rolled what (and whether the turn was lost for want of a legal play)."""
+        if lost is not None:
+            self.say(f"{self._name(roller)} rolls {lost[0]}{lost[1]} and cannot move.", "bold")
+
+    def _name(self, player: int | None) -> str:
+        return self.options.names[player] if player is not None else "?"
 
     # ------------------------------------------------------------------ bots
     def bot_acts(self, phase: str, actor: int) -> None:
@@ -722,41 +756,45 @@ class Session:
         if phase == "roll":
             if m.may_double() and _bot_doubles(bot, m):
                 m.double()
-                self.say(f"{name} doubles to {m.cube_value * 2}.", "bold magenta")
+                self.say(
+                    f"{name} doubles: the cube is offered at {m.cube_value * 2}.", "bold magenta"
+                )
                 return
-            m.roll(**self._dice_kwargs())
+            self.roll()
             return
         if phase == "move":
             pos, dice = _position_for(m, actor), _dice(m)
             assert dice is not None
             legal = pos.legal_moves(dice)
-            if not legal:
-                self.say(f"{name} rolls {dice[0]}{dice[1]} and cannot move.")
-                _play(m, Move())
-                return
             move = bot.choose_move(pos, dice) or legal[0]
             _play(m, move)
             self.say(f"{name} rolls {dice[0]}{dice[1]} and plays {move}.", "bold")
             return
-        if phase == "double":
+        if phase == "doubled":
             decision = _bot_answer(bot, m)
-            if decision == "beaver":
+            if decision == "beaver" and ActionKind.BEAVER in m.legal_actions():
                 m.beaver()
-                self.say(f"{name} beavers: the cube is now {m.cube_value}.", "bold magenta")
-            elif decision == "take":
+                self.say(
+                    f"{name} beavers: the cube is offered at {m.cube_value * 2}.", "bold magenta"
+                )
+            elif decision in ("take", "beaver"):
                 m.take()
-                self.say(f"{name} takes.", "bold magenta")
+                self.say(f"{name} takes: the cube is at {m.cube_value}.", "bold magenta")
             else:
                 m.drop()
                 self.say(f"{name} passes.", "bold magenta")
             return
-        if phase == "resign":
+        if phase == "resigned":
+            level = m.resignation
             if _bot_accepts_resignation(bot, m):
                 m.accept_resignation()
-                self.say(f"{name} accepts the resignation.", "bold")
+                self.say(
+                    f"{name} accepts the resignation ({level.name.lower() if level else ''}).",
+                    "bold",
+                )
             else:
                 m.reject_resignation()
-                self.say(f"{name} rejects the resignation.", "bold")
+                self.say(f"{name} rejects the resignation: play on.", "bold")
             return
         raise RuntimeError(f"no bot action for the phase {phase!r}")  # pragma: no cover
 
@@ -766,68 +804,85 @@ class Session:
         m = self.match
         name = self.options.names[actor]
         if phase == "roll" and not m.may_double():
-            m.roll(**self._dice_kwargs())
+            self.roll()
             return
         if phase == "move":
             self.human_move(actor)
             return
         self.draw()
+        allowed = {str(a.value) for a in m.legal_actions()}
         if phase == "roll":
             prompt = f"{name}: roll or double? [Enter = roll] > "
-        elif phase == "double":
-            prompt = f"{name}: the cube is offered at {m.cube_value * 2}. take or pass? > "
+        elif phase == "doubled":
+            options = "take, pass" + (" or beaver" if "beaver" in allowed else "")
+            options += " or raccoon" if "raccoon" in allowed else ""
+            prompt = f"{name}: the cube is offered at {m.cube_value * 2}. {options}? > "
         else:
             prompt = f"{name}: {_resignation_text(m)}. accept or reject? > "
+        answers = {
+            "roll": {"roll", "double", "resign"},
+            "doubled": {"take", "pass", "beaver", "raccoon"},
+            "resigned": {"accept", "reject"},
+        }[phase]
         while True:
             line = self.reader.read(prompt)
             word, _, rest = line.strip().partition(" ")
             command = _ALIASES.get(word.lower())
-            if phase == "double" and command == "accept":
+            if phase == "doubled" and command == "accept":
                 command = "take"
-            if phase == "resign" and command == "take":
+            if phase == "resigned" and command == "take":
                 command = "accept"
-            if command in (None, "undo", "roll") and phase != "roll":
-                self.error(f"{line.strip()!r} is not an answer here: type take or pass (or help)")
+            if command is not None and self.common(command, rest, actor):
                 continue
-            if command is None:
-                self.error(f"{line.strip()!r} is not a command here (type help)")
-                continue
-            if self.common(command, rest, actor):
+            if command not in answers:
+                shown = line.strip() or "an empty line"
+                self.error(
+                    f"{shown!r} is not an answer here: type "
+                    + " or ".join(sorted(answers))
+                    + " (or help)"
+                )
                 continue
             try:
-                if self.cube_or_resign(command, rest, phase):
-                    return
+                self.cube_or_resign(command, rest)
             except ValueError as exc:
                 self.error(str(exc))
+                continue
+            return
 
-    def cube_or_resign(self, command: str, rest: str, phase: str) -> bool:
-        """Carry out a cube or resignation command; True when it was one."""
+    def cube_or_resign(self, command: str, rest: str) -> None:
+        """Carry out a roll, cube or resignation command (the match refuses what is illegal)."""
         m = self.match
+        who = self._name(m.turn)
         if command == "roll":
-            m.roll(**self._dice_kwargs())
+            self.roll()
         elif command == "double":
             m.double()
-            self.say(f"You offer the cube at {m.cube_value * 2}.", "bold magenta")
+            self.say(f"{who} offers the cube at {m.cube_value * 2}.", "bold magenta")
         elif command == "take":
             m.take()
+            self.say(f"{who} takes: the cube is at {m.cube_value}.", "bold magenta")
         elif command == "pass":
             m.drop()
+            self.say(f"{who} passes.", "bold magenta")
         elif command == "beaver":
             m.beaver()
+            self.say(f"{who} beavers: the cube is offered at {m.cube_value * 2}.", "bold magenta")
+        elif command == "raccoon":
+            m.raccoon()
+            self.say(f"{who} raccoons: the cube is offered at {m.cube_value * 2}.", "bold magenta")
         elif command == "accept":
             m.accept_resignation()
         elif command == "reject":
             m.reject_resignation()
+            self.say(f"{who} rejects the resignation: play on.")
         elif command == "resign":
             kind = _RESIGN_WORDS.get(rest.strip().lower() or "single")
             if kind is None:
                 raise UsageError(f"resign single, gammon or backgammon, not {rest.strip()!r}")
             m.resign(kind)
-        elif command == "undo":
-            raise UsageError("there is nothing to undo now")
-        else:
+            self.say(f"{who} offers to resign a {kind} game.", "bold")
+        else:  # pragma: no cover - the callers pass only the commands above
             raise UsageError(f"{command} is not possible now")
-        return True
 
     def common(self, command: str, rest: str, actor: int) -> bool:
         """Commands that change nothing in the match; True when ``command`` was one."""
@@ -913,7 +968,7 @@ class Session:
                     continue
                 if command == "resign":
                     try:
-                        self.cube_or_resign(command, rest, "move")
+                        self.cube_or_resign(command, rest)
                     except ValueError as exc:
                         self.error(str(exc))
                         continue
@@ -965,86 +1020,62 @@ class Session:
 # here, in one place.
 
 
-def _actions(m: Any) -> set[str]:
-    return {str(getattr(a, "value", a)).lower() for a in m.legal_actions()}
+def _phase(m: Match) -> str:
+    """What must happen now: opening, roll, move, doubled (answer it), resigned, over."""
+    return str(m.phase.value)
 
 
-def _phase(m: Any) -> str:
-    """What must happen now: opening, roll, move, double (answer it) or resign (answer it)."""
-    actions = _actions(m)
-    if "take" in actions or "drop" in actions:
-        return "double"
-    if "accept_resignation" in actions or "accept" in actions:
-        return "resign"
-    if "move" in actions:
-        return "move"
-    if _on_roll(m) is None:
-        return "opening"
-    return "roll"
+def _actor(m: Match) -> int:
+    """The player who must act now (player 0 before an opening roll)."""
+    return m.turn if m.turn is not None else 0
 
 
-def _actor(m: Any) -> int:
-    """The player who must act now."""
-    return int(m.turn)
-
-
-def _on_roll(m: Any) -> int | None:
+def _on_roll(m: Match) -> int | None:
     """The player who holds (or will throw) the dice, None before the opening roll."""
-    value = getattr(m, "on_roll", None)
-    if value is None:
-        return None
-    return int(value)
+    return m.on_roll
 
 
-def _position_for(m: Any, player: int) -> Position:
+def _position_for(m: Match, player: int) -> Position:
     """The board seen from ``player``'s side."""
-    pos: Position = m.position
-    holder = _on_roll(m)
-    if holder is None:
-        holder = int(m.turn)
-    return pos if holder == player else pos.flip()
+    holder = m.on_roll if m.on_roll is not None else 0
+    return m.position if holder == player else m.position.flip()
 
 
-def _dice(m: Any) -> tuple[int, int] | None:
-    dice = getattr(m, "dice", None)
-    if not dice:
-        return None
-    a, b = dice
-    return (int(a), int(b))
+def _dice(m: Match) -> tuple[int, int] | None:
+    return m.dice
 
 
-def _score(m: Any) -> tuple[int, int]:
-    a, b = m.score
-    return (int(a), int(b))
+def _score(m: Match) -> tuple[int, int]:
+    return m.score
 
 
-def _length(m: Any) -> int:
-    return int(getattr(m, "length", 0) or 0)
+def _length(m: Match) -> int:
+    return m.rules.match_length or 0
 
 
-def _play(m: Any, move: Move) -> None:
+def _play(m: Match, move: Move) -> None:
     m.move(move)
 
 
-def _resignation_text(m: Any) -> str:
-    kind = getattr(m, "resignation", None)
-    value = str(getattr(kind, "name", kind) or "single").lower()
-    return f"the opponent offers to resign a {value} game"
+def _resignation_text(m: Match) -> str:
+    level = m.resignation
+    name = level.name.lower() if level is not None else "single"
+    return f"the opponent offers to resign a {name} game"
 
 
-def _bot_doubles(bot: Bot, m: Any) -> bool:
+def _bot_doubles(bot: Bot, m: Match) -> bool:
     decide = getattr(bot, "should_double", None)
     return bool(decide(m)) if callable(decide) else False
 
 
-def _bot_answer(bot: Bot, m: Any) -> str:
+def _bot_answer(bot: Bot, m: Match) -> str:
     decide = getattr(bot, "take_decision", None)
     if callable(decide):
         return str(decide(m))
     return "take"
 
 
-def _bot_accepts_resignation(bot: Bot, m: Any) -> bool:
+def _bot_accepts_resignation(bot: Bot, m: Match) -> bool:
     decide = getattr(bot, "accept_resignation", None)
     return bool(decide(m)) if callable(decide) else True
 
@@ -1068,7 +1099,7 @@ def hint_lines(bot: Bot, position: Position, dice: tuple[int, int], limit: int =
     return [f" The bot would play {move} (no equities from this bot)."]
 
 
-def cube_hint(bot: Bot, m: Any) -> str:
+def cube_hint(bot: Bot, m: Match) -> str:
     """The bot's advice on the cube now."""
     phase = _phase(m)
     if phase == "double":
@@ -1078,13 +1109,6 @@ def cube_hint(bot: Bot, m: Any) -> str:
             return "You cannot double now: roll."
         return "The bot would double." if _bot_doubles(bot, m) else "The bot would roll."
     return "No advice here."
-
-
-def write_mat(m: Any, path: Path, names: tuple[str, str]) -> None:
-    """Save the match as a .mat file."""
-    from backgammon import mat
-
-    mat.write(m, path, names=names)
 
 
 # --------------------------------------------------------------------------- commands
@@ -1105,27 +1129,28 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     """``backgammon play``: a match against the bot or a friend."""
     console, unicode = make_console(args.ascii)
     reader = Reader(console, stdin)
-    from backgammon import dice as dice_module
-    from backgammon.match import Match, Rules
-
     if args.vs == "human":
         names = (args.name or "Player 1", "Player 2")
         humans = frozenset({0, 1})
     else:
         names = (args.name or "You", args.bot or "Bot")
         humans = frozenset({0})
+    source: DiceSource
     if args.auditable:
-        source: Any = dice_module.AuditableDice()
+        audit = AuditableDice()
         console.print(
-            Text(f"Dice commitment (SHA-256 of the secret seed): {source.commitment}", style="bold")
+            Text(f"Dice commitment (SHA-256 of the secret seed): {audit.commitment}", style="bold")
         )
+        source = audit
     elif args.seed is not None:
-        source = dice_module.SeededDice(args.seed)
+        source = SeededDice(args.seed)
     else:
-        source = dice_module.SeededDice(random.SystemRandom().getrandbits(64))
+        source = SeededDice(random.SystemRandom().getrandbits(64))
     if args.load:
         load_path = Path(args.load)
-        match = read_mat(load_path)
+        match, loaded_names = read_mat(load_path, source)
+        if args.vs != "human" and not args.name:
+            names = (loaded_names[0], args.bot or loaded_names[1])
         save_path = Path(args.out) if args.out else load_path
         console.print(f"Going on with the match in {load_path}")
     else:
@@ -1135,9 +1160,11 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
             if args.jacoby or args.beavers:
                 raise UsageError("--jacoby and --beavers are money conventions: add --money")
             rules = Rules.match(args.length)
-        match = Match(rules=rules)
+        match = Match(rules=rules, dice=source)
         save_path = Path(args.out) if args.out else _default_save_path()
-    bots = {} if args.vs == "human" else {1: load_bot(args.bot, args.ply, args.seed)}
+    bots: dict[int, Bot] = {}
+    if args.vs != "human":
+        bots[1] = load_bot(args.bot, args.ply, args.seed)
     options = PlayOptions(
         names=names,
         humans=humans,
@@ -1154,14 +1181,146 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     return Session(match, bots, console, reader, options, source).run()
 
 
-def read_mat(path: Path) -> Any:
-    """A match read from a .mat file, to be continued."""
-    from backgammon import mat
+# --------------------------------------------------------------------------- match files
 
+
+def file_record(m: Match, names: tuple[str, str]) -> matchfile.MatchRecord:
+    """The match as the records layer's file model (what .mat and SGF files hold)."""
+    rules = m.rules
+    games: list[matchfile.GameRecord] = []
+    for actions in m.record.games:
+        start = actions[0]
+        assert isinstance(start, mt.GameStart)
+        out: list[matchfile.Action] = []
+        end: matchfile.GameEnd | None = None
+        rolled: tuple[int, tuple[int, int]] | None = None
+        resign: mt.Resign | None = None
+        for a in actions[1:]:
+            if rolled is not None and not isinstance(a, mt.Play):
+                out.append(matchfile.Roll(rolled[0], rolled[1], (), played=False))
+                rolled = None
+            if isinstance(a, mt.OpeningRoll):
+                if a.die0 != a.die1:  # a tie is thrown again (R3) and not written
+                    hi, lo = max(a.die0, a.die1), min(a.die0, a.die1)
+                    rolled = (0 if a.die0 > a.die1 else 1, (hi, lo))
+            elif isinstance(a, mt.Roll):
+                rolled = (a.player, (max(a.dice), min(a.dice)))  # gnubg: larger die first
+            elif isinstance(a, mt.Play):
+                assert rolled is not None
+                out.append(matchfile.Roll(a.player, rolled[1], tuple(a.move)))
+                rolled = None
+            elif isinstance(a, mt.Pass):
+                # R13: no roll against a closed board; files show a roll that cannot move
+                out.append(matchfile.Roll(a.player, (6, 6), ()))
+            elif isinstance(a, mt.Double | mt.Beaver | mt.Raccoon):
+                out.append(matchfile.Double(a.player, a.value))
+            elif isinstance(a, mt.Take):
+                out.append(matchfile.Take(a.player))
+            elif isinstance(a, mt.Drop):
+                out.append(matchfile.Drop(a.player))
+            elif isinstance(a, mt.Resign):
+                resign = a
+            elif isinstance(a, mt.Accept):
+                assert resign is not None
+                out.append(matchfile.Resign(resign.player, int(resign.level)))
+            elif isinstance(a, mt.Reject):
+                resign = None
+            elif isinstance(a, mt.GameEnd):
+                end = matchfile.GameEnd(a.winner, a.points, a.reason is mt.EndReason.RESIGNED)
+        if rolled is not None:
+            out.append(matchfile.Roll(rolled[0], rolled[1], (), played=False))
+        if not out and end is None:
+            continue  # a game not yet begun
+        games.append(matchfile.GameRecord(start.game, start.score, tuple(out), end))
+    return matchfile.MatchRecord(
+        length=rules.match_length or 0,
+        players=names,
+        games=tuple(games),
+        crawford=rules.crawford if not rules.is_money else True,
+        jacoby=rules.jacoby,
+        application="backgammon",
+    )
+
+
+def match_from_file_record(record: matchfile.MatchRecord, dice: DiceSource) -> Match:
+    """A live match replayed from a file, ready to go on."""
+    if record.length:
+        rules = Rules.match(record.length, crawford=record.crawford)
+    else:
+        rules = Rules.money(jacoby=record.jacoby)
+    m = Match(rules=rules, dice=dice)
+    for game in record.games:
+        if m.is_over:
+            raise UsageError(f"game {game.number}: the match was already over")
+        if m.score != game.score:
+            raise UsageError(
+                f"game {game.number} starts at {game.score}, but the plays give {m.score}"
+            )
+        for action in game.actions:
+            try:
+                _replay_file_action(m, action)
+            except ValueError as exc:
+                raise UsageError(f"game {game.number}: {action}: {exc}") from exc
+    return m
+
+
+def _replay_file_action(m: Match, a: matchfile.Action) -> None:
+    if isinstance(a, matchfile.Roll):
+        if m.phase is Phase.OPENING:
+            hi, lo = max(a.dice), min(a.dice)
+            m.roll((hi, lo) if a.player == 0 else (lo, hi))
+        elif (
+            m.phase is Phase.ROLL
+            and m.position.bar[0]
+            and not a.steps
+            and all(m.position.opponent_checkers(p) >= 2 for p in range(19, 25))
+        ):
+            m.roll()  # closed out: the turn passes (R13)
+            return
+        else:
+            m.roll(a.dice, player=a.player)
+        if a.played and m.phase is Phase.MOVE:
+            m.move(Move(a.steps), player=a.player)
+    elif isinstance(a, matchfile.Double):
+        if m.phase is Phase.DOUBLED:
+            if ActionKind.BEAVER in m.legal_actions():
+                m.beaver(player=a.player)
+            else:
+                m.raccoon(player=a.player)
+        else:
+            m.double(player=a.player)
+    elif isinstance(a, matchfile.Take):
+        m.take(player=a.player)
+    elif isinstance(a, matchfile.Drop):
+        m.drop(player=a.player)
+    elif isinstance(a, matchfile.Resign):
+        m.resign(a.level, player=a.player)
+        m.accept_resignation()
+
+
+def write_mat(m: Match, path: Path, names: tuple[str, str]) -> None:
+    """Save the match as a .mat file (gnubg's layout), or SGF if the name ends in .sgf."""
+    from backgammon import mat, sgf
+
+    record = file_record(m, names)
+    writer = sgf if path.suffix.lower() == ".sgf" else mat
+    path.write_text(writer.write_record(record), encoding="utf-8")
+
+
+def read_mat(path: Path, dice: DiceSource) -> tuple[Match, tuple[str, str]]:
+    """A match read from a .mat (or SGF) file, to be continued, and its players' names."""
+    from backgammon import mat, sgf
+
+    reader = sgf if path.suffix.lower() == ".sgf" else mat
     try:
-        return mat.read(path)
+        text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        record = reader.read_record(text)
+    except matchfile.MatchFileError as exc:
+        raise UsageError(f"{path}: {exc}") from exc
+    return match_from_file_record(record, dice), record.players
 
 
 def position_from_text(text: str) -> tuple[Position, Any]:
@@ -1266,9 +1425,6 @@ def selfplay_command(args: argparse.Namespace) -> int:
     """``backgammon selfplay --games N --out DIR``: bot against bot, saved as .mat files."""
     from rich.progress import Progress
 
-    from backgammon import dice as dice_module
-    from backgammon.match import Match, Rules
-
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     bots = (
@@ -1284,8 +1440,8 @@ def selfplay_command(args: argparse.Namespace) -> int:
         task = progress.add_task("games", total=args.games)
         for game in range(args.games):
             seed = (args.seed or 0) * 1_000_003 + game
-            source = dice_module.SeededDice(seed)
-            match = Match(rules=Rules.match(args.length))
+            source = SeededDice(seed)
+            match = Match(rules=Rules.match(args.length), dice=source)
             session = Session(
                 match,
                 {0: bots[0], 1: bots[1]},
@@ -1298,10 +1454,10 @@ def selfplay_command(args: argparse.Namespace) -> int:
                 session.step()
             path = out / f"game-{game + 1:04d}.mat"
             write_mat(match, path, names)
-            a, b = tuple(match.score)
+            a, b = match.score
             points[0] += a
             points[1] += b
-            wins[match.winner] += 1
+            wins[0 if a > b else 1] += 1
             progress.advance(task)
     print(
         f"{args.games} matches to {args.length}: {names[0]} won {wins[0]}, {names[1]} won "
@@ -1312,8 +1468,10 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 def train_command(args: argparse.Namespace, rest: Sequence[str]) -> int:
     """``backgammon train``: the players package's training program."""
+    import importlib
+
     try:
-        from backgammon.players import train
+        train = importlib.import_module("backgammon.players.train")
     except ImportError as exc:
         raise UsageError(f"training is not available: {exc}") from exc
     result = train.main(list(rest))
