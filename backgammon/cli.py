@@ -608,8 +608,8 @@ class Session:
 
     # ------------------------------------------------------------------ output
     def say(self, text: str, style: str | None = None) -> None:
-        """A line of commentary."""
-        self.console.print(Text(text, style=style or ""))
+        """A line of commentary (never wrapped: it may hold an ID or a seed to copy)."""
+        self.console.print(Text(text, style=style or ""), soft_wrap=True)
 
     def error(self, text: str) -> None:
         """A message about input that was not used."""
@@ -857,30 +857,35 @@ class Session:
             self.roll()
         elif command == "double":
             m.double()
-            self.say(f"{who} offers the cube at {m.cube_value * 2}.", "bold magenta")
+            self.say(f"{_act(who, 'offer')} the cube at {m.cube_value * 2}.", "bold magenta")
         elif command == "take":
             m.take()
-            self.say(f"{who} takes: the cube is at {m.cube_value}.", "bold magenta")
+            self.say(f"{_act(who, 'take')}: the cube is at {m.cube_value}.", "bold magenta")
         elif command == "pass":
             m.drop()
-            self.say(f"{who} passes.", "bold magenta")
+            self.say(f"{_act(who, 'pass')}.", "bold magenta")
         elif command == "beaver":
             m.beaver()
-            self.say(f"{who} beavers: the cube is offered at {m.cube_value * 2}.", "bold magenta")
+            self.say(
+                f"{_act(who, 'beaver')}: the cube is offered at {m.cube_value * 2}.", "bold magenta"
+            )
         elif command == "raccoon":
             m.raccoon()
-            self.say(f"{who} raccoons: the cube is offered at {m.cube_value * 2}.", "bold magenta")
+            self.say(
+                f"{_act(who, 'raccoon')}: the cube is offered at {m.cube_value * 2}.",
+                "bold magenta",
+            )
         elif command == "accept":
             m.accept_resignation()
         elif command == "reject":
             m.reject_resignation()
-            self.say(f"{who} rejects the resignation: play on.")
+            self.say(f"{_act(who, 'reject')} the resignation: play on.")
         elif command == "resign":
             kind = _RESIGN_WORDS.get(rest.strip().lower() or "single")
             if kind is None:
                 raise UsageError(f"resign single, gammon or backgammon, not {rest.strip()!r}")
             m.resign(kind)
-            self.say(f"{who} offers to resign a {kind} game.", "bold")
+            self.say(f"{_act(who, 'offer')} to resign a {kind} game.", "bold")
         else:  # pragma: no cover - the callers pass only the commands above
             raise UsageError(f"{command} is not possible now")
 
@@ -962,6 +967,7 @@ class Session:
                     entry.undo()
                     self.say("Taken back.")
                     self.draw()
+                    self.list_plays(entry)
                     continue
                 if command == "hint":
                     self.hint(actor, entry)
@@ -994,6 +1000,7 @@ class Session:
                     entry.undo()
                     self.say("Taken back.")
                     self.draw()
+                    self.list_plays(entry)
                     continue
             _play(m, move)
             return
@@ -1020,6 +1027,13 @@ class Session:
 # here, in one place.
 
 
+def _act(who: str, verb: str) -> str:
+    """``You take`` but ``Bot takes``."""
+    if who == "You":
+        return f"You {verb}"
+    return f"{who} {verb}es" if verb.endswith("s") else f"{who} {verb}s"
+
+
 def _phase(m: Match) -> str:
     """What must happen now: opening, roll, move, doubled (answer it), resigned, over."""
     return str(m.phase.value)
@@ -1042,7 +1056,10 @@ def _position_for(m: Match, player: int) -> Position:
 
 
 def _dice(m: Match) -> tuple[int, int] | None:
-    return m.dice
+    """The dice to play, larger first (as gnubg shows them)."""
+    if m.dice is None:
+        return None
+    return (max(m.dice), min(m.dice))
 
 
 def _score(m: Match) -> tuple[int, int]:
@@ -1139,7 +1156,8 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     if args.auditable:
         audit = AuditableDice()
         console.print(
-            Text(f"Dice commitment (SHA-256 of the secret seed): {audit.commitment}", style="bold")
+            Text(f"Dice commitment (SHA-256 of the secret seed): {audit.commitment}", style="bold"),
+            soft_wrap=True,
         )
         source = audit
     elif args.seed is not None:

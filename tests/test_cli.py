@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import queue
 import random
+import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -230,3 +234,291 @@ def test_convert_reports_bad_input(tmp_path: Path) -> None:
     bad = run_cli("convert", str(broken), str(tmp_path / "x.sgf"))
     assert bad.returncode == 2 and "line" in bad.stderr
     assert not (tmp_path / "x.sgf").exists()
+
+
+class Program:
+    """``python -m backgammon ...`` on pipes, answered prompt by prompt like a person would."""
+
+    def __init__(self, *args: str, cwd: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "backgammon", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"},
+        )
+        self.output = ""
+        self.seen = 0
+        self._chunks: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        while chunk := self.proc.stdout.read1(65536):  # type: ignore[attr-defined]
+            self._chunks.put(chunk)
+        self._chunks.put(b"")
+
+    def next_prompt(self, timeout: float = 30) -> str | None:
+        """The text since the last prompt, up to and including the next one (None at exit)."""
+        deadline = time.monotonic() + timeout
+        raw = b""
+        while True:
+            text = (raw).decode("utf-8", "replace")
+            if text.endswith("> "):
+                self.output += text
+                return text
+            left = deadline - time.monotonic()
+            assert left > 0, f"no prompt after: {text[-500:]!r}"
+            try:
+                chunk = self._chunks.get(timeout=left)
+            except queue.Empty:
+                continue
+            if chunk == b"":
+                self.output += text
+                return None
+            raw += chunk
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+
+    def finish(self) -> int:
+        return self.proc.wait(timeout=30)
+
+
+def listed_plays(text: str) -> dict[int, str]:
+    """The numbered legal plays printed in ``text`` (the last list printed)."""
+    out: dict[int, str] = {}
+    block = text.rsplit("Legal plays of", 1)[-1]
+    for line in block.splitlines()[1:]:
+        for m in re.finditer(r"(\d+)\. (.+?)(?=\s{2,}\d+\. |\s*$)", line):
+            out[int(m.group(1))] = m.group(2).strip()
+    return out
+
+
+def test_scripted_one_point_match_through_stdin(tmp_path: Path) -> None:
+    """A whole 1-point match from a script that always picks play number 1 (R27: over at 1)."""
+    result = run_cli(
+        "play",
+        "--length",
+        "1",
+        "--seed",
+        "11",
+        "--out",
+        "one.mat",
+        "--bot",
+        "random",
+        stdin="1\n" * 400,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "The match is over" in result.stdout
+    assert "The match is saved in one.mat" in result.stdout
+    from backgammon import mat
+
+    record = mat.read_record((tmp_path / "one.mat").read_text())
+    assert record.length == 1 and len(record.games) == 1
+    end = record.games[0].end
+    assert end is not None and end.points >= 1
+    winner_name = record.players[end.winner]
+    assert f"The match is over: {winner_name} won" in result.stdout
+    # Every play of the human (player 0) that had a choice is the first legal play listed.
+    from backgammon.matchfile import GameReplay, Roll
+
+    replay = GameReplay()
+    checked = 0
+    for action in record.games[0].actions:
+        if isinstance(action, Roll) and action.player == 0 and action.played:
+            legal = replay.position.legal_moves(action.dice)
+            if len(legal) > 1:
+                assert replay.position.play(Move(action.steps)) == replay.position.play(legal[0])
+                checked += 1
+        replay.apply(action)
+    assert checked >= 5
+
+
+def drive(program: Program, limit: int = 3000) -> dict[str, int]:
+    """Answer every prompt like a careful human until the program ends; count what was done.
+
+    Plays are typed in gnubg notation (the first listed play), in two parts when possible;
+    the first play is preceded by an illegal one, the first cube chance is a double.
+    """
+    done = {"illegal": 0, "parts": 0, "doubles": 0, "takes": 0, "confirm": 0, "undo": 0}
+    pending: list[str] = []
+    for _ in range(limit):
+        text = program.next_prompt()
+        if text is None:
+            return done
+        prompt = text.rsplit("\n", 1)[-1]
+        if "roll or double?" in prompt:
+            if not done["doubles"]:
+                done["doubles"] += 1
+                program.send("double")
+            else:
+                program.send("")
+        elif "take, pass" in prompt:
+            done["takes"] += 1
+            program.send("take")
+        elif "accept or reject" in prompt:
+            program.send("accept")
+        elif "Enter to confirm" in prompt:
+            if not done["undo"]:
+                done["undo"] += 1
+                program.send("undo")
+            else:
+                done["confirm"] += 1
+                program.send("")
+        elif "your play" in prompt:
+            if "to play]" in prompt:  # the rest of a play typed in parts
+                program.send(pending.pop())
+                continue
+            plays = listed_plays(text)
+            assert plays, text[-800:]
+            if not done["illegal"]:
+                done["illegal"] += 1
+                program.send("13/2")
+                after = program.next_prompt()
+                assert after is not None
+                assert "not a legal play" in after or "cannot" in after, after
+                assert listed_plays(after) == plays  # listed again, nothing changed
+                prompt = after.rsplit("\n", 1)[-1]
+                assert "to play]" not in prompt
+            first = plays[1]
+            parts = first.split(" ")
+            if len(parts) == 2 and parts[0] not in plays.values() and "(" not in first:
+                done["parts"] += 1
+                pending.append(parts[1])
+                program.send(parts[0])
+            else:
+                program.send(first)
+        else:
+            raise AssertionError(f"unexpected prompt {prompt!r}")
+    raise AssertionError("the match did not end")
+
+
+def test_whole_match_typed_in_notation_with_cube_and_errors(tmp_path: Path) -> None:
+    program = Program(
+        "play",
+        "--length",
+        "3",
+        "--seed",
+        "5",
+        "--bot",
+        "random",
+        "--confirm",
+        "--out",
+        "three.mat",
+        cwd=tmp_path,
+    )
+    done = drive(program)
+    assert program.finish() == 0
+    out = program.output
+    assert done["illegal"] == 1 and done["doubles"] == 1 and done["parts"] >= 3
+    assert done["undo"] == 1 and done["confirm"] >= 5
+    assert "You offer the cube at 2." in out and "random takes" in out
+    assert "Taken back." in out
+    final = re.search(r"The match is over: (\w+) won, (\d+)-(\d+)\.", out)
+    assert final is not None
+    from backgammon import mat
+
+    record = mat.read_record((tmp_path / "three.mat").read_text())
+    assert record.warnings == ()
+    last = record.games[-1].end
+    assert last is not None
+    scores = [g.score for g in record.games]
+    total = list(scores[-1])
+    total[last.winner] += last.points
+    assert (int(final.group(2)), int(final.group(3))) == tuple(total)
+    assert max(total) >= 3 and record.players[last.winner] == final.group(1)
+    # the first game holds the double and the take, in gnubg's words
+    text = (tmp_path / "three.mat").read_text()
+    assert " Doubles => 2" in text and " Takes" in text
+
+
+def test_ctrl_d_saves_and_load_goes_on(tmp_path: Path) -> None:
+    first = run_cli(
+        "play",
+        "--length",
+        "3",
+        "--seed",
+        "21",
+        "--bot",
+        "random",
+        "--out",
+        "m.mat",
+        stdin="1\n1\n",
+        cwd=tmp_path,
+    )
+    assert first.returncode == 0, first.stderr
+    assert "Stopped. The match is saved in m.mat" in first.stdout
+    saved = (tmp_path / "m.mat").read_text()
+    rows = [r for r in saved.splitlines() if re.match(r"\s+\d+\)", r)]
+    assert rows, saved
+    program = Program("play", "--load", "m.mat", "--seed", "22", "--bot", "random", cwd=tmp_path)
+    drive(program)
+    assert program.finish() == 0
+    assert "Going on with the match in m.mat" in program.output
+    assert "The match is saved in m.mat" in program.output
+    final = (tmp_path / "m.mat").read_text()
+    game1 = final.split(" Game 2")[0].splitlines()
+    for row in rows[:-1]:  # the saved rows come back unchanged (the last may be completed)
+        assert row in game1
+    assert rows[-1].strip().split(": ")[0] in final
+
+
+def test_bad_options_and_files_are_reported(tmp_path: Path) -> None:
+    r = run_cli("play", "--length", "0", stdin="", cwd=tmp_path)
+    assert r.returncode == 2 and "length" in r.stderr.lower()
+    r = run_cli("play", "--jacoby", stdin="", cwd=tmp_path)
+    assert r.returncode == 2 and "--money" in r.stderr
+    r = run_cli("play", "--load", "missing.mat", stdin="", cwd=tmp_path)
+    assert r.returncode == 2 and "cannot read missing.mat" in r.stderr
+    r = run_cli("play", "--bot", "nosuchbot", stdin="", cwd=tmp_path)
+    assert r.returncode == 2 and "nosuchbot" in r.stderr
+
+
+def test_play_with_no_options_starts_a_five_point_match_at_once(tmp_path: Path) -> None:
+    r = run_cli("play", stdin="quit\n", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "Playing a 5-point match against the bot" in r.stdout
+    assert "Match to 5" in r.stdout
+    saved = list(tmp_path.glob("backgammon-*.mat"))
+    assert len(saved) == 1 and f"saved in {saved[0].name}" in r.stdout
+    assert " 5 point match" in saved[0].read_text()
+
+
+def test_commands_at_the_prompt_change_nothing(tmp_path: Path) -> None:
+    script = "help\npips\nboard\nhint\nundo\nfoo\nsave snap.mat\nquit\n"
+    r = run_cli(
+        "play", "--seed", "3", "--bot", "random", "--out", "q.mat", stdin=script, cwd=tmp_path
+    )
+    assert r.returncode == 0, r.stderr
+    ids = re.findall(r"gnubg ID (\S+)", r.stdout)
+    assert len(set(ids[-3:])) == 1  # the board drawn again is the same position
+    assert "Commands" in r.stdout and "Pips: You" in r.stdout
+    assert "Saved in snap.mat" in r.stdout and (tmp_path / "snap.mat").exists()
+    assert "Stopped. The match is saved in q.mat" in r.stdout
+    assert (tmp_path / "snap.mat").read_text() == (tmp_path / "q.mat").read_text()
+
+
+def test_auditable_dice_are_committed_then_revealed_and_checked(tmp_path: Path) -> None:
+    import hashlib
+
+    r = run_cli(
+        "play", "--length", "1", "--auditable", "--bot", "random", stdin="1\n" * 400, cwd=tmp_path
+    )
+    assert r.returncode == 0, r.stderr
+    commitment = re.search(
+        r"Dice commitment \(SHA-256 of the secret seed\): ([0-9a-f]{64})", r.stdout
+    )
+    seed = re.search(r"Dice seed: ([0-9a-f]+)", r.stdout)
+    assert commitment and seed
+    assert (
+        r.stdout.index(commitment.group(0)) < r.stdout.index("Opening roll")
+        if ("Opening roll" in r.stdout)
+        else True
+    )
+    assert hashlib.sha256(bytes.fromhex(seed.group(1))).hexdigest() == commitment.group(1)
+    assert "comes from that seed" in r.stdout
