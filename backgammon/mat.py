@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from backgammon.board import Step
+from backgammon.match import Match
 from backgammon.matchfile import (
     Action,
     Double,
@@ -25,13 +26,23 @@ from backgammon.matchfile import (
     GameReplay,
     MatchFileError,
     MatchRecord,
+    Pass,
     Resign,
     Roll,
     Take,
+    from_match,
+    to_match,
 )
 from backgammon.notation import parse_segments
 
-__all__ = ["MatchFileError", "format_steps_plain", "read_record", "write_record"]
+__all__ = [
+    "MatchFileError",
+    "format_steps_plain",
+    "read",
+    "read_record",
+    "write",
+    "write_record",
+]
 
 _GNUBG_TAGS = ("Site", "Event", "Round", "EventDate", "Transcriber")
 _KNOWN_TAGS = {*_GNUBG_TAGS, "Variation", "Crawford", "Jacoby"}
@@ -65,7 +76,9 @@ def _write_game(out: list[str], record: MatchRecord, game: GameRecord) -> None:
         normal = isinstance(action, Roll) and action.played
         setdice = isinstance(action, Roll) and not action.played
         resign = isinstance(action, Resign)
-        if isinstance(action, Roll):
+        if isinstance(action, Pass):
+            text = ""  # R13: no roll; the half-row stays empty
+        elif isinstance(action, Roll):
             text = f"{action.dice[0]}{action.dice[1]}: "
             if action.played:
                 dice_rolled = False
@@ -91,7 +104,10 @@ def _write_game(out: list[str], record: MatchRecord, game: GameRecord) -> None:
                 text = (" " if odd else " " * 24) + wins
             else:
                 text = (" " if odd else " " * 34) + wins
-        if i == 0 and normal and action.player == 1:
+        # gnubg indents only a played opening roll of the right player; an unplayed one
+        # (a resignation right after the opening roll) would land in the wrong column and
+        # be read back as the left player's, so it is indented too (a deliberate deviation).
+        if i == 0 and isinstance(action, Roll) and action.player == 1:
             out.append("  1)" + " " * 29)
             i += 1
         if i & 1 or resign:
@@ -217,6 +233,10 @@ def _read_game(
     actions: list[Action] = []
     for idx, tok in enumerate(tokens):
         line = tok.line
+        if tok.kind in ("roll", "double"):
+            implied = replay.implied_pass(tok.player, line)
+            if implied is not None:
+                actions.append(implied)
         if tok.kind == "roll":
             d1, d2 = divmod(tok.value, 10)
             if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
@@ -240,11 +260,11 @@ def _read_game(
             legal = replay.position.legal_moves(dice)
             if played and not text and legal:
                 following = tokens[idx + 1] if idx + 1 < len(tokens) else None
-                if following is None or following.kind == "wins":
-                    played = False  # rolled, then resigned (gnubg's reading)
-                elif len(legal) == 1:
+                if len(legal) == 1:  # gnubg reads an unwritten forced play as played
                     warnings.append(f"line {line}: forced play of {d1}{d2} not written")
                     text = str(legal[0])
+                elif following is None or following.kind == "wins":
+                    played = False  # rolled, then resigned (gnubg's reading)
                 else:
                     raise MatchFileError(f"{d1}{d2} rolled but no play written", line)
             steps: tuple[Step, ...] = ()
@@ -252,25 +272,25 @@ def _read_game(
                 segments = _segments(text, line)
                 steps, notes = replay.resolve(tok.player, dice, segments, text, line)
                 warnings.extend(notes)
-            roll = Roll(tok.player, dice, steps, played)
+            roll = Roll(tok.player, dice, steps, played, line)
             replay.roll(roll, line)
             actions.append(roll)
         elif tok.kind in ("double", "beaver"):
             value = tok.value or replay.cube * 2
             if replay.pending is not None and tok.player != replay.pending:
                 value = tok.value or replay.pending_value * 2
-            action = Double(tok.player, value)
+            action = Double(tok.player, value, line)
             replay.double(action, line)
             expected = replay.cube * 2
             if value != expected:
                 warnings.append(f"line {line}: cube turned to {value}, expected {expected}")
             actions.append(action)
         elif tok.kind == "take":
-            take = Take(tok.player)
+            take = Take(tok.player, line)
             replay.take(take, line)
             actions.append(take)
         elif tok.kind == "drop":
-            drop = Drop(tok.player)
+            drop = Drop(tok.player, line)
             replay.drop(drop, line)
             actions.append(drop)
         else:  # wins
@@ -280,7 +300,7 @@ def _read_game(
                 level = 1 if tok.value <= cube else 2 if tok.value <= 2 * cube else 3
                 if tok.value != level * cube:
                     warnings.append(f"line {line}: {tok.value} points is not a resignation value")
-                resign = Resign(loser, level)
+                resign = Resign(loser, level, line)
                 replay.resign(resign, line)
                 actions.append(resign)
             if replay.end is not None and (replay.end.winner, replay.end.points) != (
@@ -400,3 +420,23 @@ def read_record(text: str) -> MatchRecord:
         jacoby=jacoby,
         warnings=tuple(warnings),
     )
+
+
+# ----------------------------------------------------------------------------- Match
+
+
+def write(match: Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> str:
+    """The .mat text of a live match, in gnubg's layout."""
+    return write_record(from_match(match, players))
+
+
+def read(text: str, warnings: list[str] | None = None) -> Match:
+    """Read .mat text and replay it through :class:`Match` (every action checked).
+
+    What was odd is appended to ``warnings`` when a list is given; what cannot be read or
+    is refused by the rules raises :class:`MatchFileError` with the line number.
+    """
+    record = read_record(text)
+    if warnings is not None:
+        warnings.extend(record.warnings)
+    return to_match(record, warnings)

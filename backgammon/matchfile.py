@@ -10,9 +10,11 @@ legal); writers turn it back into text.  Converting to and from a live ``Match``
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from backgammon import match as bm
 from backgammon.board import (
     BAR,
     OFF,
@@ -23,6 +25,8 @@ from backgammon.board import (
     Position,
     Step,
 )
+from backgammon.ids import GameState, MatchIdFields, encode_match_id
+from backgammon.rules import Rules
 
 __all__ = [
     "Action",
@@ -33,10 +37,13 @@ __all__ = [
     "GameReplay",
     "MatchFileError",
     "MatchRecord",
+    "Pass",
     "Resign",
     "Roll",
     "Take",
     "crawford_games",
+    "from_match",
+    "to_match",
 ]
 
 
@@ -62,6 +69,7 @@ class Roll:
     dice: tuple[int, int]
     steps: tuple[Step, ...] = ()
     played: bool = True
+    line: int | None = field(default=None, compare=False)
 
     @property
     def move(self) -> Move:
@@ -75,6 +83,7 @@ class Double:
 
     player: int
     value: int
+    line: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,7 @@ class Take:
     """``player`` accepts the pending double."""
 
     player: int
+    line: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -89,6 +99,7 @@ class Drop:
     """``player`` passes the pending double and loses the game (R24)."""
 
     player: int
+    line: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -97,9 +108,19 @@ class Resign:
 
     player: int
     level: int
+    line: int | None = field(default=None, compare=False)
 
 
-Action = Roll | Double | Take | Drop | Resign
+@dataclass(frozen=True)
+class Pass:
+    """``player`` is on the bar against a closed board: the turn passes without a roll
+    (R13).  gnubg writes a roll with no play instead; both are read."""
+
+    player: int
+    line: int | None = field(default=None, compare=False)
+
+
+Action = Roll | Double | Take | Drop | Resign | Pass
 
 
 @dataclass(frozen=True)
@@ -179,6 +200,7 @@ class GameReplay:
         self.position = Position.initial()
         self.turn: int | None = None  # player to act next; None before the opening roll
         self.cube = 1
+        self.owner: int | None = None  # None: centred
         self.pending: int | None = None  # player who offered a pending double
         self.pending_value = 1
         self.rolled: tuple[int, int] | None = None  # dice rolled but not played
@@ -292,6 +314,7 @@ class GameReplay:
         if self.pending is None or action.player == self.pending:
             raise MatchFileError("a take with no double pending", line)
         self.cube = self.pending_value
+        self.owner = action.player
         self.pending = None
 
     def drop(self, action: Drop, line: int | None) -> None:
@@ -308,9 +331,42 @@ class GameReplay:
             raise MatchFileError("a resignation after the game was over", line)
         self.end = GameEnd(1 - action.player, action.level * self.cube, resigned=True)
 
+    def closed_out(self) -> bool:
+        """True when the player on turn is on the bar against a closed board (R13)."""
+        pos = self.position
+        return pos.bar[0] > 0 and all(pos.opponent_checkers(p) >= 2 for p in range(19, 25))
+
+    def pass_turn(self, action: Pass, line: int | None) -> None:
+        """The closed-out player on turn passes without rolling (R13)."""
+        self._need_turn(action.player, "a pass", line)
+        if self.turn is None or self.pending is not None or self.rolled is not None:
+            raise MatchFileError("a pass is only possible before rolling", line)
+        if not self.closed_out():
+            raise MatchFileError(f"player {action.player} passes but can enter", line)
+        self.position = self.position.flip()
+        self.turn = 1 - action.player
+
+    def implied_pass(self, player: int, line: int | None) -> Pass | None:
+        """A pass the file left out: ``player`` acts while the other, closed out, is on turn."""
+        if (
+            self.turn is not None
+            and player != self.turn
+            and self.pending is None
+            and self.rolled is None
+            and self.end is None
+            and self.closed_out()
+        ):
+            action = Pass(self.turn, line)
+            self.pass_turn(action, line)
+            return action
+        return None
+
     def apply(self, action: Action, line: int | None = None) -> None:
         """Apply any action (rolls must already be resolved)."""
-        if isinstance(action, Roll):
+        line = action.line if line is None else line
+        if isinstance(action, Pass):
+            self.pass_turn(action, line)
+        elif isinstance(action, Roll):
             self.roll(action, line)
         elif isinstance(action, Double):
             self.double(action, line)
@@ -357,3 +413,213 @@ def _replay_steps(pos: Position, segments: Iterable[Step]) -> tuple[Step, ...] |
                 b[t] += 1
         out.append((s, t, hit))
     return tuple(out)
+
+
+# ----------------------------------------------------------------------------- Match <-> file
+
+
+def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> MatchRecord:
+    """The file model of a live match (what a match file can say about it).
+
+    Files do not hold tied opening throws, rejected resignations or the order in which a
+    resignation was offered and answered: only accepted resignations are written.
+    """
+    rules = match.rules
+    length = rules.match_length or 0
+    games: list[GameRecord] = []
+    for actions in match.record.games:
+        number, score = 1, (0, 0)
+        out: list[Action] = []
+        rolled: tuple[int, tuple[int, int]] | None = None
+        offered: tuple[int, int] | None = None
+        end: GameEnd | None = None
+        for a in actions:
+            if isinstance(a, bm.GameStart):
+                number, score = a.game, a.score
+            elif isinstance(a, bm.OpeningRoll):
+                if a.die0 != a.die1:
+                    rolled = (
+                        0 if a.die0 > a.die1 else 1,
+                        (max(a.die0, a.die1), min(a.die0, a.die1)),
+                    )
+            elif isinstance(a, bm.Roll):
+                rolled = (a.player, (max(a.dice), min(a.dice)))  # gnubg writes larger first
+            elif isinstance(a, bm.Play):
+                dice = rolled[1] if rolled is not None else (0, 0)
+                out.append(Roll(a.player, dice, tuple(a.move)))
+                rolled = None
+            elif isinstance(a, bm.Pass):
+                out.append(Pass(a.player))
+            elif isinstance(a, (bm.Double, bm.Beaver, bm.Raccoon)):
+                out.append(Double(a.player, a.value))
+            elif isinstance(a, bm.Take):
+                out.append(Take(a.player))
+            elif isinstance(a, bm.Drop):
+                out.append(Drop(a.player))
+            elif isinstance(a, bm.Resign):
+                offered = (a.player, int(a.level))
+            elif isinstance(a, bm.Reject):
+                offered = None
+            elif isinstance(a, bm.Accept):
+                if offered is not None:
+                    if rolled is not None:
+                        out.append(Roll(rolled[0], rolled[1], (), played=False))
+                        rolled = None
+                    out.append(Resign(offered[0], offered[1]))
+                offered = None
+            elif isinstance(a, bm.GameEnd):
+                end = GameEnd(a.winner, a.points, a.reason is bm.EndReason.RESIGNED)
+        if rolled is not None and out:  # an unfinished game stopped after a roll
+            out.append(Roll(rolled[0], rolled[1], (), played=False))
+        if not out and end is None:
+            continue  # a game not yet begun
+        games.append(GameRecord(number, score, tuple(out), end))
+    return MatchRecord(
+        length=length,
+        players=players,
+        games=tuple(games),
+        crawford=rules.crawford and length > 1,
+        jacoby=rules.jacoby,
+    )
+
+
+@contextmanager
+def _refused(what: str, line: int | None) -> Iterator[None]:
+    """Turn the Match's refusal of an action into a MatchFileError at the action's line."""
+    try:
+        yield
+    except ValueError as exc:
+        raise MatchFileError(f"{what} refused by the rules: {exc}", line) from exc
+
+
+def to_match(record: MatchRecord, warnings: list[str] | None = None) -> bm.Match:
+    """Replay a file model through :class:`Match`, so every action is checked by the rules.
+
+    Raises :class:`MatchFileError` (with the line of the action when known) on an action
+    the rules refuse; odd but readable things are appended to ``warnings``.
+    """
+    notes: list[str] = warnings if warnings is not None else []
+    length = record.length or None
+    beavers = any(_has_beaver(g) for g in record.games)
+    try:
+        if length is None:
+            rules = Rules.money(jacoby=record.jacoby, beavers=beavers, raccoons=beavers)
+        else:
+            rules = Rules.match(length, crawford=record.crawford or length == 1)
+    except ValueError as exc:
+        raise MatchFileError(f"the file's rules are refused: {exc}") from exc
+    first = record.games[0] if record.games else None
+    if first is not None and first.score != (0, 0):
+        crawford = crawford_games(record)[0]
+        fields = MatchIdFields(
+            game_state=GameState.NONE,
+            match_length=record.length,
+            score=first.score,
+            crawford=crawford,
+            no_jacoby=not record.jacoby,
+        )
+        gnubg_id = f"{Position.initial().position_id()}:{encode_match_id(fields)}"
+        try:
+            match = bm.Match.from_gnubg_id(gnubg_id, rules=rules)
+        except ValueError as exc:
+            raise MatchFileError(f"cannot start at score {first.score}: {exc}") from exc
+    else:
+        match = bm.Match(rules=rules)
+    for game in record.games:
+        if match.is_over:
+            notes.append(f"game {game.number} comes after the match was over: ignored")
+            break
+        if match.score != game.score:
+            notes.append(
+                f"game {game.number}: the file says score {game.score}, the play gives "
+                f"{match.score}"
+            )
+        _replay_game(match, game, notes)
+    return match
+
+
+def _has_beaver(game: GameRecord) -> bool:
+    pending: int | None = None
+    for a in game.actions:
+        if isinstance(a, Double):
+            if pending is not None and a.player != pending:
+                return True
+            pending = a.player
+        elif isinstance(a, (Take, Drop)):
+            pending = None
+    return False
+
+
+def _replay_game(m: bm.Match, game: GameRecord, notes: list[str]) -> None:
+    start = m.game_number
+    for a in game.actions:
+        line = a.line
+        if m.game_number != start or m.is_over:
+            raise MatchFileError(f"game {game.number} goes on after it was over", line)
+        if isinstance(a, Pass):
+            if m.turn == a.player and m.phase is bm.Phase.ROLL:
+                with _refused("a pass", line):
+                    m.roll(player=a.player)
+            continue
+        if isinstance(a, Roll):
+            if m.phase is bm.Phase.OPENING:
+                hi, lo = max(a.dice), min(a.dice)
+                if hi == lo:
+                    raise MatchFileError(f"an opening roll of {hi}{lo} (R3: never a double)", line)
+                throw = (hi, lo) if a.player == 0 else (lo, hi)
+                with _refused("the opening roll", line):
+                    m.roll(throw)
+            else:
+                done = m.record.games[-1][-1]
+                if m.turn != a.player and isinstance(done, bm.Pass) and done.player == a.player:
+                    # The match passed this closed-out player already (R13).
+                    notes.append(f"line {line}: closed out, the dice {a.dice} are not rolled (R13)")
+                    continue
+                if m.turn != a.player:
+                    raise MatchFileError(
+                        f"a roll by player {a.player}, but player {m.turn} is on turn", line
+                    )
+                closed = m.state.position
+                if closed.bar[0] > 0 and all(
+                    closed.opponent_checkers(p) >= 2 for p in range(19, 25)
+                ):
+                    notes.append(f"line {line}: closed out, the dice {a.dice} are not rolled (R13)")
+                    with _refused("a pass", line):
+                        m.roll(player=a.player)
+                    continue
+                with _refused("a roll", line):
+                    m.roll(a.dice, player=a.player)
+            if a.played and m.phase is bm.Phase.MOVE:
+                with _refused("a play", line):
+                    m.move(Move(a.steps), player=a.player)
+        elif isinstance(a, Double):
+            if m.phase is bm.Phase.DOUBLED:
+                if m.state.beavers == 0:
+                    with _refused("a beaver", line):
+                        m.beaver(player=a.player)
+                else:
+                    with _refused("a raccoon", line):
+                        m.raccoon(player=a.player)
+            else:
+                with _refused("a double", line):
+                    m.double(player=a.player)
+        elif isinstance(a, Take):
+            with _refused("a take", line):
+                m.take(player=a.player)
+        elif isinstance(a, Drop):
+            with _refused("a drop", line):
+                m.drop(player=a.player)
+        else:
+            with _refused("a resignation", line):
+                m.resign(a.level, player=a.player)
+            with _refused("accepting it", line):
+                m.accept_resignation(player=1 - a.player)
+    if game.end is not None:
+        last = m.state.last_end if m.game_number != start or m.is_over else None
+        if last is None:
+            raise MatchFileError(f"game {game.number} is not over, but the file gives a result")
+        if (last.winner, last.points) != (game.end.winner, game.end.points):
+            notes.append(
+                f"game {game.number}: the file's result {game.end.winner}+{game.end.points} "
+                f"differs from the play's {last.winner}+{last.points}"
+            )

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from backgammon.board import BAR, OFF, Step
+from backgammon.match import Match
 from backgammon.matchfile import (
     Action,
     Double,
@@ -29,9 +30,18 @@ from backgammon.matchfile import (
     Roll,
     Take,
     crawford_games,
+    from_match,
+    to_match,
 )
 
-__all__ = ["DEFAULT_APPLICATION", "MatchFileError", "read_record", "write_record"]
+__all__ = [
+    "DEFAULT_APPLICATION",
+    "MatchFileError",
+    "read",
+    "read_record",
+    "write",
+    "write_record",
+]
 
 DEFAULT_APPLICATION = "backgammon:0.1.0"
 
@@ -112,6 +122,7 @@ def write_record(record: MatchRecord) -> str:
                 out.append(f"\n;{c}[take]")
             elif isinstance(action, Drop):
                 out.append(f"\n;{c}[drop]")
+            # Resign shows only in RE; Pass (R13) is not written: the other side moves next.
         out.append(")\n")
     return "".join(out)
 
@@ -266,7 +277,7 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameRecord, _No
             m = _MOVE.match(dice_text)
             if not m or m.group(3):
                 raise MatchFileError(f"DI[{dice_text}] is not a roll", line)
-            roll = Roll(1 if pl == "B" else 0, (int(m.group(1)), int(m.group(2))), (), False)
+            roll = Roll(1 if pl == "B" else 0, (int(m.group(1)), int(m.group(2))), (), False, line)
             replay.roll(roll, line)
             actions.append(roll)
         for colour in ("W", "B"):
@@ -274,18 +285,22 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameRecord, _No
                 continue
             player = 1 if colour == "B" else 0
             value = node.props[colour][0].strip().lower()
+            if value not in ("take", "drop"):
+                implied = replay.implied_pass(player, line)
+                if implied is not None:
+                    actions.append(implied)
             if value == "double":
-                double = Double(player, replay.cube * 2)
+                double = Double(player, replay.cube * 2, line)
                 if replay.pending is not None and player != replay.pending:
-                    double = Double(player, replay.pending_value * 2)
+                    double = Double(player, replay.pending_value * 2, line)
                 replay.double(double, line)
                 actions.append(double)
             elif value == "take":
-                take = Take(player)
+                take = Take(player, line)
                 replay.take(take, line)
                 actions.append(take)
             elif value == "drop":
-                drop = Drop(player)
+                drop = Drop(player, line)
                 replay.drop(drop, line)
                 actions.append(drop)
             else:
@@ -311,7 +326,7 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameRecord, _No
                     actions.pop()
                 steps, notes = replay.resolve(player, dice, segments, text, line, marks_hits=False)
                 warnings.extend(notes)
-                roll = Roll(player, dice, steps)
+                roll = Roll(player, dice, steps, line=line)
                 replay.roll(roll, line)
                 actions.append(roll)
     if "MI" in props:
@@ -405,3 +420,20 @@ def read_record(text: str) -> MatchRecord:
         application=application,
         warnings=tuple(warnings),
     )
+
+
+# ----------------------------------------------------------------------------- Match
+
+
+def write(match: Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> str:
+    """The SGF text of a live match, as gnubg writes it."""
+    return write_record(from_match(match, players))
+
+
+def read(text: str, warnings: list[str] | None = None) -> Match:
+    """Read SGF text and replay it through :class:`Match` (every action checked); odd
+    things are appended to ``warnings`` when a list is given."""
+    record = read_record(text)
+    if warnings is not None:
+        warnings.extend(record.warnings)
+    return to_match(record, warnings)
