@@ -20,7 +20,6 @@ from typing import Any, Protocol, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from backgammon import match as mt
 from backgammon import matchfile
 from backgammon.board import (
     BAR,
@@ -1202,127 +1201,12 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
 # --------------------------------------------------------------------------- match files
 
 
-def file_record(m: Match, names: tuple[str, str]) -> matchfile.MatchRecord:
-    """The match as the records layer's file model (what .mat and SGF files hold)."""
-    rules = m.rules
-    games: list[matchfile.GameRecord] = []
-    for actions in m.record.games:
-        start = actions[0]
-        assert isinstance(start, mt.GameStart)
-        out: list[matchfile.Action] = []
-        end: matchfile.GameEnd | None = None
-        rolled: tuple[int, tuple[int, int]] | None = None
-        resign: mt.Resign | None = None
-        for a in actions[1:]:
-            if rolled is not None and not isinstance(a, mt.Play):
-                out.append(matchfile.Roll(rolled[0], rolled[1], (), played=False))
-                rolled = None
-            if isinstance(a, mt.OpeningRoll):
-                if a.die0 != a.die1:  # a tie is thrown again (R3) and not written
-                    hi, lo = max(a.die0, a.die1), min(a.die0, a.die1)
-                    rolled = (0 if a.die0 > a.die1 else 1, (hi, lo))
-            elif isinstance(a, mt.Roll):
-                rolled = (a.player, (max(a.dice), min(a.dice)))  # gnubg: larger die first
-            elif isinstance(a, mt.Play):
-                assert rolled is not None
-                out.append(matchfile.Roll(a.player, rolled[1], tuple(a.move)))
-                rolled = None
-            elif isinstance(a, mt.Pass):
-                # R13: no roll against a closed board; files show a roll that cannot move
-                out.append(matchfile.Roll(a.player, (6, 6), ()))
-            elif isinstance(a, mt.Double | mt.Beaver | mt.Raccoon):
-                out.append(matchfile.Double(a.player, a.value))
-            elif isinstance(a, mt.Take):
-                out.append(matchfile.Take(a.player))
-            elif isinstance(a, mt.Drop):
-                out.append(matchfile.Drop(a.player))
-            elif isinstance(a, mt.Resign):
-                resign = a
-            elif isinstance(a, mt.Accept):
-                assert resign is not None
-                out.append(matchfile.Resign(resign.player, int(resign.level)))
-            elif isinstance(a, mt.Reject):
-                resign = None
-            elif isinstance(a, mt.GameEnd):
-                end = matchfile.GameEnd(a.winner, a.points, a.reason is mt.EndReason.RESIGNED)
-        if rolled is not None:
-            out.append(matchfile.Roll(rolled[0], rolled[1], (), played=False))
-        if not out and end is None:
-            continue  # a game not yet begun
-        games.append(matchfile.GameRecord(start.game, start.score, tuple(out), end))
-    return matchfile.MatchRecord(
-        length=rules.match_length or 0,
-        players=names,
-        games=tuple(games),
-        crawford=rules.crawford if not rules.is_money else True,
-        jacoby=rules.jacoby,
-        application="backgammon",
-    )
-
-
-def match_from_file_record(record: matchfile.MatchRecord, dice: DiceSource) -> Match:
-    """A live match replayed from a file, ready to go on."""
-    if record.length:
-        rules = Rules.match(record.length, crawford=record.crawford)
-    else:
-        rules = Rules.money(jacoby=record.jacoby)
-    m = Match(rules=rules, dice=dice)
-    for game in record.games:
-        if m.is_over:
-            raise UsageError(f"game {game.number}: the match was already over")
-        if m.score != game.score:
-            raise UsageError(
-                f"game {game.number} starts at {game.score}, but the plays give {m.score}"
-            )
-        for action in game.actions:
-            try:
-                _replay_file_action(m, action)
-            except ValueError as exc:
-                raise UsageError(f"game {game.number}: {action}: {exc}") from exc
-    return m
-
-
-def _replay_file_action(m: Match, a: matchfile.Action) -> None:
-    if isinstance(a, matchfile.Roll):
-        if m.phase is Phase.OPENING:
-            hi, lo = max(a.dice), min(a.dice)
-            m.roll((hi, lo) if a.player == 0 else (lo, hi))
-        elif (
-            m.phase is Phase.ROLL
-            and m.position.bar[0]
-            and not a.steps
-            and all(m.position.opponent_checkers(p) >= 2 for p in range(19, 25))
-        ):
-            m.roll()  # closed out: the turn passes (R13)
-            return
-        else:
-            m.roll(a.dice, player=a.player)
-        if a.played and m.phase is Phase.MOVE:
-            m.move(Move(a.steps), player=a.player)
-    elif isinstance(a, matchfile.Double):
-        if m.phase is Phase.DOUBLED:
-            if ActionKind.BEAVER in m.legal_actions():
-                m.beaver(player=a.player)
-            else:
-                m.raccoon(player=a.player)
-        else:
-            m.double(player=a.player)
-    elif isinstance(a, matchfile.Take):
-        m.take(player=a.player)
-    elif isinstance(a, matchfile.Drop):
-        m.drop(player=a.player)
-    elif isinstance(a, matchfile.Resign):
-        m.resign(a.level, player=a.player)
-        m.accept_resignation()
-
-
 def write_mat(m: Match, path: Path, names: tuple[str, str]) -> None:
     """Save the match as a .mat file (gnubg's layout), or SGF if the name ends in .sgf."""
     from backgammon import mat, sgf
 
-    record = file_record(m, names)
     writer = sgf if path.suffix.lower() == ".sgf" else mat
-    path.write_text(writer.write_record(record), encoding="utf-8")
+    path.write_text(writer.write(m, names), encoding="utf-8")
 
 
 def read_mat(path: Path, dice: DiceSource) -> tuple[Match, tuple[str, str]]:
@@ -1336,9 +1220,13 @@ def read_mat(path: Path, dice: DiceSource) -> tuple[Match, tuple[str, str]]:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
     try:
         record = reader.read_record(text)
+        match = matchfile.to_match(record)
     except matchfile.MatchFileError as exc:
         raise UsageError(f"{path}: {exc}") from exc
-    return match_from_file_record(record, dice), record.players
+    if match.is_over:
+        raise UsageError(f"{path}: the match is already over")
+    match.dice_source = dice
+    return match, record.players
 
 
 def position_from_text(text: str) -> tuple[Position, Any]:
@@ -1415,27 +1303,21 @@ def hint_command(args: argparse.Namespace) -> int:
 
 def convert_command(args: argparse.Namespace) -> int:
     """``backgammon convert A.mat B.sgf``: between match file formats (either way)."""
-    from backgammon import mat, sgf
-    from backgammon.matchfile import MatchFileError
+    from backgammon.convert import convert
 
     src, dst = Path(args.source), Path(args.target)
-    modules = {".mat": mat, ".sgf": sgf}
     for p in (src, dst):
-        if p.suffix.lower() not in modules:
+        if p.suffix.lower() not in (".mat", ".sgf"):
             raise UsageError(f"{p}: a match file's name ends in .mat or .sgf")
     try:
-        text = src.read_text(encoding="utf-8-sig" if src.suffix.lower() == ".mat" else "utf-8")
+        warnings = convert(src, dst)
     except OSError as exc:
         raise UsageError(f"cannot read {src}: {exc.strerror or exc}") from exc
-    try:
-        record = modules[src.suffix.lower()].read_record(text)
-    except MatchFileError as exc:
+    except matchfile.MatchFileError as exc:
         raise UsageError(f"{src}: {exc}") from exc
-    for warning in record.warnings:
+    for warning in warnings:
         print(f"{src}: note: {warning}", file=sys.stderr)
-    dst.write_text(modules[dst.suffix.lower()].write_record(record), encoding="utf-8")
-    games = len(record.games)
-    print(f"{src} -> {dst} ({games} game{'s' if games != 1 else ''})")
+    print(f"{src} -> {dst}")
     return 0
 
 
