@@ -1256,7 +1256,9 @@ def show_command(args: argparse.Namespace) -> int:
     console, unicode = make_console(args.ascii)
     pos, match = position_from_text(args.id)
     if match is None:
-        view = BoardView(pos, bottom_name="X (on roll)", top_name="O", gnubg_id=pos.position_id())
+        view = BoardView(
+            pos, bottom_name="on roll", top_name="opponent", gnubg_id=pos.position_id()
+        )
     else:
         me = _on_roll(match)
         me = int(match.turn) if me is None else me
@@ -1290,7 +1292,11 @@ def hint_command(args: argparse.Namespace) -> int:
     console.print(
         render_board(
             BoardView(
-                pos, bottom_name="X (on roll)", top_name="O", dice=dice, gnubg_id=pos.position_id()
+                pos,
+                bottom_name="on roll",
+                top_name="opponent",
+                dice=dice,
+                gnubg_id=pos.position_id(),
             ),
             unicode=unicode,
         )

@@ -586,3 +586,56 @@ def test_whole_one_point_match_in_a_real_terminal(tmp_path: Path) -> None:
         assert " 1 point match" in (tmp_path / "term.mat").read_text()
     finally:
         subprocess.run([*base, "kill-server"], capture_output=True)
+
+
+def test_show_draws_a_gnubg_id_and_an_xgid() -> None:
+    # formats.md §3.4: this XGID is gnubg's 3PaAAQZi25gBMA:8InlAEAAMAAE (7 points, 6-4, Crawford)
+    r = run_cli("show", "XGID=--A-bBBBB--BbB-----dbbc-B-:0:0:1:31:6:4:1:7:10")
+    assert r.returncode == 0, r.stderr
+    assert "Match to 7" in r.stdout and "Crawford game" in r.stdout
+    assert "gnubg ID 3PaAAQZi25gBMA:8InlAEAAMAAE" in r.stdout
+    assert "dice 31" in r.stdout
+    r = run_cli("show", "4HPwATDgc/ABMA:cInpAAAAAAAE", "--ascii")  # gnubg: 7 points, 32 rolled
+    assert r.returncode == 0, r.stderr
+    assert "Match to 7" in r.stdout and "dice 32" in r.stdout and r.stdout.isascii()
+    r = run_cli("show", "nonsense!")
+    assert r.returncode == 2 and "Position ID" in r.stderr
+
+
+def test_hint_lists_legal_plays_of_the_roll() -> None:
+    r = run_cli("hint", "4HPwATDgc/ABMA", "--dice", "31", "--count", "3")
+    assert r.returncode == 0, r.stderr
+    pos = Position.initial()
+    plays = re.findall(r"^\s+(?:\d+\. |The bot would play )(\S+(?: \S+)?)", r.stdout, re.M)
+    assert plays
+    for text in plays:
+        pos.parse_move(text.split("  ")[0].strip(), (3, 1))  # each one is legal
+    bad = run_cli("hint", "4HPwATDgc/ABMA", "--dice", "71")
+    assert bad.returncode == 2 and "dice" in bad.stderr
+
+
+def test_selfplay_writes_matches_and_prints_results(tmp_path: Path) -> None:
+    r = run_cli(
+        "selfplay",
+        "--games",
+        "3",
+        "--out",
+        "games",
+        "--length",
+        "1",
+        "--bot",
+        "random",
+        cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    files = sorted((tmp_path / "games").glob("*.mat"))
+    assert len(files) == 3
+    from backgammon import mat
+
+    winners = [0, 0]
+    for f in files:
+        m = mat.read(f.read_text())
+        assert m.is_over and m.winner is not None
+        winners[m.winner] += 1
+    found = re.search(r"3 matches to 1: \S+ won (\d+), \S+ won (\d+)", r.stdout)
+    assert found and [int(found.group(1)), int(found.group(2))] == winners
