@@ -7,6 +7,7 @@ import queue
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -639,3 +640,16 @@ def test_selfplay_writes_matches_and_prints_results(tmp_path: Path) -> None:
         winners[m.winner] += 1
     found = re.search(r"3 matches to 1: \S+ won (\d+), \S+ won (\d+)", r.stdout)
     assert found and [int(found.group(1)), int(found.group(2))] == winners
+
+
+def test_ctrl_c_saves_and_says_where(tmp_path: Path) -> None:
+    program = Program("play", "--seed", "4", "--bot", "random", "--out", "int.mat", cwd=tmp_path)
+    assert program.next_prompt() is not None
+    program.proc.send_signal(signal.SIGINT)
+    assert program.next_prompt() is None
+    assert program.finish() == 130
+    assert "Stopped. The match is saved in int.mat" in program.output
+    from backgammon import mat
+
+    m = mat.read((tmp_path / "int.mat").read_text())
+    assert not m.is_over and m.rules.match_length == 5
