@@ -492,8 +492,9 @@ def load_bot(name: str | None, ply: int | None = None, seed: int | None = None) 
         raise UsageError(f"no bot called {name!r} (only 'random' is installed)")
     options: dict[str, Any] = {}
     if ply is not None:
-        options["ply"] = ply
-    chosen = name or getattr(players, "BEST", "best")
+        options["plies"] = ply
+    known = getattr(players, "PLAYERS", ())
+    chosen = name or getattr(players, "BEST", "neural" if "neural" in known else "pubeval")
     try:
         bot: Bot = players.get(chosen, **options)
     except (KeyError, ValueError) as exc:
@@ -764,8 +765,7 @@ class Session:
         if phase == "move":
             pos, dice = _position_for(m, actor), _dice(m)
             assert dice is not None
-            legal = pos.legal_moves(dice)
-            move = bot.choose_move(pos, dice) or legal[0]
+            move = _bot_move(bot, m, actor) or pos.legal_moves(dice)[0]
             _play(m, move)
             self.say(f"{name} rolls {dice[0]}{dice[1]} and plays {move}.", "bold")
             return
@@ -1079,52 +1079,149 @@ def _resignation_text(m: Match) -> str:
     return f"the opponent offers to resign a {name} game"
 
 
+# The players layer (``backgammon.players``) is reached by duck typing: a bot needs only
+# ``choose_move``; cube decisions, resignations and ranked plays are used when it has them.
+
+
+def _cube_state(m: Match, player: int) -> Any:
+    """The players layer's CubeState from ``player``'s side, or None if it is missing."""
+    try:
+        from backgammon.players.cube import CubeState  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    rules = m.rules
+    owner = m.cube_owner
+    score = m.score
+    return CubeState(
+        match_length=rules.match_length or 0,
+        score=(score[player], score[1 - player]),
+        cube_value=m.cube_value,
+        cube_owner=0 if owner is None else (1 if owner == player else -1),
+        crawford=m.is_crawford_game,
+        jacoby=rules.is_money and rules.jacoby,
+        beavers=rules.is_money and rules.beavers,
+    )
+
+
+def _bot_move(bot: Bot, m: Match, player: int) -> Move | None:
+    """The bot's play of the dice for ``player`` (with the match context when it takes it)."""
+    pos, dice = _position_for(m, player), _dice(m)
+    assert dice is not None
+    cube = _cube_state(m, player)
+    if cube is not None:
+        try:
+            return bot.choose_move(pos, dice, cube)  # type: ignore[call-arg]
+        except TypeError:
+            pass
+    return bot.choose_move(pos, dice)
+
+
+def _action_name(action: object) -> str:
+    return str(getattr(action, "value", action)).lower()
+
+
 def _bot_doubles(bot: Bot, m: Match) -> bool:
-    decide = getattr(bot, "should_double", None)
-    return bool(decide(m)) if callable(decide) else False
+    """True when the bot on roll wants to double."""
+    decide = getattr(bot, "cube_action", None)
+    roller = m.on_roll
+    if not callable(decide) or roller is None:
+        return False
+    cube = _cube_state(m, roller)
+    if cube is None:
+        return False
+    return _action_name(decide(m.position, cube, offered=False)) == "double"
 
 
 def _bot_answer(bot: Bot, m: Match) -> str:
-    decide = getattr(bot, "take_decision", None)
-    if callable(decide):
-        return str(decide(m))
-    return "take"
+    """The bot's answer to a double: take, pass or beaver."""
+    decide = getattr(bot, "cube_action", None)
+    doubler = m.on_roll
+    if not callable(decide) or doubler is None:
+        return "take"
+    cube = _cube_state(m, doubler)
+    if cube is None:
+        return "take"
+    answer = _action_name(decide(m.position, cube, offered=True))
+    return {"drop": "pass"}.get(answer, answer)
 
 
 def _bot_accepts_resignation(bot: Bot, m: Match) -> bool:
+    """True when the bot accepts the pending resignation."""
     decide = getattr(bot, "accept_resignation", None)
-    return bool(decide(m)) if callable(decide) else True
+    resigner = m.on_roll
+    level = m.resignation
+    if not callable(decide) or resigner is None or level is None:
+        return True
+    return bool(decide(m.position, int(level), _cube_state(m, resigner)))
+
+
+def _ranked(bot: Bot, position: Position, dice: tuple[int, int]) -> list[tuple[Move, float, Any]]:
+    """The bot's plays with equities, best first, if it can rank them: (play, equity, probs)."""
+    rank = getattr(bot, "rank_moves", None)
+    searcher = getattr(bot, "searcher", None)
+    if not callable(rank) and searcher is not None:
+        rank = getattr(searcher, "rank_moves", None)
+    if not callable(rank):
+        return []
+    plies = getattr(bot, "plies", 0)
+    try:
+        ranked = list(rank(position, dice, plies))
+    except TypeError:
+        ranked = list(rank(position, dice))
+    out: list[tuple[Move, float, Any]] = []
+    equity_of = getattr(searcher, "equity", None)
+    for move, value in ranked:
+        if isinstance(value, int | float):
+            out.append((move, float(value), None))
+        elif callable(equity_of):
+            out.append((move, float(equity_of(value[None, :])[0]), value))
+        else:
+            out.append((move, float(value[0]) * 2 - 1, value))
+    return out
 
 
 def hint_lines(bot: Bot, position: Position, dice: tuple[int, int], limit: int = 5) -> list[str]:
     """The bot's best plays of ``dice`` with their equities, best first."""
-    rank = getattr(bot, "rank_moves", None)
-    if callable(rank):
-        ranked = list(rank(position, dice))[:limit]
-        if not ranked:
-            return ["No legal play: the turn passes."]
-        best = float(ranked[0][1])
-        lines = []
-        for i, (move, equity) in enumerate(ranked, 1):
-            diff = "" if i == 1 else f" ({float(equity) - best:+.3f})"
-            lines.append(f" {i}. {move!s:<24} equity {float(equity):+.3f}{diff}")
-        return lines
-    move = bot.choose_move(position, dice)
-    if move is None:
+    legal = position.legal_moves(dice)
+    if not legal:
         return ["No legal play: the turn passes."]
-    return [f" The bot would play {move} (no equities from this bot)."]
+    ranked = _ranked(bot, position, dice)[:limit]
+    if not ranked:
+        move = bot.choose_move(position, dice) or legal[0]
+        return [f" The bot would play {move} (this bot gives no equities)."]
+    best = ranked[0][1]
+    lines = []
+    for i, (move, equity, probs) in enumerate(ranked, 1):
+        diff = "" if i == 1 else f" ({equity - best:+.3f})"
+        extra = ""
+        if probs is not None and len(probs) >= 5:
+            extra = f"   win {float(probs[0]):.1%}  gammon {float(probs[1]):.1%}"
+        lines.append(f" {i:2d}. {move!s:<24} equity {equity:+.3f}{diff}{extra}")
+    return lines
 
 
 def cube_hint(bot: Bot, m: Match) -> str:
-    """The bot's advice on the cube now."""
+    """The bot's advice on the cube now, with cubeful equities when the bot gives them."""
     phase = _phase(m)
-    if phase == "double":
+    if phase not in ("roll", "doubled"):
+        return "No cube advice here."
+    if phase == "roll" and not m.may_double():
+        return "You cannot double now: roll."
+    roller = m.on_roll
+    decide = getattr(bot, "cube_decision", None)
+    cube = _cube_state(m, roller) if roller is not None else None
+    if callable(decide) and cube is not None:
+        d = decide(m.position, cube)
+        text = (
+            f"No double {d.no_double:+.3f}, double/take {d.double_take:+.3f}, "
+            f"double/pass {d.double_pass:+.3f}. "
+        )
+        if phase == "roll":
+            return text + f"Advice: {_action_name(d.action)}."
+        return text + f"Advice: {_action_name(d.response)}."
+    if phase == "doubled":
         return f"The bot would {_bot_answer(bot, m)}."
-    if phase == "roll":
-        if not m.may_double():
-            return "You cannot double now: roll."
-        return "The bot would double." if _bot_doubles(bot, m) else "The bot would roll."
-    return "No advice here."
+    return "The bot would double." if _bot_doubles(bot, m) else "The bot would roll."
 
 
 # --------------------------------------------------------------------------- commands
