@@ -8,6 +8,7 @@ terminal or from standard input when that is not a terminal, so a game can be sc
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import io
 import random
@@ -438,6 +439,9 @@ class Reader:
         self.console = console
         self.stream = stream if stream is not None else sys.stdin
         self.interactive = self.stream.isatty()
+        if self.interactive:
+            with contextlib.suppress(ImportError):  # not on every platform
+                import readline  # noqa: F401  (line editing and history for input())
 
     def read(self, prompt: str) -> str:
         """One line without its newline; EOFError at the end of the input."""
@@ -605,6 +609,7 @@ class Session:
         self.options = options
         self.dice = dice
         self._last_score: tuple[int, int] = _score(match)
+        self._adviser: Bot | None = None
 
     # ------------------------------------------------------------------ output
     def say(self, text: str, style: str | None = None) -> None:
@@ -696,12 +701,20 @@ class Session:
         """Say who won points since the last report."""
         score = _score(self.match)
         names = self.options.names
+        end = self.match.state.last_end
         for player in (0, 1):
             won = score[player] - self._last_score[player]
             if won > 0:
                 points = "point" if won == 1 else "points"
+                how = ""
+                if end is not None and end.winner == player:
+                    kind = end.result.name.lower()
+                    how = {
+                        "dropped": " (the double was passed)",
+                        "resigned": f" (a {kind} resigned)",
+                    }.get(str(end.reason.value), f" (a {kind})")
                 self.say(
-                    f"{names[player]} won {won} {points}. "
+                    f"{names[player]} won {won} {points}{how}. "
                     f"Score: {names[0]} {score[0]}, {names[1]} {score[1]}",
                     "bold yellow",
                 )
@@ -916,10 +929,16 @@ class Session:
             return False
         return True
 
+    def adviser(self) -> Bot:
+        """The bot that gives hints: the opponent bot, else the best bot (loaded once)."""
+        if self._adviser is None:
+            self._adviser = next(iter(self.bots.values()), None) or load_bot(None)
+        return self._adviser
+
     def hint(self, actor: int, entry: TurnEntry | None = None) -> None:
         """The bot's advice for the player ``actor``."""
         m = self.match
-        bot = self.bots.get(1 - actor) or self.bots.get(actor) or RandomBot()
+        bot = self.adviser()
         if entry is not None:
             for line in hint_lines(bot, entry.position, entry.dice):
                 self.say(line)
