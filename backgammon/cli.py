@@ -497,6 +497,8 @@ def load_bot(name: str | None, ply: int | None = None, seed: int | None = None) 
     options: dict[str, Any] = {}
     if ply is not None:
         options["plies"] = ply
+    if name == "random" and seed is not None:
+        options["seed"] = seed
     known = getattr(players, "PLAYERS", ())
     chosen = name or getattr(players, "BEST", "neural" if "neural" in known else "pubeval")
     try:

@@ -653,3 +653,67 @@ def test_ctrl_c_saves_and_says_where(tmp_path: Path) -> None:
 
     m = mat.read((tmp_path / "int.mat").read_text())
     assert not m.is_over and m.rules.match_length == 5
+
+
+def test_money_session_double_take_resign_gammon_then_quit(tmp_path: Path) -> None:
+    """R31 Jacoby does not apply once the cube is turned: a resigned gammon at 2 scores 4."""
+    program = Program(
+        "play",
+        "--money",
+        "--jacoby",
+        "--beavers",
+        "--seed",
+        "3",
+        "--bot",
+        "random",
+        "--out",
+        "money.mat",
+        cwd=tmp_path,
+    )
+    stage = "double"
+    while True:
+        text = program.next_prompt()
+        assert text is not None, program.output[-2000:]
+        prompt = text.rsplit("\n", 1)[-1]
+        if stage == "double" and "roll or double?" in prompt:
+            program.send("double")
+            stage = "resign"
+        elif stage == "resign" and "random takes" in program.output:
+            program.send("resign gammon")
+            stage = "quit"
+        elif stage == "quit" and "Score:" in program.output:
+            program.send("quit")
+            break
+        elif "your play" in prompt:
+            program.send("1")
+        else:
+            program.send("")
+    assert program.next_prompt() is None
+    assert program.finish() == 0
+    out = program.output
+    assert "You offer the cube at 2." in out
+    assert "You offer to resign a gammon game." in out
+    assert "random won 4 points (a gammon resigned). Score: You 0, random 4" in out
+    text = (tmp_path / "money.mat").read_text()
+    assert " 0 point match" in text and " Doubles => 2" in text and "Wins 4 points" in text
+
+
+def test_two_humans_take_turns_at_one_keyboard(tmp_path: Path) -> None:
+    r = run_cli(
+        "play",
+        "--vs",
+        "human",
+        "--length",
+        "1",
+        "--seed",
+        "9",
+        "--out",
+        "h.mat",
+        stdin="1\n" * 400,
+        cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "Player 1: your play" in r.stdout and "Player 2: your play" in r.stdout
+    assert "The match is over: Player " in r.stdout
+    text = (tmp_path / "h.mat").read_text()
+    assert "Player 1 : 0" in text and "Player 2 : 0" in text
