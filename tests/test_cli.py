@@ -202,7 +202,13 @@ if not SAMPLES.exists():  # the reference samples next to the repository
     SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "reference" / "samples"
 
 
-def run_cli(*args: str, stdin: str = "", cwd: Path | None = None, timeout: float = 60) -> Any:
+def run_cli(
+    *args: str,
+    stdin: str = "",
+    cwd: Path | None = None,
+    timeout: float = 60,
+    encoding: str = "utf-8",
+) -> Any:
     """Run ``python -m backgammon`` as a separate program."""
     return subprocess.run(
         [sys.executable, "-m", "backgammon", *args],
@@ -211,7 +217,7 @@ def run_cli(*args: str, stdin: str = "", cwd: Path | None = None, timeout: float
         text=True,
         cwd=cwd,
         timeout=timeout,
-        env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"},
+        env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": encoding},
     )
 
 
@@ -717,3 +723,13 @@ def test_two_humans_take_turns_at_one_keyboard(tmp_path: Path) -> None:
     assert "The match is over: Player " in r.stdout
     text = (tmp_path / "h.mat").read_text()
     assert "Player 1 : 0" in text and "Player 2 : 0" in text
+
+
+def test_a_terminal_without_unicode_gets_a_plain_ascii_board(tmp_path: Path) -> None:
+    r = run_cli("--help", cwd=tmp_path)
+    assert r.returncode == 0 and "play" in r.stdout
+    r = run_cli("play", "--bot", "random", stdin="board\nquit\n", cwd=tmp_path, encoding="ascii")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.isascii() and "+13 14 15" in r.stdout and "Match to 5" in r.stdout
+    r = run_cli(stdin="quit\n", cwd=tmp_path)  # no command at all: a match at once
+    assert r.returncode == 0 and "Playing a 5-point match" in r.stdout
