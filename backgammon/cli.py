@@ -730,10 +730,17 @@ class Session:
         if phase == "opening":
             throw = m.roll()
             if throw is not None and m.phase is Phase.OPENING:
-                self.say(f"Opening roll: {throw[0]} and {throw[1]}, thrown again.")
+                self.say(f"Opening roll: {throw[0]} and {throw[1]}, a tie: thrown again.")
                 return
-            self.say(f"Game {m.game_number}.", "bold")
-            self.announce_roll(_on_roll(m))
+            roller = _on_roll(m)
+            names = self.options.names
+            if throw is not None and roller is not None:
+                self.say(
+                    f"Game {m.game_number}. Opening roll: {names[0]} {throw[0]}, "
+                    f"{names[1]} {throw[1]}: {names[roller]} to play "
+                    f"{max(throw)}{min(throw)}.",
+                    "bold",
+                )
             return
         actor = _actor(m)
         if actor in self.options.humans:
@@ -745,19 +752,14 @@ class Session:
         """The player on roll throws; a lost turn is reported."""
         m = self.match
         roller = _on_roll(m)
-        game = m.game_number
         throw = m.roll()
         if throw is None:
-            self.say(f"{self._name(roller)} is closed out: the turn passes without a roll.")
-            return
-        self.announce_roll(
-            roller, throw if (m.phase is not Phase.MOVE or m.game_number != game) else None
-        )
-
-    def announce_roll(self, roller: int | None, lost: tuple[int, int] | None = None) -> None:
-        """Say who rolled what (and whether the turn was lost for want of a legal play)."""
-        if lost is not None:
-            self.say(f"{self._name(roller)} rolls {lost[0]}{lost[1]} and cannot move.", "bold")
+            who = self._name(roller)
+            be = "are" if who == "You" else "is"
+            self.say(f"{who} {be} closed out: the turn passes without a roll.", "bold")
+        elif m.phase is not Phase.MOVE:
+            hi, lo = max(throw), min(throw)
+            self.say(f"{_act(self._name(roller), 'roll')} {hi}{lo} and cannot move.", "bold")
 
     def _name(self, player: int | None) -> str:
         return self.options.names[player] if player is not None else "?"

@@ -733,3 +733,60 @@ def test_a_terminal_without_unicode_gets_a_plain_ascii_board(tmp_path: Path) -> 
     assert r.stdout.isascii() and "+13 14 15" in r.stdout and "Match to 5" in r.stdout
     r = run_cli(stdin="quit\n", cwd=tmp_path)  # no command at all: a match at once
     assert r.returncode == 0 and "Playing a 5-point match" in r.stdout
+
+
+def _session_from(position: Position, throws: list[tuple[int, int]], script: str) -> Any:
+    """An in-process session: the human on roll in ``position`` (money), fixed dice."""
+    import io
+
+    from rich.console import Console
+
+    from backgammon.cli import PlayOptions, RandomBot, Reader, Session
+    from backgammon.dice import FixedDice
+    from backgammon.match import Match
+
+    xgid = f"XGID={position.xgid_position()}:0:0:1:00:0:0:0:0:10"
+    match = Match.from_xgid(xgid, dice=FixedDice(throws))
+    out = io.StringIO()
+    console = Console(file=out, width=100)
+    me = match.turn
+    assert me is not None
+    names = ("You", "Bot") if me == 0 else ("Bot", "You")
+    options = PlayOptions(names=names, humans=frozenset({me}), confirm=False)
+    session = Session(
+        match, {1 - me: RandomBot(1)}, console, Reader(console, io.StringIO(script)), options
+    )
+    return session, out
+
+
+def test_a_lost_turn_is_reported_and_passes(tmp_path: Path) -> None:
+    """R10/R11: on the bar, 6 and 5 cannot enter against points 19-20 closed: the turn is lost."""
+    board = [0] * 26
+    board[25] = 1  # our checker on the bar
+    board[6], board[8], board[13] = 5, 4, 5
+    for p in (19, 20):
+        board[p] = -2
+    board[12] = -11
+    session, out = _session_from(Position(board), [(6, 5), (3, 1)], "\n")
+    session.options.save_path = tmp_path / "lost.mat"
+    assert session.run() == 0  # the script ends after the bot's reply: saved
+    text = out.getvalue()
+    assert "You roll 65 and cannot move." in text
+    assert "Bot rolls 31 and plays" in text
+    assert "Stopped. The match is saved in" in text
+
+
+def test_closed_out_player_passes_without_a_roll(tmp_path: Path) -> None:
+    """R13: on the bar against a closed board the turn passes without a roll."""
+    board = [0] * 26
+    board[25] = 1
+    board[6], board[8], board[13] = 5, 4, 5
+    for p in range(19, 25):
+        board[p] = -2
+    board[12] = -3
+    session, out = _session_from(Position(board), [(4, 2)], "\n")
+    session.options.save_path = tmp_path / "closed.mat"
+    session.run()
+    text = out.getvalue()
+    assert "You are closed out: the turn passes without a roll." in text
+    assert "Bot rolls 42 and plays" in text
