@@ -1402,25 +1402,33 @@ def _parse_dice(text: str) -> tuple[int, int]:
 
 
 def hint_command(args: argparse.Namespace) -> int:
-    """``backgammon hint ID --dice 31``: the bot's ranked plays."""
+    """``backgammon hint ID --dice 31``: the bot's ranked plays (or its cube advice)."""
     console, unicode = make_console(args.ascii)
     pos, match = position_from_text(args.id)
     dice = _parse_dice(args.dice) if args.dice else (_dice(match) if match is not None else None)
-    if dice is None:
-        raise UsageError("give the roll with --dice, like --dice 31")
     bot = load_bot(args.bot, args.ply)
-    console.print(
-        render_board(
-            BoardView(
-                pos,
-                bottom_name="on roll",
-                top_name="opponent",
-                dice=dice,
-                gnubg_id=pos.position_id(),
-            ),
-            unicode=unicode,
+    if match is not None:
+        me = match.turn if match.turn is not None else 0
+        session = Session(
+            match,
+            {1 - me: bot},
+            console,
+            Reader(console),
+            PlayOptions(names=("Player 0", "Player 1"), humans=frozenset({me})),
         )
-    )
+        view = dataclasses.replace(session.view(), dice=dice)
+        if dice is not None and match.turn != match.on_roll:
+            raise UsageError("a double or resignation is pending here: no play to advise")
+    else:
+        view = BoardView(
+            pos, bottom_name="on roll", top_name="opponent", dice=dice, gnubg_id=pos.position_id()
+        )
+    console.print(render_board(view, unicode=unicode))
+    if dice is None:
+        if match is None:
+            raise UsageError("give the roll with --dice, like --dice 31")
+        console.print(cube_hint(bot, match), markup=False)
+        return 0
     console.print(f"Best plays of {dice[0]}{dice[1]}:")
     for line in hint_lines(bot, pos, dice, limit=args.count):
         console.print(line, markup=False)
