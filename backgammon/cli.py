@@ -955,14 +955,7 @@ class Session:
         name = self.options.names[actor]
         pos, dice = _position_for(m, actor), _dice(m)
         assert dice is not None
-        entry = TurnEntry(pos, dice)
-        if not entry.legal:
-            self.draw()
-            self.say(
-                f"{name}: you rolled {dice[0]}{dice[1]} and cannot move; the turn passes.", "bold"
-            )
-            _play(m, Move())
-            return
+        entry = TurnEntry(pos, dice)  # the match has already passed a turn with no play (R10)
         if len(entry.legal) == 1 and self.options.auto_forced:
             self.draw()
             forced = entry.legal[0]
