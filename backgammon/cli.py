@@ -1295,6 +1295,8 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     bots: dict[int, Bot] = {}
     if args.vs != "human":
         bots[1] = load_bot(args.bot, args.ply, args.seed)
+        if not args.bot and not args.load:
+            names = (names[0], str(getattr(bots[1], "name", "") or "Bot"))
     options = PlayOptions(
         names=names,
         humans=humans,
