@@ -790,3 +790,9 @@ def test_closed_out_player_passes_without_a_roll(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "You are closed out: the turn passes without a roll." in text
     assert "Bot rolls 42 and plays" in text
+
+
+def test_train_is_the_players_training_program() -> None:
+    r = run_cli("train", "--help")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("usage: backgammon train") and "--games" in r.stdout
