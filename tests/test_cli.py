@@ -796,3 +796,20 @@ def test_train_is_the_players_training_program() -> None:
     r = run_cli("train", "--help")
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("usage: backgammon train") and "--games" in r.stdout
+
+
+@pytest.mark.parametrize("auto", [True, False])
+def test_forced_plays_are_made_automatically_unless_turned_off(tmp_path: Path, auto: bool) -> None:
+    board = [0] * 26
+    board[2] = 2  # two checkers left on our 2 point: 6-5 can only bear both off
+    board[12] = -15
+    pos = Position(board)
+    assert len(pos.legal_moves((6, 5))) == 1
+    session, out = _session_from(pos, [(6, 5), (3, 1)], "\n" + ("" if auto else "1\n"))
+    session.options.auto_forced = auto
+    session.options.save_path = tmp_path / "f.mat"
+    assert session.run() == 0
+    text = out.getvalue()
+    assert ("forced play: 2/off(2)" in text) == auto
+    assert ("your play (65)" in text) == (not auto)
+    assert "You won" in text  # a gammon (R19): the opponent has borne off nothing
