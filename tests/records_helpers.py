@@ -6,6 +6,7 @@ import random
 import subprocess
 from pathlib import Path
 
+from backgammon.board import Position
 from backgammon.match import Match, Phase
 from backgammon.matchfile import (
     Action,
@@ -47,6 +48,7 @@ def random_game(
     resign_rate: float = 0.01,
     double_rate: float = 0.05,
     larger_first: bool = True,
+    greedy: bool = False,
 ) -> GameRecord:
     """One game of random legal play (rules R3, R10, R21-R29), as the file model."""
     replay = GameReplay()
@@ -91,9 +93,18 @@ def random_game(
         else:
             dice = (min(dice), max(dice))
         moves = replay.position.legal_moves(dice)
-        move = rng.choice(moves) if moves else ()
+        if greedy and moves:  # hit and close the home board: reaches closed-out turns (R13)
+            rng.shuffle(moves)
+            moves.sort(key=lambda mv: -_blocking(replay.position.play(mv)))
+        move = (rng.choice(moves) if not greedy else moves[0]) if moves else ()
         do(Roll(p, dice, tuple(move)))
     return GameRecord(number, score, tuple(actions), replay.end)
+
+
+def _blocking(after: Position) -> int:
+    """How well the side that just moved blocks (``after`` is seen from its opponent)."""
+    b = after.board
+    return 10 * b[25] + sum(1 for p in range(19, 25) if b[p] <= -2)
 
 
 def random_record(
