@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.text import Text
@@ -35,6 +35,8 @@ from backgammon.board import (
 from backgammon.dice import AuditableDice, DiceSource, SeededDice, verify
 from backgammon.match import ActionKind, Match, Phase
 from backgammon.notation import parse_segments
+from backgammon.players import CubeAction, CubeState, Player
+from backgammon.players import get as get_player
 from backgammon.rules import Rules
 
 __all__ = [
@@ -461,51 +463,22 @@ class Reader:
 # --------------------------------------------------------------------------- bots
 
 
-class Bot(Protocol):
-    """What the terminal game needs from a player of ``backgammon.players``."""
-
-    def choose_move(self, position: Position, dice: tuple[int, int]) -> Move | None:
-        """One of ``position.legal_moves(dice)``, or None when there is none."""
-        ...
-
-
-class RandomBot:
-    """A seeded player that picks a legal play at random (used when no better bot exists)."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        """A random player; the same seed gives the same choices."""
-        self._random = random.Random(seed)
-
-    def choose_move(self, position: Position, dice: tuple[int, int]) -> Move | None:
-        """A legal play chosen uniformly at random."""
-        moves = position.legal_moves(dice)
-        return self._random.choice(moves) if moves else None
+Bot = Player
+"""What plays a seat: any player of :mod:`backgammon.players`."""
 
 
 def load_bot(name: str | None, ply: int | None = None, seed: int | None = None) -> Bot:
-    """The named bot from ``backgammon.players`` (the best one by default)."""
-    import importlib
-
-    try:
-        players = importlib.import_module("backgammon.players")
-    except ImportError:
-        players = None
-    if players is None or not hasattr(players, "get"):
-        if name in (None, "random"):
-            return RandomBot(seed)
-        raise UsageError(f"no bot called {name!r} (only 'random' is installed)")
+    """The named bot from ``backgammon.players`` (the best one, the neural net, by default)."""
     options: dict[str, Any] = {}
     if ply is not None:
         options["plies"] = ply
     if name == "random" and seed is not None:
         options["seed"] = seed
-    known = getattr(players, "PLAYERS", ())
-    chosen = name or getattr(players, "BEST", "neural" if "neural" in known else "pubeval")
+    chosen = name or "neural"
     try:
-        bot: Bot = players.get(chosen, **options)
-    except (KeyError, ValueError) as exc:
+        return get_player(chosen, **options)
+    except ValueError as exc:
         raise UsageError(f"cannot use the bot {chosen!r}: {exc}") from exc
-    return bot
 
 
 # --------------------------------------------------------------------------- the game
@@ -769,7 +742,7 @@ class Session:
         """The bot's decision in ``phase``."""
         m = self.match
         name = self.options.names[actor]
-        bot = self.bots.get(actor) or RandomBot()
+        bot = self.bots[actor]
         if phase == "roll":
             if m.may_double() and _bot_doubles(bot, m):
                 m.double()
@@ -1099,12 +1072,8 @@ def _resignation_text(m: Match) -> str:
 # ``choose_move``; cube decisions, resignations and ranked plays are used when it has them.
 
 
-def _cube_state(m: Match, player: int) -> Any:
-    """The players layer's CubeState from ``player``'s side, or None if it is missing."""
-    try:
-        from backgammon.players.cube import CubeState  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
+def _cube_state(m: Match, player: int) -> CubeState:
+    """The cube and score from ``player``'s side, as the players layer takes them."""
     rules = m.rules
     owner = m.cube_owner
     score = m.score
@@ -1120,55 +1089,33 @@ def _cube_state(m: Match, player: int) -> Any:
 
 
 def _bot_move(bot: Bot, m: Match, player: int) -> Move | None:
-    """The bot's play of the dice for ``player`` (with the match context when it takes it)."""
-    pos, dice = _position_for(m, player), _dice(m)
+    """The bot's play of the dice for ``player``, with the match context."""
+    dice = _dice(m)
     assert dice is not None
-    cube = _cube_state(m, player)
-    if cube is not None:
-        try:
-            return bot.choose_move(pos, dice, cube)  # type: ignore[call-arg]
-        except TypeError:
-            pass
-    return bot.choose_move(pos, dice)
-
-
-def _action_name(action: object) -> str:
-    return str(getattr(action, "value", action)).lower()
+    return bot.choose_move(_position_for(m, player), dice, _cube_state(m, player))
 
 
 def _bot_doubles(bot: Bot, m: Match) -> bool:
     """True when the bot on roll wants to double."""
-    decide = getattr(bot, "cube_action", None)
     roller = m.on_roll
-    if not callable(decide) or roller is None:
-        return False
-    cube = _cube_state(m, roller)
-    if cube is None:
-        return False
-    return _action_name(decide(m.position, cube, offered=False)) == "double"
+    assert roller is not None
+    action = bot.cube_action(m.position, _cube_state(m, roller), offered=False)
+    return action is CubeAction.DOUBLE
 
 
 def _bot_answer(bot: Bot, m: Match) -> str:
-    """The bot's answer to a double: take, pass or beaver."""
-    decide = getattr(bot, "cube_action", None)
+    """The bot's answer to a double (the position is the doubler's): take, pass or beaver."""
     doubler = m.on_roll
-    if not callable(decide) or doubler is None:
-        return "take"
-    cube = _cube_state(m, doubler)
-    if cube is None:
-        return "take"
-    answer = _action_name(decide(m.position, cube, offered=True))
-    return {"drop": "pass"}.get(answer, answer)
+    assert doubler is not None
+    action = bot.cube_action(m.position, _cube_state(m, doubler), offered=True)
+    return {CubeAction.BEAVER: "beaver", CubeAction.PASS: "pass"}.get(action, "take")
 
 
 def _bot_accepts_resignation(bot: Bot, m: Match) -> bool:
-    """True when the bot accepts the pending resignation."""
-    decide = getattr(bot, "accept_resignation", None)
-    resigner = m.on_roll
-    level = m.resignation
-    if not callable(decide) or resigner is None or level is None:
-        return True
-    return bool(decide(m.position, int(level), _cube_state(m, resigner)))
+    """True when the bot accepts the pending resignation (the position is the resigner's)."""
+    resigner, level = m.on_roll, m.resignation
+    assert resigner is not None and level is not None
+    return bot.accept_resignation(m.position, int(level), _cube_state(m, resigner))
 
 
 def _ranked(bot: Bot, position: Position, dice: tuple[int, int]) -> list[tuple[Move, float, Any]]:
@@ -1233,8 +1180,8 @@ def cube_hint(bot: Bot, m: Match) -> str:
             f"double/pass {d.double_pass:+.3f}. "
         )
         if phase == "roll":
-            return text + f"Advice: {_action_name(d.action)}."
-        return text + f"Advice: {_action_name(d.response)}."
+            return text + f"Advice: {d.action.value}."
+        return text + f"Advice: {d.response.value}."
     if phase == "doubled":
         return f"The bot would {_bot_answer(bot, m)}."
     return "The bot would double." if _bot_doubles(bot, m) else "The bot would roll."
@@ -1497,12 +1444,8 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 def train_command(args: argparse.Namespace, rest: Sequence[str]) -> int:
     """``backgammon train``: the players package's training program."""
-    import importlib
+    from backgammon.players import train
 
-    try:
-        train = importlib.import_module("backgammon.players.train")
-    except ImportError as exc:
-        raise UsageError(f"training is not available: {exc}") from exc
     result = train.main(list(rest))
     return int(result or 0)
 

@@ -741,9 +741,10 @@ def _session_from(position: Position, throws: list[tuple[int, int]], script: str
 
     from rich.console import Console
 
-    from backgammon.cli import PlayOptions, RandomBot, Reader, Session
+    from backgammon.cli import PlayOptions, Reader, Session
     from backgammon.dice import FixedDice
     from backgammon.match import Match
+    from backgammon.players import get
 
     xgid = f"XGID={position.xgid_position()}:0:0:1:00:0:0:0:0:10"
     match = Match.from_xgid(xgid, dice=FixedDice(throws))
@@ -754,7 +755,11 @@ def _session_from(position: Position, throws: list[tuple[int, int]], script: str
     names = ("You", "Bot") if me == 0 else ("Bot", "You")
     options = PlayOptions(names=names, humans=frozenset({me}), confirm=False)
     session = Session(
-        match, {1 - me: RandomBot(1)}, console, Reader(console, io.StringIO(script)), options
+        match,
+        {1 - me: get("random", seed=1)},
+        console,
+        Reader(console, io.StringIO(script)),
+        options,
     )
     return session, out
 
