@@ -443,6 +443,18 @@ def test_whole_match_typed_in_notation_with_cube_and_errors(tmp_path: Path) -> N
     # the first game holds the double and the take, in gnubg's words
     text = (tmp_path / "three.mat").read_text()
     assert " Doubles => 2" in text and " Takes" in text
+    # and GNU Backgammon itself reads the saved match to the same final score
+    gnubg = subprocess.run(
+        ["/usr/games/gnubg", "-t", "-q"],
+        input=f"import mat {tmp_path / 'three.mat'}\nshow score\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    names = record.players
+    assert f"is: {names[0]} {total[0]}, {names[1]} {total[1]} (match to 3 points" in gnubg.stdout, (
+        gnubg.stdout[-1500:]
+    )
 
 
 def test_ctrl_d_saves_and_load_goes_on(tmp_path: Path) -> None:
