@@ -495,6 +495,9 @@ def test_bad_options_and_files_are_reported(tmp_path: Path) -> None:
     assert r.returncode == 2 and "--money" in r.stderr
     r = run_cli("play", "--load", "missing.mat", stdin="", cwd=tmp_path)
     assert r.returncode == 2 and "cannot read missing.mat" in r.stderr
+    sample = str(SAMPLES / "gnubg107_5pt_match.mat")  # gnubg's own file, a finished match
+    r = run_cli("play", "--load", sample, stdin="", cwd=tmp_path)
+    assert r.returncode == 2 and "already over" in r.stderr
     r = run_cli("play", "--bot", "nosuchbot", stdin="", cwd=tmp_path)
     assert r.returncode == 2 and "nosuchbot" in r.stderr
 
