@@ -18,7 +18,7 @@ from dataclasses import replace
 import pytest
 
 from backgammon.dice import SeededDice
-from backgammon.ids import decode_match_id, encode_match_id
+from backgammon.ids import MatchIdFields, decode_match_id, encode_match_id
 from backgammon.match import Match, Phase
 from backgammon.rules import Rules
 
@@ -58,7 +58,7 @@ def _gnubg_chunks(script: str, n: int) -> list[list[str]]:
     out = subprocess.run(
         [GNUBG, "-t", "-q"], input=script, capture_output=True, text=True, timeout=120
     ).stdout
-    chunks = out.split("The score (after")[:n]
+    chunks = out.split("New matches default to")[:n]
     return [
         [f"{p}:{q}" for p, q in re.findall(r"Position ID: (\S+)\s+Match ID\s+: (\S+)", c)]
         for c in chunks
@@ -68,13 +68,13 @@ def _gnubg_chunks(script: str, n: int) -> list[list[str]]:
 def _gnubg_shows(ids: list[str]) -> list[str]:
     assert GNUBG is not None
     script = "".join(
-        f"set matchid {gid.split(':')[1]}\nset board {gid.split(':')[0]}\nshow score\n"
+        f"set matchid {gid.split(':')[1]}\nset board {gid.split(':')[0]}\nshow matchlength\n"
         for gid in ids
     )
     out = subprocess.run(
         [GNUBG, "-t", "-q"], input=script, capture_output=True, text=True, timeout=120
     ).stdout
-    chunks = out.split("The score (after")[: len(ids)]
+    chunks = out.split("New matches default to")[: len(ids)]
     shown = []
     for chunk in chunks:
         pairs = re.findall(r"Position ID: (\S+)\s+Match ID\s+: (\S+)", chunk)
@@ -114,7 +114,7 @@ def test_gnubg_reads_our_xgids_as_our_gnubg_ids() -> None:
         [Rules(match_length=7), Rules(match_length=4), Rules.money(jacoby=True), Rules.money()]
     ):
         cases += _states(rules, 100 + seed, 80, xgid=True)
-    script = "".join(f"set xgid {x}\nshow score\n" for x, _ in cases)
+    script = "".join(f"set xgid {x}\nshow matchlength\n" for x, _ in cases)
     chunks = _gnubg_chunks(script, len(cases))
     assert len(chunks) == len(cases) > 250
     wrong = []
@@ -123,3 +123,51 @@ def test_gnubg_reads_our_xgids_as_our_gnubg_ids() -> None:
         if (bottom_on_roll and printed[-1:] != [expected]) or expected not in printed:
             wrong.append((x, expected, printed))
     assert wrong == []
+
+
+def test_gnubg_allows_exactly_the_doubles_we_allow() -> None:
+    # R23-R29 against gnubg: random match states (length, score, cube value and owner,
+    # Crawford or post-Crawford, who is on roll, before or after the roll); gnubg is asked
+    # to ``double`` and must accept exactly when our may_double() says yes.
+    rng = random.Random(29)
+    cases: list[tuple[str, bool]] = []
+    while len(cases) < 400:
+        n = rng.randint(1, 11)
+        score = (rng.randrange(n), rng.randrange(n))
+        crawford = n - 1 in score and n > 1 and rng.random() < 0.5
+        cube = 1 if crawford else 1 << rng.randint(0, 5)
+        owner = None if cube == 1 else rng.choice([0, 1])
+        on_roll = rng.choice([0, 1])
+        dice = rng.choice([(), (), (), (5, 2)])
+        f = MatchIdFields(
+            cube_value=cube,
+            cube_owner=owner,
+            dice_owner=on_roll,
+            crawford=crawford,
+            turn=on_roll,
+            dice=dice,
+            match_length=n,
+            score=score,
+        )
+        gid = f"4HPwATDgc/ABMA:{encode_match_id(f)}"
+        cases.append((gid, Match.from_gnubg_id(gid).may_double()))
+    script = "".join(
+        f"set matchid {g.split(':')[1]}\nset board {g.split(':')[0]}\ndouble\nshow matchlength\n"
+        for g, _ in cases
+    )
+    chunks = _gnubg_text_chunks(
+        "set player 0 human\nset player 1 human\nshow matchlength\n" + script, len(cases) + 1
+    )[1:]
+    gnubg_allows = [" doubles" in c for c in chunks]
+    ours = [ok for _, ok in cases]
+    assert 50 < sum(ours) < 350  # both answers are well represented
+    wrong = [c for c, g in zip(cases, gnubg_allows, strict=True) if c[1] != g]
+    assert wrong == []
+
+
+def _gnubg_text_chunks(script: str, n: int) -> list[str]:
+    assert GNUBG is not None
+    out = subprocess.run(
+        [GNUBG, "-t", "-q"], input=script, capture_output=True, text=True, timeout=120
+    ).stdout
+    return out.split("New matches default to")[:n]

@@ -47,7 +47,7 @@ RULES = st.one_of(
 
 # Shrinking whole matches takes minutes; a failure prints its steps unshrunk instead.
 SETTINGS = settings(
-    max_examples=25,
+    max_examples=40,
     stateful_step_count=30,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
@@ -63,7 +63,7 @@ def act(m: Match, rng: random.Random, *, resign_weight: float = 0.05) -> None:
     if a == "move":
         m.move(rng.choice(m.legal_moves()))
     elif a == "resign":
-        m.resign(rng.choice(["single", "gammon", "backgammon"]))
+        m.resign(rng.choice(["single", "gammon", "backgammon"][m.state.declined :]))
     elif a == "accept":
         m.accept_resignation()
     elif a == "reject":
@@ -87,6 +87,8 @@ class LegalPlay(RuleBasedStateMachine):
         self.m = Match(rules=rules, dice=SeededDice(seed))
         self.last_score = (0, 0)
         self.rng = random.Random(seed)
+        self.shadow = Match(rules=rules)
+        self.seen = len(self.shadow.record.games[0])
 
     @precondition(lambda self: not self.m.is_over)
     @rule()
@@ -109,6 +111,7 @@ class LegalPlay(RuleBasedStateMachine):
             self.m.roll(dice)
 
     def teardown(self) -> None:
+        assert Match.replay(self.m.record).state == self.m.state
         r = self.m.rules
         kind = "money" if r.is_money else "match"
         event(f"{kind}: {'won' if self.m.is_over else 'unfinished'}")
@@ -158,8 +161,14 @@ class LegalPlay(RuleBasedStateMachine):
 
     @invariant()
     def record_replays_to_the_same_state(self) -> None:
-        again = Match.replay(self.m.record)
-        assert again.state == self.m.state
+        # Incrementally (a full replay at every step would be quadratic): the shadow match
+        # is fed the new record entries and must reach the same state; teardown replays the
+        # whole record once more.
+        games = self.m.record.games
+        new = [a for g in games for a in g][self.seen :]
+        self.shadow.extend(new)
+        self.seen += len(new)
+        assert self.shadow.state == self.m.state
 
     @invariant()
     def ids_round_trip(self) -> None:
@@ -193,7 +202,10 @@ class LegalPlay(RuleBasedStateMachine):
                 m.position,
                 m.cube_value,
             )
-            assert xb.legal_actions() == m.legal_actions()
+            # (a resignation just declined is not in an XGID, so "resign" may differ)
+            assert [a for a in xb.legal_actions() if a != "resign"] == [
+                a for a in m.legal_actions() if a != "resign"
+            ]
 
 
 TestLegalPlay = LegalPlay.TestCase
@@ -271,7 +283,8 @@ class IllegalAttempts(RuleBasedStateMachine):
                 st.sampled_from(["single", "gammon", "backgammon", "triple", 0, 2, 4]), "level"
             )
             args = (level,)
-            well_formed = level in ("single", "gammon", "backgammon", 2)
+            value = {"single": 1, "gammon": 2, "backgammon": 3, 2: 2}.get(level, 0)
+            well_formed = value > m.state.declined  # no smaller offer after a refusal
         method = getattr(
             m,
             {"accept": "accept_resignation", "reject": "reject_resignation"}.get(kind, kind),
