@@ -21,7 +21,6 @@ from backgammon.matchfile import (
     Action,
     Double,
     Drop,
-    GameEnd,
     GameRecord,
     GameReplay,
     MatchFileError,
@@ -362,10 +361,7 @@ def _read_game(
                     f"line {line}: result written as player {tok.player} winning {tok.value}; "
                     f"the play gives player {replay.end.winner} {replay.end.points}"
                 )
-    end = replay.end
-    if end is not None and end.resigned:
-        end = GameEnd(end.winner, end.points, True)
-    return GameRecord(number, score, tuple(actions), end)
+    return GameRecord(number, score, tuple(actions), replay.end)
 
 
 def read_record(text: str) -> MatchRecord:

@@ -21,7 +21,6 @@ from backgammon.matchfile import (
     Action,
     Double,
     Drop,
-    GameEnd,
     GameRecord,
     GameReplay,
     MatchFileError,
@@ -363,8 +362,6 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameRecord, _No
                     f"line {root.line}: RE[{props['RE'][0]}] but the play gives "
                     f"{_colour(end.winner)}+{end.points}"
                 )
-    if end is not None:
-        end = GameEnd(end.winner, end.points, end.resigned)
     return GameRecord(number, score, tuple(actions), end), root
 
 

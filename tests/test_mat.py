@@ -383,3 +383,53 @@ def test_crlf_line_endings_read_the_same() -> None:
     text = sample()
     record = mat.read_record(text.replace("\n", "\r\n"))
     assert record.warnings == () and record.games == mat.read_record(text).games
+
+
+_EDITS = st.lists(
+    st.tuples(
+        st.floats(0, 1),
+        st.integers(0, 8),
+        st.sampled_from(
+            [
+                " ",
+                "\n",
+                "1",
+                "6",
+                ":",
+                "/",
+                "*",
+                ")",
+                "0",
+                "25/",
+                "Wins 2 points",
+                " Doubles => 2",
+                " Takes",
+                " Drops",
+                " Game 2\n",
+                "x",
+                "",
+            ]
+        ),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+def mutate(text: str, edits: list[tuple[float, int, str]]) -> str:
+    for where, width, new in edits:
+        i = int(where * len(text))
+        text = text[:i] + new + text[i + width :]
+    return text
+
+
+@settings(max_examples=150, deadline=None)
+@given(edits=_EDITS)
+def test_damaged_files_read_or_raise_match_file_error(edits: list[tuple[float, int, str]]) -> None:
+    # Bad input gives a clear, specific error (with a line when one is to blame), never
+    # another exception.
+    text = mutate(sample(), edits)
+    try:
+        mat.read(text)
+    except MatchFileError as exc:
+        assert exc.line is None or 1 <= exc.line <= text.count("\n") + 1

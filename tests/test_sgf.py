@@ -153,3 +153,46 @@ def test_random_matches_round_trip_through_match(seed: int, length: int) -> None
     assert warnings == []
     assert play_signature(from_match(back)) == play_signature(from_match(m))
     assert back.score == m.score
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    edits=st.lists(
+        st.tuples(
+            st.floats(0, 1),
+            st.integers(0, 6),
+            st.sampled_from(
+                [
+                    "[",
+                    "]",
+                    ";",
+                    "(",
+                    ")",
+                    "\\",
+                    "W[double]",
+                    "B[take]",
+                    "a",
+                    "z",
+                    "y",
+                    "6",
+                    "\n",
+                    "RE[W+1R]",
+                    "",
+                ]
+            ),
+        ),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_damaged_files_read_or_raise_match_file_error(
+    edits: list[tuple[float, int, str]],
+) -> None:
+    text = SGF_SAMPLE.read_text()
+    for where, width, new in edits:
+        i = int(where * len(text))
+        text = text[:i] + new + text[i + width :]
+    try:
+        sgf.read(text)
+    except MatchFileError as exc:
+        assert exc.line is None or 1 <= exc.line <= text.count("\n") + 1
