@@ -1407,7 +1407,7 @@ def selfplay_command(args: argparse.Namespace) -> int:
         load_bot(args.bot, args.ply, args.seed),
         load_bot(args.opponent or args.bot, args.ply, args.seed),
     )
-    names = (f"{args.bot or 'bot'}-1", f"{args.opponent or args.bot or 'bot'}-2")
+    names = (f"{bots[0].name}-1", f"{bots[1].name}-2")
     wins = [0, 0]
     points = [0, 0]
     console = Console(stderr=True)
