@@ -1118,7 +1118,9 @@ def _bot_accepts_resignation(bot: Bot, m: Match) -> bool:
     return bot.accept_resignation(m.position, int(level), _cube_state(m, resigner))
 
 
-def _ranked(bot: Bot, position: Position, dice: tuple[int, int]) -> list[tuple[Move, float, Any]]:
+def _ranked(
+    bot: Bot, position: Position, dice: tuple[int, int], plies: int | None = None
+) -> list[tuple[Move, float, Any]]:
     """The bot's plays with equities, best first, if it can rank them: (play, equity, probs)."""
     rank = getattr(bot, "rank_moves", None)
     searcher = getattr(bot, "searcher", None)
@@ -1126,7 +1128,8 @@ def _ranked(bot: Bot, position: Position, dice: tuple[int, int]) -> list[tuple[M
         rank = getattr(searcher, "rank_moves", None)
     if not callable(rank):
         return []
-    plies = getattr(bot, "plies", 0)
+    if plies is None:
+        plies = int(getattr(bot, "plies", 0))
     try:
         ranked = list(rank(position, dice, plies))
     except TypeError:
@@ -1148,18 +1151,29 @@ def hint_lines(bot: Bot, position: Position, dice: tuple[int, int], limit: int =
     legal = position.legal_moves(dice)
     if not legal:
         return ["No legal play: the turn passes."]
+    plies = int(getattr(bot, "plies", 0))
     ranked = _ranked(bot, position, dice)[:limit]
     if not ranked:
         move = bot.choose_move(position, dice) or legal[0]
         return [f" The bot would play {move} (this bot gives no equities)."]
+    labels = [f"{plies}-ply"] * len(ranked)
+    if plies > 0 and len(ranked) < min(limit, len(legal)):
+        # deeper search keeps only the promising plays: the others at 0-ply, after them
+        seen = {position.play(m) for m, _, _ in ranked}
+        for move, equity, probs in _ranked(bot, position, dice, 0):
+            if len(ranked) >= limit:
+                break
+            if position.play(move) not in seen:
+                ranked.append((move, equity, probs))
+                labels.append("0-ply")
     best = ranked[0][1]
     lines = []
-    for i, (move, equity, probs) in enumerate(ranked, 1):
-        diff = "" if i == 1 else f" ({equity - best:+.3f})"
+    for i, ((move, equity, probs), label) in enumerate(zip(ranked, labels, strict=True), 1):
+        diff = "" if i == 1 else f"{equity - best:+.3f}"
         extra = ""
         if probs is not None and len(probs) >= 5:
-            extra = f"   win {float(probs[0]):.1%}  gammon {float(probs[1]):.1%}"
-        lines.append(f" {i:2d}. {move!s:<24} equity {equity:+.3f}{diff}{extra}")
+            extra = f"  win {float(probs[0]):5.1%} gammon {float(probs[1]):5.1%}"
+        lines.append(f" {i:2d}. {move!s:<20} {label} equity {equity:+.3f} {diff:>6}{extra}")
     return lines
 
 
@@ -1373,7 +1387,7 @@ def hint_command(args: argparse.Namespace) -> int:
         return 0
     console.print(f"Best plays of {dice[0]}{dice[1]}:")
     for line in hint_lines(bot, pos, dice, limit=args.count):
-        console.print(line, markup=False)
+        console.print(line, markup=False, soft_wrap=True)
     return 0
 
 
