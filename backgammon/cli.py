@@ -493,7 +493,7 @@ class _Quit(Exception):
 
 
 HELP = """\
-Commands (type the first letters of any):
+Commands (r d t p h u b q ? are short for roll double take pass hint undo board quit help):
   13/8 13/11     a play in gnubg notation (bar/22, 6/off, 8/5(2), 24/13 ...), whole or in
                  parts: "24/18" then "18/13"; a complete play is confirmed with Enter
   3              the play numbered 3 in the list of legal plays
