@@ -677,7 +677,7 @@ def test_ctrl_c_saves_and_says_where(tmp_path: Path) -> None:
 
 
 def test_money_session_double_take_resign_gammon_then_quit(tmp_path: Path) -> None:
-    """R31 Jacoby does not apply once the cube is turned: a resigned gammon at 2 scores 4."""
+    """R21: a resigned gammon with the cube at 2 scores 4 (after a double and a take, R24)."""
     program = Program(
         "play",
         "--money",
