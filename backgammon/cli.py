@@ -66,6 +66,7 @@ class BoardView:
     score: tuple[int, int] = (0, 0)  # (bottom, top)
     length: int = 0  # 0 = money
     crawford: bool = False
+    post_crawford: bool = False
     gnubg_id: str | None = None
     note: str = ""
 
@@ -217,6 +218,8 @@ def render_board(view: BoardView, unicode: bool = True) -> Text:
         info.append(f"Match to {view.length}")
         if view.crawford:
             info.append("Crawford game")
+        elif view.post_crawford:
+            info.append("post-Crawford")
     else:
         info.append("Money game")
     owner = {"bottom": view.bottom_name, "top": view.top_name}.get(view.cube_owner or "")
@@ -622,7 +625,8 @@ class Session:
             cube_owner=side[owner] if owner is not None else None,
             score=(score[me], score[other]),
             length=_length(m),
-            crawford=bool(m.is_crawford_game),
+            crawford=m.is_crawford_game,
+            post_crawford=m.is_post_crawford,
             gnubg_id=m.gnubg_id(),
             note=note,
         )

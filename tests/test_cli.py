@@ -114,6 +114,11 @@ def test_board_shows_bar_off_cube_score_and_id() -> None:
     assert cube_row < bar_row
 
 
+def test_board_says_post_crawford() -> None:
+    view = BoardView(Position.initial(), length=5, score=(4, 2), post_crawford=True)
+    assert "Match to 5 · post-Crawford" in render_board(view).plain
+
+
 def test_ascii_board_is_plain() -> None:
     text = render_board(BoardView(Position.initial(), gnubg_id="x"), unicode=False).plain
     assert text.isascii()
@@ -443,6 +448,12 @@ def test_whole_match_typed_in_notation_with_cube_and_errors(tmp_path: Path) -> N
     # the first game holds the double and the take, in gnubg's words
     text = (tmp_path / "three.mat").read_text()
     assert " Doubles => 2" in text and " Takes" in text
+    # R28: the board says which game is the Crawford game, and later ones post-Crawford
+    from backgammon.matchfile import crawford_games
+
+    flags = crawford_games(record)
+    assert ("Crawford game" in out) == any(flags)
+    assert ("post-Crawford" in out) == any(flags[: len(flags) - 1])
     # and GNU Backgammon itself reads the saved match to the same final score
     gnubg = subprocess.run(
         ["/usr/games/gnubg", "-t", "-q"],
