@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from backgammon import cli
 from backgammon.board import InvalidPositionError, Position
 
 
@@ -17,19 +18,21 @@ def _position_from_text(text: str) -> Position:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``backgammon`` command."""
+    """Entry point of the ``backgammon`` command (``backgammon`` alone plays a match)."""
     parser = argparse.ArgumentParser(prog="backgammon", description=__doc__)
     sub = parser.add_subparsers(dest="command")
-    show = sub.add_parser("show", help="draw a position from a Position ID, gnubg ID or XGID")
-    show.add_argument("id")
+    cli.add_commands(sub)  # play, show, hint, convert, selfplay, train
     moves = sub.add_parser("moves", help="list the legal plays of a roll")
     moves.add_argument("id", nargs="?", default=None)
     moves.add_argument("--dice", default="31", help="the roll, e.g. 31")
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    if rest and args.command != "train":
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command is None:
+        args = parser.parse_args(["play"])
+    if args.command in cli.COMMANDS:
+        return cli.run(args, rest)
     try:
-        if args.command == "show":
-            print(_position_from_text(args.id))
-            return 0
         pos = _position_from_text(args.id) if getattr(args, "id", None) else Position.initial()
         dice_text = getattr(args, "dice", "31")
         if len(dice_text) != 2 or not dice_text.isdigit():
