@@ -25,7 +25,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     moves = sub.add_parser("moves", help="list the legal plays of a roll")
     moves.add_argument("id", nargs="?", default=None)
     moves.add_argument("--dice", default="31", help="the roll, e.g. 31")
+    serve = sub.add_parser("serve", help="play in the browser (web server)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--database", default="backgammon.sqlite3", help="SQLite file or sqlite:/// URL"
+    )
     args = parser.parse_args(argv)
+    if args.command == "serve":
+        from backgammon.web import serve as run_server
+
+        run_server(args.host, args.port, args.database)
+        return 0
     try:
         if args.command == "show":
             print(_position_from_text(args.id))

@@ -1,0 +1,326 @@
+"""A web match: a :class:`~backgammon.match.Match` with its auditable dice, who may act, the
+actions as stored, the state as a seat sees it, and the bot's answers.
+
+This is the only module of the web layer that talks to ``Match``; every rule is decided
+there.  An action is stored as a small JSON object and a match is rebuilt by replaying them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from backgammon.board import BAR, OFF, Move, Position
+from backgammon.dice import AuditableDice, verify
+from backgammon.match import Match
+from backgammon.svg import board_svg
+from backgammon.web.store import MatchRow
+
+__all__ = ["BOTS", "ActionError", "Game", "action_dict", "bot_action", "orderings"]
+
+BOTS: dict[str, str] = {
+    "random": "Random bot (beginner)",
+}
+"""Bot name -> description, as offered on the page."""
+
+
+class ActionError(ValueError):
+    """An action refused by the rules or by the seat's situation; nothing was changed."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
+def action_dict(raw: dict[str, Any]) -> dict[str, Any]:
+    """An API action normalised: 'pass' is 'drop', steps as lists."""
+    action = dict(raw)
+    if action.get("action") == "pass":
+        action["action"] = "drop"
+    if "steps" in action:
+        action["steps"] = [list(s) for s in action["steps"]]
+    return action
+
+
+def orderings(
+    position: Position, dice: Sequence[int], moves: Sequence[Move]
+) -> list[list[tuple[int, int]]]:
+    """Every order in which the steps of each legal play can be made one at a time.
+
+    The page offers as targets only the next steps of these sequences, so a checker can be
+    moved die by die in any order that keeps each step possible.
+    """
+    out: list[list[tuple[int, int]]] = []
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for move in moves:
+        for perm in itertools.permutations([(s, t) for s, t, _h in move]):
+            if perm in seen:
+                continue
+            seen.add(perm)
+            if _playable(position, dice, perm):
+                out.append(list(perm))
+    return out
+
+
+def _playable(position: Position, dice: Sequence[int], steps: Sequence[tuple[int, int]]) -> bool:
+    """True when the steps can be made in this order, each with one of the dice."""
+    b = list(position.board)
+    remaining = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    for s, t in steps:
+        if b[s] <= 0 or (b[BAR] > 0 and s != BAR):
+            return False
+        if t == OFF:
+            if any(x > 0 for x in b[7:]):
+                return False
+            if s in remaining:
+                die = s
+            else:
+                larger = [d for d in remaining if d > s]
+                if not larger or any(b[p] > 0 for p in range(s + 1, 7)):
+                    return False
+                die = min(larger)
+        else:
+            die = s - t
+            if die not in remaining or b[t] < -1:
+                return False
+        remaining.remove(die)
+        b[s] -= 1
+        if t != OFF:
+            if b[t] == -1:
+                b[t] = 0
+                b[0] -= 1
+            b[t] += 1
+    return True
+
+
+def _after_steps(position: Position, steps: Sequence[tuple[int, int]]) -> Position:
+    """The mover's board after some steps (each checked to be a possible single step)."""
+    b = list(position.board)
+    for s, t in steps:
+        if not (1 <= s <= BAR and OFF <= t < s and b[s] > 0 and (t == OFF or b[t] >= -1)):
+            raise ValueError(f"no checker can move {s}/{t}")
+        b[s] -= 1
+        if t != OFF:
+            if b[t] == -1:
+                b[t] = 0
+                b[0] -= 1
+            b[t] += 1
+    return Position(b)
+
+
+class Game:
+    """The live state of one web match, rebuilt from its stored actions."""
+
+    def __init__(self, row: MatchRow) -> None:
+        self.dice = AuditableDice(bytes.fromhex(row.seed))
+        self.match = Match(length=row.length, dice=self.dice)
+        self.actions: list[dict[str, Any]] = []
+
+    @staticmethod
+    def commitment_of(seed: bytes) -> str:
+        """The published commitment to a seed: its SHA-256 in hex."""
+        return hashlib.sha256(seed).hexdigest()
+
+    @classmethod
+    def replay(cls, row: MatchRow, actions: Sequence[dict[str, Any]]) -> Game:
+        """The game after its stored actions, replayed through Match (dice from the seed)."""
+        game = cls(row)
+        for action in actions:
+            game.apply(int(action["seat"]), dict(action))
+        return game
+
+    @property
+    def seq(self) -> int:
+        """Number of accepted actions."""
+        return len(self.actions)
+
+    @property
+    def is_over(self) -> bool:
+        """True when the match has been won."""
+        return bool(self.match.is_over)
+
+    def actor(self) -> int | None:
+        """The seat that must act now (None when the match is over)."""
+        m = self.match
+        if m.is_over:
+            return None
+        return int(m.turn)
+
+    def apply(self, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        """Make ``action`` for ``seat``; returns it as stored. Raises ActionError, unchanged."""
+        m = self.match
+        if m.is_over:
+            raise ActionError(409, "match_over", "the match is over")
+        if seat != self.actor():
+            raise ActionError(409, "not_your_turn", "it is not your turn to act")
+        kind = action.get("action")
+        stored: dict[str, Any] = {"seat": seat, "action": kind}
+        try:
+            if kind == "roll":
+                m.roll()
+                stored["dice"] = list(m.dice)
+                if "dice" in action and list(action["dice"]) != stored["dice"]:
+                    raise ActionError(500, "replay", "stored dice differ from the seed's")
+            elif kind == "move":
+                move = self._move(action)
+                m.move(move)
+                stored["move"] = str(move)
+                stored["steps"] = [[s, t] for s, t, _h in move]
+            elif kind == "double":
+                m.double()
+            elif kind == "take":
+                m.take()
+            elif kind == "drop":
+                m.drop()
+            elif kind == "beaver":
+                m.beaver()
+            elif kind == "resign":
+                level = action.get("level") or "single"
+                m.resign(level)
+                stored["level"] = level
+            elif kind == "accept":
+                m.accept_resignation()
+            elif kind == "reject":
+                m.reject_resignation()
+            else:
+                raise ActionError(400, "unknown_action", f"unknown action {kind!r}")
+        except ActionError:
+            raise
+        except ValueError as exc:
+            raise ActionError(409, "illegal", str(exc)) from exc
+        self.actions.append(stored)
+        return stored
+
+    def _move(self, action: dict[str, Any]) -> Move:
+        m = self.match
+        position, dice = m.position, m.dice
+        if "steps" in action:
+            steps = [tuple(s) for s in action["steps"]]
+            legal = m.legal_moves()
+            try:
+                target = _after_steps(position, steps)  # type: ignore[arg-type]
+            except (ValueError, IndexError) as exc:
+                raise ActionError(400, "illegal_move", f"not a legal play: {exc}") from exc
+            for move in legal:
+                if position.play(move) == target.flip():
+                    return move
+            raise ActionError(400, "illegal_move", f"not a legal play of {dice[0]}{dice[1]}")
+        text = action.get("move")
+        if not isinstance(text, str):
+            raise ActionError(400, "missing_move", "a move needs 'move' (text) or 'steps'")
+        try:
+            return position.parse_move(text, dice)
+        except ValueError as exc:
+            raise ActionError(400, "illegal_move", str(exc)) from exc
+
+    # ------------------------------------------------------------------ views
+    def view(self, row: MatchRow, seat: int | None, replay: bool = False) -> dict[str, Any]:
+        """The state as ``seat`` sees it (None: a spectator)."""
+        m = self.match
+        actor = self.actor()
+        mine = seat is not None and seat == actor and not replay
+        state: dict[str, Any] = {
+            "id": row.id,
+            "seq": self.seq,
+            "seat": seat,
+            "names": list(row.names),
+            "bot": row.bot,
+            "length": row.length,
+            "score": list(m.score),
+            "turn": actor,
+            "cube": {"value": m.cube_value, "owner": m.cube_owner},
+            "crawford": bool(m.is_crawford_game),
+            "dice": list(m.dice) if m.dice else None,
+            "gnubg_id": m.gnubg_id(),
+            "xgid": m.xgid(),
+            "over": self.is_over,
+            "winner": m.winner,
+            "commitment": row.commitment,
+            "actions": sorted(m.legal_actions()) if mine else [],
+            "plays": [],
+            "log": self.log(row),
+            "svg": self.svg(row, seat, [], None, [], "right"),
+        }
+        if mine and m.dice and "move" in state["actions"]:
+            state["plays"] = orderings(m.position, m.dice, m.legal_moves())
+        if self.is_over:
+            state["seed"] = row.seed
+            state["dice_verified"] = verify(
+                [a["dice"] for a in self.actions if a["action"] == "roll"], row.seed, row.commitment
+            )
+        return state
+
+    def log(self, row: MatchRow) -> list[str]:
+        """The actions in words, moves in gnubg notation."""
+        lines = []
+        for a in self.actions:
+            who = row.names[a["seat"]]
+            kind = a["action"]
+            if kind == "roll":
+                lines.append(f"{who} rolls {a['dice'][0]}{a['dice'][1]}")
+            elif kind == "move":
+                lines.append(f"{who}: {a['move'] or '(no play)'}")
+            elif kind == "resign":
+                lines.append(f"{who} resigns a {a['level']}")
+            else:
+                lines.append(f"{who} {kind}s")
+        return lines
+
+    def svg(
+        self,
+        row: MatchRow,
+        seat: int | None,
+        steps: Sequence[tuple[int, int]],
+        selected: int | None,
+        highlight: Sequence[int],
+        home: str,
+    ) -> str:
+        """The board from ``seat``'s side (seat 0's for spectators), partial ``steps`` made."""
+        m = self.match
+        viewer = 0 if seat is None else seat
+        position = m.position
+        if steps:
+            if seat != self.actor() or not m.dice:
+                raise ActionError(409, "not_your_turn", "only the player to move can move")
+            if not any(
+                o[: len(steps)] == list(steps) for o in orderings(position, m.dice, m.legal_moves())
+            ):
+                raise ActionError(400, "illegal_move", "those steps do not start a legal play")
+            position = _after_steps(position, steps)
+        bottom_on_roll = m.turn == viewer
+        owner = m.cube_owner
+        return board_svg(
+            position,
+            on_roll_at_bottom=bottom_on_roll,
+            dice=tuple(m.dice) if m.dice else None,  # type: ignore[arg-type]
+            cube_value=m.cube_value,
+            cube_owner=None if owner is None else ("bottom" if owner == viewer else "top"),
+            score=(m.score[viewer], m.score[1 - viewer]),
+            length=row.length,
+            crawford=bool(m.is_crawford_game),
+            names=(row.names[viewer], row.names[1 - viewer]),
+            highlight=highlight,
+            selected=selected,
+            home="left" if home == "left" else "right",
+        )
+
+    def export(self, row: MatchRow, fmt: str) -> str:
+        """The match as a .mat or SGF file (from the records layer)."""
+        raise ActionError(501, "not_available", f"{fmt} export is not available yet")
+
+
+def bot_action(name: str, game: Game) -> dict[str, Any]:
+    """The bot's next action in ``game`` (it is the bot's to act)."""
+    m = game.match
+    actions = set(m.legal_actions())
+    if "take" in actions:
+        return {"action": "take"}
+    if "accept" in actions:
+        return {"action": "accept"}
+    if "roll" in actions:
+        return {"action": "roll"}
+    moves = m.legal_moves()
+    move = moves[0] if moves else Move()
+    return {"action": "move", "steps": [[s, t] for s, t, _h in move]}
