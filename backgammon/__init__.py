@@ -22,6 +22,13 @@ from backgammon.board import (
     Position,
 )
 
+# --- match play (branch `match`): rules, matches, dice, IDs
+from backgammon.dice import AuditableDice, FixedDice, SeededDice, verify
+from backgammon.match import Match, MatchRecord
+from backgammon.rules import Rules
+
+# --- end match play
+
 __all__ = [
     "BAR",
     "OFF",
@@ -34,5 +41,6 @@ __all__ = [
     "Outcome",
     "Position",
 ]
+__all__ += ["AuditableDice", "FixedDice", "Match", "MatchRecord", "Rules", "SeededDice", "verify"]
 
 __version__ = "0.1.0"
