@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -155,16 +154,17 @@ class Server:
             raise ApiError(
                 409, "stale", f"you have seen {seq} actions but the match has {live.game.seq}"
             )
-        trial = copy.deepcopy(live.game)
+        game = live.game
         try:
-            stored = trial.apply(seat, action)
+            stored = game.apply(seat, action)  # Match checks first: a refusal changes nothing
         except ActionError as exc:
             raise ApiError(exc.status, exc.code, str(exc)) from exc
         try:
-            self.store.append(live.row.id, live.game.seq, seat, stored)
+            self.store.append(live.row.id, game.seq - 1, seat, stored)
         except StoreError as exc:
+            # Not stored, so not accepted: rebuild the game from what is stored.
+            live.game = Game.replay(live.row, [a for _s, a in self.store.actions(live.row.id)])
             raise ApiError(503, "storage", str(exc)) from exc
-        live.game = trial
 
     async def run_bot(self, live: Live) -> None:
         """Let the bot make every action that is its to make, each stored like any other."""
@@ -187,6 +187,9 @@ class Server:
                 await ws.send_json({"type": "state", "state": live.game.view(live.row, seat)})
             except Exception:
                 live.sockets.pop(ws, None)
+
+
+Auth = Annotated[str | None, Header(description="Bearer <seat token> (or the seat's cookie)")]
 
 
 def _token(authorization: str | None, cookie: str | None) -> str | None:
@@ -238,8 +241,6 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
             else first.get("msg", "invalid request")
         )
         return JSONResponse({"error": {"code": code, "message": message}}, status_code=400)
-
-    Auth = Annotated[str | None, Header(description="Bearer <seat token>")]
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home() -> str:

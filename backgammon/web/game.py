@@ -7,14 +7,38 @@ there.  An action is stored as a small JSON object and a match is rebuilt by rep
 
 from __future__ import annotations
 
-import hashlib
 import itertools
+import random
 from collections.abc import Sequence
 from typing import Any
 
-from backgammon.board import BAR, OFF, Move, Position
+from backgammon.board import (
+    BAR,
+    OFF,
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveTextError,
+    Move,
+    Position,
+)
 from backgammon.dice import AuditableDice, verify
-from backgammon.match import Match
+from backgammon.match import (
+    Accept,
+    Beaver,
+    Double,
+    Drop,
+    GameEnd,
+    GameStart,
+    Match,
+    NotYourTurnError,
+    OpeningRoll,
+    Pass,
+    Play,
+    Reject,
+    Resign,
+    Roll,
+    Take,
+)
 from backgammon.svg import board_svg
 from backgammon.web.store import MatchRow
 
@@ -114,14 +138,14 @@ class Game:
     """The live state of one web match, rebuilt from its stored actions."""
 
     def __init__(self, row: MatchRow) -> None:
-        self.dice = AuditableDice(bytes.fromhex(row.seed))
-        self.match = Match(length=row.length, dice=self.dice)
+        self.row = row
+        self.match = Match(length=row.length, dice=AuditableDice(bytes.fromhex(row.seed)))
         self.actions: list[dict[str, Any]] = []
 
     @staticmethod
     def commitment_of(seed: bytes) -> str:
         """The published commitment to a seed: its SHA-256 in hex."""
-        return hashlib.sha256(seed).hexdigest()
+        return AuditableDice(seed).commitment
 
     @classmethod
     def replay(cls, row: MatchRow, actions: Sequence[dict[str, Any]]) -> Game:
@@ -139,71 +163,85 @@ class Game:
     @property
     def is_over(self) -> bool:
         """True when the match has been won."""
-        return bool(self.match.is_over)
+        return self.match.is_over
 
     def actor(self) -> int | None:
-        """The seat that must act now (None when the match is over)."""
+        """The seat that must act now (None at an opening roll, which either may throw,
+        and once the match is over)."""
+        return self.match.turn
+
+    def may_act(self, seat: int | None) -> bool:
+        """True when ``seat`` is the one to act (either seat may throw an opening roll)."""
         m = self.match
-        if m.is_over:
-            return None
-        return int(m.turn)
+        if seat is None or m.is_over:
+            return False
+        return m.turn is None or m.turn == seat
 
     def apply(self, seat: int, action: dict[str, Any]) -> dict[str, Any]:
-        """Make ``action`` for ``seat``; returns it as stored. Raises ActionError, unchanged."""
+        """Make ``action`` for ``seat`` through Match; returns it as stored.
+
+        Match checks everything before it changes anything, so an ActionError (or any
+        refusal) leaves the game exactly as it was.
+        """
         m = self.match
         if m.is_over:
             raise ActionError(409, "match_over", "the match is over")
-        if seat != self.actor():
+        if not self.may_act(seat):
             raise ActionError(409, "not_your_turn", "it is not your turn to act")
         kind = action.get("action")
         stored: dict[str, Any] = {"seat": seat, "action": kind}
         try:
             if kind == "roll":
-                m.roll()
-                stored["dice"] = list(m.dice)
-                if "dice" in action and list(action["dice"]) != stored["dice"]:
+                thrown = m.roll(player=seat)
+                stored["dice"] = list(thrown) if thrown else None
+                if "dice" in action and action["dice"] != stored["dice"]:
                     raise ActionError(500, "replay", "stored dice differ from the seed's")
             elif kind == "move":
                 move = self._move(action)
-                m.move(move)
+                m.move(move, player=seat)
                 stored["move"] = str(move)
                 stored["steps"] = [[s, t] for s, t, _h in move]
             elif kind == "double":
-                m.double()
+                m.double(player=seat)
             elif kind == "take":
-                m.take()
+                m.take(player=seat)
             elif kind == "drop":
-                m.drop()
+                m.drop(player=seat)
             elif kind == "beaver":
-                m.beaver()
+                m.beaver(player=seat)
             elif kind == "resign":
                 level = action.get("level") or "single"
-                m.resign(level)
+                m.resign(level, player=seat)
                 stored["level"] = level
             elif kind == "accept":
-                m.accept_resignation()
+                m.accept_resignation(player=seat)
             elif kind == "reject":
-                m.reject_resignation()
+                m.reject_resignation(player=seat)
             else:
                 raise ActionError(400, "unknown_action", f"unknown action {kind!r}")
         except ActionError:
             raise
+        except NotYourTurnError as exc:
+            raise ActionError(409, "not_your_turn", str(exc)) from exc
+        except (IllegalMoveError, InvalidMoveTextError, AmbiguousMoveError) as exc:
+            raise ActionError(400, "illegal_move", str(exc)) from exc
         except ValueError as exc:
-            raise ActionError(409, "illegal", str(exc)) from exc
+            raise ActionError(409, "not_allowed", str(exc)) from exc
         self.actions.append(stored)
         return stored
 
     def _move(self, action: dict[str, Any]) -> Move:
         m = self.match
         position, dice = m.position, m.dice
+        if dice is None:
+            raise ActionError(409, "not_allowed", "roll the dice before playing")
         if "steps" in action:
-            steps = [tuple(s) for s in action["steps"]]
-            legal = m.legal_moves()
             try:
-                target = _after_steps(position, steps)  # type: ignore[arg-type]
-            except (ValueError, IndexError) as exc:
+                steps = [(int(s), int(t)) for s, t in action["steps"]]
+                target = _after_steps(position, steps)
+            except (ValueError, TypeError, IndexError) as exc:
                 raise ActionError(400, "illegal_move", f"not a legal play: {exc}") from exc
-            for move in legal:
+            for move in m.legal_moves():
                 if position.play(move) == target.flip():
                     return move
             raise ActionError(400, "illegal_move", f"not a legal play of {dice[0]}{dice[1]}")
@@ -219,8 +257,8 @@ class Game:
     def view(self, row: MatchRow, seat: int | None, replay: bool = False) -> dict[str, Any]:
         """The state as ``seat`` sees it (None: a spectator)."""
         m = self.match
-        actor = self.actor()
-        mine = seat is not None and seat == actor and not replay
+        mine = self.may_act(seat) and not replay
+        actions = [str(a) for a in m.legal_actions() if str(a) != "raccoon"] if mine else []
         state: dict[str, Any] = {
             "id": row.id,
             "seq": self.seq,
@@ -229,43 +267,71 @@ class Game:
             "bot": row.bot,
             "length": row.length,
             "score": list(m.score),
-            "turn": actor,
+            "game": m.game_number,
+            "phase": str(m.phase),
+            "turn": m.turn,
+            "on_roll": m.on_roll,
             "cube": {"value": m.cube_value, "owner": m.cube_owner},
-            "crawford": bool(m.is_crawford_game),
+            "crawford": m.is_crawford_game,
             "dice": list(m.dice) if m.dice else None,
+            "resignation": m.resignation.name.lower() if m.resignation else None,
             "gnubg_id": m.gnubg_id(),
             "xgid": m.xgid(),
-            "over": self.is_over,
+            "over": m.is_over,
             "winner": m.winner,
             "commitment": row.commitment,
-            "actions": sorted(m.legal_actions()) if mine else [],
+            "actions": actions,
             "plays": [],
             "log": self.log(row),
             "svg": self.svg(row, seat, [], None, [], "right"),
         }
-        if mine and m.dice and "move" in state["actions"]:
+        if "move" in actions and m.dice:
             state["plays"] = orderings(m.position, m.dice, m.legal_moves())
-        if self.is_over:
+        if m.is_over:
             state["seed"] = row.seed
-            state["dice_verified"] = verify(
-                [a["dice"] for a in self.actions if a["action"] == "roll"], row.seed, row.commitment
-            )
+            state["dice_verified"] = verify(m.record, row.seed, row.commitment)
         return state
 
     def log(self, row: MatchRow) -> list[str]:
-        """The actions in words, moves in gnubg notation."""
-        lines = []
-        for a in self.actions:
-            who = row.names[a["seat"]]
-            kind = a["action"]
-            if kind == "roll":
-                lines.append(f"{who} rolls {a['dice'][0]}{a['dice'][1]}")
-            elif kind == "move":
-                lines.append(f"{who}: {a['move'] or '(no play)'}")
-            elif kind == "resign":
-                lines.append(f"{who} resigns a {a['level']}")
-            else:
-                lines.append(f"{who} {kind}s")
+        """The match so far in words, plays in gnubg notation ("Ann 31: 8/5 6/5")."""
+        names = row.names
+        lines: list[str] = []
+        pending: tuple[int, int] | None = None
+        for a in self.match.record.actions():
+            if isinstance(a, GameStart):
+                extra = " (Crawford)" if a.crawford else ""
+                lines.append(f"Game {a.game}, score {a.score[0]}-{a.score[1]}{extra}")
+            elif isinstance(a, OpeningRoll):
+                if a.die0 == a.die1:
+                    lines.append(f"Opening roll {a.die0}-{a.die1}: a tie, roll again")
+                else:
+                    pending = (a.die0, a.die1)
+                    lines.append(f"Opening roll: {names[0]} {a.die0}, {names[1]} {a.die1}")
+            elif isinstance(a, Roll):
+                pending = a.dice
+            elif isinstance(a, Play):
+                dice = f"{pending[0]}{pending[1]}" if pending else ""
+                lines.append(f"{names[a.player]} {dice}: {a.move or '(no play)'}")
+                pending = None
+            elif isinstance(a, Pass):
+                lines.append(f"{names[a.player]} cannot enter: turn passes")
+            elif isinstance(a, Double):
+                lines.append(f"{names[a.player]} doubles to {a.value}")
+            elif isinstance(a, Take):
+                lines.append(f"{names[a.player]} takes")
+            elif isinstance(a, Drop):
+                lines.append(f"{names[a.player]} passes")
+            elif isinstance(a, Beaver):
+                lines.append(f"{names[a.player]} beavers")
+            elif isinstance(a, Resign):
+                lines.append(f"{names[a.player]} resigns a {a.level.name.lower()}")
+            elif isinstance(a, Accept):
+                lines.append(f"{names[a.player]} accepts")
+            elif isinstance(a, Reject):
+                lines.append(f"{names[a.player]} rejects")
+            elif isinstance(a, GameEnd):
+                kind = a.result.name.lower()
+                lines.append(f"{names[a.winner]} wins {a.points} point(s) ({kind}, {a.reason})")
         return lines
 
     def svg(
@@ -281,25 +347,28 @@ class Game:
         m = self.match
         viewer = 0 if seat is None else seat
         position = m.position
+        dice = m.dice
         if steps:
-            if seat != self.actor() or not m.dice:
+            if not self.may_act(seat) or dice is None:
                 raise ActionError(409, "not_your_turn", "only the player to move can move")
             if not any(
-                o[: len(steps)] == list(steps) for o in orderings(position, m.dice, m.legal_moves())
+                o[: len(steps)] == list(steps) for o in orderings(position, dice, m.legal_moves())
             ):
                 raise ActionError(400, "illegal_move", "those steps do not start a legal play")
             position = _after_steps(position, steps)
-        bottom_on_roll = m.turn == viewer
+        on_roll = m.on_roll
+        if on_roll is None:  # before the opening roll, the board is the same for both
+            on_roll = viewer
         owner = m.cube_owner
         return board_svg(
             position,
-            on_roll_at_bottom=bottom_on_roll,
-            dice=tuple(m.dice) if m.dice else None,  # type: ignore[arg-type]
+            on_roll_at_bottom=on_roll == viewer,
+            dice=dice,
             cube_value=m.cube_value,
             cube_owner=None if owner is None else ("bottom" if owner == viewer else "top"),
             score=(m.score[viewer], m.score[1 - viewer]),
             length=row.length,
-            crawford=bool(m.is_crawford_game),
+            crawford=m.is_crawford_game,
             names=(row.names[viewer], row.names[1 - viewer]),
             highlight=highlight,
             selected=selected,
@@ -314,7 +383,7 @@ class Game:
 def bot_action(name: str, game: Game) -> dict[str, Any]:
     """The bot's next action in ``game`` (it is the bot's to act)."""
     m = game.match
-    actions = set(m.legal_actions())
+    actions = {str(a) for a in m.legal_actions()}
     if "take" in actions:
         return {"action": "take"}
     if "accept" in actions:
@@ -322,5 +391,6 @@ def bot_action(name: str, game: Game) -> dict[str, Any]:
     if "roll" in actions:
         return {"action": "roll"}
     moves = m.legal_moves()
-    move = moves[0] if moves else Move()
+    rng = random.Random(f"{game.row.seed}:{game.seq}")
+    move = rng.choice(moves) if moves else Move()
     return {"action": "move", "steps": [[s, t] for s, t, _h in move]}
