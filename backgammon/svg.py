@@ -152,7 +152,7 @@ def board_svg(
         for i in range(min(count, 3)):
             cy = _MID_Y + sign * (_R + 14 + i * 2 * _R)
             label = str(count) if i == 2 and count > 3 else ""
-            _checker(add, cx, cy, fill, st, sel and i == min(count, 3) - 1, label, "bar")
+            _checker(add, cx, cy, fill, st, sel and i == min(count, 3) - 1, label, str(BAR))
     add("</g>")
     # Trays: borne-off checkers on the home side, the cube on the other side.
     off_x = _W - _TRAY if not left_home else 0

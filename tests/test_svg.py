@@ -23,7 +23,7 @@ def checkers_by_point(root: ET.Element, fill: str) -> dict[int, int]:
     out: dict[int, int] = {}
     for c in root.iter("{http://www.w3.org/2000/svg}circle"):
         if "checker" in c.get("class", "") and c.get("fill") == fill:
-            p = 25 if c.get("data-point") == "bar" else int(c.get("data-point", "-1"))
+            p = int(c.get("data-point", "-1"))
             out[p] = out.get(p, 0) + 1
     return out
 
