@@ -1,0 +1,194 @@
+"""End to end in a real browser (Debian's chromium driven by Playwright) against the real
+server process: a whole 1-point match against the bot played by clicking, and a server
+killed with SIGKILL mid-match that resumes where it was, the open page reconnecting."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(os.environ.get("BG_SCREENSHOTS", "/tmp"))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``backgammon serve`` as a child process on a free port."""
+
+    def __init__(self, database: Path, port: int) -> None:
+        self.database, self.port = database, port
+        self.url = f"http://127.0.0.1:{port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        cmd = [sys.executable, "-m", "backgammon", "serve", "--port", str(self.port)]
+        self.proc = subprocess.Popen(
+            [*cmd, "--database", str(self.database)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/bots", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(5)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(5)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path / "web.sqlite3", free_port())
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def page_state(page: Page) -> dict[str, Any]:
+    page.wait_for_function("typeof state !== 'undefined' && state !== null")
+    return dict(page.evaluate("state"))
+
+
+def click_one_action(page: Page) -> None:
+    """Do what the page offers the human, by clicking, and wait for the answer."""
+    s = page_state(page)
+    seq = s["seq"]
+    acts = s["actions"]
+    for name in ("take", "accept", "roll"):
+        if name in acts:
+            page.click(f"#btn-{name}")
+            break
+    else:
+        if "move" in acts:
+            longest = max(len(o) for o in s["plays"])
+            play = next(o for o in s["plays"] if len(o) == longest)
+            for k, (src, dst) in enumerate(play):
+                page.click(f'#board g[data-point="{src}"]')
+                page.wait_for_function(f"selected === {src}")
+                page.click(f'#board g[data-point="{dst}"]')
+                page.wait_for_function(f"steps.length === {k + 1}")
+            page.wait_for_selector("#btn-confirm:not([disabled])")
+            page.click("#btn-confirm")
+    page.wait_for_function(f"state.seq !== {seq} || state.over", timeout=15000)
+
+
+def test_a_whole_one_point_match_against_the_bot_by_clicking(
+    server: Server, browser: Browser
+) -> None:
+    page = browser.new_page(viewport={"width": 1200, "height": 850})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    page.select_option("#length", "1")
+    page.click("#play-bot")
+    page.wait_for_url("**/m/*")
+    commitment = page_state(page)["commitment"]
+    assert page.inner_text("#commitment") == commitment
+    shot = False
+    for _ in range(400):
+        if page_state(page)["over"]:
+            break
+        click_one_action(page)
+        if not shot and page_state(page)["seq"] > 6:
+            page.screenshot(path=str(SHOTS / "web-desktop.png"))
+            shot = True
+    s = page_state(page)
+    assert s["over"] and max(s["score"]) == 1
+    page.wait_for_selector("#seed-box:not(.hidden)")
+    assert "Match over" in page.inner_text("#status")
+    assert "checks against the seed" in page.inner_text("#verified")
+    assert len(page.query_selector_all("#log li")) >= 3
+    # Step back through the replay.
+    page.click("#rp-first")
+    page.wait_for_function("replayAt === 0")
+    page.click("#rp-next")
+    page.wait_for_function("replayAt === 1")
+    assert errors == []
+    page.close()
+
+
+def test_phone_sized_screen_fits(server: Server, browser: Browser) -> None:
+    r = httpx.post(f"{server.url}/api/matches", json={"length": 3, "bot": "random"})
+    link = r.json()["link"]
+    page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page.goto(server.url + link)
+    page.click("#btn-roll")
+    page.wait_for_function("state.seq > 0")
+    page.wait_for_timeout(300)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390
+    box = page.query_selector("#board svg")
+    assert box is not None
+    bb = box.bounding_box()
+    assert bb is not None and 340 <= bb["width"] <= 390
+    page.screenshot(path=str(SHOTS / "web-phone.png"), full_page=True)
+    page.close()
+
+
+def test_kill_9_mid_match_then_resume(server: Server, browser: Browser) -> None:
+    r = httpx.post(f"{server.url}/api/matches", json={"length": 3, "bot": "random"})
+    m = r.json()
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    page.goto(server.url + m["link"])
+    for _ in range(5):
+        click_one_action(page)
+    before = page_state(page)
+    api = f"{server.url}/api/matches/{m['id']}"
+    headers = {"Authorization": f"Bearer {m['token']}"}
+    assert httpx.get(api, headers=headers).json()["gnubg_id"] == before["gnubg_id"]
+    server.kill9()
+    server.start()  # same port, same database
+    after = httpx.get(api, headers=headers).json()
+    for key in ("seq", "gnubg_id", "xgid", "score", "dice", "log", "actions"):
+        assert after[key] == before[key], key
+    # The open page reconnects and goes on; the match can be played on from there.
+    page.wait_for_timeout(1500)
+    assert page_state(page)["seq"] == before["seq"]
+    for _ in range(3):
+        click_one_action(page)
+    assert page_state(page)["seq"] > before["seq"]
+    page.close()
