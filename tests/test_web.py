@@ -106,6 +106,16 @@ def test_a_whole_match_against_the_bot_then_audit_replay_and_restart(
     middle = client.get(f"/api/matches/{mid}/board.svg?at={s['seq'] // 2}")
     assert middle.status_code == 200 and middle.text.startswith("<svg")
     assert client.get(f"/api/matches/{mid}/replay/{s['seq'] + 1}").status_code == 400
+    # Downloads: gnubg's .mat and SGF, which read back to the same match.
+    from backgammon import mat, sgf
+
+    mat_text = client.get(f"/api/matches/{mid}/match.mat")
+    assert mat_text.status_code == 200
+    assert "attachment" in mat_text.headers["content-disposition"]
+    assert mat.read(mat_text.text).score == tuple(s["score"])
+    sgf_text = client.get(f"/api/matches/{mid}/match.sgf").text
+    assert sgf_text.startswith("(;FF[4]GM[6]")
+    assert sgf.read(sgf_text).score == tuple(s["score"])
     # A new server on the same database rebuilds the same match from the stored actions.
     with TestClient(create_app(db)) as again:
         s2 = state(again, mid, tok)

@@ -376,8 +376,11 @@ class Game:
         )
 
     def export(self, row: MatchRow, fmt: str) -> str:
-        """The match as a .mat or SGF file (from the records layer)."""
-        raise ActionError(501, "not_available", f"{fmt} export is not available yet")
+        """The match as gnubg's .mat or SGF text (players named as on the page)."""
+        from backgammon import mat, sgf
+
+        writer = mat.write if fmt == "mat" else sgf.write
+        return writer(self.match, (row.names[0], row.names[1]))
 
 
 def bot_action(name: str, game: Game) -> dict[str, Any]:
