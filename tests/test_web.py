@@ -336,6 +336,43 @@ def test_unfinished_match_cannot_be_replayed_or_downloaded(
 # ------------------------------------------------------------------ storage
 
 
+def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(db: str) -> None:
+    """The server died after storing the human's opening roll, which the bot won: started
+    again, the bot makes its play at once."""
+    from backgammon.dice import dice_stream
+    from backgammon.web.game import Game
+    from backgammon.web.store import MatchRow
+
+    seed = next(
+        bytes([i]) * 32
+        for i in range(256)
+        if (lambda it: (next(it), next(it)))(dice_stream(bytes([i]) * 32))
+        in {(a, b) for a in range(1, 7) for b in range(a + 1, 7)}
+    )
+    store = Store(db)
+    row = MatchRow(
+        "resume",
+        0.0,
+        1,
+        "random",
+        1,
+        ("x", "y"),
+        seed.hex(),
+        Game.commitment_of(seed),
+        ("Me", "Bot"),
+    )
+    store.create_match(row)
+    game = Game(row)
+    stored = game.apply(0, {"action": "roll"})
+    assert game.match.turn == 1  # the bot won the opening roll (R3)
+    store.append("resume", 0, 0, stored)
+    store.close()
+    with TestClient(create_app(db)) as c:
+        s = c.get("/api/matches/resume").json()
+    assert s["seq"] == 2 and s["turn"] == 0
+    assert s["log"][-1].startswith("Bot ")
+
+
 def test_database_urls(tmp_path: Path) -> None:
     assert database_path("x.db") == "x.db"
     assert database_path("sqlite:///rel.db") == "rel.db"

@@ -116,6 +116,44 @@ def click_one_action(page: Page) -> None:
     page.wait_for_function(f"state.seq !== {seq} || state.over", timeout=15000)
 
 
+def centre(page: Page, point: int) -> tuple[float, float]:
+    bb = page.locator(f'#board g[data-point="{point}"]').bounding_box()
+    assert bb is not None
+    return bb["x"] + bb["width"] / 2, bb["y"] + bb["height"] / 2
+
+
+def undo_drag_and_direction(page: Page) -> None:
+    """On a turn to move: a step made by clicking is undone, then made by dragging; the
+    board turns to the home-on-the-left direction and back."""
+    s = page_state(page)
+    src, dst = s["plays"][0][0]
+    page.click(f'#board g[data-point="{src}"]')
+    page.wait_for_function(f"selected === {src}")
+    assert page.query_selector_all("#board g.target")  # legal targets highlighted
+    page.click(f'#board g[data-point="{dst}"]')
+    page.wait_for_function("steps.length === 1")
+    page.click("#btn-undo")
+    page.wait_for_function("steps.length === 0")
+    x, y = centre(page, src)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.wait_for_function(f"selected === {src}")
+    page.wait_for_timeout(200)
+    x, y = centre(page, dst)
+    page.mouse.move(x, y, steps=5)
+    page.mouse.up()
+    page.wait_for_function("steps.length === 1")
+    page.click("#btn-undo")
+    page.wait_for_function("steps.length === 0")
+    page.check("#home-left")
+    page.wait_for_function("home === 'left'")
+    page.wait_for_timeout(300)
+    assert centre(page, 1)[0] < centre(page, 12)[0]
+    page.uncheck("#home-left")
+    page.wait_for_timeout(300)
+    assert centre(page, 1)[0] > centre(page, 12)[0]
+
+
 def test_a_whole_one_point_match_against_the_bot_by_clicking(
     server: Server, browser: Browser
 ) -> None:
@@ -128,15 +166,19 @@ def test_a_whole_one_point_match_against_the_bot_by_clicking(
     page.wait_for_url("**/m/*")
     commitment = page_state(page)["commitment"]
     assert page.inner_text("#commitment") == commitment
-    shot = False
+    shot = tried = False
     for _ in range(400):
         if page_state(page)["over"]:
             break
+        if not tried and "move" in page_state(page)["actions"]:
+            undo_drag_and_direction(page)
+            tried = True
         click_one_action(page)
         if not shot and page_state(page)["seq"] > 6:
             page.screenshot(path=str(SHOTS / "web-desktop.png"))
             shot = True
     s = page_state(page)
+    assert tried
     assert s["over"] and max(s["score"]) == 1
     page.wait_for_selector("#seed-box:not(.hidden)")
     assert "Match over" in page.inner_text("#status")

@@ -22,7 +22,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
-from backgammon.web.game import BOTS, ActionError, Game, action_dict, bot_action
+from backgammon.web.game import BOTS, DEFAULT_BOT, ActionError, Game, action_dict, bot_action
 from backgammon.web.store import MatchRow, Store, StoreError, hash_token
 
 __all__ = ["create_app"]
@@ -49,7 +49,7 @@ class NewMatch(BaseModel):
 
     length: int = Field(1, ge=1, le=25, description="match length in points")
     opponent: Literal["bot", "human"] = "bot"
-    bot: str = Field("gnubg", description="bot strength (see GET /api/bots)")
+    bot: str = Field(DEFAULT_BOT, description="bot strength (see GET /api/bots)")
     name: str = Field("Guest", max_length=30, description="your name")
 
 

@@ -42,12 +42,15 @@ from backgammon.match import (
 from backgammon.svg import board_svg
 from backgammon.web.store import MatchRow
 
-__all__ = ["BOTS", "ActionError", "Game", "action_dict", "bot_action", "orderings"]
+__all__ = ["BOTS", "DEFAULT_BOT", "ActionError", "Game", "action_dict", "bot_action", "orderings"]
 
 BOTS: dict[str, str] = {
     "random": "Random bot (beginner)",
 }
 """Bot name -> description, as offered on the page."""
+
+DEFAULT_BOT = "random"
+"""The bot a match gets when none is named (the strongest available)."""
 
 
 class ActionError(ValueError):
