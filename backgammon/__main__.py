@@ -34,8 +34,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "serve":
         from backgammon.web import serve as run_server
+        from backgammon.web.store import StoreError
 
-        run_server(args.host, args.port, args.database)
+        try:
+            run_server(args.host, args.port, args.database)
+        except StoreError as exc:
+            print(f"backgammon serve: {exc}", file=sys.stderr)
+            return 2
         return 0
     try:
         if args.command == "show":

@@ -134,7 +134,7 @@ def board_svg(
             _stack(add, x + _PW // 2, top, abs(n), fill, st, point == selected, point)
         label_y = _STRIP + 12 if top else _H - _STRIP - 4
         add(
-            f'<text x="{x + _PW // 2}" y="{label_y}" font-size="11" text-anchor="middle" '
+            f'<text x="{x + _PW // 2}" y="{label_y}" font-size="12" text-anchor="middle" '
             f'fill="{st.text}">{point}</text>'
         )
         add("</g>")
@@ -205,7 +205,7 @@ def board_svg(
         add(f'<g class="strip strip-{side}">')
         add(f'<circle cx="{_TRAY + 10}" cy="{y - 6}" r="8" fill="{fill}" stroke="#000"/>')
         add(
-            f'<text x="{_TRAY + 26}" y="{y}" font-size="17" fill="{st.text}">'
+            f'<text x="{_TRAY + 26}" y="{y}" font-size="20" fill="{st.text}">'
             f"{' · '.join(bits)}</text>"
         )
         if side == "top":
@@ -215,7 +215,7 @@ def board_svg(
             if crawford:
                 info.append("Crawford")
             add(
-                f'<text x="{_W - _TRAY}" y="{y}" font-size="17" text-anchor="end" '
+                f'<text x="{_W - _TRAY}" y="{y}" font-size="20" text-anchor="end" '
                 f'fill="{st.text}">{" · ".join(info)}</text>'
             )
         add("</g>")

@@ -379,6 +379,8 @@ def test_database_urls(tmp_path: Path) -> None:
     assert database_path("sqlite:////abs/x.db") == "/abs/x.db"
     with pytest.raises(StoreError):
         database_path("postgresql://host/db")
+    with pytest.raises(StoreError, match="cannot open"):
+        Store(str(tmp_path / "file" / "x.db")) if (tmp_path / "file").write_text("") == 0 else None
     store = Store(f"sqlite:///{tmp_path}/u.db")
     assert store.match_ids() == []
     store.close()
@@ -422,3 +424,9 @@ def test_orderings_reach_exactly_the_legal_plays(data: st.DataObject) -> None:
         assert after in results
         reached.add(after)
     assert reached == results
+
+
+def test_names_are_escaped_in_the_board(client: TestClient) -> None:
+    m = new_match(client, name='<script>alert("x")</script>')
+    svg = client.get(f"/api/matches/{m['id']}/board.svg").text
+    assert "<script>" not in svg and "&lt;script&gt;" in svg

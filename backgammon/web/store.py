@@ -87,14 +87,14 @@ class Store:
 
     def __init__(self, database: str) -> None:
         path = database_path(database)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
         try:
+            if path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
-        except sqlite3.Error as exc:
+        except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open database {database!r}: {exc}") from exc
         self._lock = threading.Lock()
 
