@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -98,6 +99,7 @@ def test_a_whole_match_against_the_bot_then_audit_replay_and_restart(
     # Every accepted action was stored, numbered without gaps.
     rows = [r for r in stored_actions(db) if r[0] == mid]
     assert [r[1] for r in rows] == list(range(s["seq"]))
+    assert Store(db).match_ids(unfinished_bot_matches=True) == []  # marked finished
     # Step-by-step replay: from the start to the end.
     first = client.get(f"/api/matches/{mid}/replay/0").json()
     assert first["seq"] == 0 and first["score"] == [0, 0]
@@ -368,7 +370,11 @@ def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(db: str) -> None:
     store.append("resume", 0, 0, stored)
     store.close()
     with TestClient(create_app(db)) as c:
-        s = c.get("/api/matches/resume").json()
+        for _ in range(100):  # the bot plays on in the background after start-up
+            s = c.get("/api/matches/resume").json()
+            if s["seq"] == 2:
+                break
+            time.sleep(0.05)
     assert s["seq"] == 2 and s["turn"] == 0
     assert s["log"][-1].startswith("Bot ")
 

@@ -160,7 +160,7 @@ class Server:
         except ActionError as exc:
             raise ApiError(exc.status, exc.code, str(exc)) from exc
         try:
-            self.store.append(live.row.id, game.seq - 1, seat, stored)
+            self.store.append(live.row.id, game.seq - 1, seat, stored, over=game.is_over)
         except StoreError as exc:
             # Not stored, so not accepted: rebuild the game from what is stored.
             live.game = Game.replay(live.row, [a for _s, a in self.store.actions(live.row.id)])
@@ -210,14 +210,16 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
     store = Store(database)
     server = Server(store)
 
+    async def resume() -> None:
+        # A bot whose turn it was when the server died plays on.
+        for match_id in store.match_ids(unfinished_bot_matches=True):
+            await server.run_bot(server.load(match_id))
+
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        # A bot whose turn it was when the server died plays on at once.
-        for match_id in store.match_ids():
-            live = server.load(match_id)
-            if not live.game.is_over:
-                await server.run_bot(live)
+        task = asyncio.create_task(resume())
         yield
+        task.cancel()
         store.close()
 
     app = FastAPI(title="backgammon", description=API_DOC, version="0.1.0", lifespan=lifespan)

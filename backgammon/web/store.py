@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS matches (
     token1      TEXT NOT NULL,
     seed        TEXT NOT NULL,
     commitment  TEXT NOT NULL,
-    names       TEXT NOT NULL
+    names       TEXT NOT NULL,
+    over        INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS actions (
     match_id    TEXT NOT NULL REFERENCES matches(id),
@@ -107,7 +108,7 @@ class Store:
         """Store a new match."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
                 (
                     row.id,
                     row.created,
@@ -130,10 +131,11 @@ class Store:
         names = json.loads(r[9])
         return MatchRow(r[0], r[1], r[2], r[3], r[4], (r[5], r[6]), r[7], r[8], tuple(names))
 
-    def match_ids(self) -> list[str]:
-        """Every stored match, oldest first."""
+    def match_ids(self, *, unfinished_bot_matches: bool = False) -> list[str]:
+        """Every stored match (or only the unfinished ones against a bot), oldest first."""
+        where = " WHERE over = 0 AND bot IS NOT NULL" if unfinished_bot_matches else ""
         with self._lock:
-            rows = self._db.execute("SELECT id FROM matches ORDER BY created").fetchall()
+            rows = self._db.execute(f"SELECT id FROM matches{where} ORDER BY created").fetchall()
         return [r[0] for r in rows]
 
     def actions(self, match_id: str) -> list[tuple[int | None, dict[str, Any]]]:
@@ -144,8 +146,17 @@ class Store:
             ).fetchall()
         return [(r[0], json.loads(r[1])) for r in rows]
 
-    def append(self, match_id: str, seq: int, seat: int | None, action: dict[str, Any]) -> None:
-        """Store action number ``seq`` in one committed transaction (raises if it exists)."""
+    def append(
+        self,
+        match_id: str,
+        seq: int,
+        seat: int | None,
+        action: dict[str, Any],
+        *,
+        over: bool = False,
+    ) -> None:
+        """Store action number ``seq`` in one committed transaction (raises if it exists);
+        ``over`` marks the match finished in the same transaction."""
         with self._lock:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
@@ -153,6 +164,8 @@ class Store:
                     "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
                     (match_id, seq, seat, json.dumps(action, sort_keys=True), time.time()),
                 )
+                if over:
+                    self._db.execute("UPDATE matches SET over = 1 WHERE id = ?", (match_id,))
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
                 if self._db.in_transaction:
