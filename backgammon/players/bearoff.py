@@ -1,0 +1,263 @@
+"""One-sided bear-off database: for every home-board position of up to 15 checkers, the
+distribution of the number of rolls needed to bear everything off, playing each roll to
+minimise the expected number of rolls.  Two-sided race chances are built on it.
+
+There are C(21, 6) = 54,264 positions.  The table is computed by our own code (about a
+minute), written once to the user's cache directory, and read from there afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "MAX_ROLLS",
+    "N_POSITIONS",
+    "BearoffDatabase",
+    "BearoffError",
+    "position_index",
+    "positions",
+]
+
+N_POSITIONS = comb(21, 6)
+"""Positions of 0-15 checkers on six points."""
+MAX_ROLLS = 32
+"""Length of each stored distribution (no position needs more rolls)."""
+VERSION = 1
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+Home = tuple[int, int, int, int, int, int]
+
+_BINOM = np.array([[comb(n, k) for k in range(7)] for n in range(22)], dtype=np.int64)
+_ROLLS = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)]
+
+
+class BearoffError(ValueError):
+    """A position that is not in the database (checkers outside the home board, > 15)."""
+
+
+def position_index(home: Sequence[int]) -> int:
+    """The index of a home board (checkers on points 1..6) in the database."""
+    if len(home) != 6 or min(home) < 0 or sum(home) > 15:
+        raise BearoffError(f"not a bear-off position of up to 15 checkers: {tuple(home)}")
+    rank = 0
+    s = 0
+    for k, c in enumerate(home, start=1):
+        s += c
+        rank += comb(s + k - 1, k)
+    return rank
+
+
+def indices(homes: IntArray) -> IntArray:
+    """Vectorised :func:`position_index` of an ``(N, 6)`` array of home boards."""
+    a = np.cumsum(homes, axis=1) + np.arange(6)
+    return np.asarray(_BINOM[a, np.arange(1, 7)].sum(axis=1))
+
+
+def positions() -> Iterator[Home]:
+    """Every home board of up to 15 checkers, in index order."""
+    out: list[Home] = []
+
+    def rec(prefix: tuple[int, ...], left: int) -> None:
+        if len(prefix) == 6:
+            out.append(prefix)  # type: ignore[arg-type,unused-ignore]
+            return
+        for c in range(left + 1):
+            rec((*prefix, c), left - c)
+
+    rec((), 15)
+    out.sort(key=position_index)
+    return iter(out)
+
+
+@cache
+def _after_die(home: Home, die: int) -> tuple[Home, ...]:
+    """Positions after playing one die (all checkers are home, so a die is always playable)."""
+    results: set[Home] = set()
+    highest = max((p for p in range(6) if home[p]), default=-1)
+    for p in range(6):
+        if not home[p]:
+            continue
+        point = p + 1
+        if point < die and p != highest:
+            continue  # bearing off with a larger die needs no checker on a higher point
+        h = list(home)
+        h[p] -= 1
+        if point > die:
+            h[p - die] += 1
+        results.add((h[0], h[1], h[2], h[3], h[4], h[5]))
+    return tuple(results)
+
+
+def _after_roll(home: Home, a: int, b: int) -> set[Home]:
+    """Positions after playing a whole roll (as many dice as possible, R9)."""
+    dice = [a] * 4 if a == b else [a, b]
+    orders = [dice] if a == b else [dice, dice[::-1]]
+    results: set[Home] = set()
+    for order in orders:
+        layer = {home}
+        for die in order:
+            nxt: set[Home] = set()
+            for h in layer:
+                if not any(h):
+                    nxt.add(h)
+                else:
+                    nxt.update(_after_die(h, die))
+            layer = nxt
+        results |= layer
+    return results
+
+
+def build(progress: Callable[[int, int], None] | None = None, max_checkers: int = 15) -> FloatArray:
+    """Compute the ``(N, MAX_ROLLS)`` table; index k = bear off in exactly k rolls.
+
+    With ``max_checkers`` < 15 only the first ``C(max_checkers + 6, 6)`` positions (those
+    with at most that many checkers, a prefix of the index order) are computed.
+    """
+    total = comb(max_checkers + 6, 6)
+    table = np.zeros((total, MAX_ROLLS))
+    mean = np.zeros(total)
+    todo = [h for h in positions() if sum(h) <= max_checkers]
+    order = sorted(todo, key=lambda h: sum((i + 1) * c for i, c in enumerate(h)))
+    table[0, 0] = 1.0  # nothing left: done in zero rolls
+    for n, home in enumerate(order):
+        if n and progress and n % 500 == 0:
+            progress(n, total)
+        if not any(home):
+            continue
+        i = position_index(home)
+        dist = np.zeros(MAX_ROLLS)
+        for a, b, weight in _ROLLS:
+            best = min((position_index(h) for h in _after_roll(home, a, b)), key=mean.__getitem__)
+            dist[1:] += weight * table[best, :-1]
+        dist /= 36.0
+        table[i] = dist
+        mean[i] = float(dist @ np.arange(MAX_ROLLS))
+    _after_die.cache_clear()
+    if progress:
+        progress(total, total)
+    return table
+
+
+def _bar(done: int, total: int) -> None:
+    width = 40
+    filled = width * done // total
+    sys.stderr.write(
+        f"\rbuilding bear-off database [{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+    )
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def cache_path() -> Path:
+    """Where the table is kept: ``$BACKGAMMON_CACHE`` or the user's cache directory."""
+    root = os.environ.get("BACKGAMMON_CACHE")
+    if root:
+        return Path(root) / f"bearoff-v{VERSION}.npz"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "backgammon" / f"bearoff-v{VERSION}.npz"
+
+
+SHIPPED = Path(__file__).with_name("data") / "bearoff.npz"
+"""The table shipped with the package (made by ``python -m backgammon.players.bearoff``)."""
+_SCALE = 65535.0
+
+
+def write_table(table: FloatArray, path: Path) -> None:
+    """Store a table as 16-bit fixed point (like gnubg's; 1/65535 resolution), compressed."""
+    used = int(np.nonzero(table.max(axis=0) * _SCALE >= 0.5)[0].max()) + 1
+    q = np.round(table[:, :used] * _SCALE).astype(np.uint16)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez_compressed(tmp, table=q, version=np.array(VERSION))
+    tmp.replace(path)
+
+
+def read_table(path: Path) -> FloatArray:
+    """Read a table written by :func:`write_table` (renormalised rows)."""
+    with np.load(path) as data:
+        q = np.asarray(data["table"], dtype=np.float64)
+    table = np.zeros((len(q), MAX_ROLLS))
+    table[:, : q.shape[1]] = q
+    sums = table.sum(axis=1, keepdims=True)
+    return np.asarray(table / np.where(sums > 0, sums, 1.0))
+
+
+class BearoffDatabase:
+    """The one-sided table with race chances built on it."""
+
+    def __init__(self, table: FloatArray) -> None:
+        """Wrap a table made by :func:`build`."""
+        if table.shape != (N_POSITIONS, MAX_ROLLS):
+            raise BearoffError(f"bear-off table has shape {table.shape}")
+        self.table = table
+        self.cumulative = np.cumsum(table, axis=1)  # P(done within k rolls)
+        self.mean = table @ np.arange(MAX_ROLLS)
+
+    @classmethod
+    def load(cls, path: Path | None = None, progress: bool = True) -> BearoffDatabase:
+        """The shipped table, else the cached one, else build it (with a progress bar) and
+        cache it.  ``path`` names a specific file (built and written there if missing)."""
+        if path is None and SHIPPED.exists():
+            path = SHIPPED
+        path = path or cache_path()
+        if path.exists():
+            return cls(read_table(path))
+        table = build(_bar if progress else None)
+        write_table(table, path)
+        return cls(table)
+
+    def distribution(self, home: Sequence[int]) -> FloatArray:
+        """P(bear off in exactly k rolls) for k = 0..MAX_ROLLS-1."""
+        return np.asarray(self.table[position_index(home)])
+
+    def expected_rolls(self, home: Sequence[int]) -> float:
+        """Mean number of rolls to bear off."""
+        return float(self.mean[position_index(home)])
+
+    def win_probability(self, mine: Sequence[int], theirs: Sequence[int]) -> float:
+        """P(the side on roll bears off first), each side playing from its own table."""
+        p = self.distribution(mine)
+        q_cum = self.cumulative[position_index(theirs)]
+        # I need k rolls; I win if the opponent needs at least k (they roll after me).
+        q_at_least = 1.0 - np.concatenate([[0.0], q_cum[:-1]])
+        return float(p @ q_at_least)
+
+    def win_probabilities(self, boards: IntArray) -> FloatArray:
+        """Vectorised :meth:`win_probability` of ``(N, 26)`` boards that are both bear-offs."""
+        mine = np.maximum(boards[:, 1:7], 0)
+        theirs = np.maximum(-boards[:, 24:18:-1], 0)
+        p = self.table[indices(mine)]
+        q_cum = self.cumulative[indices(theirs)]
+        q_at_least = 1.0 - np.concatenate([np.zeros((len(boards), 1)), q_cum[:, :-1]], axis=1)
+        return np.asarray((p * q_at_least).sum(axis=1))
+
+
+def is_bearoff(boards: IntArray) -> npt.NDArray[np.bool_]:
+    """True where both sides have every checker in their home board (none on the bar)."""
+    return np.asarray(~(boards[:, 7:26] > 0).any(axis=1) & ~(boards[:, 0:19] < 0).any(axis=1))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m backgammon.players.bearoff [FILE]``: build the table and write it to FILE
+    (default: the user cache), showing progress."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    path = Path(args[0]) if args else cache_path()
+    table = build(_bar)
+    write_table(table, path)
+    print(f"{path}: {len(table)} positions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,184 @@
+"""A small numpy neural network with gnubg's five outputs, and the contact/race pair.
+
+Outputs, all from the point of view of the side on roll and cumulative like gnubg's:
+``P(win)``, ``P(win gammon or better)``, ``P(win backgammon)``, ``P(lose gammon or
+worse)``, ``P(lose backgammon)``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from backgammon.players.encode import N_INPUTS, encode, is_race
+
+__all__ = [
+    "Evaluator",
+    "Net",
+    "cubeless_equity",
+    "flip_probs",
+    "terminal_probs_after",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+N_OUTPUTS = 5
+
+
+def _sigmoid(x: FloatArray) -> FloatArray:
+    return np.asarray(0.5 * (1.0 + np.tanh(0.5 * x)))
+
+
+def flip_probs(p: FloatArray) -> FloatArray:
+    """The same five probabilities seen from the other side."""
+    return np.stack([1.0 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1)
+
+
+def cubeless_equity(p: FloatArray) -> FloatArray:
+    """Cubeless money equity of each row of five probabilities."""
+    return np.asarray(2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
+
+
+def terminal_probs_after(b: IntArray) -> tuple[npt.NDArray[np.bool_], FloatArray]:
+    """For boards just played (opponent on roll): which are won, and the exact outcome.
+
+    The probabilities are from the point of view of the side that has just played.
+    """
+    won = np.asarray(~(b < 0).any(axis=1))  # the player who just moved has none left
+    loser = np.maximum(b, 0)
+    gammon = loser.sum(axis=1) == 15
+    backgammon = gammon & (loser[:, 19:26].sum(axis=1) > 0)
+    probs = np.zeros((len(b), N_OUTPUTS))
+    probs[:, 0] = 1.0
+    probs[:, 1] = gammon
+    probs[:, 2] = backgammon
+    return won, np.asarray(probs, dtype=np.float64)
+
+
+@dataclass
+class Net:
+    """One hidden layer of sigmoids, five sigmoid outputs."""
+
+    w1: FloatArray
+    b1: FloatArray
+    w2: FloatArray
+    b2: FloatArray
+
+    @classmethod
+    def random(cls, n_inputs: int, hidden: int, rng: np.random.Generator) -> Net:
+        """Small random weights (reproducible from ``rng``)."""
+        return cls(
+            rng.normal(0.0, 1.0 / np.sqrt(n_inputs), (n_inputs, hidden)),
+            np.zeros(hidden),
+            rng.normal(0.0, 1.0 / np.sqrt(hidden), (hidden, N_OUTPUTS)),
+            np.zeros(N_OUTPUTS),
+        )
+
+    @property
+    def hidden(self) -> int:
+        """Number of hidden units."""
+        return int(self.b1.shape[0])
+
+    def forward(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """Hidden activations and outputs of a batch of inputs."""
+        h = _sigmoid(x @ self.w1 + self.b1)
+        return h, _sigmoid(h @ self.w2 + self.b2)
+
+    def __call__(self, x: FloatArray) -> FloatArray:
+        return self.forward(x)[1]
+
+    def train_step(self, x: FloatArray, target: FloatArray, alpha: float) -> float:
+        """One gradient step of squared error towards ``target`` (summed over the batch)."""
+        h, y = self.forward(x)
+        err = target - y
+        d_out = err * y * (1.0 - y)
+        d_hid = (d_out @ self.w2.T) * h * (1.0 - h)
+        self.w2 += alpha * (h.T @ d_out)
+        self.b2 += alpha * d_out.sum(axis=0)
+        self.w1 += alpha * (x.T @ d_hid)
+        self.b1 += alpha * d_hid.sum(axis=0)
+        return float((err * err).sum())
+
+    def arrays(self, prefix: str) -> dict[str, FloatArray]:
+        """The weights as named arrays (for ``np.savez``)."""
+        return {
+            f"{prefix}w1": self.w1,
+            f"{prefix}b1": self.b1,
+            f"{prefix}w2": self.w2,
+            f"{prefix}b2": self.b2,
+        }
+
+    @classmethod
+    def from_arrays(cls, data: Any, prefix: str) -> Net:
+        """Read the weights saved by :meth:`arrays`."""
+        return cls(
+            *(np.array(data[f"{prefix}{k}"], dtype=np.float64) for k in ("w1", "b1", "w2", "b2"))
+        )
+
+
+@dataclass
+class Evaluator:
+    """A contact net and a race net; positions are routed by whether contact is left."""
+
+    contact: Net
+    race: Net
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def random(
+        cls, rng: np.random.Generator, hidden: int = 128, race_hidden: int = 64
+    ) -> Evaluator:
+        """An untrained pair of nets."""
+        return cls(Net.random(N_INPUTS, hidden, rng), Net.random(N_INPUTS, race_hidden, rng))
+
+    def evaluate(self, b: IntArray) -> FloatArray:
+        """The five probabilities for the side on roll of each (unfinished) board."""
+        x = encode(b)
+        race = is_race(b)
+        return self.evaluate_encoded(x, race)
+
+    def evaluate_encoded(self, x: FloatArray, race: npt.NDArray[np.bool_]) -> FloatArray:
+        """Like :meth:`evaluate` from inputs already encoded."""
+        if not race.any():
+            return self.contact(x)
+        if race.all():
+            return self.race(x)
+        out = np.empty((len(x), N_OUTPUTS))
+        out[race] = self.race(x[race])
+        out[~race] = self.contact(x[~race])
+        return out
+
+    def evaluate_after(self, b: IntArray) -> FloatArray:
+        """Probabilities for the side that just played, of boards with the opponent on roll.
+
+        Finished games get their exact result; the rest go through the nets.
+        """
+        won, exact = terminal_probs_after(b)
+        if won.all():
+            return exact
+        if not won.any():
+            return flip_probs(self.evaluate(b))
+        out = exact
+        out[~won] = flip_probs(self.evaluate(b[~won]))
+        return out
+
+    def save(self, path: str | Path) -> None:
+        """Write both nets and the metadata to one ``.npz`` file."""
+        arrays = {**self.contact.arrays("contact_"), **self.race.arrays("race_")}
+        meta = np.array(json.dumps(self.meta, sort_keys=True))
+        tmp = Path(str(path) + ".tmp.npz")
+        np.savez_compressed(tmp, meta=meta, **arrays)  # type: ignore[arg-type]
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Evaluator:
+        """Read a file written by :meth:`save`."""
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            return cls(Net.from_arrays(data, "contact_"), Net.from_arrays(data, "race_"), meta)

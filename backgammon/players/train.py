@@ -1,0 +1,157 @@
+"""TD(lambda) self-play training of the contact and race nets with our own move generator.
+
+Run ``python -m backgammon.players.train --help``.  Each game is played greedily by the
+current nets (0-ply); at its end the lambda-returns of every position are computed backwards
+from the exact result and each net takes one gradient step on its positions.  Checkpoints
+hold the weights *and* the random state, so a run resumed from a checkpoint continues
+exactly as if it had not been stopped, and a run is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+from backgammon.board import Position
+from backgammon.players.encode import boards_array, encode, is_race
+from backgammon.players.net import N_OUTPUTS, Evaluator, cubeless_equity, flip_probs
+
+__all__ = ["main", "play_training_game"]
+
+
+def _flip_one(p: np.ndarray) -> np.ndarray:
+    return np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
+
+
+def play_training_game(
+    ev: Evaluator, rng: random.Random, alpha: float, lam: float
+) -> tuple[int, float]:
+    """Play one self-play game, then update the nets; returns (plies, squared error)."""
+    pos = Position.initial()
+    while True:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if d1 != d2:
+            break
+    dice = (d1, d2)
+    states = [pos.board]
+    outcome: np.ndarray | None = None
+    while True:
+        moves = pos.legal_moves(dice)
+        if not moves:
+            pos = pos.flip()
+        else:
+            after = [pos.play(m) for m in moves]
+            b = boards_array(p.board for p in after)
+            probs = ev.evaluate_after(b)
+            i = int(np.argmax(cubeless_equity(probs)))
+            pos = after[i]
+            if pos.is_game_over():
+                outcome = probs[i]
+                break
+        states.append(pos.board)
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+    assert outcome is not None
+    b = boards_array(states)
+    x = encode(b)
+    race = is_race(b)
+    v = ev.evaluate_encoded(x, race)
+    n = len(states)
+    targets = np.empty((n, N_OUTPUTS))
+    g = outcome
+    targets[n - 1] = g
+    vf = flip_probs(v)
+    for t in range(n - 2, -1, -1):
+        g = (1.0 - lam) * vf[t + 1] + lam * _flip_one(g)
+        targets[t] = g
+    err = 0.0
+    if race.any():
+        err += ev.race.train_step(x[race], targets[race], alpha)
+    if (~race).any():
+        err += ev.contact.train_step(x[~race], targets[~race], alpha)
+    return n, err
+
+
+def _save(ev: Evaluator, path: Path, rng: random.Random, games: int) -> None:
+    ev.meta["games"] = games
+    ev.meta["rng_state"] = json.dumps(rng.getstate())
+    ev.save(path)
+
+
+def _load_rng(ev: Evaluator) -> random.Random:
+    rng = random.Random()
+    version, state, gauss = json.loads(ev.meta["rng_state"])
+    rng.setstate((version, tuple(state), gauss))
+    return rng
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m backgammon.players.train``: train or resume, with progress and checkpoints."""
+    ap = argparse.ArgumentParser(prog="backgammon train", description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100_000, help="total games to reach")
+    ap.add_argument("--dir", type=Path, default=Path("train-run"), help="checkpoint directory")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--hidden", type=int, default=128, help="hidden units of the contact net")
+    ap.add_argument("--race-hidden", type=int, default=64, help="hidden units of the race net")
+    ap.add_argument("--alpha", type=float, default=0.1, help="learning rate")
+    ap.add_argument("--lam", type=float, default=0.7, help="TD lambda")
+    ap.add_argument("--every", type=int, default=2000, help="games between checkpoints")
+    ap.add_argument("--keep-every", type=int, default=10_000, help="games between kept snapshots")
+    ap.add_argument("--resume", action="store_true", help="continue from DIR/latest.npz")
+    args = ap.parse_args(argv)
+
+    args.dir.mkdir(parents=True, exist_ok=True)
+    latest = args.dir / "latest.npz"
+    if args.resume and latest.exists():
+        ev = Evaluator.load(latest)
+        rng = _load_rng(ev)
+        games = int(ev.meta["games"])
+        print(f"resumed from {latest} at game {games}", flush=True)
+    else:
+        ev = Evaluator.random(np.random.default_rng(args.seed), args.hidden, args.race_hidden)
+        rng = random.Random(args.seed)
+        games = 0
+        ev.meta.update(seed=args.seed, hidden=args.hidden, race_hidden=args.race_hidden)
+    history = ev.meta.setdefault("history", [])
+    history.append({"from": games, "alpha": args.alpha, "lam": args.lam, "argv": sys.argv[1:]})
+
+    with threadpool_limits(limits=1):
+        t0 = time.monotonic()
+        start = games
+        plies = 0
+        err = 0.0
+        while games < args.games:
+            n, e = play_training_game(ev, rng, args.alpha, args.lam)
+            games += 1
+            plies += n
+            err += e
+            if games % 100 == 0:
+                done = games - start
+                rate = done / (time.monotonic() - t0)
+                left = (args.games - games) / rate if rate else 0.0
+                print(
+                    f"\rgame {games}/{args.games}  {rate:.1f} games/s  "
+                    f"{plies / done:.1f} plies/game  err {err / plies:.4f}  "
+                    f"eta {left / 60:.0f} min",
+                    end="",
+                    flush=True,
+                )
+            if games % args.every == 0 or games == args.games:
+                _save(ev, latest, rng, games)
+            if games % args.keep_every == 0:
+                _save(ev, args.dir / f"games-{games:07d}.npz", rng, games)
+        print(flush=True)
+    _save(ev, latest, rng, games)
+    print(f"saved {latest} after {games} games", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

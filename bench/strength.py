@@ -1,0 +1,204 @@
+"""Playing strength: cubeless money duels with duplicate dice.
+
+    python bench/strength.py --games 10000 --opponent pubeval [--player neural] [--plies 0]
+    python bench/strength.py --games 2000 --opponent gnubg
+    python bench/strength.py --speed
+
+Each dice sequence is played twice with the seats swapped, so luck mostly cancels; the
+standard error is computed over these pairs.  Prints points per game (ppg) of the player
+against the opponent.  ``--opponent gnubg`` is GNU Backgammon's 0-ply net from the PyPI
+package gnubg-nn (a benchmark-only dependency).  ``--speed`` prints the network's plays per
+second and training games per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from backgammon.board import Move, Position
+from backgammon.players import Player, get
+
+
+class GnubgPlayer:
+    """gnubg's 0-ply net (gnubg-nn) as a player, for benchmarks only."""
+
+    name = "gnubg-0ply"
+
+    def __init__(self) -> None:
+        import gnubg_nn
+
+        self._g = gnubg_nn
+
+    def choose_move(
+        self, position: Position, dice: Sequence[int], cube: object = None
+    ) -> Move | None:
+        moves = position.legal_moves(dice)
+        if len(moves) <= 1:
+            return moves[0] if moves else None
+        not_on_roll, on_roll = position.arrays()
+        steps = self._g.best_move([list(not_on_roll), list(on_roll)], dice[0], dice[1])
+        target = position.play([(s, t, False) for s, t in steps])
+        for m in moves:
+            if position.play(m) == target:
+                return m
+        raise RuntimeError(f"gnubg's play {steps} is not one of ours")
+
+
+def make_player(name: str, plies: int, weights: str | None) -> Player | GnubgPlayer:
+    """A player by name for the duel."""
+    if name == "gnubg":
+        return GnubgPlayer()
+    if name == "neural":
+        return get("neural", plies=plies, weights=weights)
+    return get(name)
+
+
+def dice_sequence(seed: int) -> random.Random:
+    """The dice of one duplicate pair."""
+    return random.Random(seed)
+
+
+def play_game(first: Player | GnubgPlayer, second: Player | GnubgPlayer, seed: int) -> int:
+    """One cubeless game; returns the points won by ``first`` (negative if it lost)."""
+    rng = dice_sequence(seed)
+    while True:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if d1 != d2:
+            break
+    pos = Position.initial()
+    players = (first, second)
+    turn = 0
+    while True:
+        move = players[turn].choose_move(pos, (d1, d2))
+        pos = pos.flip() if move is None else pos.play(move)
+        outcome = pos.outcome()
+        if outcome is not None:
+            points = outcome.points
+            return points if turn == 0 else -points
+        turn ^= 1
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+
+
+def _pairs(args: tuple[str, str, int, str | None, int, int]) -> list[float]:
+    player_name, opp_name, plies, weights, start, count = args
+    player = make_player(player_name, plies, weights)
+    opponent = make_player(opp_name, 0, None)
+    out = []
+    for seed in range(start, start + count):
+        a = play_game(player, opponent, seed)
+        b = -play_game(opponent, player, seed)
+        out.append((a + b) / 2.0)
+    return out
+
+
+def duel(
+    player: str,
+    opponent: str,
+    games: int,
+    plies: int = 0,
+    weights: str | None = None,
+    jobs: int = 1,
+    seed: int = 0,
+) -> tuple[float, float, int]:
+    """(ppg, standard error, games) of ``player`` against ``opponent``."""
+    pairs = max(1, games // 2)
+    chunk = math.ceil(pairs / jobs)
+    tasks = [
+        (player, opponent, plies, weights, seed * 10_000_000 + i, min(chunk, pairs - i))
+        for i in range(0, pairs, chunk)
+    ]
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            results = [x for part in pool.map(_pairs, tasks) for x in part]
+    else:
+        results = _pairs(tasks[0])
+    n = len(results)
+    mean = sum(results) / n
+    var = sum((x - mean) ** 2 for x in results) / max(1, n - 1)
+    return mean, math.sqrt(var / n), 2 * n
+
+
+def speed() -> None:
+    """Plays per second of the 0-ply net, and self-play training games per second."""
+    import numpy as np
+
+    from backgammon.players.net import Evaluator
+    from backgammon.players.train import play_training_game
+
+    bot = get("neural", plies=0)
+    rng = random.Random(1)
+    cases = []
+    pos = Position.initial()
+    while len(cases) < 2000:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        cases.append((pos, dice))
+        move = bot.choose_move(pos, dice)
+        pos = pos.flip() if move is None else pos.play(move)
+        if pos.is_game_over():
+            pos = Position.initial()
+    t = time.perf_counter()
+    for p, d in cases:
+        bot.choose_move(p, d)
+    rate = len(cases) / (time.perf_counter() - t)
+    print(f"neural 0-ply: {rate:.0f} plays/s over {len(cases)} positions from its own games")
+    for plies, n in ((1, 40), (2, 5)):
+        deeper = get("neural", plies=plies)
+        t = time.perf_counter()
+        for p, d in cases[:n]:
+            deeper.choose_move(p, d)
+        print(f"neural {plies}-ply: {n / (time.perf_counter() - t):.2f} plays/s over {n} positions")
+    ev = Evaluator.random(np.random.default_rng(0))
+    trained = Evaluator.load(
+        str(
+            Path(__file__).resolve().parent.parent
+            / "backgammon"
+            / "players"
+            / "data"
+            / "weights.npz"
+        )
+    )
+    for label, e in (("trained", trained),):
+        ev = e
+        r = random.Random(2)
+        t = time.perf_counter()
+        for _ in range(50):
+            play_training_game(ev, r, 0.0, 0.7)
+        print(f"training ({label} net, alpha 0): {50 / (time.perf_counter() - t):.1f} games/s")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2000, help="games (two per dice sequence)")
+    ap.add_argument("--player", default="neural")
+    ap.add_argument("--opponent", default="pubeval", help="pubeval, gnubg or random")
+    ap.add_argument("--plies", type=int, default=0)
+    ap.add_argument("--weights", default=None, help="a .npz other than the shipped one")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--speed", action="store_true")
+    args = ap.parse_args(argv)
+    if args.speed:
+        speed()
+        return 0
+    t = time.perf_counter()
+    ppg, se, n = duel(
+        args.player, args.opponent, args.games, args.plies, args.weights, args.jobs, args.seed
+    )
+    dt = time.perf_counter() - t
+    label = args.player + (f" {args.plies}-ply" if args.player == "neural" else "")
+    print(
+        f"{label} vs {args.opponent}: {ppg:+.3f} ppg ± {se:.3f} (1 s.e.) over {n} games "
+        f"with duplicate dice, {n / dt:.1f} games/s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

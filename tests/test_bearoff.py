@@ -1,0 +1,96 @@
+"""The one-sided bear-off database: indexing, hand-computed cases, gnubg agreement."""
+
+from __future__ import annotations
+
+import random
+from math import comb
+
+import gnubg_nn
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from backgammon import Position
+from backgammon.players import bearoff
+from backgammon.players.bearoff import (
+    N_POSITIONS,
+    BearoffDatabase,
+    BearoffError,
+    position_index,
+)
+
+
+@pytest.fixture(scope="module")
+def db() -> BearoffDatabase:
+    return BearoffDatabase.load(progress=False)
+
+
+def test_there_are_54264_positions_indexed_densely() -> None:
+    homes = list(bearoff.positions())
+    assert len(homes) == N_POSITIONS == 54264
+    assert [position_index(h) for h in homes] == list(range(N_POSITIONS))
+    assert (bearoff.indices(np.array(homes)) == np.arange(N_POSITIONS)).all()
+
+
+@given(st.lists(st.integers(0, 15), min_size=6, max_size=6).filter(lambda h: sum(h) <= 15))
+def test_fewer_checkers_come_first(home: list[int]) -> None:
+    # Positions with at most n checkers are the first C(n + 6, 6) indices (used by build()).
+    assert position_index(home) < comb(sum(home) + 6, 6)
+
+
+def test_bad_positions_are_rejected() -> None:
+    with pytest.raises(BearoffError):
+        position_index((16, 0, 0, 0, 0, 0))
+    with pytest.raises(BearoffError):
+        position_index((1, 2, 3))
+
+
+def test_hand_computed_cases(db: BearoffDatabase) -> None:
+    assert db.distribution((0,) * 6)[0] == 1.0  # nothing to bear off
+    assert db.distribution((2, 0, 0, 0, 0, 0))[1] == pytest.approx(1.0)  # any roll
+    # One checker on the 6-point: off in one roll when the dice total 6 or more, or 2-2
+    # (four twos); 26 + 1 of the 36 rolls.
+    dist = db.distribution((0, 0, 0, 0, 0, 1))
+    assert dist[1] == pytest.approx(27 / 36, abs=2e-5)
+    assert dist[2] == pytest.approx(9 / 36, abs=2e-5)
+    # Two checkers on the 6-point: only doubles of 3 or more take both off at once.
+    assert db.distribution((0, 0, 0, 0, 0, 2))[1] == pytest.approx(4 / 36, abs=2e-5)
+
+
+def test_small_rebuild_matches_the_shipped_table(db: BearoffDatabase) -> None:
+    small = bearoff.build(max_checkers=4)
+    assert small.shape == (comb(10, 6), bearoff.MAX_ROLLS)
+    assert np.abs(small - db.table[: len(small)]).max() < 2e-5
+
+
+def test_distributions_match_gnubg(db: BearoffDatabase) -> None:
+    rng = random.Random(7)
+    homes = list(bearoff.positions())
+    for home in [*rng.sample(homes, 800), (0, 0, 0, 0, 0, 15), (3, 3, 3, 2, 2, 2)]:
+        ref = np.array(gnubg_nn.bearoff_probabilities(home))  # ref[k]: off in k + 1 rolls
+        ours = db.distribution(home)
+        assert np.abs(ours[1 : len(ref) + 1] - ref).max() < 1e-3, home
+        assert abs(db.expected_rolls(home) - ref @ np.arange(1, len(ref) + 1)) < 5e-4
+
+
+def test_race_win_chances_match_gnubg(db: BearoffDatabase) -> None:
+    rng = random.Random(3)
+    for _ in range(150):
+        b = [0] * 26
+        for _ in range(rng.randint(1, 15)):
+            b[rng.randint(1, 6)] += 1
+        for _ in range(rng.randint(1, 15)):
+            b[rng.randint(19, 24)] -= 1
+        pos = Position(b)
+        ref = gnubg_nn.probabilities([list(x) for x in pos.arrays()], 0)[0]
+        ours = db.win_probabilities(np.array([b]))[0]
+        assert abs(ours - ref) < 0.01, pos
+        assert ours == pytest.approx(db.win_probability(b[1:7], [-x for x in b[24:18:-1]]))
+
+
+def test_is_bearoff() -> None:
+    assert not bearoff.is_bearoff(np.array([Position.initial().board]))[0]
+    b = [0] * 26
+    b[3], b[22] = 2, -4
+    assert bearoff.is_bearoff(np.array([b]))[0]

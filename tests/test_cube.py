@@ -1,0 +1,140 @@
+"""Cube decisions on textbook cases (R22-R26 money, R29-R33 match) and the MET."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from backgammon.players.cube import (
+    CubeAction,
+    CubeState,
+    CubeStateError,
+    cube_decision,
+    money_equity,
+)
+from backgammon.players.met import KAZAROSS_XG2, MatchEquityError
+
+
+def race(p: float) -> tuple[float, float, float, float, float]:
+    """Probabilities of a position without gammons."""
+    return (p, 0.0, 0.0, 0.0, 0.0)
+
+
+def test_dead_cube_money_take_point_is_25_percent() -> None:
+    # With a dead cube (efficiency 0) the taker needs 25% (R23): 2 * (1 - 2 * 0.25) = 1.
+    at = cube_decision(race(0.75), CubeState(), x=0.0)
+    assert at.double_take == pytest.approx(at.double_pass)
+    assert cube_decision(race(0.74), CubeState(), x=0.0).response is CubeAction.TAKE
+    assert cube_decision(race(0.76), CubeState(), x=0.0).response is CubeAction.PASS
+
+
+def test_live_cube_lowers_the_take_point() -> None:
+    # Owning the cube is worth something: with a live cube a 23% underdog still takes.
+    assert cube_decision(race(0.77), CubeState(), x=0.68).response is CubeAction.TAKE
+    assert cube_decision(race(0.77), CubeState(), x=0.0).response is CubeAction.PASS
+    assert cube_decision(race(0.85), CubeState(), x=0.68).response is CubeAction.PASS
+
+
+def test_money_doubling_window() -> None:
+    assert cube_decision(race(0.55), CubeState()).action is CubeAction.NO_DOUBLE
+    assert cube_decision(race(0.72), CubeState()).action is CubeAction.DOUBLE
+    # Too good to double: lots of gammons, so play on for them.
+    too_good = cube_decision((0.95, 0.6, 0.05, 0.0, 0.0), CubeState())
+    assert too_good.action is CubeAction.NO_DOUBLE and too_good.response is CubeAction.PASS
+
+
+def test_gammons_raise_the_take_point() -> None:
+    plain = cube_decision(race(0.74), CubeState(), x=0.0)
+    gammonish = cube_decision((0.74, 0.3, 0.0, 0.0, 0.0), CubeState(), x=0.0)
+    assert plain.response is CubeAction.TAKE and gammonish.response is CubeAction.PASS
+
+
+def test_owner_cannot_be_doubled_by_the_other_side() -> None:
+    # R24: only the owner may redouble.
+    state = CubeState(cube_value=2, cube_owner=-1)
+    assert cube_decision(race(0.8), state).action is CubeAction.NO_DOUBLE
+
+
+def test_jacoby_ignores_gammons_with_a_centred_cube() -> None:
+    p = (0.6, 0.3, 0.0, 0.05, 0.0)
+    assert money_equity(p, 0, 0.0, jacoby=True) == pytest.approx(2 * 0.6 - 1)
+    assert money_equity(p, 0, 0.0, jacoby=False) == pytest.approx(0.6 + 0.3 - 0.4 - 0.05)
+
+
+def test_beaver_when_the_double_is_wrong() -> None:
+    d = cube_decision(race(0.4), CubeState(beavers=True))
+    assert d.response is CubeAction.BEAVER
+    assert cube_decision(race(0.4), CubeState()).response is CubeAction.TAKE
+
+
+def test_no_double_in_the_crawford_game() -> None:
+    # R31: no doubling in the Crawford game, however good the position.
+    state = CubeState(match_length=7, score=(3, 6), crawford=True)
+    assert cube_decision(race(0.9), state).action is CubeAction.NO_DOUBLE
+    assert not state.may_double()
+
+
+def test_post_crawford_trailer_doubles_and_leader_cannot() -> None:
+    trailer = CubeState(match_length=7, score=(3, 6))  # 4-away vs 1-away, after Crawford
+    assert trailer.post_crawford
+    assert cube_decision(race(0.35), trailer).action is CubeAction.DOUBLE
+    leader = trailer.flip()
+    assert not leader.may_double()  # a 1-away leader gains nothing from the cube
+    assert cube_decision(race(0.9), leader).action is CubeAction.NO_DOUBLE
+
+
+def test_dead_cube_is_not_turned() -> None:
+    # 2-away owning a 2-cube: a single win already wins the match, redoubling only risks.
+    state = CubeState(match_length=5, score=(3, 1), cube_value=2, cube_owner=1)
+    assert not state.may_double()
+    assert cube_decision(race(0.8), state).action is CubeAction.NO_DOUBLE
+
+
+def test_match_take_points_follow_the_table() -> None:
+    # 2-away/2-away with a dead cube: a take puts the match on this game, a pass leaves
+    # the taker 2-away against 1-away (Crawford), so the taker needs E(2, 1) = 32.3%.
+    state = CubeState(match_length=5, score=(3, 3))
+    tp = KAZAROSS_XG2.equity(2, 1)
+    just_take = cube_decision(race(1 - tp + 0.01), state, x=0.0)
+    just_pass = cube_decision(race(1 - tp - 0.01), state, x=0.0)
+    assert just_take.response is CubeAction.PASS  # doubler's view: p high enough to cash
+    assert just_pass.response is CubeAction.TAKE
+
+
+def test_bad_states_are_rejected() -> None:
+    with pytest.raises(CubeStateError):
+        CubeState(cube_value=3)
+    with pytest.raises(CubeStateError):
+        CubeState(match_length=5, score=(5, 0))
+    with pytest.raises(CubeStateError):
+        CubeState(match_length=7, score=(2, 3), crawford=True)
+    with pytest.raises(CubeStateError):
+        CubeState(crawford=True)
+    with pytest.raises(CubeStateError):
+        CubeState(match_length=5, jacoby=True)
+    with pytest.raises(ValueError):
+        cube_decision((0.5, 0.1), CubeState())
+
+
+def test_met_is_a_proper_table() -> None:
+    t = KAZAROSS_XG2
+    assert t.size == 25
+    assert t.equity(1, 2) == 0.67736  # Crawford game, 1-away vs 2-away
+    assert t.equity(2, 1, post_crawford=True) == 0.48803  # free drop value
+    assert t.equity(0, 3) == 1.0 and t.equity(3, 0) == 0.0
+    with pytest.raises(MatchEquityError):
+        t.equity(26, 3)
+    with pytest.raises(MatchEquityError):
+        t.equity(0, 0)
+
+
+@given(st.integers(1, 25), st.integers(1, 25))
+def test_met_is_symmetric(a: int, b: int) -> None:
+    t = KAZAROSS_XG2
+    assert t.equity(a, b) + t.equity(b, a) == pytest.approx(1.0, abs=1e-9)
+
+
+@given(st.integers(1, 24), st.integers(1, 25))
+def test_needing_fewer_points_is_better(a: int, b: int) -> None:
+    assert KAZAROSS_XG2.equity(a, b) >= KAZAROSS_XG2.equity(a + 1, b)

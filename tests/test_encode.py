@@ -1,0 +1,85 @@
+"""Network inputs: shapes, batching, symmetry and hand-checked features."""
+
+from __future__ import annotations
+
+import numpy as np
+from gnubg_reference import played_game_cases
+
+from backgammon import Position
+from backgammon.players.encode import N_INPUTS, boards_array, encode, is_race, shot_masks
+
+
+def sample_positions(n: int = 300) -> list[Position]:
+    out = []
+    for pos, _, _ in played_game_cases(8, seed=11):
+        out.append(pos)
+        if len(out) == n:
+            break
+    return out
+
+
+def test_batch_equals_one_by_one() -> None:
+    positions = sample_positions()
+    batch = encode(boards_array(p.board for p in positions))
+    assert batch.shape == (len(positions), N_INPUTS)
+    for i in range(0, len(positions), 37):
+        single = encode(boards_array([positions[i].board]))[0]
+        assert np.array_equal(single, batch[i])
+
+
+def test_flipping_swaps_the_two_sides() -> None:
+    positions = sample_positions()
+    x = encode(boards_array(p.board for p in positions))
+    y = encode(boards_array(p.flip().board for p in positions))
+    assert np.array_equal(x[:, :96], y[:, 96:192])  # Tesauro units: mine <-> theirs
+    assert np.array_equal(x[:, 192:203], y[:, 203:214])  # per-side features
+    assert np.array_equal(x[:, -1], y[:, -1])  # contact is symmetric
+
+
+def test_race_flag_agrees_with_the_core() -> None:
+    positions = sample_positions()
+    flags = is_race(boards_array(p.board for p in positions))
+    assert [bool(f) for f in flags] == [p.is_race() for p in positions]
+    assert any(flags) and not all(flags)
+
+
+def test_initial_position_features() -> None:
+    x = encode(boards_array([Position.initial().board]))[0]
+    mine = x[192:203]
+    # pips, blots, home points, longest prime, back checkers, anchors, (shots),
+    # blockers in front of the rearmost checker, outfield checkers, bar, off.
+    assert mine[0] * 100 == 167
+    assert mine[1] == 0  # no blots
+    assert mine[2] * 6 == 1  # the 6-point
+    assert mine[3] * 6 == 1
+    assert mine[4] * 5 == 2  # two back checkers on the 24-point
+    assert mine[5] * 3 == 1  # the 24-point anchor
+    assert round(mine[7] * 6) == 1  # in front of our 24-point (18-23): their 6-point, our 19
+    assert mine[8] * 15 == 8  # 8-point and mid-point checkers
+    assert mine[9] == 0 and mine[10] == 0
+    # Tesauro units of our 6-point (5 checkers): >=1, >=2, >=3, (5-3)/2.
+    units = x[:96].reshape(24, 4)
+    assert list(units[5]) == [1.0, 1.0, 1.0, 1.0]
+
+
+def _shots_reference(board: tuple[int, ...]) -> int:
+    """Rolls (of 36) that bring some mover checker exactly onto an opponent blot, by
+    single dice, their sum or multiples of a double, ignoring blocking points."""
+    count = 0
+    for a in range(1, 7):
+        for b in range(1, 7):
+            reach = {a, b, a + b} if a != b else {a, 2 * a, 3 * a, 4 * a}
+            if any(
+                board[s] > 0 and s - d >= 1 and board[s - d] == -1
+                for s in range(1, 26)
+                for d in reach
+            ):
+                count += 1
+    return count
+
+
+def test_shot_counts_follow_their_definition() -> None:
+    positions = sample_positions(200)
+    masks = shot_masks(boards_array(p.board for p in positions))
+    for pos, mask in zip(positions, masks, strict=True):
+        assert int(mask).bit_count() == _shots_reference(pos.board)

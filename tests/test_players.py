@@ -1,0 +1,123 @@
+"""The Player protocol, get(), and every player returning legal plays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gnubg_reference import played_game_cases
+
+from backgammon import Position
+from backgammon.players import (
+    CubeAction,
+    CubeState,
+    Player,
+    UnknownPlayerError,
+    get,
+)
+from backgammon.players.neural import NeuralPlayer, match_weights
+
+
+@pytest.fixture(scope="module")
+def neural() -> Player:
+    return get("neural", plies=0)
+
+
+def test_get_makes_players_that_follow_the_protocol(neural: Player) -> None:
+    for player in (get("random", seed=1), get("pubeval"), neural, get("expert")):
+        assert isinstance(player, Player)
+    assert get("strong").name == "neural-1ply"  # type: ignore[attr-defined]
+
+
+def test_get_rejects_unknown_names_and_options() -> None:
+    with pytest.raises(UnknownPlayerError):
+        get("deep blue")
+    with pytest.raises(UnknownPlayerError):
+        get("pubeval", plies=2)
+    with pytest.raises(UnknownPlayerError):
+        get("random", colour="red")
+    with pytest.raises(ValueError):
+        get("neural", plies=3)
+
+
+def test_players_choose_legal_moves(neural: Player) -> None:
+    players = [get("random", seed=3), get("pubeval"), neural]
+    n = 0
+    for pos, d1, d2 in played_game_cases(3, seed=21):
+        legal = pos.legal_moves((d1, d2))
+        for player in players:
+            move = player.choose_move(pos, (d1, d2))
+            if legal:
+                assert move in legal
+            else:
+                assert move is None
+        n += 1
+    assert n > 100
+
+
+def test_no_legal_play_gives_none(neural: Player) -> None:
+    # R10: on the bar against a closed board the turn is lost.
+    b = [0] * 26
+    b[25] = 1
+    b[5] = 14
+    for p in range(19, 25):
+        b[p] = -2
+    b[18] = -3
+    pos = Position(b)
+    assert pos.legal_moves((6, 6)) == []
+    for player in (get("random"), get("pubeval"), neural):
+        assert player.choose_move(pos, (6, 6)) is None
+
+
+def test_lookahead_players_choose_legal_moves() -> None:
+    pos = Position.initial()
+    one = get("neural", plies=1)
+    assert one.choose_move(pos, (6, 5)) in pos.legal_moves((6, 5))
+
+
+def test_the_net_finds_the_obvious_plays(neural: Player) -> None:
+    pos = Position.initial()
+    # 3-1 opening: making the 5-point (8/5 6/5) is the standard best play.
+    assert str(neural.choose_move(pos, (3, 1))) == "8/5 6/5"
+    # Bearing off the last two checkers beats anything else.
+    b = [0, 1, 1, *([0] * 16), -3, -3, -3, -3, -3, 0, 0]
+    end = Position(b)
+    move = neural.choose_move(end, (2, 1))
+    assert move is not None and end.play(move).is_game_over()
+
+
+def test_cube_actions_respect_crawford(neural: Player) -> None:
+    state = CubeState(match_length=5, score=(1, 4), crawford=True)
+    assert neural.cube_action(Position.initial(), state) is CubeAction.NO_DOUBLE
+    assert neural.cube_action(Position.initial(), CubeState(), offered=True) is CubeAction.TAKE
+    assert get("pubeval").cube_action(Position.initial(), CubeState()) is CubeAction.NO_DOUBLE
+
+
+def test_resignations(neural: Player) -> None:
+    assert get("random").accept_resignation(Position.initial(), 1)
+    assert not get("pubeval").accept_resignation(Position.initial(), 1)
+    assert neural.accept_resignation(Position.initial(), 2)  # a gammon at the start: yes
+    with pytest.raises(ValueError):
+        neural.accept_resignation(Position.initial(), 4)
+
+
+def test_resignation_rule_compares_points_with_equity() -> None:
+    class Fixed(NeuralPlayer):
+        def probabilities(self, position: Position, plies: int | None = None) -> np.ndarray:
+            # The resigner (on roll) surely loses a gammon: win 0, lose gammon 1.
+            return np.array([0.0, 0.0, 0.0, 1.0, 0.0])
+
+    player = Fixed(bearoff=False)
+    assert not player.accept_resignation(Position.initial(), 1)
+    assert player.accept_resignation(Position.initial(), 2)
+    match = CubeState(match_length=7, score=(0, 0))
+    assert not player.accept_resignation(Position.initial(), 1, match)
+    assert player.accept_resignation(Position.initial(), 2, match)
+
+
+def test_match_weights_give_match_winning_chances() -> None:
+    state = CubeState(match_length=5, score=(3, 3))
+    w, c = match_weights(state)
+    # A sure single win at 2-away/2-away leaves us 1-away vs 2-away (Crawford next).
+    assert float(w @ np.array([1.0, 0, 0, 0, 0]) + c) == pytest.approx(0.67736)
+    # A sure gammon loss loses the match.
+    assert float(w @ np.array([0.0, 0, 0, 1.0, 0]) + c) == pytest.approx(0.0)
