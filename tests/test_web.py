@@ -361,7 +361,7 @@ def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(db: str) -> None:
         ("x", "y"),
         seed.hex(),
         Game.commitment_of(seed),
-        ("Me", "Bot"),
+        ("Me", "Beginner bot"),
     )
     store.create_match(row)
     game = Game(row)
@@ -376,7 +376,7 @@ def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(db: str) -> None:
                 break
             time.sleep(0.05)
     assert s["seq"] == 2 and s["turn"] == 0
-    assert s["log"][-1].startswith("Bot ")
+    assert s["log"][-1].startswith("Beginner bot ")
 
 
 def test_database_urls(tmp_path: Path) -> None:
@@ -436,3 +436,22 @@ def test_names_are_escaped_in_the_board(client: TestClient) -> None:
     m = new_match(client, name='<script>alert("x")</script>')
     svg = client.get(f"/api/matches/{m['id']}/board.svg").text
     assert "<script>" not in svg and "&lt;script&gt;" in svg
+
+
+def test_the_bot_answers_doubles_and_resignations(client: TestClient) -> None:
+    """Against the expert bot: a double is taken or passed (R24), a resignation accepted or
+    rejected (R21), each answer stored and logged."""
+    m = new_match(client, length=5, bot="expert")
+    mid, tok = m["id"], m["token"]
+    s = state(client, mid, tok)
+    while "double" not in s["actions"]:
+        s = play_turn(client, mid, tok, s)
+    seq = s["seq"]
+    s = act(client, mid, tok, action="double")
+    assert s["seq"] >= seq + 2
+    answer = s["log"][s["log"].index("Guest doubles to 2") + 1]
+    assert answer in ("Expert bot takes", "Expert bot passes")
+    while not s["over"] and "resign" not in s["actions"]:
+        s = play_turn(client, mid, tok, s)
+    s = act(client, mid, tok, action="resign", level="backgammon")
+    assert any(line in ("Expert bot accepts", "Expert bot rejects") for line in s["log"][-3:])

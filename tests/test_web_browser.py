@@ -113,7 +113,10 @@ def click_one_action(page: Page) -> None:
                 page.wait_for_function(f"steps.length === {k + 1}")
             page.wait_for_selector("#btn-confirm:not([disabled])")
             page.click("#btn-confirm")
-    page.wait_for_function(f"state.seq !== {seq} || state.over", timeout=15000)
+    # Settled: the bot has answered and it is the human's turn again (or the match is over).
+    page.wait_for_function(
+        f"state.over || (state.seq !== {seq} && state.actions.length > 0)", timeout=15000
+    )
 
 
 def centre(page: Page, point: int) -> tuple[float, float]:
@@ -129,7 +132,7 @@ def undo_drag_and_direction(page: Page) -> None:
     src, dst = s["plays"][0][0]
     page.click(f'#board g[data-point="{src}"]')
     page.wait_for_function(f"selected === {src}")
-    assert page.query_selector_all("#board g.target")  # legal targets highlighted
+    page.wait_for_selector(f'#board g.target[data-point="{dst}"]')  # legal targets lit
     page.click(f'#board g[data-point="{dst}"]')
     page.wait_for_function("steps.length === 1")
     page.click("#btn-undo")
@@ -179,7 +182,7 @@ def test_a_whole_one_point_match_against_the_bot_by_clicking(
             shot = True
     s = page_state(page)
     assert tried
-    assert s["over"] and max(s["score"]) == 1
+    assert s["over"] and max(s["score"]) >= 1  # a gammon scores 2 (R19, R27)
     page.wait_for_selector("#seed-box:not(.hidden)")
     assert "Match over" in page.inner_text("#status")
     assert "checks against the seed" in page.inner_text("#verified")

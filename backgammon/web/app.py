@@ -264,9 +264,9 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         return response
 
     @app.get("/api/bots")
-    async def bots() -> dict[str, str]:
-        """The bots to play against: name -> description."""
-        return dict(BOTS)
+    async def bots() -> dict[str, Any]:
+        """The bots to play against (name -> name at the table) and the default one."""
+        return {"bots": dict(BOTS), "default": DEFAULT_BOT}
 
     @app.post("/api/matches", status_code=201)
     async def create_match(spec: NewMatch, request: Request) -> JSONResponse:

@@ -8,7 +8,6 @@ there.  An action is stored as a small JSON object and a match is rebuilt by rep
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,17 +38,22 @@ from backgammon.match import (
     Roll,
     Take,
 )
+from backgammon.players import CubeAction, CubeState, Player
+from backgammon.players import get as get_player
 from backgammon.svg import board_svg
 from backgammon.web.store import MatchRow
 
 __all__ = ["BOTS", "DEFAULT_BOT", "ActionError", "Game", "action_dict", "bot_action", "orderings"]
 
 BOTS: dict[str, str] = {
-    "random": "Random bot (beginner)",
+    "random": "Beginner bot",
+    "pubeval": "Intermediate bot",
+    "expert": "Expert bot",
+    "strong": "Strong bot",
 }
-"""Bot name -> description, as offered on the page."""
+"""Bot (a :func:`backgammon.players.get` name) -> its name at the table."""
 
-DEFAULT_BOT = "random"
+DEFAULT_BOT = "expert"
 """The bot a match gets when none is named (the strongest available)."""
 
 
@@ -386,17 +390,52 @@ class Game:
         return writer(self.match, (row.names[0], row.names[1]))
 
 
+_BOT_PLAYERS: dict[str, Player] = {}
+
+
+def _player(name: str) -> Player:
+    if name not in _BOT_PLAYERS:
+        _BOT_PLAYERS[name] = get_player(name)
+    return _BOT_PLAYERS[name]
+
+
+def _cube_state(m: Match) -> CubeState:
+    """The cube and score from the side of the player on roll (the players' convention)."""
+    r = m.on_roll if m.on_roll is not None else 0
+    owner = 0 if m.cube_owner is None else (1 if m.cube_owner == r else -1)
+    return CubeState(
+        match_length=m.rules.match_length or 0,
+        score=(m.score[r], m.score[1 - r]),
+        cube_value=m.cube_value,
+        cube_owner=owner,
+        crawford=m.is_crawford_game,
+    )
+
+
 def bot_action(name: str, game: Game) -> dict[str, Any]:
-    """The bot's next action in ``game`` (it is the bot's to act)."""
+    """The bot's next action in ``game`` (it is the bot's to act), decided by the player
+    ``name`` from :mod:`backgammon.players`."""
     m = game.match
+    bot = _player(name)
     actions = {str(a) for a in m.legal_actions()}
-    if "take" in actions:
+    position, cube = m.position, _cube_state(m)
+    if "take" in actions:  # the bot answers a double (position from the doubler's side)
+        answer = bot.cube_action(position, cube, offered=True)
+        if answer is CubeAction.PASS:
+            return {"action": "drop"}
+        if answer is CubeAction.BEAVER and "beaver" in actions:
+            return {"action": "beaver"}
         return {"action": "take"}
     if "accept" in actions:
-        return {"action": "accept"}
+        level = m.resignation
+        points = int(level) if level is not None else 1
+        accepted = bot.accept_resignation(position, points, cube)
+        return {"action": "accept" if accepted else "reject"}
     if "roll" in actions:
+        if "double" in actions and bot.cube_action(position, cube) is CubeAction.DOUBLE:
+            return {"action": "double"}
         return {"action": "roll"}
-    moves = m.legal_moves()
-    rng = random.Random(f"{game.row.seed}:{game.seq}")
-    move = rng.choice(moves) if moves else Move()
+    dice = m.dice
+    assert dice is not None
+    move = bot.choose_move(position, dice, cube) or Move()
     return {"action": "move", "steps": [[s, t] for s, t, _h in move]}
