@@ -95,6 +95,9 @@ def test_a_whole_match_against_the_bot_then_audit_replay_and_restart(
     # The seed is revealed and every roll checks against the commitment shown at the start.
     assert hashlib.sha256(bytes.fromhex(s["seed"])).hexdigest() == m["commitment"]
     assert s["dice_verified"] is True
+    from backgammon.dice import verify
+
+    assert verify(s["rolls"], s["seed"], m["commitment"])  # anyone can check the rolls
     assert any(": " in line for line in s["log"])
     # Every accepted action was stored, numbered without gaps.
     rows = [r for r in stored_actions(db) if r[0] == mid]
@@ -324,6 +327,7 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
     for path in ("/api/matches", "/api/matches/{match_id}", "/api/matches/{match_id}/actions"):
         assert path in doc["paths"]
     assert "WebSocket" in doc["info"]["description"]
+    assert "plays" in doc["components"]["schemas"]["State"]["properties"]
     assert client.get("/").status_code == 200
 
 

@@ -71,6 +71,49 @@ class ActionIn(BaseModel):
     )
 
 
+class Cube(BaseModel):
+    """The doubling cube."""
+
+    value: int
+    owner: int | None = Field(description="seat owning the cube, None when centred")
+
+
+class State(BaseModel):
+    """A match as one seat (or a spectator) sees it."""
+
+    id: str
+    seq: int = Field(description="number of accepted actions")
+    seat: int | None = Field(description="your seat (0 or 1), None for a spectator")
+    names: list[str]
+    bot: str | None
+    length: int
+    score: list[int]
+    game: int = Field(description="game number, from 1")
+    phase: str = Field(description="opening, roll, move, doubled, resigned or over")
+    turn: int | None = Field(description="seat to act (None: opening roll, either may throw)")
+    on_roll: int | None
+    cube: Cube
+    crawford: bool
+    dice: list[int] | None
+    resignation: str | None = Field(description="a pending resignation: single/gammon/...")
+    gnubg_id: str
+    xgid: str
+    over: bool
+    winner: int | None
+    commitment: str = Field(description="SHA-256 of the dice seed, published at the start")
+    actions: list[str] = Field(description="what you may do now")
+    plays: list[list[tuple[int, int]]] = Field(
+        description="when you are to move: every order of (from, to) steps of each legal play"
+    )
+    log: list[str] = Field(description="the match so far, plays in gnubg notation")
+    svg: str = Field(description="the board from your side")
+    seed: str | None = Field(None, description="the dice seed, revealed when the match is over")
+    rolls: list[list[int]] | None = Field(None, description="every throw, when the match is over")
+    dice_verified: bool | None = Field(
+        None, description="whether every throw is the seed's (when over)"
+    )
+
+
 class ApiError(Exception):
     """An error answered as ``{"error": {"code", "message"}}`` with an HTTP status."""
 
@@ -290,7 +333,7 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         )
         return response
 
-    @app.get("/api/matches/{match_id}")
+    @app.get("/api/matches/{match_id}", response_model=State)
     async def get_state(
         match_id: str, request: Request, authorization: Auth = None
     ) -> dict[str, Any]:
@@ -299,7 +342,7 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
         return live.game.view(live.row, seat)
 
-    @app.post("/api/matches/{match_id}/actions")
+    @app.post("/api/matches/{match_id}/actions", response_model=State)
     async def post_action(
         match_id: str,
         request: Request,
@@ -350,7 +393,7 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
             raise ApiError(400, "bad_step", f"step must be 0-{len(actions)}")
         return Game.replay(live.row, actions[:at])
 
-    @app.get("/api/matches/{match_id}/replay/{at}")
+    @app.get("/api/matches/{match_id}/replay/{at}", response_model=State)
     async def replay(
         match_id: str, at: int, request: Request, authorization: Auth = None
     ) -> dict[str, Any]:

@@ -296,6 +296,7 @@ class Game:
             state["plays"] = orderings(m.position, m.dice, m.legal_moves())
         if m.is_over:
             state["seed"] = row.seed
+            state["rolls"] = [list(r) for r in m.record.rolls()]
             state["dice_verified"] = verify(m.record, row.seed, row.commitment)
         return state
 
