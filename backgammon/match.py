@@ -7,6 +7,22 @@ anything, so a refused action leaves the match exactly as it was.
 
 Players are 0 and 1 as in gnubg's Match ID (player 0 is O, the left column of a .mat file).
 
+Conventions, chosen to agree with GNU Backgammon (checked by replaying whole matches in it):
+
+- :attr:`Match.position` is seen from the player holding the dice (:attr:`Match.on_roll`),
+  like gnubg's Position ID; while a double or a resignation awaits an answer,
+  :attr:`Match.turn` (who must act) is the other player.
+- :attr:`Match.cube_value` is gnubg's ``nCube``: during an offer it is the value before the
+  offer is taken; a beaver doubles it at once and leaves the offer pending for the doubler,
+  who may take, drop (losing the beavered value) or raccoon.
+- A pass scores the value before the double (R24); a resignation scores the level offered
+  times the cube, even under the Jacoby rule, which reduces only gammons played out (R31).
+- A player on the bar against a closed board does not roll: the turn passes at once (R13)
+  and the record shows ``Pass``; if that player could double, the pass happens on
+  :meth:`Match.roll`.  A roll with no legal play records an empty ``Play`` (R10).
+- After a rejected resignation the same or a smaller one may not be offered again until
+  the next action.
+
 >>> m = Match(length=3)
 >>> m.roll((3, 1))            # the opening roll: player 0 throws 3, player 1 throws 1
 (3, 1)
@@ -288,7 +304,9 @@ class MatchState:
     ``cube_value`` is the cube as gnubg holds it: while an offer is pending it is the value
     before the offer was taken (a beaver has already doubled it once, as in gnubg).
     ``beavers`` counts the redoubles of the pending offer: 0 plain double, 1 beaver, 2
-    raccoon.  ``position`` is seen from ``on_roll`` (the dice owner).
+    raccoon.  ``position`` is seen from ``on_roll`` (the dice owner).  ``declined`` is the
+    resignation just rejected: until the next action the same or a smaller one may not be
+    offered again (as in gnubg).
     """
 
     rules: Rules
@@ -304,6 +322,7 @@ class MatchState:
     cube_owner: int | None = None
     beavers: int = 0
     resigned: int = 0
+    declined: int = 0
     auto_doubles: int = 0
     winner: int | None = None
     last_end: GameEnd | None = None
@@ -384,6 +403,21 @@ def _normalise(pos: Position, steps: Iterable[tuple[int, int, bool]]) -> Move:
             b[t] = 1 if hit else b[t] + 1
         out.append((s, t, hit))
     return Move(out)
+
+
+def _count(games: tuple[tuple[Action, ...], ...]) -> int:
+    return sum(len(g) for g in games)
+
+
+def _tail(games: tuple[tuple[Action, ...], ...], start: int) -> list[Action]:
+    """The actions from flat index ``start`` on."""
+    out: list[Action] = []
+    seen = 0
+    for g in games:
+        if seen + len(g) > start:
+            out.extend(g[max(0, start - seen) :])
+        seen += len(g)
+    return out
 
 
 class Match:
@@ -522,9 +556,11 @@ class Match:
             out = [ActionKind.ROLL]
             if self.may_double():
                 out.append(ActionKind.DOUBLE)
-            return [*out, ActionKind.RESIGN]
+            return [*out, ActionKind.RESIGN] if s.declined < 3 else out
         if ph is Phase.MOVE:
-            return [ActionKind.MOVE, ActionKind.RESIGN]
+            if s.declined < 3:
+                return [ActionKind.MOVE, ActionKind.RESIGN]
+            return [ActionKind.MOVE]
         if ph is Phase.DOUBLED:
             out = [ActionKind.TAKE, ActionKind.DROP]
             if self._beaver_refusal(s) is None:
@@ -653,7 +689,8 @@ class Match:
             chosen = s.position.parse_move(play, s.dice)
         else:
             chosen = _normalise(s.position, play)
-            if not s.position.is_legal(chosen, s.dice):
+            legal = s.position.legal_moves(s.dice)
+            if chosen not in legal and not s.position.is_legal(chosen, s.dice):
                 raise IllegalMoveError(
                     f"{chosen} is not a legal play of {s.dice[0]}{s.dice[1]} (R5-R17)"
                 )
@@ -722,18 +759,25 @@ class Match:
         lvl = _level(level)
         if s.phase not in (Phase.ROLL, Phase.MOVE):
             raise ResignationError(f"cannot resign now ({s.phase})")
+        if lvl <= s.declined:
+            raise ResignationError(
+                f"a {GameResult(s.declined).name.lower()} was just declined: offer more or play on"
+            )
         s = self._append(s, Resign(p, lvl))
         self._s = replace(s, phase=Phase.RESIGNED, resigned=int(lvl))
 
     def accept_resignation(self, *, player: int | None = None) -> None:
-        """Accept the opponent's resignation: the game ends at its value x the cube (R21)."""
+        """Accept the opponent's resignation: the game ends at the level offered x the cube
+        (R21; the Jacoby rule does not reduce what a player chose to give, as in gnubg)."""
         s = self._s
         p = self._actor(player, "accept a resignation")
         if s.phase is not Phase.RESIGNED:
             raise ResignationError("there is no resignation to accept")
         lvl = GameResult(s.resigned)
         s = self._append(s, Accept(p))
-        self._s = self._end_game(s, GameEnd(p, self._points(s, lvl), lvl, EndReason.RESIGNED))
+        # What was offered is what is scored, Jacoby or not (as gnubg scores it).
+        points = int(lvl) * s.cube_value
+        self._s = self._end_game(s, GameEnd(p, points, lvl, EndReason.RESIGNED))
 
     def reject_resignation(self, *, player: int | None = None) -> None:
         """Reject the opponent's resignation: play goes on where it stopped."""
@@ -741,14 +785,17 @@ class Match:
         p = self._actor(player, "reject a resignation")
         if s.phase is not Phase.RESIGNED:
             raise ResignationError("there is no resignation to reject")
+        declined = s.resigned
         s = self._append(s, Reject(p))
-        self._s = replace(s, phase=Phase.MOVE if s.dice else Phase.ROLL, resigned=0)
+        phase = Phase.MOVE if s.dice else Phase.ROLL
+        self._s = replace(s, phase=phase, resigned=0, declined=declined)
 
     # ----------------------------------------------------------------------- flow
     @staticmethod
     def _append(s: MatchState, action: Action) -> MatchState:
         games = s.games
-        return replace(s, games=(*games[:-1], (*games[-1], action)))
+        declined = s.declined if isinstance(action, Resign) else 0
+        return replace(s, games=(*games[:-1], (*games[-1], action)), declined=declined)
 
     @staticmethod
     def _points(s: MatchState, result: GameResult) -> int:
@@ -823,10 +870,12 @@ class Match:
         score[end.winner] += end.points
         sc = (score[0], score[1])
         s = self._append(s, end)
-        s = replace(s, score=sc, last_end=end, dice=None, resigned=0, beavers=0)
+        # The dice stay as they were (a resignation may come after the roll): gnubg keeps
+        # them in the final state of a match; the next game starts without dice.
+        s = replace(s, score=sc, last_end=end, resigned=0, beavers=0)
         n = s.rules.match_length
         if n is not None and max(sc) >= n:  # R27
-            return replace(s, phase=Phase.OVER, winner=end.winner)
+            return replace(s, phase=Phase.OVER, winner=end.winner, crawford_game=False)
         crawford, post = False, s.post_crawford
         if n is not None and s.rules.crawford:
             if s.crawford_game:
@@ -847,6 +896,8 @@ class Match:
             assert s.last_end is not None and s.on_roll is not None
             state = {v: k for k, v in _END_REASONS.items()}[s.last_end.reason]
             on_roll = turn = s.on_roll
+            if s.last_end.reason is not EndReason.PLAYED:
+                turn = 1 - on_roll  # the player who accepted or dropped (as gnubg shows it)
         else:
             assert s.on_roll is not None and s.turn is not None
             state, on_roll, turn = GameState.PLAYING, s.on_roll, s.turn
@@ -858,7 +909,15 @@ class Match:
             game_state=state,
             turn=turn,
             doubled=s.phase is Phase.DOUBLED,
-            resigned=s.resigned if s.phase is Phase.RESIGNED else 0,
+            resigned=(
+                s.resigned
+                if s.phase is Phase.RESIGNED
+                else int(s.last_end.result)
+                if s.phase is Phase.OVER
+                and s.last_end is not None
+                and s.last_end.reason is EndReason.RESIGNED
+                else 0
+            ),
             dice=s.dice or (),
             match_length=r.match_length or 0,
             score=s.score,
@@ -962,7 +1021,7 @@ class Match:
                 cube_value=f.cube_value,
                 cube_owner=f.cube_owner,
                 beavers=beavers,
-                resigned=f.resigned if phase is Phase.RESIGNED else 0,
+                resigned=f.resigned if phase in (Phase.RESIGNED, Phase.OVER) else 0,
                 score=f.score,
                 crawford=f.crawford,
                 end_reason=_END_REASONS.get(f.game_state, EndReason.PLAYED),
@@ -1051,14 +1110,16 @@ class Match:
             phase=phase,
             on_roll=on_roll,
             position=Position.initial() if phase is Phase.OPENING else position,
-            dice=pair if phase in (Phase.MOVE, Phase.RESIGNED) else None,
+            dice=pair if phase in (Phase.MOVE, Phase.RESIGNED, Phase.OVER) else None,
             cube_value=cube_value,
             cube_owner=cube_owner,
             beavers=beavers,
-            resigned=resigned,
+            resigned=resigned if phase is Phase.RESIGNED else 0,
             winner=winner,
             last_end=(
-                GameEnd(winner, 0, GameResult.SINGLE, end_reason) if winner is not None else None
+                GameEnd(winner, 0, GameResult(resigned or 1), end_reason)
+                if winner is not None
+                else None
             ),
             games=((GameStart(1, score, crawford),),),
         )
@@ -1073,24 +1134,42 @@ class Match:
         else:
             m = cls._resume(record.start, dice)
         flat = list(record.actions())
-        i = len(list(m.record.actions()))
+        i = _count(m._s.games)
         if flat[:i] != list(m.record.actions()):
             raise ReplayError("the record does not begin as this match begins")
-        while i < len(flat):
-            a = flat[i]
-            try:
-                m._apply(a)
-            except MatchError as exc:
-                raise ReplayError(f"action {i} ({a}) is refused: {exc}") from exc
-            except ValueError as exc:
-                raise ReplayError(f"action {i} ({a}) is refused: {exc}") from exc
-            now = list(m.record.actions())
-            if now != flat[: len(now)]:
-                raise ReplayError(f"after action {i} ({a}) the match differs from the record")
-            i = len(now)
+        m.extend(flat[i:])
         return m
 
-    def _apply(self, a: Action) -> None:
+    def extend(self, actions: Iterable[Action]) -> None:
+        """Play recorded actions in order, checking that the match records exactly them
+        (the automatic ones -- ``GameStart``, ``GameEnd``, an empty ``Play`` after a roll
+        with no play, a ``Pass`` -- must appear where the match makes them).
+
+        Raises :class:`ReplayError` and leaves the match as it was if any action is refused
+        or the match records something else.
+        """
+        todo = list(actions)
+        saved = self._s
+        i = 0
+        try:
+            while i < len(todo):
+                a = todo[i]
+                start = _count(self._s.games)
+                try:
+                    self.apply(a)
+                except ValueError as exc:  # MatchError and the board's move errors
+                    raise ReplayError(f"action {i} ({a}) is refused: {exc}") from exc
+                new = _tail(self._s.games, start)
+                if new != todo[i : i + len(new)]:
+                    raise ReplayError(f"after action {i} ({a}) the match differs from the record")
+                i += len(new)
+        except ReplayError:
+            self._s = saved
+            raise
+
+    def apply(self, a: Action) -> None:
+        """Make the action a record entry describes (its dice included); the automatic
+        entries (``GameStart``, ``GameEnd``) are refused with :class:`IllegalActionError`."""
         if isinstance(a, OpeningRoll):
             self.roll((a.die0, a.die1))
         elif isinstance(a, Roll):
@@ -1116,7 +1195,7 @@ class Match:
         elif isinstance(a, Pass):
             self.roll(player=a.player)  # a closed-out player who could have doubled
         else:
-            raise ReplayError(f"{a} is recorded by the match itself, not played")
+            raise IllegalActionError(f"{a} is recorded by the match itself, not played")
 
     def __repr__(self) -> str:
         r = self._s.rules

@@ -218,6 +218,23 @@ def test_R21_rejected_resignation_goes_on_where_it_stopped() -> None:
     assert m.turn == 0
 
 
+def test_R21_a_declined_resignation_is_not_offered_again_for_less() -> None:
+    # As in gnubg: after a rejection only a bigger offer may follow, until the next action.
+    m = Match(length=7, dice=FixedDice([(3, 1), (5, 2)]))
+    m.roll()
+    m.resign("gammon")
+    m.reject_resignation()
+    refused(m, lambda: m.resign("gammon"), ResignationError)
+    refused(m, lambda: m.resign("single"), ResignationError)
+    m.resign("backgammon")
+    m.reject_resignation()
+    assert m.legal_actions() == ["move"]
+    m.move("8/5 6/5")
+    m.roll()
+    m.resign("single")  # a new action: any offer again
+    assert m.resignation == GameResult.SINGLE
+
+
 def test_R21_bad_resignations_are_refused() -> None:
     m = Match(length=5, dice=FixedDice([(3, 1)]))
     refused(m, lambda: m.resign("single"), ResignationError)  # before the opening roll
@@ -451,12 +468,14 @@ def test_R31_jacoby_gammon_counts_single_until_the_cube_is_turned() -> None:
     assert m.score == (0, 2)
 
 
-def test_R31_jacoby_applies_to_resignations() -> None:
+def test_R31_resignation_scores_what_was_offered_even_under_jacoby() -> None:
+    # R31 reduces gammons that are played out; a resignation is scored at the level the
+    # player offered, as gnubg scores it (nCube x level).
     m = Match(rules=Rules.money(jacoby=True), dice=FixedDice([(3, 1)]))
     m.roll()
     m.resign("backgammon")
     m.accept_resignation()
-    assert m.score == (0, 1)
+    assert m.score == (0, 3)
 
 
 def test_R32_beaver_keeps_the_cube_and_doubles_again() -> None:
@@ -595,7 +614,7 @@ def _random_match(seed: int, length: int | None, rules: Rules | None = None) -> 
         if a == "move":
             m.move(rng.choice(m.legal_moves()))
         elif a == "resign":
-            m.resign(rng.choice(["single", "gammon", "backgammon"]))
+            m.resign(rng.choice(["single", "gammon", "backgammon"][m.state.declined :]))
         else:
             getattr(m, {"accept": "accept_resignation", "reject": "reject_resignation"}.get(a, a))()
     return m
@@ -643,3 +662,20 @@ def test_replay_from_a_resumed_match() -> None:
 def test_seeded_dice_give_the_same_match() -> None:
     a, b = _random_match(7, 5), _random_match(7, 5)
     assert a.record == b.record
+
+
+def test_extend_applies_recorded_actions_or_changes_nothing() -> None:
+    source = _random_match(4, 5)
+    actions = list(source.record.actions())
+    m = Match(5)
+    m.extend(actions[1:40])
+    assert list(m.record.actions()) == actions[:40]
+    before = snapshot(m)
+    bad = [*actions[40:50], Double(0, 64), *actions[50:60]]
+    with pytest.raises(ReplayError):
+        m.extend(bad)  # the first ten are fine, then one is refused: all are undone
+    assert snapshot(m) == before
+    with pytest.raises(IllegalActionError):
+        m.apply(GameEnd(0, 1, GameResult.SINGLE, EndReason.PLAYED))
+    m.extend(actions[40:])
+    assert m.state == source.state
