@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from backgammon.board import Step
 from backgammon.match import Match
@@ -21,7 +21,6 @@ from backgammon.matchfile import (
     Action,
     Double,
     Drop,
-    GameEnd,
     GameRecord,
     GameReplay,
     MatchFileError,
@@ -71,6 +70,8 @@ def _write_game(out: list[str], record: MatchRecord, game: GameRecord) -> None:
     i = 0
     cube = 1
     dice_rolled = False
+    doubler: int | None = None  # who made the pending offer
+    beavered = False
     last = len(game.actions) - 1
     for k, action in enumerate(game.actions):
         normal = isinstance(action, Roll) and action.played
@@ -87,10 +88,20 @@ def _write_game(out: list[str], record: MatchRecord, game: GameRecord) -> None:
                 dice_rolled = True
         elif isinstance(action, Double):
             cube = action.value
-            text = f" Doubles => {cube}"
+            if doubler is not None and action.player != doubler:
+                # gnubg 1.07 writes a beaver and a raccoon alike (R32); its reader would
+                # not supply the take after "Raccoons".
+                text = f" Beavers => {cube}"
+                beavered = True
+            else:
+                text = f" Doubles => {cube}"
+            doubler = action.player
         elif isinstance(action, Take):
-            text = " Takes"
+            # gnubg leaves the take of a beaver blank; its reader supplies it at the roll.
+            text = "" if beavered else " Takes"
+            doubler, beavered = None, False
         elif isinstance(action, Drop):
+            doubler, beavered = None, False
             points = game.end.points if game.end is not None else cube // 2
             sep = "\n      " if i & 1 else " " * 23
             text = f" Drops{sep}Wins {points} point{_plural(points)}"
@@ -136,6 +147,11 @@ def write_record(record: MatchRecord) -> str:
         value = record.tag(tag)
         if value is not None:
             out.append(f'; [{tag} "{value}"]\n')
+    # gnubg writes no rules; XG's tags say what a reader cannot guess (gnubg ignores them).
+    if record.length == 0 and record.jacoby:
+        out.append('; [Jacoby "On"]\n')
+    if record.length > 1 and not record.crawford:
+        out.append('; [Crawford "Off"]\n')
     for tag, value in record.info:
         if tag not in _KNOWN_TAGS:
             out.append(f'; [{tag} "{value}"]\n')
@@ -227,12 +243,43 @@ def _segments(text: str, number: int) -> list[Step]:
 
 
 def _read_game(
-    tokens: list[_Token], number: int, score: tuple[int, int], warnings: list[str]
+    tokens: list[_Token],
+    number: int,
+    score: tuple[int, int],
+    warnings: list[str],
+    jacoby: bool = False,
 ) -> GameRecord:
-    replay = GameReplay()
+    replay = GameReplay(jacoby)
     actions: list[Action] = []
+    swap = False
+    beavered = False  # the pending offer was beavered: a roll means it was taken (gnubg)
     for idx, tok in enumerate(tokens):
         line = tok.line
+        if swap:
+            tok = replace(tok, player=1 - tok.player)
+        if (
+            tok.kind == "roll"
+            and tok.player == replay.turn
+            and tok.text
+            and tok.text.lower() != "cannot move"
+            and replay.pending is None
+            and replay.rolled is None
+            and replay.end is None
+            and replay.closed_out()
+        ):
+            # A play for a player who cannot move at all (R13): gnubg's exporter keeps
+            # alternating columns when a turn was passed without a roll, so from here the
+            # columns are the other way round.
+            swap = not swap
+            tok = replace(tok, player=1 - tok.player)
+            warnings.append(
+                f"line {line}: a play for a closed-out player: columns read swapped from here"
+            )
+        if tok.kind == "roll" and beavered and replay.pending is not None:
+            implied_take = Take(1 - replay.pending, line)
+            replay.take(implied_take, line)
+            actions.append(implied_take)
+            beavered = False
         if tok.kind in ("roll", "double"):
             implied = replay.implied_pass(tok.player, line)
             if implied is not None:
@@ -280,7 +327,7 @@ def _read_game(
             if replay.pending is not None and tok.player != replay.pending:
                 value = tok.value or replay.pending_value * 2
             action = Double(tok.player, value, line)
-            replay.double(action, line)
+            beavered = replay.double(action, line) or beavered
             expected = replay.cube * 2
             if value != expected:
                 warnings.append(f"line {line}: cube turned to {value}, expected {expected}")
@@ -289,10 +336,12 @@ def _read_game(
             take = Take(tok.player, line)
             replay.take(take, line)
             actions.append(take)
+            beavered = False
         elif tok.kind == "drop":
             drop = Drop(tok.player, line)
             replay.drop(drop, line)
             actions.append(drop)
+            beavered = False
         else:  # wins
             if replay.end is None:
                 loser = 1 - tok.player
@@ -312,10 +361,7 @@ def _read_game(
                     f"line {line}: result written as player {tok.player} winning {tok.value}; "
                     f"the play gives player {replay.end.winner} {replay.end.points}"
                 )
-    end = replay.end
-    if end is not None and end.resigned:
-        end = GameEnd(end.winner, end.points, True)
-    return GameRecord(number, score, tuple(actions), end)
+    return GameRecord(number, score, tuple(actions), replay.end)
 
 
 def read_record(text: str) -> MatchRecord:
@@ -402,7 +448,7 @@ def read_record(text: str) -> MatchRecord:
                 warnings.append(f"line {k}: comment inside a game ignored")
                 continue
             tokens.extend(_tokens_of_line(raw, k, bool(_ROW.match(raw))))
-        game = _read_game(tokens, number, score, warnings)
+        game = _read_game(tokens, number, score, warnings, jacoby and length == 0)
         games.append(game)
         if game.end is not None:
             e = list(score)

@@ -196,7 +196,8 @@ class GameReplay:
     action that cannot happen.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, jacoby: bool = False) -> None:
+        self.jacoby = jacoby  # money play: gammons count single while the cube is centred
         self.position = Position.initial()
         self.turn: int | None = None  # player to act next; None before the opening roll
         self.cube = 1
@@ -205,7 +206,6 @@ class GameReplay:
         self.pending_value = 1
         self.rolled: tuple[int, int] | None = None  # dice rolled but not played
         self.end: GameEnd | None = None
-        self.last_was_drop = False
 
     def _need_turn(self, player: int, what: str, line: int | None) -> None:
         if self.end is not None:
@@ -290,7 +290,8 @@ class GameReplay:
         self.turn = 1 - roll.player
         outcome = target.outcome()
         if outcome is not None:
-            self.end = GameEnd(roll.player, outcome.points * self.cube)
+            base = 1 if self.jacoby and self.owner is None else outcome.points  # R31
+            self.end = GameEnd(roll.player, base * self.cube)
 
     def double(self, action: Double, line: int | None) -> bool:
         """Apply a double; returns True when it was a beaver (a double by the taker)."""
@@ -299,6 +300,8 @@ class GameReplay:
         if self.turn is None:
             raise MatchFileError("a double before the opening roll", line)
         beaver = self.pending is not None and action.player != self.pending
+        if self.pending is not None and not beaver:
+            raise MatchFileError("a second double while the first awaits an answer", line)
         if not beaver:
             self._need_turn(action.player, "a double", line)
             if self.rolled is not None:
@@ -323,13 +326,13 @@ class GameReplay:
             raise MatchFileError("a drop with no double pending", line)
         self.end = GameEnd(self.pending, self.cube)
         self.pending = None
-        self.last_was_drop = True
 
     def resign(self, action: Resign, line: int | None) -> None:
         """An accepted resignation."""
         if self.end is not None:
             raise MatchFileError("a resignation after the game was over", line)
-        self.end = GameEnd(1 - action.player, action.level * self.cube, resigned=True)
+        base = 1 if self.jacoby and self.owner is None else action.level  # R31
+        self.end = GameEnd(1 - action.player, base * self.cube, resigned=True)
 
     def closed_out(self) -> bool:
         """True when the player on turn is on the bar against a closed board (R13)."""

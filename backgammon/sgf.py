@@ -21,7 +21,6 @@ from backgammon.matchfile import (
     Action,
     Double,
     Drop,
-    GameEnd,
     GameRecord,
     GameReplay,
     MatchFileError,
@@ -209,9 +208,10 @@ class _Parser:
         self.pos += 1  # "["
         out: list[str] = []
         t = self.text
+        start = self.line
         while True:
             if self.pos >= len(t):
-                raise MatchFileError("a property value is not closed with ']'", self.line)
+                raise MatchFileError("a property value is not closed with ']'", start)
             c = t[self.pos]
             self.pos += 1
             if c == "\n":
@@ -262,7 +262,8 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameRecord, _No
     if props.get("GM", ["6"])[0] != "6":
         raise MatchFileError(f"GM[{props['GM'][0]}] is not backgammon (GM[6])", root.line)
     number, score = 1, (0, 0)
-    replay = GameReplay()
+    rules = props.get("RU", [""])[0].split(":")
+    replay = GameReplay(jacoby="Jacoby" in rules)
     actions: list[Action] = []
     for node in nodes[1:] if len(nodes) > 1 else []:
         line = node.line
@@ -361,8 +362,6 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameRecord, _No
                     f"line {root.line}: RE[{props['RE'][0]}] but the play gives "
                     f"{_colour(end.winner)}+{end.points}"
                 )
-    if end is not None:
-        end = GameEnd(end.winner, end.points, end.resigned)
     return GameRecord(number, score, tuple(actions), end), root
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from records_helpers import play_signature, random_game, random_match, random_record
 
 from backgammon import mat
+from backgammon.match import Match
 from backgammon.matchfile import (
     Double,
     Drop,
@@ -22,10 +23,10 @@ from backgammon.matchfile import (
     Pass,
     Resign,
     Roll,
-    Take,
     from_match,
     to_match,
 )
+from backgammon.rules import Rules
 
 SAMPLES = Path("/work/shared/reference/samples")
 GNUBG_MAT = SAMPLES / "gnubg107_5pt_match.mat"
@@ -289,6 +290,20 @@ def test_double_in_crawford_game_refused_by_the_rules() -> None:
     assert err.line == 6 and "refused by the rules" in str(err)
 
 
+def test_dead_cube_redouble_refused_by_the_rules() -> None:
+    # R29: at 0-3 in a 5-point match the cube at 2 is dead for the player at 3.
+    text = (
+        " 5 point match\n\n Game 1\n a : 0                          b : 3\n"
+        "  1) 31: 8/5 6/5                 42: 8/4 6/4 \n"
+        "  2)  Doubles => 2                Takes\n"
+        "  3) 64: 24/18 13/9               Doubles => 4\n"
+    )
+    record = mat.read_record(text)  # the file itself is well formed
+    assert record.games[0].actions[-1] == Double(1, 4)
+    err = error_of(text)
+    assert err.line == 7 and "refused by the rules" in str(err)
+
+
 # ----------------------------------------------------------------------------- properties
 
 
@@ -313,8 +328,108 @@ def test_random_matches_round_trip_through_match(seed: int, length: int) -> None
     assert back.score == m.score and back.is_over == m.is_over
 
 
-def test_to_match_rejects_what_the_model_accepts_but_rules_refuse() -> None:
-    record = mat.read_record(sample())
-    m = to_match(record)
-    assert m.score == (0, 5)
-    assert isinstance(record.games[0].actions[16], (Roll, Double, Take))
+def test_money_session_with_beaver_raccoon_and_jacoby() -> None:
+    # R31-R32: money conventions survive the file (gnubg writes a beaver as a double by
+    # the doubled player); a resigned gammon at cube 8 scores 16 (R20-R21).
+    m = Match(rules=Rules.money(jacoby=True, beavers=True, raccoons=True))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    m.double()
+    m.beaver()
+    m.raccoon()
+    m.take()
+    m.roll((6, 5))
+    m.move("24/13")
+    m.resign("gammon")
+    m.accept_resignation()
+    text = mat.write(m)
+    assert '; [Jacoby "On"]' in text and " 0 point match" in text
+    # As gnubg 1.07 exports it: "Beavers" for both, and the take of a beaver left blank.
+    assert "  2)  Beavers => 4                Beavers => 8\n" in text
+    assert "  3)                             65: 24/18 18/13 \n" in text
+    warnings: list[str] = []
+    back = mat.read(text, warnings)
+    assert warnings == [] and back.score == (0, 16) and back.rules.jacoby
+    assert from_match(back).games == from_match(m).games
+
+
+def test_match_without_crawford_keeps_the_rule() -> None:
+    m = Match(rules=Rules.match(3, crawford=False))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    text = mat.write(m)
+    assert '; [Crawford "Off"]' in text
+    assert mat.read(text).rules.crawford is False
+
+
+def test_jacoby_gammon_counts_single_while_cube_centred() -> None:
+    # R31: in money play with the Jacoby rule a gammon with the cube centred scores 1;
+    # the reader's own replay agrees with Match, so no warning.
+    m = Match(rules=Rules.money(jacoby=True))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    m.resign("gammon", player=1)
+    m.accept_resignation()
+    assert m.score == (1, 0)
+    text = mat.write(m)
+    assert "Wins 1 point" in text
+    record = mat.read_record(text)
+    assert record.warnings == () and record.games[0].end == GameEnd(0, 1, True)
+    warnings: list[str] = []
+    assert mat.read(text, warnings).score == (1, 0) and warnings == []
+
+
+def test_crlf_line_endings_read_the_same() -> None:
+    text = sample()
+    record = mat.read_record(text.replace("\n", "\r\n"))
+    assert record.warnings == () and record.games == mat.read_record(text).games
+
+
+_EDITS = st.lists(
+    st.tuples(
+        st.floats(0, 1),
+        st.integers(0, 8),
+        st.sampled_from(
+            [
+                " ",
+                "\n",
+                "1",
+                "6",
+                ":",
+                "/",
+                "*",
+                ")",
+                "0",
+                "25/",
+                "Wins 2 points",
+                " Doubles => 2",
+                " Takes",
+                " Drops",
+                " Game 2\n",
+                "x",
+                "",
+            ]
+        ),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+def mutate(text: str, edits: list[tuple[float, int, str]]) -> str:
+    for where, width, new in edits:
+        i = int(where * len(text))
+        text = text[:i] + new + text[i + width :]
+    return text
+
+
+@settings(max_examples=150, deadline=None)
+@given(edits=_EDITS)
+def test_damaged_files_read_or_raise_match_file_error(edits: list[tuple[float, int, str]]) -> None:
+    # Bad input gives a clear, specific error (with a line when one is to blame), never
+    # another exception.
+    text = mutate(sample(), edits)
+    try:
+        mat.read(text)
+    except MatchFileError as exc:
+        assert exc.line is None or 1 <= exc.line <= text.count("\n") + 1
