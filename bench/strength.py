@@ -20,7 +20,6 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 from backgammon.board import Move, Position
 from backgammon.players import Player, get
@@ -125,11 +124,26 @@ def duel(
     return mean, math.sqrt(var / n), 2 * n
 
 
-def speed() -> None:
-    """Plays per second of the 0-ply net, and self-play training games per second."""
-    import numpy as np
+class _Clock:
+    """Wall-clock and CPU time of a block (the machine may be shared: CPU time shows the
+    speed on an idle core)."""
 
+    def __enter__(self) -> _Clock:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.wall = time.perf_counter() - self.wall
+        self.cpu = time.process_time() - self.cpu
+
+    def rates(self, n: int, unit: str) -> str:
+        return f"{n / self.cpu:.1f} {unit}/s of CPU time ({n / self.wall:.1f} by the wall clock)"
+
+
+def speed() -> None:
+    """Plays per second of the net at 0-2 ply, and self-play training games per second."""
     from backgammon.players.net import Evaluator
+    from backgammon.players.search import DEFAULT_WEIGHTS
     from backgammon.players.train import play_training_game
 
     bot = get("neural", plies=0)
@@ -143,34 +157,22 @@ def speed() -> None:
         pos = pos.flip() if move is None else pos.play(move)
         if pos.is_game_over():
             pos = Position.initial()
-    t = time.perf_counter()
-    for p, d in cases:
-        bot.choose_move(p, d)
-    rate = len(cases) / (time.perf_counter() - t)
-    print(f"neural 0-ply: {rate:.0f} plays/s over {len(cases)} positions from its own games")
+    with _Clock() as c:
+        for p, d in cases:
+            bot.choose_move(p, d)
+    print(f"neural 0-ply: {c.rates(len(cases), 'plays')} over {len(cases)} positions")
     for plies, n in ((1, 40), (2, 5)):
         deeper = get("neural", plies=plies)
-        t = time.perf_counter()
-        for p, d in cases[:n]:
-            deeper.choose_move(p, d)
-        print(f"neural {plies}-ply: {n / (time.perf_counter() - t):.2f} plays/s over {n} positions")
-    ev = Evaluator.random(np.random.default_rng(0))
-    trained = Evaluator.load(
-        str(
-            Path(__file__).resolve().parent.parent
-            / "backgammon"
-            / "players"
-            / "data"
-            / "weights.npz"
-        )
-    )
-    for label, e in (("trained", trained),):
-        ev = e
-        r = random.Random(2)
-        t = time.perf_counter()
+        with _Clock() as c:
+            for p, d in cases[:n]:
+                deeper.choose_move(p, d)
+        print(f"neural {plies}-ply: {c.rates(n, 'plays')} over {n} positions")
+    ev = Evaluator.load(DEFAULT_WEIGHTS)
+    r = random.Random(2)
+    with _Clock() as c:
         for _ in range(50):
             play_training_game(ev, r, 0.0, 0.7)
-        print(f"training ({label} net, alpha 0): {50 / (time.perf_counter() - t):.1f} games/s")
+    print(f"training (shipped net, updates with alpha 0): {c.rates(50, 'games')}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -33,8 +33,8 @@ def test_same_seed_same_weights_and_resume_continues_exactly(tmp_path: Path) -> 
 
 
 def test_other_seed_other_weights(tmp_path: Path) -> None:
-    main(["--games", "1", "--dir", str(tmp_path / "a"), "--seed", "1", *SMALL])
-    main(["--games", "1", "--dir", str(tmp_path / "b"), "--seed", "2", *SMALL])
+    main(["--games", "0", "--dir", str(tmp_path / "a"), "--seed", "1", *SMALL])
+    main(["--games", "0", "--dir", str(tmp_path / "b"), "--seed", "2", *SMALL])
     x = weights(tmp_path / "a" / "latest.npz")[0]
     y = weights(tmp_path / "b" / "latest.npz")[0]
     assert not np.array_equal(x, y)
