@@ -237,3 +237,32 @@ def test_kill_9_mid_match_then_resume(server: Server, browser: Browser) -> None:
         click_one_action(page)
     assert page_state(page)["seq"] > before["seq"]
     page.close()
+
+
+def test_friend_by_invitation_link_sees_moves_live(server: Server, browser: Browser) -> None:
+    """Two browsers: the host invites, the friend opens the link; what one does appears on
+    the other's page through the WebSocket; a third browser only watches."""
+    host_ctx, friend_ctx, watch_ctx = (browser.new_context() for _ in range(3))
+    host = host_ctx.new_page()
+    host.goto(server.url + "/")
+    host.fill("#name", "Ann")
+    host.click("#play-friend")
+    host.wait_for_selector("#invite", state="visible")
+    invite = host.get_attribute("#invite-link", "href")
+    assert invite and "/join/" in invite
+    host.click("#my-link")
+    host.wait_for_url("**/m/*")
+    friend = friend_ctx.new_page()
+    friend.goto(invite)
+    watcher = watch_ctx.new_page()
+    watcher.goto(host.url)
+    assert page_state(friend)["seat"] == 1 and page_state(host)["seat"] == 0
+    assert page_state(watcher)["seat"] is None
+    assert watcher.is_hidden("#btn-roll")
+    friend.click("#btn-roll")
+    friend.wait_for_function("state.seq === 1")
+    host.wait_for_function("state.seq === 1")  # pushed to the host's page
+    watcher.wait_for_function("state.seq === 1")
+    assert "Opening roll" in host.inner_text("#log")
+    for ctx in (host_ctx, friend_ctx, watch_ctx):
+        ctx.close()
