@@ -459,3 +459,23 @@ def test_the_bot_answers_doubles_and_resignations(client: TestClient) -> None:
         s = play_turn(client, mid, tok, s)
     s = act(client, mid, tok, action="resign", level="backgammon")
     assert any(line in ("Expert bot accepts", "Expert bot rejects") for line in s["log"][-3:])
+
+
+def test_a_failing_bot_does_not_undo_the_human_action(
+    client: TestClient, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The human's action is stored and acknowledged even if the bot then fails."""
+    import backgammon.web.app as web_app
+
+    def broken(name: str, game: Any) -> dict[str, Any]:
+        raise RuntimeError("bot crashed")
+
+    monkeypatch.setattr(web_app, "bot_action", broken)
+    m = new_match(client)
+    s = state(client, m["id"], m["token"])
+    for _ in range(20):
+        if s["turn"] == 1:
+            break
+        s = play_turn(client, m["id"], m["token"], s)
+    assert s["turn"] == 1  # the bot's turn, which it could not take
+    assert len([r for r in stored_actions(db) if r[0] == m["id"]]) == s["seq"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
@@ -26,6 +27,8 @@ from backgammon.web.game import BOTS, DEFAULT_BOT, ActionError, Game, action_dic
 from backgammon.web.store import MatchRow, Store, StoreError, hash_token
 
 __all__ = ["create_app"]
+
+_log = logging.getLogger("backgammon.web")
 
 API_DOC = """
 Play backgammon over HTTP and WebSockets.
@@ -218,8 +221,12 @@ class Server:
                 game = live.game
                 if game.actor() != live.row.bot_seat:
                     return
-                action = await asyncio.to_thread(bot_action, live.row.bot, game)
-                self._act_locked(live, live.row.bot_seat, action)
+                try:
+                    action = await asyncio.to_thread(bot_action, live.row.bot, game)
+                    self._act_locked(live, live.row.bot_seat, action)
+                except Exception:  # a bot failure must not fail the human's accepted action
+                    _log.exception("bot %s failed in match %s", live.row.bot, live.row.id)
+                    return
             await self.broadcast(live)
             await asyncio.sleep(0)
 
@@ -340,6 +347,7 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         """The match as seen by your seat (or as a spectator)."""
         live = server.load(match_id)
         seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
+        await server.run_bot(live)  # in case a bot's turn was interrupted
         return live.game.view(live.row, seat)
 
     @app.post("/api/matches/{match_id}/actions", response_model=State)
