@@ -14,11 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from html import escape
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from backgammon.board import BAR, OFF, Position
 
-__all__ = ["BoardStyle", "board_svg"]
+if TYPE_CHECKING:
+    from backgammon.match import Match
+
+__all__ = ["BoardStyle", "board_svg", "match_svg"]
 
 Side = Literal["bottom", "top"]
 _Add = Callable[[str], None]
@@ -221,6 +224,45 @@ def board_svg(
         add("</g>")
     add("</svg>")
     return "".join(out)
+
+
+def match_svg(
+    match: Match,
+    *,
+    viewer: int = 0,
+    position: Position | None = None,
+    names: tuple[str, str] = ("Player 0", "Player 1"),
+    highlight: Iterable[int] = (),
+    selected: int | None = None,
+    home: Literal["right", "left"] = "right",
+    width: int | None = None,
+) -> str:
+    """The board of a :class:`~backgammon.match.Match` from player ``viewer``'s side (at the
+    bottom), with its dice, cube, score, length and Crawford flag.
+
+    ``names`` are players 0 and 1; ``position`` replaces the match's position (seen from
+    the player on roll), e.g. to show a play in progress.
+    """
+    if viewer not in (0, 1):
+        raise ValueError(f"viewer must be player 0 or 1, not {viewer!r}")
+    on_roll = match.on_roll if match.on_roll is not None else viewer
+    owner = match.cube_owner
+    score = match.score
+    return board_svg(
+        match.position if position is None else position,
+        on_roll_at_bottom=on_roll == viewer,
+        dice=match.dice,
+        cube_value=match.cube_value,
+        cube_owner=None if owner is None else ("bottom" if owner == viewer else "top"),
+        score=(score[viewer], score[1 - viewer]),
+        length=match.rules.match_length or 0,
+        crawford=match.is_crawford_game,
+        names=(names[viewer], names[1 - viewer]),
+        highlight=highlight,
+        selected=selected,
+        home=home,
+        width=width,
+    )
 
 
 def _point_xy(point: int, left_home: bool) -> tuple[int, bool]:

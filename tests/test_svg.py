@@ -182,3 +182,30 @@ def test_width_sets_size() -> None:
     root = parse(board_svg(Position.initial(), width=320))
     assert root.get("width") == "320"
     assert 0 < int(root.get("height", "0")) < 320
+
+
+def test_match_svg_draws_the_match_from_either_player() -> None:
+    """The cube turned to its owner's side (R24), the dice of the player on roll, the score."""
+    from backgammon.match import Match
+    from backgammon.svg import match_svg
+
+    m = Match(length=5)
+    m.roll((3, 1))  # player 0 wins the opening roll (R3)
+    m.move("8/5 6/5")
+    m.double()
+    m.take()  # player 1 doubled, player 0 took: player 0 owns the cube at 2
+    m.roll((6, 4))
+    for viewer, side in ((0, "bottom"), (1, "top")):
+        root = parse(match_svg(m, viewer=viewer, names=("Ann", "Bob")))
+        cube = next(g for g in root.iter(f"{{{NS['s']}}}g") if g.get("class") == "cube")
+        assert cube.get("data-owner") == side
+        dice = [
+            g.get("data-value") for g in root.iter(f"{{{NS['s']}}}g") if g.get("class") == "die"
+        ]
+        assert dice == ["6", "4"]
+        text = " ".join(t.text or "" for t in root.iter(f"{{{NS['s']}}}text"))
+        assert "5-point match" in text and "Ann" in text and "Bob" in text
+    # Player 1 is on roll: from player 1's side its checkers (light) are at the bottom.
+    assert checkers_by_point(parse(match_svg(m, viewer=1)), LIGHT) == {24: 2, 13: 5, 8: 3, 6: 5}
+    with pytest.raises(ValueError):
+        match_svg(m, viewer=2)

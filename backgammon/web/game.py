@@ -40,7 +40,7 @@ from backgammon.match import (
 )
 from backgammon.players import CubeAction, CubeState, Player
 from backgammon.players import get as get_player
-from backgammon.svg import board_svg
+from backgammon.svg import match_svg
 from backgammon.web.store import MatchRow
 
 __all__ = ["BOTS", "DEFAULT_BOT", "ActionError", "Game", "action_dict", "bot_action", "orderings"]
@@ -364,20 +364,11 @@ class Game:
             ):
                 raise ActionError(400, "illegal_move", "those steps do not start a legal play")
             position = _after_steps(position, steps)
-        on_roll = m.on_roll
-        if on_roll is None:  # before the opening roll, the board is the same for both
-            on_roll = viewer
-        owner = m.cube_owner
-        return board_svg(
-            position,
-            on_roll_at_bottom=on_roll == viewer,
-            dice=dice,
-            cube_value=m.cube_value,
-            cube_owner=None if owner is None else ("bottom" if owner == viewer else "top"),
-            score=(m.score[viewer], m.score[1 - viewer]),
-            length=row.length,
-            crawford=m.is_crawford_game,
-            names=(row.names[viewer], row.names[1 - viewer]),
+        return match_svg(
+            m,
+            viewer=viewer,
+            position=position,
+            names=(row.names[0], row.names[1]),
             highlight=highlight,
             selected=selected,
             home="left" if home == "left" else "right",
