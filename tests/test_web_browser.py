@@ -266,3 +266,22 @@ def test_friend_by_invitation_link_sees_moves_live(server: Server, browser: Brow
     assert "Opening roll" in host.inner_text("#log")
     for ctx in (host_ctx, friend_ctx, watch_ctx):
         ctx.close()
+
+
+def test_simultaneous_actions_are_accepted_once(server: Server) -> None:
+    """Ten clients send the same action for the same seat at once: one is accepted, the
+    others are refused as stale, and exactly one action is stored."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    m = httpx.post(f"{server.url}/api/matches", json={"opponent": "human"}).json()
+    url = f"{server.url}/api/matches/{m['id']}"
+    headers = {"Authorization": f"Bearer {m['token']}"}
+
+    def send(_: int) -> int:
+        r = httpx.post(f"{url}/actions", json={"action": "roll", "seq": 0}, headers=headers)
+        return r.status_code
+
+    with ThreadPoolExecutor(10) as pool:
+        codes = sorted(pool.map(send, range(10)))
+    assert codes == [200] + [409] * 9
+    assert httpx.get(url, headers=headers).json()["seq"] == 1
