@@ -304,7 +304,9 @@ class MatchState:
     ``cube_value`` is the cube as gnubg holds it: while an offer is pending it is the value
     before the offer was taken (a beaver has already doubled it once, as in gnubg).
     ``beavers`` counts the redoubles of the pending offer: 0 plain double, 1 beaver, 2
-    raccoon.  ``position`` is seen from ``on_roll`` (the dice owner).  ``declined`` is the
+    raccoon.  ``position`` is seen from ``on_roll`` (the dice owner).  While a resignation
+    awaits an answer, ``resumed`` is the phase play returns to if it is rejected (a player
+    may resign before or after rolling, or instead of answering a double).  ``declined`` is the
     resignation just rejected: until the next action the same or a smaller one may not be
     offered again (as in gnubg).
     """
@@ -322,6 +324,7 @@ class MatchState:
     cube_owner: int | None = None
     beavers: int = 0
     resigned: int = 0
+    resumed: Phase | None = None
     declined: int = 0
     auto_doubles: int = 0
     winner: int | None = None
@@ -334,10 +337,23 @@ class MatchState:
         if self.phase in (Phase.OPENING, Phase.OVER) or self.on_roll is None:
             return None
         if self.phase is Phase.DOUBLED:
-            return self.on_roll if self.beavers == 1 else 1 - self.on_roll
+            return self.responder
         if self.phase is Phase.RESIGNED:
-            return 1 - self.on_roll
+            return 1 - self.resigner
         return self.on_roll
+
+    @property
+    def responder(self) -> int:
+        """Who must answer the pending double (the doubler, after a beaver)."""
+        assert self.on_roll is not None
+        return self.on_roll if self.beavers == 1 else 1 - self.on_roll
+
+    @property
+    def resigner(self) -> int:
+        """Who offered the pending resignation: the player on roll, or the player who must
+        answer a double (gnubg lets either resign)."""
+        assert self.on_roll is not None
+        return self.responder if self.resumed is Phase.DOUBLED else self.on_roll
 
 
 @dataclass(frozen=True)
@@ -567,7 +583,7 @@ class Match:
                 out.append(ActionKind.BEAVER)
             if self._raccoon_refusal(s) is None:
                 out.append(ActionKind.RACCOON)
-            return out
+            return [*out, ActionKind.RESIGN] if s.declined < 3 else out
         if ph is Phase.RESIGNED:
             return [ActionKind.ACCEPT, ActionKind.REJECT]
         return []
@@ -753,18 +769,22 @@ class Match:
     def resign(
         self, level: str | int | GameResult = "single", *, player: int | None = None
     ) -> None:
-        """Offer to resign a single, gammon or backgammon (R21); the opponent answers."""
+        """Offer to resign a single, gammon or backgammon (R21); the opponent answers.
+
+        The player to act may resign before or after rolling, or instead of answering a
+        double (as in gnubg; accepted, it scores the level x the cube before the double).
+        """
         s = self._s
         p = self._actor(player, "resign")
         lvl = _level(level)
-        if s.phase not in (Phase.ROLL, Phase.MOVE):
+        if s.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED):
             raise ResignationError(f"cannot resign now ({s.phase})")
         if lvl <= s.declined:
             raise ResignationError(
                 f"a {GameResult(s.declined).name.lower()} was just declined: offer more or play on"
             )
         s = self._append(s, Resign(p, lvl))
-        self._s = replace(s, phase=Phase.RESIGNED, resigned=int(lvl))
+        self._s = replace(s, phase=Phase.RESIGNED, resigned=int(lvl), resumed=s.phase)
 
     def accept_resignation(self, *, player: int | None = None) -> None:
         """Accept the opponent's resignation: the game ends at the level offered x the cube
@@ -787,8 +807,8 @@ class Match:
             raise ResignationError("there is no resignation to reject")
         declined = s.resigned
         s = self._append(s, Reject(p))
-        phase = Phase.MOVE if s.dice else Phase.ROLL
-        self._s = replace(s, phase=phase, resigned=0, declined=declined)
+        phase = s.resumed or (Phase.MOVE if s.dice else Phase.ROLL)
+        self._s = replace(s, phase=phase, resigned=0, resumed=None, declined=declined)
 
     # ----------------------------------------------------------------------- flow
     @staticmethod
@@ -819,6 +839,8 @@ class Match:
             cube_owner=None,
             beavers=0,
             resigned=0,
+            resumed=None,
+            declined=0,
             auto_doubles=0,
             games=(*s.games, (start,)),
         )
@@ -872,9 +894,11 @@ class Match:
         s = self._append(s, end)
         # The dice stay as they were (a resignation may come after the roll): gnubg keeps
         # them in the final state of a match; the next game starts without dice.
-        s = replace(s, score=sc, last_end=end, resigned=0, beavers=0)
+        s = replace(s, score=sc, last_end=end, resigned=0)
         n = s.rules.match_length
         if n is not None and max(sc) >= n:  # R27
+            # ``resumed`` and ``beavers`` stay: gnubg's final Match ID still shows a double
+            # answered by a resignation, and whose turn it was.
             return replace(s, phase=Phase.OVER, winner=end.winner, crawford_game=False)
         crawford, post = False, s.post_crawford
         if n is not None and s.rules.crawford:
@@ -896,8 +920,11 @@ class Match:
             assert s.last_end is not None and s.on_roll is not None
             state = {v: k for k, v in _END_REASONS.items()}[s.last_end.reason]
             on_roll = turn = s.on_roll
-            if s.last_end.reason is not EndReason.PLAYED:
-                turn = 1 - on_roll  # the player who accepted or dropped (as gnubg shows it)
+            # As gnubg shows it: the player who accepted the resignation, or who dropped.
+            if s.last_end.reason is EndReason.RESIGNED:
+                turn = 1 - s.resigner
+            elif s.last_end.reason is EndReason.DROPPED:
+                turn = s.responder
         else:
             assert s.on_roll is not None and s.turn is not None
             state, on_roll, turn = GameState.PLAYING, s.on_roll, s.turn
@@ -908,7 +935,7 @@ class Match:
             crawford=s.crawford_game,
             game_state=state,
             turn=turn,
-            doubled=s.phase is Phase.DOUBLED,
+            doubled=s.phase is Phase.DOUBLED or s.resumed is Phase.DOUBLED,
             resigned=(
                 s.resigned
                 if s.phase is Phase.RESIGNED
@@ -942,7 +969,7 @@ class Match:
         on_roll = 1 if s.on_roll is None else s.on_roll
         pos = Position.initial() if s.phase is Phase.OPENING else s.position
         action = ""
-        if s.phase is Phase.DOUBLED:
+        if s.phase is Phase.DOUBLED or s.resumed is Phase.DOUBLED:
             action = "DBR"[s.beavers]
         return format_xgid(
             XgidFields(
@@ -991,6 +1018,7 @@ class Match:
         if rules.is_money and f.jacoby != rules.jacoby:
             raise MatchError("the ID's Jacoby flag (bit 66) disagrees with the rules")
         phase: Phase
+        resumed: Phase | None = None
         beavers = 0
         on_roll: int | None = f.dice_owner
         if f.game_state is GameState.NONE:
@@ -999,12 +1027,23 @@ class Match:
             if length is None or max(f.score) < length:
                 raise MatchError("the ID shows a finished game but not a finished match")
             phase = Phase.OVER
+            # Who acted last, as gnubg keeps it (see match_id_fields).
+            if f.game_state is GameState.RESIGNED and f.doubled:
+                resumed = Phase.DOUBLED
+                beavers = int(1 - f.turn == f.dice_owner)  # the doubler resigned a beaver
+            elif f.game_state is GameState.DROPPED:
+                beavers = int(f.turn == f.dice_owner)  # the doubler dropped a beaver
+        elif f.doubled and f.resigned:
+            # The player who had to answer the double resigned; turn is the other one.
+            phase, resumed = Phase.RESIGNED, Phase.DOUBLED
+            if f.turn != f.dice_owner:
+                beavers = 1  # the doubler resigned instead of answering a beaver
         elif f.doubled:
             phase = Phase.DOUBLED
             if f.turn == f.dice_owner:
                 beavers = 1  # the doubler must answer: a beaver is pending (as gnubg holds it)
         elif f.resigned:
-            phase = Phase.RESIGNED
+            phase, resumed = Phase.RESIGNED, Phase.MOVE if f.dice else Phase.ROLL
             if f.turn == f.dice_owner:
                 raise MatchError("the ID's turn bit is the resigning player")
         else:
@@ -1022,6 +1061,7 @@ class Match:
                 cube_owner=f.cube_owner,
                 beavers=beavers,
                 resigned=f.resigned if phase in (Phase.RESIGNED, Phase.OVER) else 0,
+                resumed=resumed,
                 score=f.score,
                 crawford=f.crawford,
                 end_reason=_END_REASONS.get(f.game_state, EndReason.PLAYED),
@@ -1081,6 +1121,7 @@ class Match:
         score: tuple[int, int],
         crawford: bool,
         end_reason: EndReason = EndReason.PLAYED,
+        resumed: Phase | None = None,
     ) -> MatchState:
         n = rules.match_length
         if cube_value > rules.max_cube:
@@ -1115,6 +1156,7 @@ class Match:
             cube_owner=cube_owner,
             beavers=beavers,
             resigned=resigned if phase is Phase.RESIGNED else 0,
+            resumed=resumed if phase in (Phase.RESIGNED, Phase.OVER) else None,
             winner=winner,
             last_end=(
                 GameEnd(winner, 0, GameResult(resigned or 1), end_reason)

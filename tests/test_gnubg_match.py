@@ -16,8 +16,10 @@ import shutil
 import subprocess
 
 import pytest
+from matchhelp import board
 
 from backgammon.dice import SeededDice
+from backgammon.ids import MatchIdFields, encode_match_id
 from backgammon.match import (
     Accept,
     Action,
@@ -120,6 +122,7 @@ def _script(m: Match) -> tuple[str, list[str]]:
         "set automatic bearoff off",
         f"set jacoby {'on' if r.jacoby else 'off'}",
         f"set beavers {1 if r.beavers else 0}",
+        f"set automatic doubles {r.automatic_doubles}",
         "new session" if r.is_money else f"new match {r.match_length}",
     ]
     expected: list[str] = []
@@ -160,6 +163,8 @@ MONEY = [
     (Rules.money(), 21),
     (Rules.money(beavers=True), 22),
     (Rules.money(jacoby=True, beavers=True), 23),
+    (Rules.money(automatic_doubles=2), 24),
+    (Rules.money(jacoby=True, automatic_doubles=1), 25),
 ]
 
 
@@ -176,3 +181,50 @@ def test_gnubg_agrees_on_every_state(rules: Rules, seed: int) -> None:
     assert len(expected) > 10
     diffs = [(i, e, s) for i, (e, s) in enumerate(zip(expected, shown, strict=True)) if e != s]
     assert diffs == [], f"first difference at step {diffs[0][0]}: ours {diffs[0][1:]} gnubg"
+
+
+@pytest.mark.parametrize("owner", [0, None], ids=["closed-out-player-cannot-double", "may-double"])
+def test_gnubg_agrees_on_a_closed_board(owner: int | None) -> None:
+    # R13: player 0 closes its board on player 1's checker on the bar.  We pass player 1's
+    # turn without a roll; gnubg rolls for it and dances.  The states must be the same.
+    pos = board({1: 1, 2: 2, 3: 2, 4: 2, 5: 3, 6: 2, 13: 3}, {25: 1, 13: 14})
+    fields = MatchIdFields(
+        cube_value=1 if owner is None else 2,
+        cube_owner=owner,
+        dice_owner=0,
+        turn=0,
+        match_length=7,
+        score=(1, 2),
+    )
+    start = f"{pos.position_id()}:{encode_match_id(fields)}"
+    m = Match.from_gnubg_id(start)
+    lines = [
+        "set player 0 human",
+        "set player 1 human",
+        "set rng manual",
+        "set automatic roll off",
+        "set automatic move off",
+        "new match 7",
+        "3 1",
+        f"set matchid {start.split(':')[1]}",
+        f"set board {start.split(':')[0]}",
+        SENTINEL,
+    ]
+    expected = [m.gnubg_id()]
+    m.roll((4, 3))
+    lines += ["roll", "4 3", SENTINEL]
+    expected.append(m.gnubg_id())
+    m.move("13/10 5/1")
+    lines.append("move 13/10 5/1")
+    if owner is None:  # player 1 may double first, so the pass comes with its roll
+        assert m.turn == 1 and m.legal_actions() == ["roll", "double", "resign"]
+        lines.append(SENTINEL)
+        expected.append(m.gnubg_id())
+        assert m.roll() is None
+    assert m.record.games[-1][-1] == Pass(1) and m.turn == 0
+    lines += ["roll", "6 6", SENTINEL]  # gnubg rolls for player 1 and dances
+    expected.append(m.gnubg_id())
+    m.roll((2, 1))
+    lines += ["roll", "2 1", SENTINEL]
+    expected.append(m.gnubg_id())
+    assert _run("\n".join(lines) + "\n", len(expected)) == expected

@@ -279,7 +279,7 @@ def test_R24_take_doubles_the_cube_and_gives_it_to_the_taker() -> None:
     m.double()
     assert m.phase is Phase.DOUBLED and m.turn == 0 and m.on_roll == 1
     assert m.cube_value == 1  # still the value before the double while it is pending
-    assert m.legal_actions() == ["take", "drop"]
+    assert m.legal_actions() == ["take", "drop", "resign"]
     refused(m, m.roll, IllegalActionError)
     refused(m, lambda: m.take(player=1), NotYourTurnError)
     m.take()
@@ -482,9 +482,9 @@ def test_R32_beaver_keeps_the_cube_and_doubles_again() -> None:
     rules = Rules.money(beavers=True, raccoons=True)
     m = match_at(Position.initial(), rules=rules)
     m.double()  # player 1 offers 2
-    assert m.legal_actions() == ["take", "drop", "beaver"]
+    assert m.legal_actions() == ["take", "drop", "beaver", "resign"]
     m.beaver()  # player 0
-    assert m.turn == 1 and m.legal_actions() == ["take", "drop", "raccoon"]
+    assert m.turn == 1 and m.legal_actions() == ["take", "drop", "raccoon", "resign"]
     refused(m, m.beaver, CubeError)
     m.take()
     assert (m.cube_value, m.cube_owner, m.turn) == (4, 0, 1)
@@ -504,7 +504,7 @@ def test_R32_raccoon_answers_a_beaver() -> None:
     m.double()
     m.beaver()
     m.raccoon()  # player 1
-    assert m.turn == 0 and m.legal_actions() == ["take", "drop"]
+    assert m.turn == 0 and m.legal_actions() == ["take", "drop", "resign"]
     refused(m, m.raccoon, CubeError)
     m.take()
     assert (m.cube_value, m.cube_owner, m.turn) == (8, 1, 1)
@@ -679,3 +679,20 @@ def test_extend_applies_recorded_actions_or_changes_nothing() -> None:
         m.apply(GameEnd(0, 1, GameResult.SINGLE, EndReason.PLAYED))
     m.extend(actions[40:])
     assert m.state == source.state
+
+
+def test_R21_the_doubled_player_may_resign_instead_of_answering() -> None:
+    m = Match(length=7, dice=FixedDice([(3, 1)]))
+    m.roll()
+    m.move("8/5 6/5")
+    m.double()  # player 1 doubles; player 0 must answer
+    assert m.legal_actions() == ["take", "drop", "resign"]
+    m.resign("gammon")
+    assert m.turn == 1 and m.state.resigner == 0
+    gid = m.gnubg_id()
+    assert Match.from_gnubg_id(gid).gnubg_id() == gid
+    m.reject_resignation()
+    assert m.phase is Phase.DOUBLED and m.turn == 0  # back to the double
+    m.resign("backgammon")
+    m.accept_resignation()
+    assert m.score == (0, 3)  # 3 x the cube before the double
