@@ -17,6 +17,7 @@ __all__ = [
     "N_INPUTS",
     "boards_array",
     "encode",
+    "encode_with_race",
     "is_race",
     "shot_masks",
 ]
@@ -95,16 +96,30 @@ _UNITS = np.array(
 """Tesauro's four units for a point holding n checkers: >=1, >=2, >=3 and (n-3)/2."""
 
 
+def _linear_weights() -> IntArray:
+    """Columns summing indicator blocks [mine (25), made (24), blots (24)] into counts."""
+    w = np.zeros((73, 8), dtype=np.int64)
+    w[:25, 0] = np.arange(1, 26)  # pips (the bar counts 25)
+    w[49:73, 1] = 1  # blots
+    w[25:31, 2] = 1  # home-board points made
+    w[18:25, 3] = 1  # back checkers: opponent's home board and the bar
+    w[43:49, 4] = 1  # anchors in the opponent's home board
+    w[6:18, 5] = 1  # outfield checkers
+    w[24, 6] = 1  # bar
+    w[:25, 7] = 1  # checkers left
+    return w
+
+
+_LINEAR = _linear_weights()
+
+
 def _side_features(b: IntArray, mine: IntArray) -> FloatArray:
     """Features of the side on roll of each board; ``mine`` is ``max(b[:, 1:26], 0)``."""
     n = len(b)
-    pips = mine @ _PTS
     made = mine[:, :24] >= 2
-    blots = (mine[:, :24] == 1).sum(axis=1)
-    home_made = made[:, :6].sum(axis=1)
+    blocks = np.concatenate([mine, made, mine[:, :24] == 1], axis=1, dtype=np.int64)
+    lin = blocks @ _LINEAR
     prime = _longest_run(made)
-    back = mine[:, 18:25].sum(axis=1)
-    anchors = made[:, 18:24].sum(axis=1)
     shots = np.bitwise_count(shot_masks(b))
     # Opponent points in the six points in front of our rearmost checker.
     rear = np.where(mine > 0, _PTS, 0).max(axis=1)  # 0 when all borne off
@@ -112,21 +127,18 @@ def _side_features(b: IntArray, mine: IntArray) -> FloatArray:
     np.cumsum(b[:, 1:25] <= -2, axis=1, out=csum[:, 2:])
     rows = np.arange(n)
     blockers = csum[rows, rear] - csum[rows, np.maximum(rear - 6, 0)]
-    outfield = mine[:, 6:18].sum(axis=1)
-    bar = mine[:, 24]
-    off = 15 - mine.sum(axis=1)
     out = np.empty((n, _SIDE_FEATURES + 2), dtype=np.float64)
-    out[:, 0] = pips
-    out[:, 1] = blots
-    out[:, 2] = home_made
+    out[:, 0] = lin[:, 0]
+    out[:, 1] = lin[:, 1]
+    out[:, 2] = lin[:, 2]
     out[:, 3] = prime
-    out[:, 4] = back
-    out[:, 5] = anchors
+    out[:, 4] = lin[:, 3]
+    out[:, 5] = lin[:, 4]
     out[:, 6] = shots
     out[:, 7] = blockers
-    out[:, 8] = outfield
-    out[:, 9] = bar
-    out[:, 10] = off
+    out[:, 8] = lin[:, 5]
+    out[:, 9] = lin[:, 6]
+    out[:, 10] = 15 - lin[:, 7]
     out *= _SCALE
     return out
 
@@ -139,17 +151,23 @@ _SCALE = np.array(
 
 def encode(b: IntArray) -> FloatArray:
     """The ``(N, N_INPUTS)`` network inputs of a batch of boards (side on roll first)."""
+    return encode_with_race(b)[0]
+
+
+def encode_with_race(b: IntArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """:func:`encode` and :func:`is_race` together (the race flag is one of the inputs)."""
     b = np.asarray(b, dtype=np.int64)
     n = len(b)
     both = np.concatenate([b, -b[:, ::-1]])  # the side on roll, then the other side
     mine = np.maximum(both[:, 1:26], 0)
     units = _UNITS[mine[:, :24]].reshape(2 * n, 96)
     side = _side_features(both, mine)
+    race = is_race(b)
     out = np.empty((n, N_INPUTS), dtype=np.float64)
     out[:, :96] = units[:n]
     out[:, 96:192] = units[n:]
     k = _SIDE_FEATURES + 2
     out[:, 192 : 192 + k] = side[:n]
     out[:, 192 + k : 192 + 2 * k] = side[n:]
-    out[:, -1] = is_race(b)
-    return out
+    out[:, -1] = race
+    return out, race

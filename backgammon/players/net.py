@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.encode import N_INPUTS, encode, is_race
+from backgammon.players.encode import N_INPUTS, encode_with_race
 
 __all__ = [
     "Evaluator",
@@ -37,7 +37,12 @@ def _sigmoid(x: FloatArray) -> FloatArray:
 
 def flip_probs(p: FloatArray) -> FloatArray:
     """The same five probabilities seen from the other side."""
-    return np.stack([1.0 - p[:, 0], p[:, 3], p[:, 4], p[:, 1], p[:, 2]], axis=1)
+    q = p[:, _FLIP]
+    q[:, 0] = 1.0 - p[:, 0]
+    return q
+
+
+_FLIP = [0, 3, 4, 1, 2]
 
 
 def cubeless_equity(p: FloatArray) -> FloatArray:
@@ -139,8 +144,7 @@ class Evaluator:
 
     def evaluate(self, b: IntArray) -> FloatArray:
         """The five probabilities for the side on roll of each (unfinished) board."""
-        x = encode(b)
-        race = is_race(b)
+        x, race = encode_with_race(b)
         return self.evaluate_encoded(x, race)
 
     def evaluate_encoded(self, x: FloatArray, race: npt.NDArray[np.bool_]) -> FloatArray:

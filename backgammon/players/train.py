@@ -21,7 +21,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from backgammon.board import Position
-from backgammon.players.encode import boards_array, encode, is_race
+from backgammon.players.encode import boards_array, encode_with_race
 from backgammon.players.net import N_OUTPUTS, Evaluator, cubeless_equity, flip_probs
 
 __all__ = ["main", "play_training_game"]
@@ -60,8 +60,7 @@ def play_training_game(
         dice = (rng.randint(1, 6), rng.randint(1, 6))
     assert outcome is not None
     b = boards_array(states)
-    x = encode(b)
-    race = is_race(b)
+    x, race = encode_with_race(b)
     v = ev.evaluate_encoded(x, race)
     n = len(states)
     targets = np.empty((n, N_OUTPUTS))

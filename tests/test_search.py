@@ -1,0 +1,69 @@
+"""Lookahead: the batched 1-ply evaluation equals the plain average over the 21 rolls."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from backgammon import Position
+from backgammon.board import iter_rolls
+from backgammon.players.bearoff import BearoffDatabase
+from backgammon.players.encode import boards_array
+from backgammon.players.net import flip_probs
+from backgammon.players.search import Searcher, default_evaluator
+
+
+@pytest.fixture(scope="module")
+def searcher() -> Searcher:
+    return Searcher(default_evaluator(), BearoffDatabase.load(progress=False))
+
+
+def one_ply_by_hand(s: Searcher, pos: Position) -> np.ndarray:
+    total = np.zeros(5)
+    for a, b in iter_rolls():
+        weight = 1 if a == b else 2
+        best_p, best_e = None, -np.inf
+        moves = pos.legal_moves((a, b))
+        afters = [pos.play(m) for m in moves] or [pos.flip()]
+        for after in afters:
+            if after.is_game_over():
+                p = s.probs_after(boards_array([after.board]))[0]
+            else:
+                p = flip_probs(s.probs(boards_array([after.board])))[0]
+            e = float(s.equity(p[None, :])[0])
+            if e > best_e:
+                best_p, best_e = p, e
+        assert best_p is not None
+        total += weight * best_p
+    return total / 36
+
+
+def test_batched_one_ply_equals_the_definition(searcher: Searcher) -> None:
+    positions = [Position.initial()]
+    pos = Position.initial()
+    for d in [(3, 1), (6, 4), (5, 5)]:
+        pos = pos.play(pos.legal_moves(d)[0])
+        positions.append(pos)
+    for p in positions:
+        assert np.allclose(searcher.evaluate(p, 1), one_ply_by_hand(searcher, p), atol=1e-12)
+
+
+def test_bearoff_positions_use_the_database(searcher: Searcher) -> None:
+    b = [0] * 26
+    b[1], b[2] = 2, 1  # three checkers left, twelve off
+    b[24], b[23] = -5, -5  # the opponent: ten left, five off
+    p = searcher.probs(boards_array([b]))[0]
+    assert searcher.bearoff is not None
+    assert p[0] == pytest.approx(searcher.bearoff.win_probabilities(np.array([b]))[0])
+    assert p[1] == p[2] == p[3] == p[4] == 0.0  # both sides have borne off: no gammons
+
+
+def test_rank_moves_is_sorted_and_complete(searcher: Searcher) -> None:
+    pos = Position.initial()
+    ranked = searcher.rank_moves(pos, (4, 2), plies=0)
+    assert sorted(str(m) for m, _ in ranked) == sorted(str(m) for m in pos.legal_moves((4, 2)))
+    eq = [float(searcher.equity(p[None, :])[0]) for _, p in ranked]
+    assert eq == sorted(eq, reverse=True)
+    assert searcher.best_move(pos, (4, 2), 0) == ranked[0][0]
+    deep = searcher.rank_moves(pos, (4, 2), plies=1)
+    assert 1 <= len(deep) <= searcher.filter_moves
