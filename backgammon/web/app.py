@@ -298,6 +298,10 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
     async def home() -> str:
         return _page("index.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return Response(status_code=204)
+
     @app.get("/m/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     async def match_page(match_id: str) -> str:
         server.load(match_id)
