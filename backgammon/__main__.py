@@ -25,6 +25,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     moves = sub.add_parser("moves", help="list the legal plays of a roll")
     moves.add_argument("id", nargs="?", default=None)
     moves.add_argument("--dice", default="31", help="the roll, e.g. 31")
+    serve = sub.add_parser("serve", help="play in the browser (web server)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--database", default="backgammon.sqlite3", help="SQLite file or sqlite:/// URL"
+    )
     args, rest = parser.parse_known_args(argv)
     if rest and args.command != "train":
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
@@ -32,6 +38,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["play"])
     if args.command in cli.COMMANDS:
         return cli.run(args, rest)
+    if args.command == "serve":
+        from backgammon.web import serve as run_server
+        from backgammon.web.store import StoreError
+
+        try:
+            run_server(args.host, args.port, args.database)
+        except StoreError as exc:
+            print(f"backgammon serve: {exc}", file=sys.stderr)
+            return 2
+        return 0
     try:
         pos = _position_from_text(args.id) if getattr(args, "id", None) else Position.initial()
         dice_text = getattr(args, "dice", "31")
