@@ -470,6 +470,12 @@ class Position:
     def __str__(self) -> str:
         return render_text(self)
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG, so notebooks draw positions (made by backgammon.svg)."""
+        from backgammon.svg import board_svg  # a side module; the core does not need it
+
+        return board_svg(self)
+
 
 def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from backgammon import mat, sgf
-from backgammon.matchfile import MatchFileError, MatchRecord, to_match
+from backgammon.matchfile import MatchFile, MatchFileError, to_match
 
 __all__ = ["FORMATS", "convert", "convert_text", "detect_format", "read_any"]
 
@@ -28,7 +28,7 @@ def detect_format(text: str, name: str | Path | None = None) -> str:
     return "sgf" if text.lstrip("\ufeff \t\r\n").startswith("(") else "mat"
 
 
-def read_any(text: str, fmt: str) -> MatchRecord:
+def read_any(text: str, fmt: str) -> MatchFile:
     """Read ``text`` in format ``fmt`` (``"mat"`` or ``"sgf"``) and check it by the rules."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown match file format {fmt!r} (use one of {FORMATS})")

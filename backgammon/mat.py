@@ -5,7 +5,7 @@ Writing reproduces gnubg 1.07's ``export match mat`` layout byte for byte (its
 ``Doubles => 2``, ``Drops`` with the win on the same row, ``Wins N point(s)``).  Reading is
 lenient (a byte-order mark, XG header tags, combined moves such as ``24/15``, ``Cannot
 Move``, ``???``, dice in either order, XG's wider columns): what was odd is collected in
-``MatchRecord.warnings``; what cannot be read raises :class:`MatchFileError` with the line
+``MatchFile.warnings``; what cannot be read raises :class:`MatchFileError` with the line
 number.  Every play is checked against the rules core while reading.
 """
 
@@ -21,10 +21,10 @@ from backgammon.matchfile import (
     Action,
     Double,
     Drop,
-    GameRecord,
+    GameFile,
     GameReplay,
+    MatchFile,
     MatchFileError,
-    MatchRecord,
     Pass,
     Resign,
     Roll,
@@ -63,7 +63,7 @@ def _plural(n: int) -> str:
     return "s" if n > 1 else ""
 
 
-def _write_game(out: list[str], record: MatchRecord, game: GameRecord) -> None:
+def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
     out.append(f" Game {game.number}\n")
     left = f"{record.players[0]} : {game.score[0]}"
     out.append(f" {left:<31}{record.players[1]} : {game.score[1]}\n")
@@ -140,7 +140,7 @@ def _write_game(out: list[str], record: MatchRecord, game: GameRecord) -> None:
         i += 1
 
 
-def write_record(record: MatchRecord) -> str:
+def write_record(record: MatchFile) -> str:
     """The .mat text gnubg 1.07 would export for this match."""
     out: list[str] = []
     for tag in _GNUBG_TAGS:
@@ -248,7 +248,7 @@ def _read_game(
     score: tuple[int, int],
     warnings: list[str],
     jacoby: bool = False,
-) -> GameRecord:
+) -> GameFile:
     replay = GameReplay(jacoby)
     actions: list[Action] = []
     swap = False
@@ -361,11 +361,11 @@ def _read_game(
                     f"line {line}: result written as player {tok.player} winning {tok.value}; "
                     f"the play gives player {replay.end.winner} {replay.end.points}"
                 )
-    return GameRecord(number, score, tuple(actions), replay.end)
+    return GameFile(number, score, tuple(actions), replay.end)
 
 
-def read_record(text: str) -> MatchRecord:
-    """Read .mat text into a :class:`MatchRecord`, leniently (see the module docstring)."""
+def read_record(text: str) -> MatchFile:
+    """Read .mat text into a :class:`MatchFile`, leniently (see the module docstring)."""
     warnings: list[str] = []
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -405,7 +405,7 @@ def read_record(text: str) -> MatchRecord:
         raise MatchFileError(f"expected a header or 'N point match', got {stripped!r}", k)
     if length is None:
         raise MatchFileError("no 'N point match' line", len(lines) or None)
-    games: list[GameRecord] = []
+    games: list[GameFile] = []
     players: tuple[str, str] | None = None
     expected_score = (0, 0)
     while k < len(lines):
@@ -456,7 +456,7 @@ def read_record(text: str) -> MatchRecord:
             expected_score = (e[0], e[1])
         if length and max(score) >= length:
             warnings.append(f"line {k}: game {number} starts after the match was over")
-    return MatchRecord(
+    return MatchFile(
         length=length,
         players=players or ("Player 0", "Player 1"),
         games=tuple(games),

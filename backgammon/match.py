@@ -1246,3 +1246,9 @@ class Match:
             f"<Match {what}, game {self.game_number}, score {self.score[0]}-{self.score[1]}, "
             f"{self.phase}, turn {self.turn}, cube {self.cube_value}>"
         )
+
+    def _repr_svg_(self) -> str:
+        """The match as SVG (board, dice, cube, score), for notebooks."""
+        from backgammon.svg import match_svg  # a side module that builds on this one
+
+        return match_svg(self)

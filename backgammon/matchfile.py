@@ -1,6 +1,6 @@
 """A format-level model of a match file, shared by the .mat and SGF readers and writers.
 
-A :class:`MatchRecord` is what a match file says: header information, then games, each
+A :class:`MatchFile` is what a match file says: header information, then games, each
 with the score it started at, the actions in order (rolls with the steps as written, cube
 actions, an accepted resignation) and how it ended.  Readers fill it and check every play
 against the rules core while they read (so a file that parses is a file whose plays are
@@ -33,10 +33,10 @@ __all__ = [
     "Double",
     "Drop",
     "GameEnd",
-    "GameRecord",
+    "GameFile",
     "GameReplay",
+    "MatchFile",
     "MatchFileError",
-    "MatchRecord",
     "Pass",
     "Resign",
     "Roll",
@@ -133,7 +133,7 @@ class GameEnd:
 
 
 @dataclass(frozen=True)
-class GameRecord:
+class GameFile:
     """One game: its 1-based number, the score before it, its actions and its end."""
 
     number: int
@@ -143,7 +143,7 @@ class GameRecord:
 
 
 @dataclass(frozen=True)
-class MatchRecord:
+class MatchFile:
     """A whole match file.
 
     ``length`` 0 is a money session.  ``info`` holds the header as ``(tag, value)`` pairs
@@ -154,7 +154,7 @@ class MatchRecord:
 
     length: int
     players: tuple[str, str] = ("Player 0", "Player 1")
-    games: tuple[GameRecord, ...] = ()
+    games: tuple[GameFile, ...] = ()
     info: tuple[tuple[str, str], ...] = ()
     comment: str = ""
     crawford: bool = True
@@ -170,7 +170,7 @@ class MatchRecord:
         return None
 
 
-def crawford_games(record: MatchRecord) -> list[bool]:
+def crawford_games(record: MatchFile) -> list[bool]:
     """For each game, whether it is the Crawford game (gnubg's rule: the first game in
     which exactly one side is one point away; R28)."""
     out: list[bool] = []
@@ -421,7 +421,7 @@ def _replay_steps(pos: Position, segments: Iterable[Step]) -> tuple[Step, ...] |
 # ----------------------------------------------------------------------------- Match <-> file
 
 
-def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> MatchRecord:
+def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> MatchFile:
     """The file model of a live match (what a match file can say about it).
 
     Files do not hold tied opening throws, rejected resignations or the order in which a
@@ -429,7 +429,7 @@ def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 
     """
     rules = match.rules
     length = rules.match_length or 0
-    games: list[GameRecord] = []
+    games: list[GameFile] = []
     for actions in match.record.games:
         number, score = 1, (0, 0)
         out: list[Action] = []
@@ -476,8 +476,8 @@ def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 
             out.append(Roll(rolled[0], rolled[1], (), played=False))
         if not out and end is None:
             continue  # a game not yet begun
-        games.append(GameRecord(number, score, tuple(out), end))
-    return MatchRecord(
+        games.append(GameFile(number, score, tuple(out), end))
+    return MatchFile(
         length=length,
         players=players,
         games=tuple(games),
@@ -495,7 +495,7 @@ def _refused(what: str, line: int | None) -> Iterator[None]:
         raise MatchFileError(f"{what} refused by the rules: {exc}", line) from exc
 
 
-def to_match(record: MatchRecord, warnings: list[str] | None = None) -> bm.Match:
+def to_match(record: MatchFile, warnings: list[str] | None = None) -> bm.Match:
     """Replay a file model through :class:`Match`, so every action is checked by the rules.
 
     Raises :class:`MatchFileError` (with the line of the action when known) on an action
@@ -541,7 +541,7 @@ def to_match(record: MatchRecord, warnings: list[str] | None = None) -> bm.Match
     return match
 
 
-def _has_beaver(game: GameRecord) -> bool:
+def _has_beaver(game: GameFile) -> bool:
     pending: int | None = None
     for a in game.actions:
         if isinstance(a, Double):
@@ -553,7 +553,7 @@ def _has_beaver(game: GameRecord) -> bool:
     return False
 
 
-def _replay_game(m: bm.Match, game: GameRecord, notes: list[str]) -> None:
+def _replay_game(m: bm.Match, game: GameFile, notes: list[str]) -> None:
     start = m.game_number
     for a in game.actions:
         line = a.line

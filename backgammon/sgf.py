@@ -21,10 +21,10 @@ from backgammon.matchfile import (
     Action,
     Double,
     Drop,
-    GameRecord,
+    GameFile,
     GameReplay,
+    MatchFile,
     MatchFileError,
-    MatchRecord,
     Resign,
     Roll,
     Take,
@@ -67,7 +67,7 @@ def _colour(player: int) -> str:
     return "B" if player else "W"
 
 
-def write_record(record: MatchRecord) -> str:
+def write_record(record: MatchFile) -> str:
     """The SGF text gnubg 1.07's ``save match`` would write (without analysis)."""
     out: list[str] = []
     crawford = crawford_games(record)
@@ -256,7 +256,7 @@ def _main_line(tree: _Tree, warnings: list[str]) -> list[_Node]:
     return nodes
 
 
-def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameRecord, _Node]:
+def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node]:
     root = nodes[0]
     props = root.props
     if props.get("GM", ["6"])[0] != "6":
@@ -362,17 +362,17 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameRecord, _No
                     f"line {root.line}: RE[{props['RE'][0]}] but the play gives "
                     f"{_colour(end.winner)}+{end.points}"
                 )
-    return GameRecord(number, score, tuple(actions), end), root
+    return GameFile(number, score, tuple(actions), end), root
 
 
-def read_record(text: str) -> MatchRecord:
-    """Read SGF text (one game tree per game) into a :class:`MatchRecord`."""
+def read_record(text: str) -> MatchFile:
+    """Read SGF text (one game tree per game) into a :class:`MatchFile`."""
     warnings: list[str] = []
     if text.startswith("\ufeff"):
         text = text[1:]
         warnings.append("line 1: byte-order mark skipped")
     trees = _Parser(text).collection()
-    games: list[GameRecord] = []
+    games: list[GameFile] = []
     length = 0
     players = ("White", "Black")
     info: list[tuple[str, str]] = []
@@ -408,7 +408,7 @@ def read_record(text: str) -> MatchRecord:
         if "GC" in props and not comment:
             comment = props["GC"][0]
         games.append(game)
-    return MatchRecord(
+    return MatchFile(
         length=length,
         players=players,
         games=tuple(games),

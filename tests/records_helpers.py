@@ -12,9 +12,9 @@ from backgammon.matchfile import (
     Action,
     Double,
     Drop,
-    GameRecord,
+    GameFile,
     GameReplay,
-    MatchRecord,
+    MatchFile,
     Resign,
     Roll,
     Take,
@@ -49,7 +49,7 @@ def random_game(
     double_rate: float = 0.05,
     larger_first: bool = True,
     greedy: bool = False,
-) -> GameRecord:
+) -> GameFile:
     """One game of random legal play (rules R3, R10, R21-R29), as the file model."""
     replay = GameReplay()
     actions: list[Action] = []
@@ -98,7 +98,7 @@ def random_game(
             moves.sort(key=lambda mv: -_blocking(replay.position.play(mv)))
         move = (rng.choice(moves) if not greedy else moves[0]) if moves else ()
         do(Roll(p, dice, tuple(move)))
-    return GameRecord(number, score, tuple(actions), replay.end)
+    return GameFile(number, score, tuple(actions), replay.end)
 
 
 def _blocking(after: Position) -> int:
@@ -109,11 +109,11 @@ def _blocking(after: Position) -> int:
 
 def random_record(
     seed: int, length: int, max_games: int = 3, larger_first: bool = True
-) -> MatchRecord:
+) -> MatchFile:
     """A random legal match to ``length`` (0: a money session of ``max_games`` games)."""
     rng = random.Random(seed)
     score = [0, 0]
-    games: list[GameRecord] = []
+    games: list[GameFile] = []
     crawford_seen = False
     while len(games) < max_games and (length == 0 or max(score) < length):
         n = length
@@ -133,12 +133,12 @@ def random_record(
         games.append(game)
         assert game.end is not None
         score[game.end.winner] += game.end.points
-    return MatchRecord(
+    return MatchFile(
         length=length, players=("alice", "bob"), games=tuple(games), crawford=length > 1
     )
 
 
-def play_signature(record: MatchRecord) -> list[list[tuple[object, ...]]]:
+def play_signature(record: MatchFile) -> list[list[tuple[object, ...]]]:
     """What two records must share to hold the same match: per game, each action with
     the position after a play (not the order its steps were written in) and the end."""
     out: list[list[tuple[object, ...]]] = []
@@ -227,7 +227,7 @@ def random_match(seed: int, length: int, max_games: int = 3) -> Match:
     return m
 
 
-def closed_out_game() -> GameRecord:
+def closed_out_game() -> GameFile:
     """A game (greedy blocking play, the first seed that gives one) where a player on the
     bar faces a closed board and dances."""
     for seed in range(500):

@@ -7,9 +7,9 @@ Hand-written cases name the rule they check.  Points are numbered from the mover
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from reference import REFERENCE
 
 from backgammon import (
     GameResult,
@@ -19,8 +19,6 @@ from backgammon import (
     Outcome,
     Position,
 )
-
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 
 
 def pos(mine: dict[int, int], theirs: dict[int, int] | None = None) -> Position:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import SAMPLES
 
 from backgammon.board import Move, Position
 from backgammon.cli import BoardView, EntryError, TurnEntry, render_board
@@ -201,10 +202,6 @@ def test_every_legal_play_can_be_entered_step_by_step(
 
 
 # --------------------------------------------------------------------------- the real program
-
-SAMPLES = Path("/work/shared/reference/samples")
-if not SAMPLES.exists():  # the reference samples next to the repository
-    SAMPLES = Path(__file__).resolve().parents[2] / "shared" / "reference" / "samples"
 
 
 def run_cli(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from pathlib import Path
 
 from gnubg_reference import (
     Comparison,
@@ -21,10 +20,9 @@ from gnubg_reference import (
     gnubg_results,
     played_game_cases,
 )
+from reference import REFERENCE
 
 from backgammon import Position
-
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 
 
 def test_all_21_opening_rolls_match_gnubg_counts() -> None:

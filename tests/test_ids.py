@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import gnubg_nn
 import pytest
+from reference import REFERENCE
 
 from backgammon.dice import FixedDice, SeededDice
 from backgammon.ids import (
@@ -29,11 +29,8 @@ from backgammon.xgid import (
     xgid_from_gnubg_id,
 )
 
-REF = Path("/work/shared/reference")
-if not (REF / "vectors.json").exists():  # the repository's own copy, when there is one
-    REF = Path(__file__).parent / "reference"
-VECTORS: dict[str, Any] = json.loads((REF / "vectors.json").read_text())
-ROUNDTRIP: list[dict[str, Any]] = json.loads((REF / "xgid_roundtrip.json").read_text())
+VECTORS: dict[str, Any] = json.loads((REFERENCE / "vectors.json").read_text())
+ROUNDTRIP: list[dict[str, Any]] = json.loads((REFERENCE / "xgid_roundtrip.json").read_text())
 
 
 def _fields(v: dict[str, int]) -> MatchIdFields:

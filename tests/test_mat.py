@@ -13,6 +13,7 @@ from records_helpers import (
     random_match,
     random_record,
 )
+from reference import SAMPLES
 
 from backgammon import mat
 from backgammon.match import Match
@@ -20,9 +21,9 @@ from backgammon.matchfile import (
     Double,
     Drop,
     GameEnd,
-    GameRecord,
+    GameFile,
+    MatchFile,
     MatchFileError,
-    MatchRecord,
     Pass,
     Resign,
     Roll,
@@ -31,7 +32,6 @@ from backgammon.matchfile import (
 )
 from backgammon.rules import Rules
 
-SAMPLES = Path("/work/shared/reference/samples")
 GNUBG_MAT = SAMPLES / "gnubg107_5pt_match.mat"
 REEXPORT_MAT = SAMPLES / "gnubg_reexport_after_import.mat"
 
@@ -111,7 +111,7 @@ def test_writer_layout_columns_and_words() -> None:
 
 
 def test_left_player_win_resign_and_drop_layouts() -> None:
-    game = GameRecord(
+    game = GameFile(
         1,
         (0, 0),
         (
@@ -121,13 +121,13 @@ def test_left_player_win_resign_and_drop_layouts() -> None:
         ),
         GameEnd(1, 1),
     )
-    resign = GameRecord(
+    resign = GameFile(
         2,
         (0, 1),
         (Roll(1, (6, 5), ((24, 18, False), (18, 13, False))), Resign(0, 2)),
         GameEnd(1, 2, True),
     )
-    text = mat.write_record(MatchRecord(3, ("a", "b"), (game, resign)))
+    text = mat.write_record(MatchFile(3, ("a", "b"), (game, resign)))
     # Rows are f"{n:3d}) {left:<27} {right}" (formats.md §4.2); cube words start with a space.
     assert f"  1) {'31: 8/5 6/5 ':<27}  Doubles => 2\n" in text
     assert "  2)  Drops                       Wins 1 point \n\n" in text
@@ -211,7 +211,7 @@ def test_xg_wider_columns_and_resign_after_roll() -> None:
 def test_closed_out_turn_is_a_pass_through_match() -> None:
     # R13: a player on the bar against a closed board does not roll.  gnubg writes a
     # dance; Match passes the turn; we write that half-row empty and read it back.
-    record = MatchRecord(0, ("a", "b"), (closed_out_game(),), crawford=False)
+    record = MatchFile(0, ("a", "b"), (closed_out_game(),), crawford=False)
     notes: list[str] = []
     m = to_match(record, notes)
     assert any("closed out" in n for n in notes)

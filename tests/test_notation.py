@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
+from reference import REFERENCE
 
 from backgammon import (
     AmbiguousMoveError,
@@ -17,7 +17,6 @@ from backgammon import (
 )
 from backgammon.notation import parse_segments
 
-REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference"
 VECTORS = json.loads((REFERENCE / "move_vectors.json").read_text())
 
 BAR_43 = Position.from_simple("2 -2 0 0 0 0 5 0 3 0 0 0 -5 3 0 0 0 -3 0 -3 0 0 0 0 2 2")

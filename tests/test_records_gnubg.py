@@ -19,13 +19,12 @@ from records_helpers import (
     random_match,
     run_gnubg,
 )
+from reference import SAMPLES
 
 from backgammon import mat, sgf
 from backgammon.match import Match, Phase
-from backgammon.matchfile import MatchRecord, from_match, to_match
+from backgammon.matchfile import MatchFile, from_match, to_match
 from backgammon.rules import Rules
-
-SAMPLES = Path("/work/shared/reference/samples")
 
 
 def test_gnubg_is_installed() -> None:
@@ -40,7 +39,7 @@ def test_harness_sees_gnubg_complaints(tmp_path: Path) -> None:
     assert any("Invalid move" in line for line in complaints(out))
 
 
-def gnubg_round_trip(tmp_path: Path, record: MatchRecord) -> list[MatchRecord]:
+def gnubg_round_trip(tmp_path: Path, record: MatchFile) -> list[MatchFile]:
     """Write ``record`` both ways, let gnubg import each and save it as SGF; read those.
 
     gnubg's SGF writer names the player of every action; its .mat exporter instead
@@ -75,7 +74,7 @@ def test_gnubg_imports_random_matches(tmp_path: Path, seed: int, length: int) ->
 def test_gnubg_imports_a_closed_out_pass(tmp_path: Path) -> None:
     # R13: Match passes a closed-out turn without dice; the .mat half-row stays empty and
     # SGF has no node.  gnubg imports both and holds the same plays.
-    m = to_match(MatchRecord(0, ("a", "b"), (closed_out_game(),), crawford=False))
+    m = to_match(MatchFile(0, ("a", "b"), (closed_out_game(),), crawford=False))
     record = from_match(m, ("a", "b"))
     assert any(type(a).__name__ == "Pass" for g in record.games for a in g.actions)
     for back in gnubg_round_trip(tmp_path, record):

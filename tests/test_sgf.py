@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from records_helpers import play_signature, random_match, random_record
+from reference import SAMPLES
 
 from backgammon import mat, sgf
 from backgammon.convert import convert, convert_text, detect_format
@@ -15,15 +16,14 @@ from backgammon.matchfile import (
     Double,
     Drop,
     GameEnd,
-    GameRecord,
+    GameFile,
+    MatchFile,
     MatchFileError,
-    MatchRecord,
     Resign,
     Roll,
     from_match,
 )
 
-SAMPLES = Path("/work/shared/reference/samples")
 SGF_SAMPLE = SAMPLES / "gnubg107_game2_no_analysis.sgf"
 MAT_SAMPLE = SAMPLES / "gnubg107_5pt_match.mat"
 
@@ -80,9 +80,9 @@ def test_convert_files(tmp_path: Path) -> None:
 
 
 def test_names_with_brackets_are_escaped() -> None:
-    game = GameRecord(1, (0, 0), (Roll(0, (3, 1), ((8, 5, False), (6, 5, False))), Resign(1, 1)))
-    game = GameRecord(1, (0, 0), game.actions, GameEnd(0, 1, True))
-    record = MatchRecord(1, ("a]b", "c\\d"), (game,), crawford=False)
+    game = GameFile(1, (0, 0), (Roll(0, (3, 1), ((8, 5, False), (6, 5, False))), Resign(1, 1)))
+    game = GameFile(1, (0, 0), game.actions, GameEnd(0, 1, True))
+    record = MatchFile(1, ("a]b", "c\\d"), (game,), crawford=False)
     text = sgf.write_record(record)
     assert "PW[a\\]b]PB[c\\\\d]" in text and "RE[W+1R]" in text
     back = sgf.read_record(text)

@@ -209,3 +209,12 @@ def test_match_svg_draws_the_match_from_either_player() -> None:
     assert checkers_by_point(parse(match_svg(m, viewer=1)), LIGHT) == {24: 2, 13: 5, 8: 3, 6: 5}
     with pytest.raises(ValueError):
         match_svg(m, viewer=2)
+
+
+def test_notebooks_draw_positions_and_matches() -> None:
+    from backgammon import Match
+
+    assert Position.initial()._repr_svg_() == board_svg(Position.initial())
+    m = Match(length=3)
+    m.roll((3, 1))
+    assert m._repr_svg_().startswith("<svg") and "data-point" in m._repr_svg_()
