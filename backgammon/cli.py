@@ -155,9 +155,6 @@ def render_board(view: BoardView, unicode: bool = True) -> Text:
         out.append(right, style=_FRAME_STYLE)
         out.append("\n")
 
-    def side_note(row_label: str) -> Text:
-        return Text(row_label)
-
     top_points = list(range(13, 25))
     bottom_points = list(range(12, 0, -1))
     cube = f"cube {view.cube_value}"
@@ -167,25 +164,29 @@ def render_board(view: BoardView, unicode: bool = True) -> Text:
 
     player_line("top")
     edge(top_points, g.tl, g.tj, g.tr)
-    # The top player's bar checkers sit in the upper half of the bar, the bottom player's in
-    # the lower half, next to the home board each will enter.
-    top_bar, bottom_bar = -b[0], b[25]
-    for row in range(5):
-        out.append(" ")
-        out.append(g.v, style=_FRAME_STYLE)
-        for p in top_points[:6]:
-            out.append_text(cell(p, row))
-        out.append(g.v, style=_FRAME_STYLE)
-        out.append_text(bar_cell(top_bar, row, g.top, _TOP_STYLE))
-        out.append(g.v, style=_FRAME_STYLE)
-        for p in top_points[6:]:
-            out.append_text(cell(p, row))
-        out.append(g.v, style=_FRAME_STYLE)
-        if row == 0:
-            out.append(f"  off {off_top}", style=_TOP_STYLE)
-        if row == 2 and cube_top:
-            out.append(f"  [{cube}]", style="bold magenta")
-        out.append("\n")
+
+    def half(points: list[int], rows: range, bar: int, top: bool) -> None:
+        # The top player's bar checkers sit in the upper half of the bar, the bottom
+        # player's in the lower half, next to the home board each will enter.
+        glyph, style = (g.top, _TOP_STYLE) if top else (g.bottom, _BOTTOM_STYLE)
+        for row in rows:
+            out.append(" ")
+            out.append(g.v, style=_FRAME_STYLE)
+            for p in points[:6]:
+                out.append_text(cell(p, row))
+            out.append(g.v, style=_FRAME_STYLE)
+            out.append_text(bar_cell(bar, row, glyph, style))
+            out.append(g.v, style=_FRAME_STYLE)
+            for p in points[6:]:
+                out.append_text(cell(p, row))
+            out.append(g.v, style=_FRAME_STYLE)
+            if row == 0:
+                out.append(f"  off {off_top if top else off_bottom}", style=style)
+            if row == 2 and (cube_top if top else cube_bottom):
+                out.append(f"  [{cube}]", style="bold magenta")
+            out.append("\n")
+
+    half(top_points, range(5), -b[0], top=True)
     out.append(" ")
     out.append(g.v, style=_FRAME_STYLE)
     out.append(" " * 18)
@@ -195,22 +196,7 @@ def render_board(view: BoardView, unicode: bool = True) -> Text:
     if cube_middle:
         out.append(f"  [{cube}]", style="bold magenta")
     out.append("\n")
-    for row in range(4, -1, -1):
-        out.append(" ")
-        out.append(g.v, style=_FRAME_STYLE)
-        for p in bottom_points[:6]:
-            out.append_text(cell(p, row))
-        out.append(g.v, style=_FRAME_STYLE)
-        out.append_text(bar_cell(bottom_bar, row, g.bottom, _BOTTOM_STYLE))
-        out.append(g.v, style=_FRAME_STYLE)
-        for p in bottom_points[6:]:
-            out.append_text(cell(p, row))
-        out.append(g.v, style=_FRAME_STYLE)
-        if row == 0:
-            out.append(f"  off {off_bottom}", style=_BOTTOM_STYLE)
-        if row == 2 and cube_bottom:
-            out.append(f"  [{cube}]", style="bold magenta")
-        out.append("\n")
+    half(bottom_points, range(4, -1, -1), b[25], top=False)
     edge(bottom_points, g.bl, g.bj, g.br)
     player_line("bottom")
     info = []
