@@ -514,11 +514,14 @@ def _check_board(b: tuple[int, ...]) -> None:
 #
 # Doubles: a play is fully described by how many steps start from each point, f(s), taken
 # in descending order of source (as gnubg does), and different f give different results,
-# so a search over f enumerates each result exactly once, with no duplicates to remove.
+# so enumerating f gives each result exactly once, with no duplicates to remove: nested
+# loops when no checker is on the bar and nothing can be borne off, a search otherwise.
 
 
 def _generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
     if hi_die == lo_die:
+        if not board[25] and sum([x for x in board[7:25] if x > 0]) >= 4:
+            return _generate_double_free(board, hi_die)
         return _generate_double(board, hi_die)
     occupied = [s for s in range(24, 0, -1) if board[s] > 0]
     bar = board[25]
@@ -692,8 +695,82 @@ def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -
     return [new(Move, (step,)) for step in singles.values()]
 
 
+def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
+    """Doubles with no checker on the bar and no bear-off possible within the roll.
+
+    Every landing point's openness is then fixed for the whole roll, so a play is a
+    multiset of up to four step sources, taken in descending order (as in
+    :func:`_generate_double`); nested loops over non-increasing sources enumerate each
+    multiset, hence each result, exactly once.
+    """
+    kept = [False] * 32
+    sources = []
+    for s in range(24, die, -1):
+        if (b[s] > 0 or kept[s + die]) and b[s - die] >= -1:
+            kept[s] = True
+            sources.append(s)
+    have = [x if x > 0 else 0 for x in b]  # checkers on each point as the play goes on
+    blot = [x == -1 for x in b]  # the first landing on a blot hits it (R11)
+    n = len(sources)
+    new = tuple.__new__
+    four: list[Move] = []
+    three: list[Move] = []
+    two: list[Move] = []
+    one: list[Move] = []
+    for i1 in range(n):
+        s1 = sources[i1]
+        if not have[s1]:
+            continue
+        t1 = s1 - die
+        have[s1] -= 1
+        have[t1] += 1
+        step1 = (s1, t1, blot[t1])
+        more1 = False
+        for i2 in range(i1, n):
+            s2 = sources[i2]
+            if not have[s2]:
+                continue
+            more1 = True
+            t2 = s2 - die
+            step2 = (s2, t2, blot[t2] and s2 != s1)
+            have[s2] -= 1
+            have[t2] += 1
+            more2 = False
+            for i3 in range(i2, n):
+                s3 = sources[i3]
+                if not have[s3]:
+                    continue
+                more2 = True
+                t3 = s3 - die
+                step3 = (s3, t3, blot[t3] and s3 != s2)
+                have[s3] -= 1
+                have[t3] += 1
+                more3 = False
+                for i4 in range(i3, n):
+                    s4 = sources[i4]
+                    if have[s4]:
+                        more3 = True
+                        t4 = s4 - die
+                        step4 = (s4, t4, blot[t4] and s4 != s3)
+                        four.append(new(Move, (step1, step2, step3, step4)))
+                if not more3 and not four:  # R9: as many numbers as possible
+                    three.append(new(Move, (step1, step2, step3)))
+                have[s3] += 1
+                have[t3] -= 1
+            if not more2 and not (four or three):
+                two.append(new(Move, (step1, step2)))
+            have[s2] += 1
+            have[t2] -= 1
+        if not more1 and not (four or three or two):
+            one.append(new(Move, (step1,)))
+        have[s1] += 1
+        have[t1] -= 1
+    return four or three or two or one
+
+
 def _generate_double(b: tuple[int, ...], die: int) -> list[Move]:
-    """Doubles (R8): a search over how many steps start from each point, highest first."""
+    """Doubles (R8) in general (bar, bear-off): a search over how many steps start from
+    each point, highest first."""
     bar = b[25]
     if bar and b[25 - die] < -1:
         return []  # R13: the entry point is closed, nothing can move
