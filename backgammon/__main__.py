@@ -1,4 +1,5 @@
-"""The ``backgammon`` command."""
+"""backgammon: play a match in the terminal (the default) or the browser, look at positions and
+plays, convert match files, train the bot."""
 
 from __future__ import annotations
 
