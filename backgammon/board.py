@@ -520,7 +520,9 @@ def _check_board(b: tuple[int, ...]) -> None:
 
 def _generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
     if hi_die == lo_die:
-        if not board[25] and sum([x for x in board[7:25] if x > 0]) >= 4:
+        if board[25]:
+            return _generate_double_bar(board, hi_die)
+        if sum([x for x in board[7:25] if x > 0]) >= 4:
             return _generate_double_free(board, hi_die)
         return _generate_double(board, hi_die)
     occupied = [s for s in range(24, 0, -1) if board[s] > 0]
@@ -693,6 +695,58 @@ def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -
     # R9: if only one number can be played, play the larger if it can be played.
     singles = one[0] or one[1]
     return [new(Move, (step,)) for step in singles.values()]
+
+
+def _generate_double_bar(b: tuple[int, ...], die: int) -> list[Move]:
+    """Doubles with checkers on the bar: they all enter first (R12-R13), then the numbers
+    left move any checker; nothing can be borne off within the roll (an entered checker
+    needs every number left to come home), so landing points stay open or closed."""
+    entry = BAR - die
+    if b[entry] < -1:
+        return []  # R13: closed entry point
+    new = tuple.__new__
+    entering = min(b[BAR], 4)
+    prefix: tuple[Step, ...] = ((BAR, entry, b[entry] == -1),) + ((BAR, entry, False),) * (
+        entering - 1
+    )
+    if entering == 4 or b[BAR] > entering:
+        return [new(Move, prefix)]
+    have = [x if x > 0 else 0 for x in b]
+    have[BAR] = 0
+    have[entry] += entering
+    kept = [False] * 32
+    sources = []
+    for s in range(24, die, -1):
+        if (have[s] or kept[s + die]) and b[s - die] >= -1:
+            kept[s] = True
+            sources.append(s)
+    blot = [x == -1 for x in b]
+    blot[entry] = False
+    n = len(sources)
+    found: list[list[Move]] = [[], [], [], [], []]
+
+    def search(start: int, left: int, steps: tuple[Step, ...], previous: int) -> None:
+        more = False
+        for i in range(start, n):
+            s = sources[i]
+            if not have[s]:
+                continue
+            more = True
+            t = s - die
+            step = (s, t, blot[t] and s != previous)
+            if left == 1:
+                found[4].append(new(Move, (*steps, step)))
+                continue
+            have[s] -= 1
+            have[t] += 1
+            search(i, left - 1, (*steps, step), s)
+            have[s] += 1
+            have[t] -= 1
+        if not more:
+            found[len(steps)].append(new(Move, steps))  # R9: as many as possible
+
+    search(0, 4 - entering, prefix, BAR)
+    return next(plays for plays in reversed(found) if plays)
 
 
 def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
