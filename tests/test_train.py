@@ -50,3 +50,16 @@ def test_a_game_moves_the_outputs_towards_the_result() -> None:
     frozen = ev.contact.w2.copy()
     play_training_game(ev, random.Random(1), alpha=0.0, lam=0.7)
     assert np.array_equal(frozen, ev.contact.w2)
+
+
+def test_average_of_checkpoints(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.npz", tmp_path / "b.npz"
+    rng = np.random.default_rng(3)
+    Evaluator.random(rng, hidden=8, race_hidden=4).save(a)
+    Evaluator.random(rng, hidden=8, race_hidden=4).save(b)
+    assert main(["--dir", str(tmp_path), "--average", str(a), str(b)]) == 0
+    mean = Evaluator.load(tmp_path / "average.npz")
+    x, y = Evaluator.load(a), Evaluator.load(b)
+    assert np.allclose(mean.contact.w1, (x.contact.w1 + y.contact.w1) / 2)
+    assert np.allclose(mean.race.b2, (x.race.b2 + y.race.b2) / 2)
+    assert [s["file"] for s in mean.meta["averaged_from"]] == ["a.npz", "b.npz"]

@@ -64,8 +64,16 @@ class Searcher:
 
     # ------------------------------------------------------------------ 0-ply
     def probs(self, boards: IntArray) -> FloatArray:
-        """0-ply probabilities for the side on roll of each unfinished board."""
+        """0-ply probabilities for the side on roll of each unfinished board.
+
+        The net's five outputs are independent sigmoids; they are made consistent here
+        (a gammon is a win, a backgammon a gammon).
+        """
         p = self.evaluator.evaluate(boards)
+        np.minimum(p[:, 1], p[:, 0], out=p[:, 1])
+        np.minimum(p[:, 2], p[:, 1], out=p[:, 2])
+        np.minimum(p[:, 3], 1.0 - p[:, 0], out=p[:, 3])
+        np.minimum(p[:, 4], p[:, 3], out=p[:, 4])
         if self.bearoff is not None:
             bo = is_bearoff(boards)
             if bo.any():

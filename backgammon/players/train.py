@@ -22,9 +22,9 @@ from threadpoolctl import threadpool_limits
 
 from backgammon.board import Position
 from backgammon.players.encode import boards_array, encode_with_race
-from backgammon.players.net import N_OUTPUTS, Evaluator, cubeless_equity, flip_probs
+from backgammon.players.net import N_OUTPUTS, Evaluator, Net, cubeless_equity, flip_probs
 
-__all__ = ["main", "play_training_game"]
+__all__ = ["average", "main", "play_training_game"]
 
 
 def _flip_one(p: np.ndarray) -> np.ndarray:
@@ -78,6 +78,25 @@ def play_training_game(
     return n, err
 
 
+def average(paths: Sequence[Path]) -> Evaluator:
+    """The mean of the weights of several checkpoints of one run (smooths out the noise of
+    the last updates); the metadata of the last one, plus where the mean came from."""
+    evs = [Evaluator.load(p) for p in paths]
+
+    def mean(nets: list[Net]) -> Net:
+        return Net(
+            *(np.mean([getattr(n, k) for n in nets], axis=0) for k in ("w1", "b1", "w2", "b2"))
+        )
+
+    meta = dict(evs[-1].meta)
+    meta.pop("rng_state", None)
+    meta["averaged_from"] = [
+        {"file": Path(p).name, "games": e.meta.get("games")}
+        for p, e in zip(paths, evs, strict=True)
+    ]
+    return Evaluator(mean([e.contact for e in evs]), mean([e.race for e in evs]), meta)
+
+
 def _save(ev: Evaluator, path: Path, rng: random.Random, games: int) -> None:
     ev.meta["games"] = games
     ev.meta["rng_state"] = json.dumps(rng.getstate())
@@ -104,7 +123,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--every", type=int, default=2000, help="games between checkpoints")
     ap.add_argument("--keep-every", type=int, default=10_000, help="games between kept snapshots")
     ap.add_argument("--resume", action="store_true", help="continue from DIR/latest.npz")
+    ap.add_argument(
+        "--average",
+        nargs="+",
+        type=Path,
+        metavar="CHECKPOINT",
+        help="instead of training: write DIR/average.npz, the mean of these checkpoints' weights",
+    )
     args = ap.parse_args(argv)
+    if args.average:
+        out = average(args.average)
+        args.dir.mkdir(parents=True, exist_ok=True)
+        out.save(args.dir / "average.npz")
+        print(f"saved {args.dir / 'average.npz'}: mean of {len(args.average)} checkpoints")
+        return 0
 
     args.dir.mkdir(parents=True, exist_ok=True)
     latest = args.dir / "latest.npz"
