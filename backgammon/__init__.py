@@ -5,8 +5,13 @@ The core is :class:`Position` (immutable, seen from the side to move) and :class
 
     >>> from backgammon import Position
     >>> pos = Position.initial()
-    >>> [str(m) for m in pos.legal_moves((3, 1))][:3]
-    ['24/21 24/23', '24/21 13/12', '24/21 8/7']
+    >>> len(pos.legal_moves((3, 1)))
+    16
+    >>> pos.play(pos.parse_move("8/5 6/5", (3, 1))).position_id()
+    'sGfwATDgc/ABMA'
+
+Matches and money sessions (the cube, Crawford, records) are :class:`Match`; match files are
+in :mod:`backgammon.mat` and :mod:`backgammon.sgf`, bots in :mod:`backgammon.players`.
 """
 
 from backgammon.board import (
@@ -21,18 +26,28 @@ from backgammon.board import (
     Outcome,
     Position,
 )
+from backgammon.dice import AuditableDice, FixedDice, SeededDice, verify
+from backgammon.match import Match, MatchRecord
+from backgammon.rules import Rules
 
 __all__ = [
     "BAR",
     "OFF",
     "AmbiguousMoveError",
+    "AuditableDice",
+    "FixedDice",
     "GameResult",
     "IllegalMoveError",
     "InvalidMoveTextError",
     "InvalidPositionError",
+    "Match",
+    "MatchRecord",
     "Move",
     "Outcome",
     "Position",
+    "Rules",
+    "SeededDice",
+    "verify",
 ]
 
 __version__ = "0.1.0"

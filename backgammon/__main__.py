@@ -1,4 +1,5 @@
-"""The ``backgammon`` command."""
+"""backgammon: play a match in the terminal (the default) or the browser, look at positions and
+plays, convert match files, train the bot."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from backgammon import cli
 from backgammon.board import InvalidPositionError, Position
 
 
@@ -17,19 +19,37 @@ def _position_from_text(text: str) -> Position:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``backgammon`` command."""
+    """Entry point of the ``backgammon`` command (``backgammon`` alone plays a match)."""
     parser = argparse.ArgumentParser(prog="backgammon", description=__doc__)
     sub = parser.add_subparsers(dest="command")
-    show = sub.add_parser("show", help="draw a position from a Position ID, gnubg ID or XGID")
-    show.add_argument("id")
+    cli.add_commands(sub)  # play, show, hint, convert, selfplay, train
     moves = sub.add_parser("moves", help="list the legal plays of a roll")
     moves.add_argument("id", nargs="?", default=None)
     moves.add_argument("--dice", default="31", help="the roll, e.g. 31")
-    args = parser.parse_args(argv)
+    serve = sub.add_parser("serve", help="play in the browser (web server)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--database", default="backgammon.sqlite3", help="SQLite file or sqlite:/// URL"
+    )
+    args, rest = parser.parse_known_args(argv)
+    if rest and args.command != "train":
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command is None:
+        args = parser.parse_args(["play"])
+    if args.command in cli.COMMANDS:
+        return cli.run(args, rest)
+    if args.command == "serve":
+        from backgammon.web import serve as run_server
+        from backgammon.web.store import StoreError
+
+        try:
+            run_server(args.host, args.port, args.database)
+        except StoreError as exc:
+            print(f"backgammon serve: {exc}", file=sys.stderr)
+            return 2
+        return 0
     try:
-        if args.command == "show":
-            print(_position_from_text(args.id))
-            return 0
         pos = _position_from_text(args.id) if getattr(args, "id", None) else Position.initial()
         dice_text = getattr(args, "dice", "31")
         if len(dice_text) != 2 or not dice_text.isdigit():

@@ -84,3 +84,81 @@ def bearoff_cases(count: int, seed: int) -> Iterator[Case]:
             if b[q] <= 0:
                 b[q] -= 1
         yield Position(b), rng.randint(1, 6), rng.randint(1, 6)
+
+
+def blocked_cases(count: int, seed: int) -> Iterator[Position]:
+    """Positions where the opponent holds many points, so that often only part of a roll
+    can be played: where the maximum-dice and larger-die rules (R9) decide."""
+    rng = random.Random(seed)
+    made = 0
+    while made < count:
+        b = [0] * 26
+        closed = rng.sample(range(1, 25), rng.randint(5, 9))
+        for p in closed:
+            b[p] = -2
+        spare = 15 - 2 * len(closed)
+        if spare > 0 and rng.random() < 0.5:
+            b[0] = -min(spare, rng.randint(0, 2))
+        free = [p for p in range(1, 26) if b[p] == 0]
+        mine = rng.randint(1, 15)
+        for _ in range(mine):
+            b[rng.choice(free)] += 1
+        try:
+            yield Position(b)
+        except ValueError:
+            continue
+        made += 1
+
+
+class Comparison:
+    """Tallies of a differential run: how many cases, of which kinds, and the mismatches."""
+
+    def __init__(self) -> None:
+        self.cases = 0
+        self.kinds: dict[str, int] = {}
+        self.mismatches: list[str] = []
+
+    def check(self, pos: Position, d1: int, d2: int) -> None:
+        """Compare one case with gnubg and count what kind of case it is."""
+        self.cases += 1
+        plays = pos.legal_moves((d1, d2))
+        ours = {gnubg_nn.key_of_board(to_gnubg(pos.play(m).flip())) for m in plays}
+        theirs = gnubg_results(pos, d1, d2)
+        if ours != theirs or len(plays) != len(ours):
+            self.mismatches.append(
+                f"{pos.position_id()} {d1}{d2}: ours {len(ours)}, gnubg {len(theirs)}"
+            )
+        for kind in self.kinds_of(pos, d1, d2, plays):
+            self.kinds[kind] = self.kinds.get(kind, 0) + 1
+
+    @staticmethod
+    def kinds_of(pos: Position, d1: int, d2: int, plays: list) -> Iterator[str]:  # type: ignore[type-arg]
+        b = pos.board
+        if d1 == d2:
+            yield "doubles"
+        if b[25]:
+            yield "bar entry"
+            if all(b[p] <= -2 for p in range(19, 25)):
+                yield "closed board"
+        if not plays:
+            yield "no play"
+        if any(t == 0 for m in plays for _, t, _ in m):
+            yield "bear-off"
+        full = 4 if d1 == d2 else 2
+        if plays and len(plays[0]) < full:
+            yield "partial roll (R9)"
+            if d1 != d2 and pos.legal_moves((d1, d1)) and pos.legal_moves((d2, d2)):
+                yield "larger-die rule (R9)"
+        if d1 != d2:
+            for s in range(1, 26):
+                if (
+                    b[s] > 0
+                    and s - d1 > 0
+                    and s - d2 > 0
+                    and b[s - d1] < -1
+                    and b[s - d2] < -1
+                    and s - d1 - d2 > 0
+                    and b[s - d1 - d2] >= -1
+                ):
+                    yield "blocked intermediate (R7)"
+                    break

@@ -10,3 +10,11 @@ def test_readme_examples() -> None:
     )
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_package_docstring_examples() -> None:
+    import backgammon
+
+    result = doctest.testmod(backgammon)
+    assert result.attempted >= 3
+    assert result.failed == 0

@@ -1,0 +1,438 @@
+"""Backgammon in SGF (``GM[6]``), as GNU Backgammon reads and writes it (formats.md §6).
+
+One game tree per game.  Points are letters: from White's (player 0's) side ``a`` is the
+1-point, from Black's (player 1's) side ``x`` is; ``y`` is the bar and ``z`` off.  Moves
+are ``W[dd…]``/``B[dd…]`` (dice then from/to letter pairs; hits are not marked), cube
+actions ``double``/``take``/``drop``; resignations show only in ``RE[W+nR]``.  Writing
+follows gnubg 1.07's ``SaveGame`` without its analysis properties; reading accepts any
+well-formed SGF with ``GM[6]``, ignores properties it does not need (analysis, luck,
+comments), follows the main line of variations and raises :class:`MatchFileError` with the
+line number on what it cannot read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from backgammon.board import BAR, OFF, Step
+from backgammon.match import Match
+from backgammon.matchfile import (
+    Action,
+    Double,
+    Drop,
+    GameFile,
+    GameReplay,
+    MatchFile,
+    MatchFileError,
+    Resign,
+    Roll,
+    Take,
+    crawford_games,
+    from_match,
+    to_match,
+)
+
+__all__ = [
+    "DEFAULT_APPLICATION",
+    "MatchFileError",
+    "read",
+    "read_record",
+    "write",
+    "write_record",
+]
+
+DEFAULT_APPLICATION = "backgammon:0.1.0"
+
+# .mat tag <-> SGF root property (the ones gnubg writes for game 0).
+_INFO_PROPERTIES = (("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Transcriber", "AN"))
+
+
+# ----------------------------------------------------------------------------- writing
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _letter(point: int, player: int) -> str:
+    if point == BAR:
+        return "y"
+    if point == OFF:
+        return "z"
+    return chr(ord("x") - (point - 1)) if player else chr(ord("a") + point - 1)
+
+
+def _colour(player: int) -> str:
+    return "B" if player else "W"
+
+
+def write_record(record: MatchFile) -> str:
+    """The SGF text gnubg 1.07's ``save match`` would write (without analysis)."""
+    out: list[str] = []
+    crawford = crawford_games(record)
+    app = record.application or DEFAULT_APPLICATION
+    for index, game in enumerate(record.games):
+        g = game.number - 1
+        out.append(f"(;FF[4]GM[6]CA[UTF-8]AP[{_escape(app)}]")
+        out.append(f"MI[length:{record.length}][game:{g}][ws:{game.score[0]}][bs:{game.score[1]}]")
+        out.append(f"PW[{_escape(record.players[0])}]PB[{_escape(record.players[1])}]")
+        if g == 0:
+            for prop, tag in (("WR", "Player 1 Rating"), ("BR", "Player 2 Rating")):
+                value = record.tag(tag)
+                if value:
+                    out.append(f"{prop}[{_escape(value)}]")
+            date = record.tag("EventDate")
+            if date:
+                out.append(f"DT[{_escape(date.replace('.', '-'))}]")
+            for tag, prop in _INFO_PROPERTIES:
+                value = record.tag(tag)
+                if value:
+                    out.append(f"{prop}[{_escape(value)}]")
+            if record.comment:
+                out.append(f"GC[{_escape(record.comment)}]")
+        rules: list[str] = []
+        if record.crawford and record.length > 1:
+            rules.append("Crawford")
+        if crawford[index]:
+            rules.append("CrawfordGame")
+        if record.jacoby and record.length == 0:
+            rules.append("Jacoby")
+        if rules:
+            out.append(f"RU[{':'.join(rules)}]")
+        if game.end is not None:
+            e = game.end
+            out.append(f"RE[{_colour(e.winner)}+{e.points}{'R' if e.resigned else ''}]")
+        for action in game.actions:
+            c = _colour(action.player)
+            if isinstance(action, Roll):
+                dice = f"{action.dice[0]}{action.dice[1]}"
+                if action.played:
+                    pairs = "".join(
+                        _letter(s, action.player) + _letter(t, action.player)
+                        for s, t, _ in action.steps
+                    )
+                    out.append(f"\n;{c}[{dice}{pairs}]")
+                else:
+                    out.append(f"\n;PL[{c}]DI[{dice}]")
+            elif isinstance(action, Double):
+                out.append(f"\n;{c}[double]")
+            elif isinstance(action, Take):
+                out.append(f"\n;{c}[take]")
+            elif isinstance(action, Drop):
+                out.append(f"\n;{c}[drop]")
+            # Resign shows only in RE; Pass (R13) is not written: the other side moves next.
+        out.append(")\n")
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------- parsing
+
+
+@dataclass
+class _Node:
+    line: int
+    props: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class _Tree:
+    line: int
+    nodes: list[_Node] = field(default_factory=list)
+    children: list[_Tree] = field(default_factory=list)
+
+
+class _Parser:
+    """A small SGF (FF[4]) parser: game trees of nodes of properties with raw values."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+        self.line = 1
+
+    def _skip(self) -> None:
+        t = self.text
+        while self.pos < len(t) and t[self.pos].isspace():
+            if t[self.pos] == "\n":
+                self.line += 1
+            self.pos += 1
+
+    def _peek(self) -> str:
+        self._skip()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def collection(self) -> list[_Tree]:
+        trees: list[_Tree] = []
+        while self._peek() == "(":
+            trees.append(self.tree())
+        if self._peek():
+            raise MatchFileError(f"unexpected {self._peek()!r} outside a game tree", self.line)
+        if not trees:
+            raise MatchFileError("no game tree: an SGF file starts with '(;'", self.line)
+        return trees
+
+    def tree(self) -> _Tree:
+        self.pos += 1  # "("
+        tree = _Tree(self.line)
+        while self._peek() == ";":
+            tree.nodes.append(self.node())
+        if not tree.nodes:
+            raise MatchFileError("a game tree without nodes", self.line)
+        while self._peek() == "(":
+            tree.children.append(self.tree())
+        if self._peek() != ")":
+            found = self._peek() or "the end of the file"
+            raise MatchFileError(f"expected ')' to close the game tree, found {found!r}", self.line)
+        self.pos += 1
+        return tree
+
+    def node(self) -> _Node:
+        self.pos += 1  # ";"
+        node = _Node(self.line)
+        while True:
+            c = self._peek()
+            if not c or not c.isalpha():
+                return node
+            start = self.pos
+            while self.pos < len(self.text) and self.text[self.pos].isalpha():
+                self.pos += 1
+            ident = "".join(ch for ch in self.text[start : self.pos] if ch.isupper())
+            values: list[str] = []
+            while self._peek() == "[":
+                values.append(self.value())
+            if not values:
+                raise MatchFileError(f"property {ident} has no value", self.line)
+            node.props.setdefault(ident, []).extend(values)
+
+    def value(self) -> str:
+        self.pos += 1  # "["
+        out: list[str] = []
+        t = self.text
+        start = self.line
+        while True:
+            if self.pos >= len(t):
+                raise MatchFileError("a property value is not closed with ']'", start)
+            c = t[self.pos]
+            self.pos += 1
+            if c == "\n":
+                self.line += 1
+            if c == "]":
+                return "".join(out)
+            if c == "\\":
+                if self.pos >= len(t):
+                    raise MatchFileError("a property value is not closed with ']'", self.line)
+                c = t[self.pos]
+                self.pos += 1
+                if c == "\n":
+                    self.line += 1
+                    continue  # soft line break
+            out.append(c)
+
+
+# ----------------------------------------------------------------------------- reading
+
+_MOVE = re.compile(r"^([1-6])([1-6])([a-z]*)$")
+_RESULT = re.compile(r"^([WB])\+(\d+)(R?)$")
+_SETUP = ("AE", "AB", "AW", "CP")
+
+
+def _point(letter: str, player: int, line: int) -> int:
+    if letter == "y":
+        return BAR
+    if letter == "z":
+        return OFF
+    if not "a" <= letter <= "x":
+        raise MatchFileError(f"{letter!r} is not a point letter", line)
+    return ord("x") - ord(letter) + 1 if player else ord(letter) - ord("a") + 1
+
+
+def _main_line(tree: _Tree, warnings: list[str]) -> list[_Node]:
+    nodes = list(tree.nodes)
+    while tree.children:
+        if len(tree.children) > 1:
+            warnings.append(f"line {tree.children[1].line}: variations ignored (main line read)")
+        tree = tree.children[0]
+        nodes.extend(tree.nodes)
+    return nodes
+
+
+def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node]:
+    root = nodes[0]
+    props = root.props
+    if props.get("GM", ["6"])[0] != "6":
+        raise MatchFileError(f"GM[{props['GM'][0]}] is not backgammon (GM[6])", root.line)
+    number, score = 1, (0, 0)
+    rules = props.get("RU", [""])[0].split(":")
+    replay = GameReplay(jacoby="Jacoby" in rules)
+    actions: list[Action] = []
+    for node in nodes[1:] if len(nodes) > 1 else []:
+        line = node.line
+        for key in _SETUP:
+            if key in node.props:
+                raise MatchFileError(f"setup property {key} (edited positions) not supported", line)
+        if "CV" in node.props:
+            raise MatchFileError("setup property CV (edited cube) not supported", line)
+        if "DI" in node.props:
+            pl = node.props.get("PL", ["W"])[0]
+            dice_text = node.props["DI"][0]
+            m = _MOVE.match(dice_text)
+            if not m or m.group(3):
+                raise MatchFileError(f"DI[{dice_text}] is not a roll", line)
+            roll = Roll(1 if pl == "B" else 0, (int(m.group(1)), int(m.group(2))), (), False, line)
+            replay.roll(roll, line)
+            actions.append(roll)
+        for colour in ("W", "B"):
+            if colour not in node.props:
+                continue
+            player = 1 if colour == "B" else 0
+            value = node.props[colour][0].strip().lower()
+            if value not in ("take", "drop"):
+                implied = replay.implied_pass(player, line)
+                if implied is not None:
+                    actions.append(implied)
+            if value == "double":
+                double = Double(player, replay.cube * 2, line)
+                if replay.pending is not None and player != replay.pending:
+                    double = Double(player, replay.pending_value * 2, line)
+                replay.double(double, line)
+                actions.append(double)
+            elif value == "take":
+                take = Take(player, line)
+                replay.take(take, line)
+                actions.append(take)
+            elif value == "drop":
+                drop = Drop(player, line)
+                replay.drop(drop, line)
+                actions.append(drop)
+            else:
+                m = _MOVE.match(value)
+                if not m or len(m.group(3)) % 2 or len(m.group(3)) > 8:
+                    raise MatchFileError(f"{colour}[{value}] is not a move", line)
+                dice = (int(m.group(1)), int(m.group(2)))
+                letters = m.group(3)
+                segments: list[Step] = [
+                    (_point(letters[i], player, line), _point(letters[i + 1], player, line), False)
+                    for i in range(0, len(letters), 2)
+                ]
+                for s, t, _ in segments:
+                    if s == OFF or t == BAR or t >= s:
+                        raise MatchFileError(f"{colour}[{value}]: a step must move forward", line)
+                text = " ".join(f"{s}/{t}" for s, t, _ in segments)
+                if replay.turn is not None and player != replay.turn:
+                    raise MatchFileError(
+                        f"a move by {colour}, but {_colour(replay.turn)} is on turn", line
+                    )
+                if replay.rolled is not None:
+                    replay.rolled = None  # DI then the move of those dice
+                    actions.pop()
+                steps, notes = replay.resolve(player, dice, segments, text, line, marks_hits=False)
+                warnings.extend(notes)
+                roll = Roll(player, dice, steps, line=line)
+                replay.roll(roll, line)
+                actions.append(roll)
+    if "MI" in props:
+        mi: dict[str, str] = {}
+        for item in props["MI"]:
+            key, _, val = item.partition(":")
+            mi[key.strip()] = val.strip()
+        try:
+            number = int(mi.get("game", "0")) + 1
+            score = (int(mi.get("ws", "0")), int(mi.get("bs", "0")))
+        except ValueError as exc:
+            raise MatchFileError(f"MI values must be numbers: {props['MI']}", root.line) from exc
+    end = replay.end
+    if "RE" in props:
+        rm = _RESULT.match(props["RE"][0].strip())
+        if not rm:
+            warnings.append(f"line {root.line}: result RE[{props['RE'][0]}] not understood")
+        else:
+            winner = 1 if rm.group(1) == "B" else 0
+            points = int(rm.group(2))
+            if end is None:
+                cube = replay.cube
+                level = 1 if points <= cube else 2 if points <= 2 * cube else 3
+                if not rm.group(3):
+                    warnings.append(f"line {root.line}: RE without R on an unfinished game")
+                resign = Resign(1 - winner, level)
+                replay.resign(resign, None)
+                actions.append(resign)
+                end = replay.end
+            if end is not None and (end.winner, end.points) != (winner, points):
+                warnings.append(
+                    f"line {root.line}: RE[{props['RE'][0]}] but the play gives "
+                    f"{_colour(end.winner)}+{end.points}"
+                )
+    return GameFile(number, score, tuple(actions), end), root
+
+
+def read_record(text: str) -> MatchFile:
+    """Read SGF text (one game tree per game) into a :class:`MatchFile`."""
+    warnings: list[str] = []
+    if text.startswith("\ufeff"):
+        text = text[1:]
+        warnings.append("line 1: byte-order mark skipped")
+    trees = _Parser(text).collection()
+    games: list[GameFile] = []
+    length = 0
+    players = ("White", "Black")
+    info: list[tuple[str, str]] = []
+    comment = ""
+    crawford = False
+    jacoby = False
+    application = ""
+    for n, tree in enumerate(trees):
+        nodes = _main_line(tree, warnings)
+        game, root = _read_game(nodes, warnings)
+        props = root.props
+        if n == 0:
+            players = (props.get("PW", ["White"])[0], props.get("PB", ["Black"])[0])
+            application = props.get("AP", [""])[0]
+            for item in props.get("MI", []):
+                key, _, val = item.partition(":")
+                if key.strip() == "length":
+                    try:
+                        length = int(val)
+                    except ValueError as exc:
+                        raise MatchFileError(f"MI length {val!r}", root.line) from exc
+        rules = props.get("RU", [""])[0].split(":")
+        crawford = crawford or "Crawford" in rules
+        jacoby = jacoby or "Jacoby" in rules
+        for unsupported in ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3"):
+            if unsupported in rules:
+                raise MatchFileError(f"variant {unsupported} is not supported", root.line)
+        if "DT" in props and not any(k == "EventDate" for k, _ in info):
+            info.append(("EventDate", props["DT"][0].replace("-", ".")))
+        for tag, prop in _INFO_PROPERTIES:
+            if prop in props and not any(k == tag for k, _ in info):
+                info.append((tag, props[prop][0]))
+        if "GC" in props and not comment:
+            comment = props["GC"][0]
+        games.append(game)
+    return MatchFile(
+        length=length,
+        players=players,
+        games=tuple(games),
+        info=tuple(info),
+        comment=comment,
+        crawford=crawford and length > 1,
+        jacoby=jacoby,
+        application=application,
+        warnings=tuple(warnings),
+    )
+
+
+# ----------------------------------------------------------------------------- Match
+
+
+def write(match: Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> str:
+    """The SGF text of a live match, as gnubg writes it."""
+    return write_record(from_match(match, players))
+
+
+def read(text: str, warnings: list[str] | None = None) -> Match:
+    """Read SGF text and replay it through :class:`Match` (every action checked); odd
+    things are appended to ``warnings`` when a list is given."""
+    record = read_record(text)
+    if warnings is not None:
+        warnings.extend(record.warnings)
+    return to_match(record, warnings)

@@ -1,0 +1,433 @@
+"""A web match: a :class:`~backgammon.match.Match` with its auditable dice, who may act, the
+actions as stored, the state as a seat sees it, and the bot's answers.
+
+This is the only module of the web layer that talks to ``Match``; every rule is decided
+there.  An action is stored as a small JSON object and a match is rebuilt by replaying them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+from backgammon.board import (
+    BAR,
+    OFF,
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveTextError,
+    Move,
+    Position,
+)
+from backgammon.dice import AuditableDice, verify
+from backgammon.match import (
+    Accept,
+    Beaver,
+    Double,
+    Drop,
+    GameEnd,
+    GameStart,
+    Match,
+    NotYourTurnError,
+    OpeningRoll,
+    Pass,
+    Play,
+    Reject,
+    Resign,
+    Roll,
+    Take,
+)
+from backgammon.players import CubeAction, CubeState, Player
+from backgammon.players import get as get_player
+from backgammon.svg import match_svg
+from backgammon.web.store import MatchRow
+
+__all__ = ["BOTS", "DEFAULT_BOT", "ActionError", "Game", "action_dict", "bot_action", "orderings"]
+
+BOTS: dict[str, str] = {
+    "random": "Beginner bot",
+    "pubeval": "Intermediate bot",
+    "expert": "Expert bot",
+    "strong": "Strong bot",
+}
+"""Bot (a :func:`backgammon.players.get` name) -> its name at the table."""
+
+DEFAULT_BOT = "expert"
+"""The bot a match gets when none is named (the strongest available)."""
+
+
+class ActionError(ValueError):
+    """An action refused by the rules or by the seat's situation; nothing was changed."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
+def action_dict(raw: dict[str, Any]) -> dict[str, Any]:
+    """An API action normalised: 'pass' is 'drop', steps as lists."""
+    action = dict(raw)
+    if action.get("action") == "pass":
+        action["action"] = "drop"
+    if "steps" in action:
+        action["steps"] = [list(s) for s in action["steps"]]
+    return action
+
+
+def orderings(
+    position: Position, dice: Sequence[int], moves: Sequence[Move]
+) -> list[list[tuple[int, int]]]:
+    """Every order in which the steps of each legal play can be made one at a time.
+
+    The page offers as targets only the next steps of these sequences, so a checker can be
+    moved die by die in any order that keeps each step possible.
+    """
+    out: list[list[tuple[int, int]]] = []
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for move in moves:
+        for perm in itertools.permutations([(s, t) for s, t, _h in move]):
+            if perm in seen:
+                continue
+            seen.add(perm)
+            if _playable(position, dice, perm):
+                out.append(list(perm))
+    return out
+
+
+def _playable(position: Position, dice: Sequence[int], steps: Sequence[tuple[int, int]]) -> bool:
+    """True when the steps can be made in this order, each with one of the dice."""
+    b = list(position.board)
+    remaining = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    for s, t in steps:
+        if b[s] <= 0 or (b[BAR] > 0 and s != BAR):
+            return False
+        if t == OFF:
+            if any(x > 0 for x in b[7:]):
+                return False
+            if s in remaining:
+                die = s
+            else:
+                larger = [d for d in remaining if d > s]
+                if not larger or any(b[p] > 0 for p in range(s + 1, 7)):
+                    return False
+                die = min(larger)
+        else:
+            die = s - t
+            if die not in remaining or b[t] < -1:
+                return False
+        remaining.remove(die)
+        b[s] -= 1
+        if t != OFF:
+            if b[t] == -1:
+                b[t] = 0
+                b[0] -= 1
+            b[t] += 1
+    return True
+
+
+def _after_steps(position: Position, steps: Sequence[tuple[int, int]]) -> Position:
+    """The mover's board after some steps (each checked to be a possible single step)."""
+    b = list(position.board)
+    for s, t in steps:
+        if not (1 <= s <= BAR and OFF <= t < s and b[s] > 0 and (t == OFF or b[t] >= -1)):
+            raise ValueError(f"no checker can move {s}/{t}")
+        b[s] -= 1
+        if t != OFF:
+            if b[t] == -1:
+                b[t] = 0
+                b[0] -= 1
+            b[t] += 1
+    return Position(b)
+
+
+class Game:
+    """The live state of one web match, rebuilt from its stored actions."""
+
+    def __init__(self, row: MatchRow) -> None:
+        self.row = row
+        self.match = Match(length=row.length, dice=AuditableDice(bytes.fromhex(row.seed)))
+        self.actions: list[dict[str, Any]] = []
+
+    @staticmethod
+    def commitment_of(seed: bytes) -> str:
+        """The published commitment to a seed: its SHA-256 in hex."""
+        return AuditableDice(seed).commitment
+
+    @classmethod
+    def replay(cls, row: MatchRow, actions: Sequence[dict[str, Any]]) -> Game:
+        """The game after its stored actions, replayed through Match (dice from the seed)."""
+        game = cls(row)
+        for action in actions:
+            game.apply(int(action["seat"]), dict(action))
+        return game
+
+    @property
+    def seq(self) -> int:
+        """Number of accepted actions."""
+        return len(self.actions)
+
+    @property
+    def is_over(self) -> bool:
+        """True when the match has been won."""
+        return self.match.is_over
+
+    def actor(self) -> int | None:
+        """The seat that must act now (None at an opening roll, which either may throw,
+        and once the match is over)."""
+        return self.match.turn
+
+    def may_act(self, seat: int | None) -> bool:
+        """True when ``seat`` is the one to act (either seat may throw an opening roll)."""
+        m = self.match
+        if seat is None or m.is_over:
+            return False
+        return m.turn is None or m.turn == seat
+
+    def apply(self, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        """Make ``action`` for ``seat`` through Match; returns it as stored.
+
+        Match checks everything before it changes anything, so an ActionError (or any
+        refusal) leaves the game exactly as it was.
+        """
+        m = self.match
+        if m.is_over:
+            raise ActionError(409, "match_over", "the match is over")
+        if not self.may_act(seat):
+            raise ActionError(409, "not_your_turn", "it is not your turn to act")
+        kind = action.get("action")
+        stored: dict[str, Any] = {"seat": seat, "action": kind}
+        try:
+            if kind == "roll":
+                thrown = m.roll(player=seat)
+                stored["dice"] = list(thrown) if thrown else None
+                if "dice" in action and action["dice"] != stored["dice"]:
+                    raise ActionError(500, "replay", "stored dice differ from the seed's")
+            elif kind == "move":
+                move = self._move(action)
+                m.move(move, player=seat)
+                stored["move"] = str(move)
+                stored["steps"] = [[s, t] for s, t, _h in move]
+            elif kind == "double":
+                m.double(player=seat)
+            elif kind == "take":
+                m.take(player=seat)
+            elif kind == "drop":
+                m.drop(player=seat)
+            elif kind == "beaver":
+                m.beaver(player=seat)
+            elif kind == "resign":
+                level = action.get("level") or "single"
+                m.resign(level, player=seat)
+                stored["level"] = level
+            elif kind == "accept":
+                m.accept_resignation(player=seat)
+            elif kind == "reject":
+                m.reject_resignation(player=seat)
+            else:
+                raise ActionError(400, "unknown_action", f"unknown action {kind!r}")
+        except ActionError:
+            raise
+        except NotYourTurnError as exc:
+            raise ActionError(409, "not_your_turn", str(exc)) from exc
+        except (IllegalMoveError, InvalidMoveTextError, AmbiguousMoveError) as exc:
+            raise ActionError(400, "illegal_move", str(exc)) from exc
+        except ValueError as exc:
+            raise ActionError(409, "not_allowed", str(exc)) from exc
+        self.actions.append(stored)
+        return stored
+
+    def _move(self, action: dict[str, Any]) -> Move:
+        m = self.match
+        position, dice = m.position, m.dice
+        if dice is None:
+            raise ActionError(409, "not_allowed", "roll the dice before playing")
+        if "steps" in action:
+            try:
+                steps = [(int(s), int(t)) for s, t in action["steps"]]
+                target = _after_steps(position, steps)
+            except (ValueError, TypeError, IndexError) as exc:
+                raise ActionError(400, "illegal_move", f"not a legal play: {exc}") from exc
+            for move in m.legal_moves():
+                if position.play(move) == target.flip():
+                    return move
+            raise ActionError(400, "illegal_move", f"not a legal play of {dice[0]}{dice[1]}")
+        text = action.get("move")
+        if not isinstance(text, str):
+            raise ActionError(400, "missing_move", "a move needs 'move' (text) or 'steps'")
+        try:
+            return position.parse_move(text, dice)
+        except ValueError as exc:
+            raise ActionError(400, "illegal_move", str(exc)) from exc
+
+    # ------------------------------------------------------------------ views
+    def view(self, row: MatchRow, seat: int | None, replay: bool = False) -> dict[str, Any]:
+        """The state as ``seat`` sees it (None: a spectator)."""
+        m = self.match
+        mine = self.may_act(seat) and not replay
+        actions = [str(a) for a in m.legal_actions() if str(a) != "raccoon"] if mine else []
+        state: dict[str, Any] = {
+            "id": row.id,
+            "seq": self.seq,
+            "seat": seat,
+            "names": list(row.names),
+            "bot": row.bot,
+            "length": row.length,
+            "score": list(m.score),
+            "game": m.game_number,
+            "phase": str(m.phase),
+            "turn": m.turn,
+            "on_roll": m.on_roll,
+            "cube": {"value": m.cube_value, "owner": m.cube_owner},
+            "crawford": m.is_crawford_game,
+            "dice": list(m.dice) if m.dice else None,
+            "resignation": m.resignation.name.lower() if m.resignation else None,
+            "gnubg_id": m.gnubg_id(),
+            "xgid": m.xgid(),
+            "over": m.is_over,
+            "winner": m.winner,
+            "commitment": row.commitment,
+            "actions": actions,
+            "plays": [],
+            "log": self.log(row),
+            "svg": self.svg(row, seat, [], None, [], "right"),
+        }
+        if "move" in actions and m.dice:
+            state["plays"] = orderings(m.position, m.dice, m.legal_moves())
+        if m.is_over:
+            state["seed"] = row.seed
+            state["rolls"] = [list(r) for r in m.record.rolls()]
+            state["dice_verified"] = verify(m.record, row.seed, row.commitment)
+        return state
+
+    def log(self, row: MatchRow) -> list[str]:
+        """The match so far in words, plays in gnubg notation ("Ann 31: 8/5 6/5")."""
+        names = row.names
+        lines: list[str] = []
+        pending: tuple[int, int] | None = None
+        for a in self.match.record.actions():
+            if isinstance(a, GameStart):
+                extra = " (Crawford)" if a.crawford else ""
+                lines.append(f"Game {a.game}, score {a.score[0]}-{a.score[1]}{extra}")
+            elif isinstance(a, OpeningRoll):
+                if a.die0 == a.die1:
+                    lines.append(f"Opening roll {a.die0}-{a.die1}: a tie, roll again")
+                else:
+                    pending = (a.die0, a.die1)
+                    lines.append(f"Opening roll: {names[0]} {a.die0}, {names[1]} {a.die1}")
+            elif isinstance(a, Roll):
+                pending = a.dice
+            elif isinstance(a, Play):
+                dice = f"{pending[0]}{pending[1]}" if pending else ""
+                lines.append(f"{names[a.player]} {dice}: {a.move or '(no play)'}")
+                pending = None
+            elif isinstance(a, Pass):
+                lines.append(f"{names[a.player]} cannot enter: turn passes")
+            elif isinstance(a, Double):
+                lines.append(f"{names[a.player]} doubles to {a.value}")
+            elif isinstance(a, Take):
+                lines.append(f"{names[a.player]} takes")
+            elif isinstance(a, Drop):
+                lines.append(f"{names[a.player]} passes")
+            elif isinstance(a, Beaver):
+                lines.append(f"{names[a.player]} beavers")
+            elif isinstance(a, Resign):
+                lines.append(f"{names[a.player]} resigns a {a.level.name.lower()}")
+            elif isinstance(a, Accept):
+                lines.append(f"{names[a.player]} accepts")
+            elif isinstance(a, Reject):
+                lines.append(f"{names[a.player]} rejects")
+            elif isinstance(a, GameEnd):
+                kind = a.result.name.lower()
+                lines.append(f"{names[a.winner]} wins {a.points} point(s) ({kind}, {a.reason})")
+        return lines
+
+    def svg(
+        self,
+        row: MatchRow,
+        seat: int | None,
+        steps: Sequence[tuple[int, int]],
+        selected: int | None,
+        highlight: Sequence[int],
+        home: str,
+    ) -> str:
+        """The board from ``seat``'s side (seat 0's for spectators), partial ``steps`` made."""
+        m = self.match
+        viewer = 0 if seat is None else seat
+        position = m.position
+        dice = m.dice
+        if steps:
+            if not self.may_act(seat) or dice is None:
+                raise ActionError(409, "not_your_turn", "only the player to move can move")
+            if not any(
+                o[: len(steps)] == list(steps) for o in orderings(position, dice, m.legal_moves())
+            ):
+                raise ActionError(400, "illegal_move", "those steps do not start a legal play")
+            position = _after_steps(position, steps)
+        return match_svg(
+            m,
+            viewer=viewer,
+            position=position,
+            names=(row.names[0], row.names[1]),
+            highlight=highlight,
+            selected=selected,
+            home="left" if home == "left" else "right",
+        )
+
+    def export(self, row: MatchRow, fmt: str) -> str:
+        """The match as gnubg's .mat or SGF text (players named as on the page)."""
+        from backgammon import mat, sgf
+
+        writer = mat.write if fmt == "mat" else sgf.write
+        return writer(self.match, (row.names[0], row.names[1]))
+
+
+_BOT_PLAYERS: dict[str, Player] = {}
+
+
+def _player(name: str) -> Player:
+    if name not in _BOT_PLAYERS:
+        _BOT_PLAYERS[name] = get_player(name)
+    return _BOT_PLAYERS[name]
+
+
+def _cube_state(m: Match) -> CubeState:
+    """The cube and score from the side of the player on roll (the players' convention)."""
+    r = m.on_roll if m.on_roll is not None else 0
+    owner = 0 if m.cube_owner is None else (1 if m.cube_owner == r else -1)
+    return CubeState(
+        match_length=m.rules.match_length or 0,
+        score=(m.score[r], m.score[1 - r]),
+        cube_value=m.cube_value,
+        cube_owner=owner,
+        crawford=m.is_crawford_game,
+    )
+
+
+def bot_action(name: str, game: Game) -> dict[str, Any]:
+    """The bot's next action in ``game`` (it is the bot's to act), decided by the player
+    ``name`` from :mod:`backgammon.players`."""
+    m = game.match
+    bot = _player(name)
+    actions = {str(a) for a in m.legal_actions()}
+    position, cube = m.position, _cube_state(m)
+    if "take" in actions:  # the bot answers a double (position from the doubler's side)
+        answer = bot.cube_action(position, cube, offered=True)
+        if answer is CubeAction.PASS:
+            return {"action": "drop"}
+        if answer is CubeAction.BEAVER and "beaver" in actions:
+            return {"action": "beaver"}
+        return {"action": "take"}
+    if "accept" in actions:
+        level = m.resignation
+        points = int(level) if level is not None else 1
+        accepted = bot.accept_resignation(position, points, cube)
+        return {"action": "accept" if accepted else "reject"}
+    if "roll" in actions:
+        if "double" in actions and bot.cube_action(position, cube) is CubeAction.DOUBLE:
+            return {"action": "double"}
+        return {"action": "roll"}
+    dice = m.dice
+    assert dice is not None
+    move = bot.choose_move(position, dice, cube) or Move()
+    return {"action": "move", "steps": [[s, t] for s, t, _h in move]}

@@ -1,0 +1,919 @@
+"""The terminal game: the board drawing, entering plays, and the real program driven end to end."""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reference import SAMPLES
+
+from backgammon.board import Move, Position
+from backgammon.cli import BoardView, EntryError, TurnEntry, render_board
+
+# --------------------------------------------------------------------------- the board
+
+
+def _random_position(seed: int, plies: int) -> Position:
+    rng = random.Random(seed)
+    pos = Position.initial()
+    for _ in range(plies):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        moves = pos.legal_moves(dice)
+        nxt = pos.play(rng.choice(moves)) if moves else pos.play(Move())
+        if nxt.is_game_over():
+            break
+        pos = nxt
+    return pos
+
+
+def _rows(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def test_board_numbers_points_from_the_humans_side() -> None:
+    text = render_board(BoardView(Position.initial()), unicode=False).plain
+    rows = _rows(text)
+    top_edge = next(r for r in rows if "13" in r and "24" in r)
+    bottom_edge = next(r for r in rows if "12" in r and " 1 " in r)
+    assert top_edge.split("13")[1].split()[0] == "14"
+    assert bottom_edge.index("12") < bottom_edge.index("11") < bottom_edge.rindex(" 1 ")
+
+
+@given(st.integers(0, 10_000), st.integers(0, 60))
+@settings(max_examples=40, deadline=None)
+def test_board_shows_every_checker_where_it_is(seed: int, plies: int) -> None:
+    """Each point column of the ASCII board holds as many marks as checkers (R1)."""
+    pos = _random_position(seed, plies)
+    rows = _rows(render_board(BoardView(pos), unicode=False).plain)
+    top = rows.index(next(r for r in rows if r.strip().startswith("+13")))
+    upper = rows[top + 1 : top + 6]
+    lower = rows[top + 7 : top + 12]
+
+    def column(point: int) -> int:
+        i = point - 13 if point >= 13 else 12 - point
+        offset = 2 + 3 * i + (5 if i >= 6 else 0)
+        return offset + 1
+
+    for point in range(1, 25):
+        rows_here = upper if point >= 13 else lower
+        cells = [r[column(point)] if len(r) > column(point) else " " for r in rows_here]
+        n = pos.board[point]
+        mark = "X" if n > 0 else "O"
+        shown = sum(c == mark for c in cells)
+        if abs(n) > 5:
+            middle = upper[4] if point >= 13 else lower[0]
+            assert str(abs(n)) in middle[column(point) - 1 : column(point) + 2]
+            assert shown == 4
+        else:
+            assert shown == abs(n), (point, n, cells)
+
+
+def test_board_shows_bar_off_cube_score_and_id() -> None:
+    board = [-2, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -3, 0, 0, 0, 0, 0, 1]
+    pos = Position(board)
+    view = BoardView(
+        pos,
+        bottom_name="Ann",
+        top_name="Bot",
+        dice=(6, 4),
+        cube_value=4,
+        cube_owner="top",
+        score=(2, 3),
+        length=7,
+        crawford=True,
+        gnubg_id="ID-TO-COPY",
+    )
+    text = render_board(view, unicode=True).plain
+    assert "Match to 7" in text and "Crawford game" in text
+    assert "cube 4 owned by Bot" in text
+    assert "ID-TO-COPY" in text
+    assert "dice 64" in text
+    assert "Ann   score 2" in text and "Bot   score 3" in text
+    rows = _rows(text)
+    upper_bar = [r for r in rows if r.count("│") >= 4 and "○" in r.split("│")[2]]
+    lower_bar = [r for r in rows if r.count("│") >= 4 and "●" in r.split("│")[2]]
+    assert len(upper_bar) == 2  # the top player's two checkers on the bar
+    assert len(lower_bar) == 1
+    off_top, off_bottom = (int(r.split("off ")[1].split()[0]) for r in rows if "│  off" in r)
+    assert (off_bottom, off_top) == pos.off == (1, 2)
+    # the cube sits on its owner's (the top player's) half
+    cube_row = next(i for i, r in enumerate(rows) if "[cube 4]" in r)
+    bar_row = next(i for i, r in enumerate(rows) if "BAR" in r)
+    assert cube_row < bar_row
+
+
+def test_board_says_post_crawford() -> None:
+    view = BoardView(Position.initial(), length=5, score=(4, 2), post_crawford=True)
+    assert "Match to 5 · post-Crawford" in render_board(view).plain
+
+
+def test_ascii_board_is_plain() -> None:
+    text = render_board(BoardView(Position.initial(), gnubg_id="x"), unicode=False).plain
+    assert text.isascii()
+
+
+# --------------------------------------------------------------------------- entering a play
+
+
+def test_whole_play_in_any_spelling() -> None:
+    entry = TurnEntry(Position.initial(), (6, 5))
+    assert str(entry.enter("24-13")) == "24/13"
+
+
+def test_play_in_steps_then_undo() -> None:
+    entry = TurnEntry(Position.initial(), (6, 5))
+    assert entry.enter("24/18") is None
+    assert entry.dice_left == (5,)
+    assert entry.current.board[18] == 1 and entry.current.board[24] == 1
+    entry.undo()
+    assert entry.steps == [] and entry.dice_left == (6, 5)
+    assert entry.enter("13/8") is None
+    assert str(entry.enter("13/7")) == "13/8 13/7"
+
+
+def test_illegal_text_changes_nothing() -> None:
+    entry = TurnEntry(Position.initial(), (6, 5))
+    entry.enter("24/18")
+    before = (list(entry.steps), entry.dice_left)
+    for text in ("13/10", "18/12", "zz", "6/off", "9"):
+        with pytest.raises(EntryError):
+            entry.enter(text)
+        assert (entry.steps, entry.dice_left) == before
+
+
+def test_larger_die_rule_refuses_the_smaller_step() -> None:
+    """R9: when either die alone can be played but not both, the larger must be played."""
+    board = [0] * 26
+    board[20] = 1
+    board[1] = 14
+    board[9] = -2  # 20/14/9 and 20/15/9 both blocked
+    board[24] = -13
+    pos = Position(board)
+    assert [str(m) for m in pos.legal_moves((6, 5))] == ["20/14"]
+    entry = TurnEntry(pos, (6, 5))
+    with pytest.raises(EntryError):
+        entry.enter("20/15")
+    assert entry.steps == []
+    assert str(entry.enter("20/14")) == "20/14"
+
+
+def test_choose_by_number() -> None:
+    entry = TurnEntry(Position.initial(), (3, 1))
+    move = entry.enter("2")
+    assert move == entry.legal[1]
+    with pytest.raises(EntryError):
+        entry.enter("0")
+
+
+@given(st.integers(0, 100_000), st.integers(0, 80), st.integers(1, 6), st.integers(1, 6))
+@settings(max_examples=150, deadline=None)
+def test_every_legal_play_can_be_entered_step_by_step(
+    seed: int, plies: int, d1: int, d2: int
+) -> None:
+    """Entering the single steps of any legal play, one at a time, completes exactly it."""
+    pos = _random_position(seed, plies)
+    legal = pos.legal_moves((d1, d2))
+    for move in legal[:8]:
+        entry = TurnEntry(pos, (d1, d2))
+        result: Move | None = None
+        for src, dst, _ in move:
+            name = {25: "bar", 0: "off"}
+            if result is not None:
+                # a first step such as "3/off" is also a whole legal play: it is read as one
+                assert result in legal and result != move
+                break
+            result = entry.enter(f"{name.get(src, src)}/{name.get(dst, dst)}")
+        else:
+            assert result is not None
+            assert pos.play(result) == pos.play(move)
+
+
+# --------------------------------------------------------------------------- the real program
+
+
+def run_cli(
+    *args: str,
+    stdin: str = "",
+    cwd: Path | None = None,
+    timeout: float = 60,
+    encoding: str = "utf-8",
+) -> Any:
+    """Run ``python -m backgammon`` as a separate program."""
+    return subprocess.run(
+        [sys.executable, "-m", "backgammon", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+        env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": encoding},
+    )
+
+
+def test_convert_mat_to_sgf_and_back_gives_gnubgs_file(tmp_path: Path) -> None:
+    original = SAMPLES / "gnubg107_5pt_match.mat"
+    sgf, mat = tmp_path / "m.sgf", tmp_path / "m.mat"
+    first = run_cli("convert", str(original), str(sgf))
+    assert first.returncode == 0, first.stderr
+    assert sgf.read_text().startswith("(;FF[4]GM[6]")
+    second = run_cli("convert", str(sgf), str(mat))
+    assert second.returncode == 0, second.stderr
+    assert mat.read_text() == original.read_text()
+
+
+def test_convert_reports_bad_input(tmp_path: Path) -> None:
+    missing = run_cli("convert", str(tmp_path / "none.mat"), str(tmp_path / "x.sgf"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    wrong = run_cli("convert", str(SAMPLES / "gnubg107_5pt_match.mat"), str(tmp_path / "x.txt"))
+    assert wrong.returncode == 2 and ".mat or .sgf" in wrong.stderr
+    broken = tmp_path / "broken.mat"
+    broken.write_text(" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 31: 24/30\n")
+    bad = run_cli("convert", str(broken), str(tmp_path / "x.sgf"))
+    assert bad.returncode == 2 and "line" in bad.stderr
+    assert not (tmp_path / "x.sgf").exists()
+
+
+class Program:
+    """``python -m backgammon ...`` on pipes, answered prompt by prompt like a person would."""
+
+    def __init__(self, *args: str, cwd: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "backgammon", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"},
+        )
+        self.output = ""
+        self.seen = 0
+        self._chunks: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        while chunk := self.proc.stdout.read1(65536):  # type: ignore[attr-defined]
+            self._chunks.put(chunk)
+        self._chunks.put(b"")
+
+    def next_prompt(self, timeout: float = 30) -> str | None:
+        """The text since the last prompt, up to and including the next one (None at exit)."""
+        deadline = time.monotonic() + timeout
+        raw = b""
+        while True:
+            text = (raw).decode("utf-8", "replace")
+            if text.endswith("> "):
+                self.output += text
+                return text
+            left = deadline - time.monotonic()
+            assert left > 0, f"no prompt after: {text[-500:]!r}"
+            try:
+                chunk = self._chunks.get(timeout=left)
+            except queue.Empty:
+                continue
+            if chunk == b"":
+                self.output += text
+                return None
+            raw += chunk
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+
+    def finish(self) -> int:
+        return self.proc.wait(timeout=30)
+
+
+def listed_plays(text: str) -> dict[int, str]:
+    """The numbered legal plays printed in ``text`` (the last list printed)."""
+    out: dict[int, str] = {}
+    block = text.rsplit("Legal plays of", 1)[-1]
+    for line in block.splitlines()[1:]:
+        for m in re.finditer(r"(\d+)\. (.+?)(?=\s{2,}\d+\. |\s*$)", line):
+            out[int(m.group(1))] = m.group(2).strip()
+    return out
+
+
+def test_scripted_one_point_match_through_stdin(tmp_path: Path) -> None:
+    """A whole 1-point match from a script that always picks play number 1 (R27: over at 1)."""
+    result = run_cli(
+        "play",
+        "--length",
+        "1",
+        "--seed",
+        "11",
+        "--out",
+        "one.mat",
+        "--bot",
+        "random",
+        stdin="1\n" * 400,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "The match is over" in result.stdout
+    assert "The match is saved in one.mat" in result.stdout
+    from backgammon import mat
+
+    record = mat.read_record((tmp_path / "one.mat").read_text())
+    assert record.length == 1 and len(record.games) == 1
+    end = record.games[0].end
+    assert end is not None and end.points >= 1
+    winner_name = record.players[end.winner]
+    assert f"The match is over: {winner_name} won" in result.stdout
+    # Every play of the human (player 0) that had a choice is the first legal play listed.
+    from backgammon.matchfile import GameReplay, Roll
+
+    replay = GameReplay()
+    checked = 0
+    for action in record.games[0].actions:
+        if isinstance(action, Roll) and action.player == 0 and action.played:
+            legal = replay.position.legal_moves(action.dice)
+            if len(legal) > 1:
+                assert replay.position.play(Move(action.steps)) == replay.position.play(legal[0])
+                checked += 1
+        replay.apply(action)
+    assert checked >= 5
+
+
+def drive(program: Program, limit: int = 3000) -> dict[str, int]:
+    """Answer every prompt like a careful human until the program ends; count what was done.
+
+    Plays are typed in gnubg notation (the first listed play), in two parts when possible;
+    the first play is preceded by an illegal one, the first cube chance is a double.
+    """
+    done = {"illegal": 0, "parts": 0, "doubles": 0, "takes": 0, "confirm": 0, "undo": 0}
+    pending: list[str] = []
+    for _ in range(limit):
+        text = program.next_prompt()
+        if text is None:
+            return done
+        prompt = text.rsplit("\n", 1)[-1]
+        if "roll or double?" in prompt:
+            if not done["doubles"]:
+                done["doubles"] += 1
+                program.send("double")
+            else:
+                program.send("")
+        elif "take, pass" in prompt:
+            done["takes"] += 1
+            program.send("take")
+        elif "accept or reject" in prompt:
+            program.send("accept")
+        elif "Enter to confirm" in prompt:
+            if not done["undo"]:
+                done["undo"] += 1
+                program.send("undo")
+            else:
+                done["confirm"] += 1
+                program.send("")
+        elif "your play" in prompt:
+            if "to play]" in prompt:  # the rest of a play typed in parts
+                program.send(pending.pop())
+                continue
+            plays = listed_plays(text)
+            assert plays, text[-800:]
+            if not done["illegal"]:
+                done["illegal"] += 1
+                program.send("13/2")
+                after = program.next_prompt()
+                assert after is not None
+                assert "not a legal play" in after or "cannot" in after, after
+                assert listed_plays(after) == plays  # listed again, nothing changed
+                prompt = after.rsplit("\n", 1)[-1]
+                assert "to play]" not in prompt
+            first = plays[1]
+            parts = first.split(" ")
+            if len(parts) == 2 and parts[0] not in plays.values() and "(" not in first:
+                done["parts"] += 1
+                pending.append(parts[1])
+                program.send(parts[0])
+            else:
+                program.send(first)
+        else:
+            raise AssertionError(f"unexpected prompt {prompt!r}")
+    raise AssertionError("the match did not end")
+
+
+def test_whole_match_typed_in_notation_with_cube_and_errors(tmp_path: Path) -> None:
+    program = Program(
+        "play",
+        "--length",
+        "3",
+        "--seed",
+        "5",
+        "--bot",
+        "random",
+        "--confirm",
+        "--out",
+        "three.mat",
+        cwd=tmp_path,
+    )
+    done = drive(program)
+    assert program.finish() == 0
+    out = program.output
+    assert done["illegal"] == 1 and done["doubles"] == 1 and done["parts"] >= 3
+    assert done["undo"] == 1 and done["confirm"] >= 5
+    assert "You offer the cube at 2." in out and "random takes" in out
+    assert "Taken back." in out
+    final = re.search(r"The match is over: (\w+) won, (\d+)-(\d+)\.", out)
+    assert final is not None
+    from backgammon import mat
+
+    record = mat.read_record((tmp_path / "three.mat").read_text())
+    assert record.warnings == ()
+    last = record.games[-1].end
+    assert last is not None
+    scores = [g.score for g in record.games]
+    total = list(scores[-1])
+    total[last.winner] += last.points
+    assert (int(final.group(2)), int(final.group(3))) == tuple(total)
+    assert max(total) >= 3 and record.players[last.winner] == final.group(1)
+    # the first game holds the double and the take, in gnubg's words
+    text = (tmp_path / "three.mat").read_text()
+    assert " Doubles => 2" in text and " Takes" in text
+    # R28: the board says which game is the Crawford game, and later ones post-Crawford
+    from backgammon.matchfile import crawford_games
+
+    flags = crawford_games(record)
+    assert ("Crawford game" in out) == any(flags)
+    assert ("post-Crawford" in out) == any(flags[: len(flags) - 1])
+    # and GNU Backgammon itself reads the saved match to the same final score
+    gnubg = subprocess.run(
+        ["/usr/games/gnubg", "-t", "-q"],
+        input=f"import mat {tmp_path / 'three.mat'}\nshow score\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    names = record.players
+    assert f"is: {names[0]} {total[0]}, {names[1]} {total[1]} (match to 3 points" in gnubg.stdout, (
+        gnubg.stdout[-1500:]
+    )
+
+
+def test_ctrl_d_saves_and_load_goes_on(tmp_path: Path) -> None:
+    first = run_cli(
+        "play",
+        "--length",
+        "3",
+        "--seed",
+        "21",
+        "--bot",
+        "random",
+        "--out",
+        "m.mat",
+        stdin="1\n1\n",
+        cwd=tmp_path,
+    )
+    assert first.returncode == 0, first.stderr
+    assert "Stopped. The match is saved in m.mat" in first.stdout
+    saved = (tmp_path / "m.mat").read_text()
+    rows = [r for r in saved.splitlines() if re.match(r"\s+\d+\)", r)]
+    assert rows, saved
+    program = Program("play", "--load", "m.mat", "--seed", "22", "--bot", "random", cwd=tmp_path)
+    drive(program)
+    assert program.finish() == 0
+    assert "Going on with the match in m.mat" in program.output
+    assert "The match is saved in m.mat" in program.output
+    final = (tmp_path / "m.mat").read_text()
+    game1 = final.split(" Game 2")[0].splitlines()
+    for row in rows[:-1]:  # the saved rows come back unchanged (the last may be completed)
+        assert row in game1
+    assert rows[-1].strip().split(": ")[0] in final
+
+
+def test_bad_options_and_files_are_reported(tmp_path: Path) -> None:
+    r = run_cli("play", "--length", "0", stdin="", cwd=tmp_path)
+    assert r.returncode == 2 and "length" in r.stderr.lower()
+    r = run_cli("play", "--jacoby", stdin="", cwd=tmp_path)
+    assert r.returncode == 2 and "--money" in r.stderr
+    r = run_cli("play", "--load", "missing.mat", stdin="", cwd=tmp_path)
+    assert r.returncode == 2 and "cannot read missing.mat" in r.stderr
+    sample = str(SAMPLES / "gnubg107_5pt_match.mat")  # gnubg's own file, a finished match
+    r = run_cli("play", "--load", sample, stdin="", cwd=tmp_path)
+    assert r.returncode == 2 and "already over" in r.stderr
+    r = run_cli("play", "--bot", "nosuchbot", stdin="", cwd=tmp_path)
+    assert r.returncode == 2 and "nosuchbot" in r.stderr
+
+
+def test_play_with_no_options_starts_a_five_point_match_at_once(tmp_path: Path) -> None:
+    r = run_cli("play", stdin="quit\n", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "Playing a 5-point match against the bot" in r.stdout
+    assert "Match to 5" in r.stdout
+    saved = list(tmp_path.glob("backgammon-*.mat"))
+    assert len(saved) == 1 and f"saved in {saved[0].name}" in r.stdout
+    assert " 5 point match" in saved[0].read_text()
+
+
+def test_commands_at_the_prompt_change_nothing(tmp_path: Path) -> None:
+    script = "help\npips\nboard\nhint\nundo\nfoo\nsave snap.mat\nquit\n"
+    r = run_cli(
+        "play", "--seed", "3", "--bot", "random", "--out", "q.mat", stdin=script, cwd=tmp_path
+    )
+    assert r.returncode == 0, r.stderr
+    ids = re.findall(r"gnubg ID (\S+)", r.stdout)
+    assert len(set(ids[-3:])) == 1  # the board drawn again is the same position
+    assert "Commands" in r.stdout and "Pips: You" in r.stdout
+    assert "Saved in snap.mat" in r.stdout and (tmp_path / "snap.mat").exists()
+    assert "Stopped. The match is saved in q.mat" in r.stdout
+    assert (tmp_path / "snap.mat").read_text() == (tmp_path / "q.mat").read_text()
+
+
+def test_auditable_dice_are_committed_then_revealed_and_checked(tmp_path: Path) -> None:
+    import hashlib
+
+    r = run_cli(
+        "play", "--length", "1", "--auditable", "--bot", "random", stdin="1\n" * 400, cwd=tmp_path
+    )
+    assert r.returncode == 0, r.stderr
+    commitment = re.search(
+        r"Dice commitment \(SHA-256 of the secret seed\): ([0-9a-f]{64})", r.stdout
+    )
+    seed = re.search(r"Dice seed: ([0-9a-f]+)", r.stdout)
+    assert commitment and seed
+    assert (
+        r.stdout.index(commitment.group(0)) < r.stdout.index("Opening roll")
+        if ("Opening roll" in r.stdout)
+        else True
+    )
+    assert hashlib.sha256(bytes.fromhex(seed.group(1))).hexdigest() == commitment.group(1)
+    assert "comes from that seed" in r.stdout
+
+
+def test_whole_one_point_match_in_a_real_terminal(tmp_path: Path) -> None:
+    """tmux gives the program a real terminal: prompts, line editing, colour, confirmation."""
+    tmux = shutil.which("tmux")
+    assert tmux, "tmux is needed (.ci/run installs it)"
+    socket = f"bgtest{os.getpid()}"
+    base = [tmux, "-L", socket]
+    command = (
+        f"cd {tmp_path} && {sys.executable} -m backgammon play --length 1 --seed 8 "
+        f"--out term.mat; echo EXITED $?; sleep 600"
+    )
+    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    subprocess.run(
+        [*base, "new-session", "-d", "-x", "100", "-y", "40", command], check=True, env=env
+    )
+
+    def screen() -> str:
+        return subprocess.run(
+            [*base, "capture-pane", "-p"], capture_output=True, text=True, check=True
+        ).stdout
+
+    def keys(*k: str) -> None:
+        subprocess.run([*base, "send-keys", *k], check=True)
+
+    try:
+        answered = {"play": 0, "confirm": 0}
+        unicode_board = False
+        last = ""
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            text = screen()
+            if "EXITED" in text:
+                break
+            lines = [ln for ln in text.splitlines() if ln.strip()]
+            prompt = lines[-1] if lines else ""
+            if text == last or not prompt.rstrip().endswith(">"):
+                time.sleep(0.05)
+                continue
+            last = text
+            unicode_board = unicode_board or ("┌13" in text and "●" in text)
+            if "your play" in prompt:
+                answered["play"] += 1
+                keys("1", "Enter")
+            elif "Enter to confirm" in prompt:
+                answered["confirm"] += 1
+                keys("Enter")
+            elif "roll or double" in prompt:
+                keys("Enter")
+            else:
+                raise AssertionError(f"unexpected prompt {prompt!r}\n{text}")
+            # wait for the screen to react before reading the next prompt
+            t0 = time.monotonic()
+            while screen() == text and time.monotonic() - t0 < 10:
+                time.sleep(0.05)
+        text = screen()
+        assert "EXITED 0" in text, text
+        assert "The match is over" in text and "saved in term.mat" in text
+        assert answered["play"] >= 3 and answered["confirm"] == answered["play"]
+        assert unicode_board  # a UTF-8 terminal gets the Unicode board
+        assert " 1 point match" in (tmp_path / "term.mat").read_text()
+    finally:
+        subprocess.run([*base, "kill-server"], capture_output=True)
+
+
+def test_show_draws_a_gnubg_id_and_an_xgid() -> None:
+    # formats.md §3.4: this XGID is gnubg's 3PaAAQZi25gBMA:8InlAEAAMAAE (7 points, 6-4, Crawford)
+    r = run_cli("show", "XGID=--A-bBBBB--BbB-----dbbc-B-:0:0:1:31:6:4:1:7:10")
+    assert r.returncode == 0, r.stderr
+    assert "Match to 7" in r.stdout and "Crawford game" in r.stdout
+    assert "gnubg ID 3PaAAQZi25gBMA:8InlAEAAMAAE" in r.stdout
+    assert "dice 31" in r.stdout
+    r = run_cli("show", "4HPwATDgc/ABMA:cInpAAAAAAAE", "--ascii")  # gnubg: 7 points, 32 rolled
+    assert r.returncode == 0, r.stderr
+    assert "Match to 7" in r.stdout and "dice 32" in r.stdout and r.stdout.isascii()
+    r = run_cli("show", "nonsense!")
+    assert r.returncode == 2 and "Position ID" in r.stderr
+
+
+def test_hint_lists_legal_plays_of_the_roll() -> None:
+    r = run_cli("hint", "4HPwATDgc/ABMA", "--dice", "31", "--count", "3")
+    assert r.returncode == 0, r.stderr
+    pos = Position.initial()
+    plays = re.findall(r"^\s+(?:\d+\. +|The bot would play )(.+?)(?:  | \(|$)", r.stdout, re.M)
+    assert plays
+    for text in plays:
+        pos.parse_move(text, (3, 1))  # each one is legal
+    bad = run_cli("hint", "4HPwATDgc/ABMA", "--dice", "71")
+    assert bad.returncode == 2 and "dice" in bad.stderr
+
+
+def test_selfplay_writes_matches_and_prints_results(tmp_path: Path) -> None:
+    r = run_cli(
+        "selfplay",
+        "--games",
+        "3",
+        "--out",
+        "games",
+        "--length",
+        "1",
+        "--bot",
+        "random",
+        cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    files = sorted((tmp_path / "games").glob("*.mat"))
+    assert len(files) == 3
+    from backgammon import mat
+
+    winners = [0, 0]
+    for f in files:
+        m = mat.read(f.read_text())
+        assert m.is_over and m.winner is not None
+        winners[m.winner] += 1
+    found = re.search(r"3 matches to 1: \S+ won (\d+), \S+ won (\d+)", r.stdout)
+    assert found and [int(found.group(1)), int(found.group(2))] == winners
+
+
+def test_ctrl_c_saves_and_says_where(tmp_path: Path) -> None:
+    program = Program("play", "--seed", "4", "--bot", "random", "--out", "int.mat", cwd=tmp_path)
+    assert program.next_prompt() is not None
+    program.proc.send_signal(signal.SIGINT)
+    assert program.next_prompt() is None
+    assert program.finish() == 130
+    assert "Stopped. The match is saved in int.mat" in program.output
+    from backgammon import mat
+
+    m = mat.read((tmp_path / "int.mat").read_text())
+    assert not m.is_over and m.rules.match_length == 5
+
+
+def test_money_session_double_take_resign_gammon_then_quit(tmp_path: Path) -> None:
+    """R21: a resigned gammon with the cube at 2 scores 4 (after a double and a take, R24)."""
+    program = Program(
+        "play",
+        "--money",
+        "--jacoby",
+        "--beavers",
+        "--seed",
+        "3",
+        "--bot",
+        "random",
+        "--out",
+        "money.mat",
+        cwd=tmp_path,
+    )
+    stage = "double"
+    while True:
+        text = program.next_prompt()
+        assert text is not None, program.output[-2000:]
+        prompt = text.rsplit("\n", 1)[-1]
+        if stage == "double" and "roll or double?" in prompt:
+            program.send("double")
+            stage = "resign"
+        elif stage == "resign" and "random takes" in program.output:
+            program.send("resign gammon")
+            stage = "quit"
+        elif stage == "quit" and "Score:" in program.output:
+            program.send("quit")
+            break
+        elif "your play" in prompt:
+            program.send("1")
+        else:
+            program.send("")
+    assert program.next_prompt() is None
+    assert program.finish() == 0
+    out = program.output
+    assert "You offer the cube at 2." in out
+    assert "You offer to resign a gammon game." in out
+    assert "random won 4 points (a gammon resigned). Score: You 0, random 4" in out
+    text = (tmp_path / "money.mat").read_text()
+    assert " 0 point match" in text and " Doubles => 2" in text and "Wins 4 points" in text
+
+
+def test_two_humans_take_turns_at_one_keyboard(tmp_path: Path) -> None:
+    r = run_cli(
+        "play",
+        "--vs",
+        "human",
+        "--length",
+        "1",
+        "--seed",
+        "9",
+        "--out",
+        "h.mat",
+        stdin="1\n" * 400,
+        cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "Player 1: your play" in r.stdout and "Player 2: your play" in r.stdout
+    assert "The match is over: Player " in r.stdout
+    text = (tmp_path / "h.mat").read_text()
+    assert "Player 1 : 0" in text and "Player 2 : 0" in text
+
+
+def test_a_terminal_without_unicode_gets_a_plain_ascii_board(tmp_path: Path) -> None:
+    r = run_cli("--help", cwd=tmp_path)
+    assert r.returncode == 0 and "play" in r.stdout
+    r = run_cli("play", "--bot", "random", stdin="board\nquit\n", cwd=tmp_path, encoding="ascii")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.isascii() and "+13 14 15" in r.stdout and "Match to 5" in r.stdout
+    r = run_cli(stdin="quit\n", cwd=tmp_path)  # no command at all: a match at once
+    assert r.returncode == 0 and "Playing a 5-point match" in r.stdout
+
+
+def _session_from(position: Position, throws: list[tuple[int, int]], script: str) -> Any:
+    """An in-process session: the human on roll in ``position`` (money), fixed dice."""
+    import io
+
+    from rich.console import Console
+
+    from backgammon.cli import PlayOptions, Reader, Session
+    from backgammon.dice import FixedDice
+    from backgammon.match import Match
+    from backgammon.players import get
+
+    xgid = f"XGID={position.xgid_position()}:0:0:1:00:0:0:0:0:10"
+    match = Match.from_xgid(xgid, dice=FixedDice(throws))
+    out = io.StringIO()
+    console = Console(file=out, width=100)
+    me = match.turn
+    assert me is not None
+    names = ("You", "Bot") if me == 0 else ("Bot", "You")
+    options = PlayOptions(names=names, humans=frozenset({me}), confirm=False)
+    session = Session(
+        match,
+        {1 - me: get("random", seed=1)},
+        console,
+        Reader(console, io.StringIO(script)),
+        options,
+    )
+    return session, out
+
+
+def test_a_lost_turn_is_reported_and_passes(tmp_path: Path) -> None:
+    """R10/R11: on the bar, 6 and 5 cannot enter against points 19-20 closed: the turn is lost."""
+    board = [0] * 26
+    board[25] = 1  # our checker on the bar
+    board[6], board[8], board[13] = 5, 4, 5
+    for p in (19, 20):
+        board[p] = -2
+    board[12] = -11
+    session, out = _session_from(Position(board), [(6, 5), (3, 1)], "\n")
+    session.options.save_path = tmp_path / "lost.mat"
+    assert session.run() == 0  # the script ends after the bot's reply: saved
+    text = out.getvalue()
+    assert "You roll 65 and cannot move." in text
+    assert "Bot rolls 31 and plays" in text
+    assert "Stopped. The match is saved in" in text
+
+
+def test_closed_out_player_passes_without_a_roll(tmp_path: Path) -> None:
+    """R13: on the bar against a closed board the turn passes without a roll."""
+    board = [0] * 26
+    board[25] = 1
+    board[6], board[8], board[13] = 5, 4, 5
+    for p in range(19, 25):
+        board[p] = -2
+    board[12] = -3
+    session, out = _session_from(Position(board), [(4, 2)], "\n")
+    session.options.save_path = tmp_path / "closed.mat"
+    session.run()
+    text = out.getvalue()
+    assert "You are closed out: the turn passes without a roll." in text
+    assert "Bot rolls 42 and plays" in text
+
+
+def test_train_is_the_players_training_program() -> None:
+    r = run_cli("train", "--help")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("usage: backgammon train") and "--games" in r.stdout
+
+
+@pytest.mark.parametrize("auto", [True, False])
+def test_forced_plays_are_made_automatically_unless_turned_off(tmp_path: Path, auto: bool) -> None:
+    board = [0] * 26
+    board[2] = 2  # two checkers left on our 2 point: 6-5 can only bear both off
+    board[12] = -15
+    pos = Position(board)
+    assert len(pos.legal_moves((6, 5))) == 1
+    session, out = _session_from(pos, [(6, 5), (3, 1)], "\n" + ("" if auto else "1\n"))
+    session.options.auto_forced = auto
+    session.options.save_path = tmp_path / "f.mat"
+    assert session.run() == 0
+    text = out.getvalue()
+    assert ("forced play: 2/off(2)" in text) == auto
+    assert ("your play (65)" in text) == (not auto)
+    assert "You won" in text  # a gammon (R19): the opponent has borne off nothing
+
+
+class _Recorder:
+    """A bot that records what the terminal asks it, to check whose side each question is on."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, Any, Any, Any]] = []
+
+    def choose_move(self, position: Position, dice: Any, cube: Any = None) -> Move | None:
+        self.calls.append(("move", position, dice, cube))
+        moves = position.legal_moves(dice)
+        return moves[0] if moves else None
+
+    def cube_action(self, position: Position, cube: Any, offered: bool = False) -> Any:
+        from backgammon.players import CubeAction
+
+        self.calls.append(("cube", position, cube, offered))
+        return CubeAction.TAKE if offered else CubeAction.DOUBLE
+
+    def accept_resignation(self, position: Position, points: int, cube: Any = None) -> bool:
+        self.calls.append(("resign", position, points, cube))
+        return True
+
+
+def test_the_bot_is_asked_from_its_own_side(tmp_path: Path) -> None:
+    """The players' convention: position and cube state from the side on roll (R20-R25)."""
+    import io
+
+    from rich.console import Console
+
+    from backgammon.cli import PlayOptions, Reader, Session
+    from backgammon.dice import FixedDice
+    from backgammon.ids import MatchIdFields, encode_match_id
+    from backgammon.match import Match
+
+    # 5-point match, score 3-1 (we lead), the bot (player 1) owns a 2-cube and is on roll,
+    # in a position seen from the bot's side.
+    bot_side = Position.from_position_id("4HPwATDgc/ABMA").play(
+        Position.from_position_id("4HPwATDgc/ABMA").parse_move("24/18 13/8", (6, 5))
+    )
+    fields = MatchIdFields(
+        cube_value=2, cube_owner=1, dice_owner=1, turn=1, match_length=5, score=(3, 1)
+    )
+    match = Match.from_gnubg_id(
+        f"{bot_side.position_id()}:{encode_match_id(fields)}",
+        dice=FixedDice([(3, 1), (4, 2), (5, 1), (6, 2)]),
+    )
+    out = io.StringIO()
+    console = Console(file=out, width=100)
+    bot = _Recorder()
+    options = PlayOptions(
+        names=("You", "Bot"), humans=frozenset({0}), confirm=False, save_path=tmp_path / "r.mat"
+    )
+    # The bot redoubles to 4 and we take (the cube is ours now, R25); the bot rolls 31 and
+    # plays; we roll 42 and play; the bot rolls 51 and plays; we roll 62 and resign a gammon.
+    script = "take\n1\nresign gammon\n"
+    Session(match, {1: bot}, console, Reader(console, io.StringIO(script)), options).run()
+    text = out.getvalue()
+    kinds = [c[0] for c in bot.calls]
+    assert kinds[:2] == ["cube", "move"], kinds
+    _, position, cube, offered = bot.calls[0]
+    assert position == bot_side and not offered
+    assert (cube.match_length, cube.score, cube.cube_value, cube.cube_owner) == (5, (1, 3), 2, 1)
+    _, position, dice, cube = bot.calls[1]
+    assert position == bot_side and dice == (3, 1)
+    assert (cube.score, cube.cube_value, cube.cube_owner) == ((1, 3), 4, -1)
+    assert kinds[2:] == ["move", "resign"], kinds
+    _, position, points, cube = bot.calls[3]
+    assert points == 2 and (cube.score, cube.cube_value, cube.cube_owner) == ((3, 1), 4, 1)
+    _, before, dice, _ = bot.calls[2]
+    assert dice == (5, 1)
+    assert position == before.play(before.legal_moves(dice)[0])  # our side, as we resigned
+    assert "You offer to resign a gammon game." in text
+    assert "Bot won 8 points (a gammon resigned)" in text and match.is_over

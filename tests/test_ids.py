@@ -1,0 +1,237 @@
+"""Match ID and XGID against the vectors checked with gnubg 1.07 (reference/vectors.json,
+xgid_roundtrip.json), and the Position ID of match states against gnubg_nn."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+import gnubg_nn
+import pytest
+from reference import REFERENCE
+
+from backgammon.dice import FixedDice, SeededDice
+from backgammon.ids import (
+    GameState,
+    InvalidMatchIdError,
+    MatchIdFields,
+    decode_match_id,
+    encode_match_id,
+    split_gnubg_id,
+)
+from backgammon.match import Match, MatchError, Phase
+from backgammon.rules import Rules
+from backgammon.xgid import (
+    InvalidXgidError,
+    gnubg_id_from_xgid,
+    parse_xgid,
+    xgid_from_gnubg_id,
+)
+
+VECTORS: dict[str, Any] = json.loads((REFERENCE / "vectors.json").read_text())
+ROUNDTRIP: list[dict[str, Any]] = json.loads((REFERENCE / "xgid_roundtrip.json").read_text())
+
+
+def _fields(v: dict[str, int]) -> MatchIdFields:
+    return MatchIdFields(
+        cube_value=1 << v["cube_log2"],
+        cube_owner=None if v["cube_owner"] == 3 else v["cube_owner"],
+        dice_owner=v["dice_owner"],
+        crawford=bool(v["crawford"]),
+        game_state=GameState(v["game_state"]),
+        turn=v["turn"],
+        doubled=bool(v["doubled"]),
+        resigned=v["resigned"],
+        dice=(v["die1"], v["die2"]) if v["die1"] else (),
+        match_length=v["match_to"],
+        score=(v["score0"], v["score1"]),
+        no_jacoby=bool(v["no_jacoby"]),
+    )
+
+
+@pytest.mark.parametrize("vec", VECTORS["match_ids"], ids=lambda v: v["id"])
+def test_match_id_vectors_both_ways(vec: dict[str, Any]) -> None:
+    expected = _fields(vec["fields"])
+    assert decode_match_id(vec["id"]) == expected
+    assert encode_match_id(expected) == vec["id"]
+
+
+@pytest.mark.parametrize(
+    "vec",
+    [v for v in VECTORS["match_ids"] if v["fields"]["game_state"] == 1],
+    ids=lambda v: v["id"],
+)
+def test_match_id_vectors_through_a_match(vec: dict[str, Any]) -> None:
+    pos_id = vec.get("position_id", "4HPwATDgc/ABMA")
+    m = Match.from_gnubg_id(f"{pos_id}:{vec['id']}")
+    f = vec["fields"]
+    if f["match_to"] and not f["no_jacoby"]:
+        # An old-style ID (bit 66 clear in a match): we write bit 66 as gnubg 1.07 does.
+        expected = encode_match_id(replace(_fields(f), no_jacoby=True))
+        assert expected[:-1] == vec["id"][:-1]
+    else:
+        expected = vec["id"]
+    assert m.gnubg_id() == f"{pos_id}:{expected}"
+    assert m.cube_value == 1 << f["cube_log2"]
+    assert m.score == (f["score0"], f["score1"])
+    assert m.turn == f["turn"]
+    assert m.is_crawford_game == bool(f["crawford"])
+
+
+def test_match_over_vector_through_a_match() -> None:
+    m = Match.from_gnubg_id("4HPwATDgc/ABMA:EQKgAAAAKAAE")
+    assert m.is_over and m.winner == 1 and m.score == (0, 5)
+    assert m.match_id() == "EQKgAAAAKAAE"
+
+
+def test_manual_example_match_id() -> None:
+    # gnubg manual: 9-point match, 2-4, player 0 owns the 2-cube, player 1 has rolled 52.
+    m = Match.from_gnubg_id("4HPwATDgc/ABMA:QYkqASAAIAAA")
+    assert (m.rules.match_length, m.score, m.cube_value, m.cube_owner) == (9, (2, 4), 2, 0)
+    assert m.turn == 1 and m.dice == (5, 2) and m.phase is Phase.MOVE
+    m.move("13/11 13/8")
+    # gnubg shows these after the same move (formats.md §1.5, §2.3): bit 66 aside.
+    assert m.gnubg_id() == "4PPIATDgc/ABMA:AQEgASAAIAAE"
+
+
+@pytest.mark.parametrize("vec", VECTORS["xgids"], ids=lambda v: v["xgid"])
+def test_xgid_vectors(vec: dict[str, Any]) -> None:
+    ours = gnubg_id_from_xgid(vec["xgid"])
+    assert ours == ":".join(vec["ours"])
+    if vec["agree"]:  # gnubg 1.07 printed the same IDs
+        assert ours == ":".join(vec["gnubg_cli"])
+    back = xgid_from_gnubg_id(ours, max_cube=parse_xgid(vec["xgid"]).max_cube)
+    if "ours_back_to_xgid" in vec:
+        assert back == vec["ours_back_to_xgid"]
+    # Through a match the whole XGID comes back, beaver flag and max cube included.
+    assert Match.from_xgid(vec["xgid"]).xgid() == vec["xgid"]
+    if not parse_xgid(vec["xgid"]).beavers:
+        assert back == vec["xgid"]
+
+
+@pytest.mark.parametrize("vec", ROUNDTRIP, ids=lambda v: v["xgid"])
+def test_xgid_roundtrip_vectors(vec: dict[str, Any]) -> None:
+    gnubg_id = ":".join(vec["gnubg"])
+    assert xgid_from_gnubg_id(gnubg_id) == vec["xgid"]
+    assert gnubg_id_from_xgid(vec["xgid"]) == ":".join(vec["gnubg_set_xgid_gives"])
+    # And through a match, as far as gnubg IDs hold (bit 66 is gnubg's own choice).
+    m = Match.from_gnubg_id(gnubg_id)
+    assert m.xgid() == vec["xgid"].rsplit(":", 1)[0] + ":6"  # our default max cube, 64
+    assert Match.from_xgid(vec["xgid"]).gnubg_id() == ":".join(vec["gnubg_set_xgid_gives"])
+
+
+def test_xgid_pending_double_names_the_doubler() -> None:
+    m = Match.from_xgid("XGID=-b----E-C---eE---c-e----B-:1:-1:-1:D:1:3:0:7:10")
+    assert m.phase is Phase.DOUBLED and m.on_roll == 0 and m.turn == 1
+    assert (m.cube_value, m.cube_owner, m.score) == (2, 0, (3, 1))
+    m.take()
+    assert (m.cube_value, m.cube_owner, m.turn) == (4, 1, 0)
+
+
+def test_xgid_beaver_and_raccoon_pending() -> None:
+    rules = Rules.money(beavers=True, raccoons=True)
+    m = Match(rules=rules, dice=FixedDice([(3, 1)]))
+    m.roll()
+    m.move("8/5 6/5")
+    m.double()
+    m.beaver()
+    assert ":B:" in m.xgid()
+    again = Match.from_xgid(m.xgid(), rules=rules)
+    assert (
+        again.xgid() == m.xgid()
+        and again.turn == m.turn
+        and again.legal_actions() == m.legal_actions()
+    )
+    m.raccoon()
+    assert ":R:" in m.xgid()
+    assert Match.from_xgid(m.xgid(), rules=rules).state.beavers == 2
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "cIkFAAAAAAA",  # 11 characters
+        "cIkFAAAAAAA!",  # not base64
+        "cIf/AAAAAAAE",  # dice 7
+    ],
+)
+def test_bad_match_ids(bad: str) -> None:
+    with pytest.raises(InvalidMatchIdError):
+        decode_match_id(bad)
+
+
+def test_match_id_range_checks() -> None:
+    too_long = encode_match_id(MatchIdFields(match_length=64))
+    decode_match_id(too_long)
+    with pytest.raises(InvalidMatchIdError):
+        decode_match_id(encode_match_id(MatchIdFields(match_length=65)))
+    with pytest.raises(InvalidMatchIdError):
+        decode_match_id(encode_match_id(MatchIdFields(match_length=5, score=(6, 0))))
+    with pytest.raises(InvalidMatchIdError):
+        decode_match_id(encode_match_id(MatchIdFields(crawford=True)))  # money + Crawford
+    with pytest.raises(InvalidMatchIdError):
+        encode_match_id(MatchIdFields(cube_value=3))
+    with pytest.raises(InvalidMatchIdError):
+        split_gnubg_id("4HPwATDgc/ABMA")
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0",  # 9 fields
+        "XGID=-b----E-C---eE---c-e----B-:0:0:2:52:0:0:3:0:10",  # turn 2
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:72:0:0:3:0:10",  # die 7
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:X:0:0:3:0:10",  # dice field
+        "XGID=-b----E-C---eE---c-e----B-:0:2:1:52:0:0:3:0:10",  # cube position 2
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:2:7:10",  # rules 2 in a match
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:4:0:10",  # rules 4 in money
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:65:10",  # length 65
+        "XGID=-b----E-C---eE---c-e----Z-:0:0:1:52:0:0:0:0:10",  # bad checker letter
+        "XGID=-b----E-C---eE---c-e----B:0:0:1:52:0:0:0:0:10",  # 25 characters
+        "XGID=-b----E-C---eE---c-e----B-:a:0:1:52:0:0:0:0:10",  # not a number
+    ],
+)
+def test_bad_xgids(bad: str) -> None:
+    with pytest.raises(InvalidXgidError):
+        parse_xgid(bad)
+
+
+def test_inconsistent_ids_are_refused_by_match() -> None:
+    with pytest.raises(MatchError):  # a beaver pending in a match
+        Match.from_xgid("XGID=-b----E-C---eE---c-e----B-:1:1:1:B:0:0:0:7:10")
+    with pytest.raises(MatchError):  # the rules' length differs
+        Match.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:7:10", rules=Rules())
+    with pytest.raises(MatchError):  # turn and dice owner differ with nothing pending
+        Match.from_gnubg_id("4HPwATDgc/ABMA:cAEAAAAAAAAE")
+
+
+def _gnubg_board(m: Match) -> list[list[int]]:
+    not_on_roll, on_roll = m.position.arrays()
+    return [list(not_on_roll), list(on_roll)]
+
+
+def test_position_ids_agree_with_gnubg_nn_through_whole_matches() -> None:
+    import random
+
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(4):
+        m = Match(length=5, dice=SeededDice(seed))
+        while not m.is_over and checked < 2000:
+            acts = m.legal_actions()
+            a = rng.choice([x for x in acts if x != "resign"] or acts)
+            if a == "move":
+                m.move(rng.choice(m.legal_moves()))
+            else:
+                getattr(
+                    m, {"accept": "accept_resignation", "reject": "reject_resignation"}.get(a, a)
+                )()
+            if m.phase is not Phase.OPENING:
+                pos_id = m.gnubg_id().split(":")[0]
+                assert gnubg_nn.position_id(_gnubg_board(m)) == pos_id
+                board = gnubg_nn.board_from_position_id(pos_id)
+                assert [list(x) for x in board] == _gnubg_board(m)
+                checked += 1
+    assert checked > 500

@@ -1,0 +1,425 @@
+"""The .mat reader and writer (formats.md §4): gnubg's samples, lenient reading, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from records_helpers import (
+    closed_out_game,
+    play_signature,
+    random_match,
+    random_record,
+)
+from reference import SAMPLES
+
+from backgammon import mat
+from backgammon.match import Match
+from backgammon.matchfile import (
+    Double,
+    Drop,
+    GameEnd,
+    GameFile,
+    MatchFile,
+    MatchFileError,
+    Pass,
+    Resign,
+    Roll,
+    from_match,
+    to_match,
+)
+from backgammon.rules import Rules
+
+GNUBG_MAT = SAMPLES / "gnubg107_5pt_match.mat"
+REEXPORT_MAT = SAMPLES / "gnubg_reexport_after_import.mat"
+
+
+def sample() -> str:
+    return GNUBG_MAT.read_text()
+
+
+# ----------------------------------------------------------------------------- samples
+
+
+def test_sample_games_scores_and_results() -> None:
+    # formats.md §4.3: three games; game 1 a gammon for root (right) with the cube at 1,
+    # game 2 a drop of root's double, game 3 ends the match 0-5 (R27).
+    record = mat.read_record(sample())
+    assert record.warnings == ()
+    assert record.length == 5
+    assert record.players == ("gnubg", "root")
+    assert record.tag("EventDate") == "2026.11.29"
+    assert [g.score for g in record.games] == [(0, 0), (0, 2), (0, 3)]
+    assert [g.end for g in record.games] == [GameEnd(1, 2), GameEnd(1, 1), GameEnd(1, 2)]
+
+
+def test_sample_game2_rows_as_formats_md_describes() -> None:
+    game = mat.read_record(sample()).games[1]
+    first = game.actions[0]
+    # "the right player opens"; 54: 13/8 24/20, steps in the order written.
+    assert isinstance(first, Roll) and first.player == 1 and first.dice == (5, 4)
+    assert first.steps == ((13, 8, False), (24, 20, False))
+    # 3) 41: 24/20 6/5*  -- the hit is on the second step.
+    assert game.actions[3] == Roll(0, (4, 1), ((24, 20, False), (6, 5, True)))
+    # 14) 22: -- a dance (R10) of the left player.
+    assert game.actions[25] == Roll(0, (2, 2), ())
+    # 16) 44: then Doubles => 2 by root; 17) Drops by gnubg, root wins 1 (R24).
+    assert game.actions[-3:] == (Roll(0, (4, 4), ()), Double(1, 2), Drop(0))
+
+
+@pytest.mark.parametrize("path", [GNUBG_MAT, REEXPORT_MAT], ids=lambda p: p.name)
+def test_rewrite_reproduces_gnubgs_bytes(path: Path) -> None:
+    text = path.read_text()
+    assert mat.write_record(mat.read_record(text)) == text
+
+
+def test_sample_replays_through_match() -> None:
+    warnings: list[str] = []
+    m = mat.read(sample(), warnings)
+    assert warnings == []
+    # gnubg after importing it: "gnubg 0, root 5 (match to 5 points)" (formats.md §4.3).
+    assert m.is_over and m.score == (0, 5) and m.winner == 1
+    # Written back from the Match: the same bytes but the header (a Match has no date).
+    body = sample().split("\n", 1)[1]
+    assert mat.write(m, ("gnubg", "root")) == body
+
+
+def test_both_samples_hold_the_same_plays() -> None:
+    # gnubg's re-export sorts steps; the positions reached are the same.
+    a = mat.read_record(sample())
+    b = mat.read_record(REEXPORT_MAT.read_text())
+    assert play_signature(a) == play_signature(b)
+    assert [g.actions for g in a.games] != [g.actions for g in b.games]  # order differs
+
+
+# ----------------------------------------------------------------------------- writing
+
+
+def test_writer_layout_columns_and_words() -> None:
+    text = sample()
+    record = mat.read_record(text)
+    lines = mat.write_record(record).splitlines()
+    assert " 5 point match" in lines
+    assert lines[5] == " gnubg : 0                      root : 0"
+    assert lines[6] == "  1) 31: 8/5 6/5                 63: 24/21 21/15 "
+    assert "  9) 54:                          Doubles => 2" in lines
+    assert " 10)  Takes                      43: 13/10 8/4 " in lines
+    assert " 17)  Drops                       Wins 1 point " in lines
+    assert "                                  Wins 2 points" in lines
+
+
+def test_left_player_win_resign_and_drop_layouts() -> None:
+    game = GameFile(
+        1,
+        (0, 0),
+        (
+            Roll(0, (3, 1), ((8, 5, False), (6, 5, False))),
+            Double(1, 2),
+            Drop(0),
+        ),
+        GameEnd(1, 1),
+    )
+    resign = GameFile(
+        2,
+        (0, 1),
+        (Roll(1, (6, 5), ((24, 18, False), (18, 13, False))), Resign(0, 2)),
+        GameEnd(1, 2, True),
+    )
+    text = mat.write_record(MatchFile(3, ("a", "b"), (game, resign)))
+    # Rows are f"{n:3d}) {left:<27} {right}" (formats.md §4.2); cube words start with a space.
+    assert f"  1) {'31: 8/5 6/5 ':<27}  Doubles => 2\n" in text
+    assert "  2)  Drops                       Wins 1 point \n\n" in text
+    assert "  1)                             65: 24/18 18/13 \n" in text
+    assert "                                  Wins 2 points\n" in text
+    back = mat.read_record(text)
+    assert back.games == (game, resign) and back.warnings == ()
+
+
+# ----------------------------------------------------------------------------- lenient
+
+
+def xg_variant() -> str:
+    text = sample()
+    head = (
+        "\ufeff"
+        '; [Site "eXtreme Gammon"]\n'
+        '; [Match ID "-246338669"]\n'
+        '; [Player 1 "gnubg"]\n'
+        '; [Player 2 "root"]\n'
+        '; [Player 1 Elo "2260.00/400"]\n'
+        '; [EventDate "2026.11.29"]\n'
+        '; [Variation "Backgammon"]\n'
+        '; [Crawford "On"]\n'
+        '; [CubeLimit "1024"]\n'
+    )
+    text = head + text.split("\n", 1)[1]
+    text = text.replace("63: 24/21 21/15 ", "63: 24/15", 1)  # combined move
+    text = text.replace(" 15) 41:      ", " 15) 41: Cannot Move", 1)
+    text = text.replace("  2) 42: 6/4 8/4", "  2) 24: 6/4 8/4", 1)  # dice reversed
+    last = text.rindex("Wins 2 points")
+    return text[:last] + "Wins 2 points and the match" + text[last + len("Wins 2 points") :]
+
+
+def test_xg_variant_reads_with_warnings_and_same_plays() -> None:
+    original = mat.read_record(sample())
+    variant = mat.read_record(xg_variant())
+    # Same plays; only the written order of the dice of one roll differs.
+    assert play_signature(variant) == [
+        [(*x[:2], (2, 4), *x[3:]) if i == 3 else x for i, x in enumerate(game)] if n == 0 else game
+        for n, game in enumerate(play_signature(original))
+    ]
+    notes = "\n".join(variant.warnings)
+    assert "byte-order mark" in notes
+    assert "'Player 1'" in notes and "'CubeLimit'" in notes
+    assert "24/15" in notes and "combined" in notes
+    assert "Cannot Move" in notes
+    assert "dice 24 written smaller first" in notes
+    assert variant.tag("Site") == "eXtreme Gammon"
+    # Through the Match: same final score, warnings passed on.
+    warnings: list[str] = []
+    m = mat.read(xg_variant(), warnings)
+    assert m.score == (0, 5) and len(warnings) == len(variant.warnings)
+
+
+def test_combined_move_is_expanded_to_single_steps() -> None:
+    record = mat.read_record(sample().replace("63: 24/21 21/15 ", "63: 24/15", 1))
+    roll = record.games[0].actions[1]
+    assert isinstance(roll, Roll)
+    assert sorted(s for s, _, _ in roll.steps) == [18, 24] or sorted(
+        s for s, _, _ in roll.steps
+    ) == [21, 24]
+    assert roll.steps[0][0] == 24 and roll.steps[-1][1] == 15
+
+
+def test_xg_wider_columns_and_resign_after_roll() -> None:
+    # XG puts the right column at 39; "???" after a roll: rolled, then resigned.
+    text = (
+        " 3 point match\n\n Game 1\n alice : 0                            bob : 0\n"
+        "  1) 31: 8/5 6/5                       42: 8/4 6/4\n"
+        "  2) 65: ???\n"
+        "                                        Wins 2 points\n"
+    )
+    record = mat.read_record(text)
+    g = record.games[0]
+    assert g.actions[0].player == 0 and g.actions[1].player == 1
+    assert g.actions[2] == Roll(0, (6, 5), (), played=False)
+    assert g.actions[3] == Resign(0, 2) and g.end == GameEnd(1, 2, True)
+
+
+def test_closed_out_turn_is_a_pass_through_match() -> None:
+    # R13: a player on the bar against a closed board does not roll.  gnubg writes a
+    # dance; Match passes the turn; we write that half-row empty and read it back.
+    record = MatchFile(0, ("a", "b"), (closed_out_game(),), crawford=False)
+    notes: list[str] = []
+    m = to_match(record, notes)
+    assert any("closed out" in n for n in notes)
+    again = from_match(m)
+    passes = [a for g in again.games for a in g.actions if isinstance(a, Pass)]
+    assert passes
+    text = mat.write_record(again)
+    back = mat.read_record(text)
+    assert back.games == again.games and back.warnings == ()
+    assert play_signature(from_match(mat.read(text))) == play_signature(again)
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+def error_of(text: str) -> MatchFileError:
+    with pytest.raises(MatchFileError) as info:
+        mat.read(text)
+    return info.value
+
+
+def test_illegal_play_raises_with_its_line() -> None:
+    text = sample().replace("63: 24/21 21/15", "63: 24/20 21/15", 1)
+    err = error_of(text)
+    assert err.line == 7 and "24/20 21/15" in str(err) and str(err).startswith("line 7:")
+
+
+def test_garbage_row_raises_with_its_line() -> None:
+    lines = sample().splitlines(keepends=True)
+    lines[11] = "  6) hello world\n"
+    assert error_of("".join(lines)).line == 12
+
+
+def test_take_without_double_raises_with_its_line() -> None:
+    text = (
+        sample()
+        .replace(" 10)  Takes ", " 10)  Takes ", 1)
+        .replace("  9) 54:                          Doubles => 2", "  9) 54:", 1)
+    )
+    err = error_of(text)
+    assert err.line == 16 and "no double pending" in str(err)
+
+
+def test_missing_header_and_bad_score_line() -> None:
+    assert error_of(" Game 1\n").line == 1
+    assert "point match" in str(error_of('; [Site "x"]\n'))
+    err = error_of(" 5 point match\n\n Game 1\n gnubg 0 root 0\n")
+    assert err.line == 4
+
+
+def test_opening_double_roll_refused() -> None:
+    # R3: the opening roll is never a double.
+    text = " 3 point match\n\n Game 1\n a : 0        b : 0\n  1) 33: 8/5 8/5 6/3 6/3\n"
+    err = error_of(text)
+    assert err.line == 5 and "R3" in str(err)
+
+
+def test_double_in_crawford_game_refused_by_the_rules() -> None:
+    # R28: score 2-0 in a 3-point match is the Crawford game: no double.
+    text = (
+        " 3 point match\n\n Game 1\n a : 2                          b : 0\n"
+        "  1) 31: 8/5 6/5                 42: 8/4 6/4\n"
+        "  2)  Doubles => 2\n"
+    )
+    err = error_of(text)
+    assert err.line == 6 and "refused by the rules" in str(err)
+
+
+def test_dead_cube_redouble_refused_by_the_rules() -> None:
+    # R29: at 0-3 in a 5-point match the cube at 2 is dead for the player at 3.
+    text = (
+        " 5 point match\n\n Game 1\n a : 0                          b : 3\n"
+        "  1) 31: 8/5 6/5                 42: 8/4 6/4 \n"
+        "  2)  Doubles => 2                Takes\n"
+        "  3) 64: 24/18 13/9               Doubles => 4\n"
+    )
+    record = mat.read_record(text)  # the file itself is well formed
+    assert record.games[0].actions[-1] == Double(1, 4)
+    err = error_of(text)
+    assert err.line == 7 and "refused by the rules" in str(err)
+
+
+# ----------------------------------------------------------------------------- properties
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9), length=st.sampled_from([0, 1, 3, 5, 7]))
+def test_random_records_round_trip(seed: int, length: int) -> None:
+    record = random_record(seed, length, larger_first=False)
+    back = mat.read_record(mat.write_record(record))
+    assert back.games == record.games
+    assert all("smaller first" in w for w in back.warnings)
+    assert mat.write_record(back) == mat.write_record(record)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**9), length=st.sampled_from([0, 1, 3, 5]))
+def test_random_matches_round_trip_through_match(seed: int, length: int) -> None:
+    m = random_match(seed, length)
+    warnings: list[str] = []
+    back = mat.read(mat.write(m), warnings)
+    assert warnings == []
+    assert play_signature(from_match(back)) == play_signature(from_match(m))
+    assert back.score == m.score and back.is_over == m.is_over
+
+
+def test_money_session_with_beaver_raccoon_and_jacoby() -> None:
+    # R31-R32: money conventions survive the file (gnubg writes a beaver as a double by
+    # the doubled player); a resigned gammon at cube 8 scores 16 (R20-R21).
+    m = Match(rules=Rules.money(jacoby=True, beavers=True, raccoons=True))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    m.double()
+    m.beaver()
+    m.raccoon()
+    m.take()
+    m.roll((6, 5))
+    m.move("24/13")
+    m.resign("gammon")
+    m.accept_resignation()
+    text = mat.write(m)
+    assert '; [Jacoby "On"]' in text and " 0 point match" in text
+    # As gnubg 1.07 exports it: "Beavers" for both, and the take of a beaver left blank.
+    assert "  2)  Beavers => 4                Beavers => 8\n" in text
+    assert "  3)                             65: 24/18 18/13 \n" in text
+    warnings: list[str] = []
+    back = mat.read(text, warnings)
+    assert warnings == [] and back.score == (0, 16) and back.rules.jacoby
+    assert from_match(back).games == from_match(m).games
+
+
+def test_match_without_crawford_keeps_the_rule() -> None:
+    m = Match(rules=Rules.match(3, crawford=False))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    text = mat.write(m)
+    assert '; [Crawford "Off"]' in text
+    assert mat.read(text).rules.crawford is False
+
+
+def test_resigned_gammon_under_jacoby_scores_as_offered() -> None:
+    # R21/R31: gnubg scores an accepted resignation as offered even under the Jacoby rule
+    # (checked with gnubg 1.07); Match and the reader's own replay agree, so no warning.
+    m = Match(rules=Rules.money(jacoby=True))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    m.resign("gammon", player=1)
+    m.accept_resignation()
+    assert m.score == (2, 0)
+    text = mat.write(m)
+    assert "Wins 2 points" in text
+    record = mat.read_record(text)
+    assert record.warnings == () and record.games[0].end == GameEnd(0, 2, True)
+    warnings: list[str] = []
+    assert mat.read(text, warnings).score == (2, 0) and warnings == []
+
+
+def test_crlf_line_endings_read_the_same() -> None:
+    text = sample()
+    record = mat.read_record(text.replace("\n", "\r\n"))
+    assert record.warnings == () and record.games == mat.read_record(text).games
+
+
+_EDITS = st.lists(
+    st.tuples(
+        st.floats(0, 1),
+        st.integers(0, 8),
+        st.sampled_from(
+            [
+                " ",
+                "\n",
+                "1",
+                "6",
+                ":",
+                "/",
+                "*",
+                ")",
+                "0",
+                "25/",
+                "Wins 2 points",
+                " Doubles => 2",
+                " Takes",
+                " Drops",
+                " Game 2\n",
+                "x",
+                "",
+            ]
+        ),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+def mutate(text: str, edits: list[tuple[float, int, str]]) -> str:
+    for where, width, new in edits:
+        i = int(where * len(text))
+        text = text[:i] + new + text[i + width :]
+    return text
+
+
+@settings(max_examples=150, deadline=None)
+@given(edits=_EDITS)
+def test_damaged_files_read_or_raise_match_file_error(edits: list[tuple[float, int, str]]) -> None:
+    # Bad input gives a clear, specific error (with a line when one is to blame), never
+    # another exception.
+    text = mutate(sample(), edits)
+    try:
+        mat.read(text)
+    except MatchFileError as exc:
+        assert exc.line is None or 1 <= exc.line <= text.count("\n") + 1

@@ -1,0 +1,14 @@
+"""The examples in the match-play modules' docstrings run as written."""
+
+import doctest
+
+import pytest
+
+from backgammon import dice, ids, match, rules, xgid
+
+
+@pytest.mark.parametrize("module", [dice, ids, match, rules, xgid], ids=lambda m: m.__name__)
+def test_docstring_examples(module: object) -> None:
+    result = doctest.testmod(module)  # type: ignore[arg-type]
+    assert result.attempted > 0
+    assert result.failed == 0

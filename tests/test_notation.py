@@ -1,0 +1,117 @@
+"""gnubg move notation: writing (str(move)) and lenient reading (backgammon/notation.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from reference import REFERENCE
+
+from backgammon import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveTextError,
+    Move,
+    Position,
+)
+from backgammon.notation import parse_segments
+
+VECTORS = json.loads((REFERENCE / "move_vectors.json").read_text())
+
+BAR_43 = Position.from_simple("2 -2 0 0 0 0 5 0 3 0 0 0 -5 3 0 0 0 -3 0 -3 0 0 0 0 2 2")
+BEAROFF_64 = Position.from_simple("0 3 2 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 -3 -3 -3 -3 -2 -1 0")
+# X: 4 on the 2-point, 2 on the 1-point; O still far away.
+BEAROFF_22 = Position.from_simple("0 2 4 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 -5 -5 -5 0 0 0 0 0")
+# The start with two of O's mid-point checkers left as blots on X's 12 and 10 points.
+HIT_21 = Position.from_simple("0 -2 0 0 0 0 5 0 3 0 -1 0 -1 5 0 0 0 -3 -3 -5 0 0 0 0 2 0")
+
+
+def _case(name: str) -> tuple[Position, tuple[int, int]]:
+    roll = re.search(r"rolls? (\d)(\d)|(\d)(\d)", name)
+    assert roll
+    digits = [g for g in roll.groups() if g]
+    dice = (int(digits[0]), int(digits[1]))
+    if name.startswith("opening"):
+        return Position.initial(), dice
+    if "2 on bar" in name:
+        return BAR_43, dice
+    if "doubles" in name:
+        return BEAROFF_22, dice
+    if "bear-off" in name:
+        return BEAROFF_64, dice
+    return HIT_21, dice
+
+
+@pytest.mark.parametrize("case", VECTORS["hint"], ids=lambda c: c["case"][:30])
+def test_gnubg_hint_texts_are_our_texts(case: dict[str, object]) -> None:
+    position, dice = _case(str(case["case"]))
+    ours = {str(m) for m in position.legal_moves(dice)}
+    expected = case["gnubg_hint_moves"]
+    assert isinstance(expected, list)
+    assert set(expected) <= ours
+
+
+@pytest.mark.parametrize("case", VECTORS["parse"], ids=lambda c: c["case"])
+def test_gnubg_accepted_spellings(case: dict[str, object]) -> None:
+    position, dice = _case(str(case["case"]))
+    results = case["results"]
+    assert isinstance(results, list)
+    for r in results:
+        if r["resulting_position_id"] is None:
+            with pytest.raises(IllegalMoveError):
+                position.parse_move(r["spelling"], dice)
+        else:
+            move = position.parse_move(r["spelling"], dice)
+            assert position.play(move).position_id() == r["resulting_position_id"]
+
+
+def test_canonical_writing() -> None:
+    assert str(Move([(6, 1, False), (8, 3, False)])) == "8/3 6/1"
+    assert str(Move([(24, 18, False), (18, 13, False)])) == "24/13"
+    assert str(Move([(13, 12, True), (12, 10, True)])) == "13/12*/10*"
+    assert str(Move([(25, 22, False), (25, 21, True)])) == "bar/22 bar/21*"
+    assert str(Move([(2, 0, False)] * 4)) == "2/off(4)"
+    assert str(Move([(13, 8, False), (13, 8, False), (8, 3, False), (8, 3, False)])) == "13/3(2)"
+    assert str(Move()) == ""
+
+
+def test_lenient_reading() -> None:
+    start = Position.initial()
+    expected = start.play(start.parse_move("13/8 13/11", (5, 2)))
+    for text in ["13/8 13/11", "13-8 13-11", "13/11, 13/8", " 13/8   13/11 ", "13/8* 13/11"]:
+        assert start.play(start.parse_move(text, (5, 2))) == expected, text
+    assert parse_segments("bar/20/14*") == [(25, 20, False), (20, 14, True)]
+    assert parse_segments("6/off(2)") == [(6, 0, False), (6, 0, False)]
+    assert parse_segments("B/22 6/O") == [(25, 22, False), (6, 0, False)]
+    assert parse_segments("Cannot Move") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["13", "13/", "x/5", "5/13", "0/5", "13/25", "26/20", "13/8(9)", "1/2/3/4/5/6/7/8/9/10"],
+)
+def test_malformed_text(text: str) -> None:
+    with pytest.raises(InvalidMoveTextError):
+        Position.initial().parse_move(text, (5, 3))
+
+
+def test_illegal_and_incomplete_plays() -> None:
+    start = Position.initial()
+    with pytest.raises(IllegalMoveError):
+        start.parse_move("24/18", (6, 5))  # R9: the 5 must be played too
+    with pytest.raises(IllegalMoveError):
+        start.parse_move("6/off 6/1", (6, 5))  # R14: no bearing off with checkers out
+    with pytest.raises(IllegalMoveError):
+        start.parse_move("", (6, 5))
+    closed = Position.from_simple("1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 -2 -2 -2 -2 -2 -2 0")
+    assert closed.parse_move("", (6, 5)) == Move()
+
+
+def test_ambiguous_text() -> None:
+    # 13/10 with 21 and blots on both 12 and 11: via 12 hits one, via 11 hits the other.
+    p = Position.from_simple("0 -2 0 0 0 0 5 0 3 0 0 -1 -1 5 0 0 0 -3 -3 -5 0 0 0 0 2 0")
+    with pytest.raises(AmbiguousMoveError):
+        p.parse_move("13/10", (2, 1))
+    assert str(p.parse_move("13/11*/10", (2, 1))) == "13/11*/10"
+    assert str(p.parse_move("13/12*/10", (2, 1))) == "13/12*/10"

@@ -1,0 +1,179 @@
+"""The real GNU Backgammon reads what we write (Debian's gnubg 1.07, ``gnubg -t -q``).
+
+gnubg must import our .mat and SGF files without a complaint, and its own export of what
+it imported must hold the same plays (compared by the positions reached, not by spacing
+or the order steps are written in).  CI installs gnubg (.ci/run); these tests do not skip.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from records_helpers import (
+    GNUBG,
+    closed_out_game,
+    complaints,
+    play_signature,
+    random_match,
+    run_gnubg,
+)
+from reference import SAMPLES
+
+from backgammon import mat, sgf
+from backgammon.match import Match, Phase
+from backgammon.matchfile import MatchFile, from_match, to_match
+from backgammon.rules import Rules
+
+
+def test_gnubg_is_installed() -> None:
+    assert Path(GNUBG).exists(), "install Debian's gnubg (apt-get install gnubg); CI does"
+
+
+def test_harness_sees_gnubg_complaints(tmp_path: Path) -> None:
+    # The check below must be able to fail: an illegal play makes gnubg warn.
+    bad = (SAMPLES / "gnubg107_5pt_match.mat").read_text().replace("24/21 21/15", "24/20 21/15")
+    (tmp_path / "bad.mat").write_text(bad)
+    out = run_gnubg(["import mat bad.mat"], tmp_path)
+    assert any("Invalid move" in line for line in complaints(out))
+
+
+def gnubg_round_trip(tmp_path: Path, record: MatchFile) -> list[MatchFile]:
+    """Write ``record`` both ways, let gnubg import each and save it as SGF; read those.
+
+    gnubg's SGF writer names the player of every action; its .mat exporter instead
+    alternates columns blindly, which misplaces everything after a turn passed without a
+    roll (R13), so gnubg's own record is taken from its SGF.
+    """
+    (tmp_path / "ours.mat").write_text(mat.write_record(record))
+    (tmp_path / "ours.sgf").write_text(sgf.write_record(record))
+    out = run_gnubg(["import mat ours.mat", "save match from_mat.sgf"], tmp_path)
+    assert complaints(out) == []
+    out = run_gnubg(["load match ours.sgf", "save match from_sgf.sgf"], tmp_path)
+    # gnubg 1.07 says "No game in progress." when it loads a resigned game, even from an
+    # SGF file it saved itself: what it says about ours must be what it says about its own.
+    own = run_gnubg(["load match from_sgf.sgf"], tmp_path)
+    assert complaints(out) == complaints(own)
+    return [
+        sgf.read_record((tmp_path / name).read_text()) for name in ("from_mat.sgf", "from_sgf.sgf")
+    ]
+
+
+@pytest.mark.parametrize(("seed", "length"), [(11, 5), (12, 3), (13, 7), (14, 0), (157, 1)])
+def test_gnubg_imports_random_matches(tmp_path: Path, seed: int, length: int) -> None:
+    m = random_match(seed, length)
+    record = from_match(m, ("alice", "bob"))
+    for back in gnubg_round_trip(tmp_path, record):
+        assert back.warnings == ()
+        assert back.players == ("alice", "bob")
+        assert play_signature(back) == play_signature(record)
+        assert to_match(back).score == m.score
+
+
+def test_gnubg_imports_a_closed_out_pass(tmp_path: Path) -> None:
+    # R13: Match passes a closed-out turn without dice; the .mat half-row stays empty and
+    # SGF has no node.  gnubg imports both and holds the same plays.
+    m = to_match(MatchFile(0, ("a", "b"), (closed_out_game(),), crawford=False))
+    record = from_match(m, ("a", "b"))
+    assert any(type(a).__name__ == "Pass" for g in record.games for a in g.actions)
+    for back in gnubg_round_trip(tmp_path, record):
+        assert back.warnings == ()
+        assert play_signature(back) == play_signature(record)
+    # gnubg's .mat export of it shifts columns after the pass; our reader notices.
+    out = run_gnubg(["import mat ours.mat", "export match mat back.mat"], tmp_path)
+    assert complaints(out) == []
+    back = mat.read_record((tmp_path / "back.mat").read_text())
+    assert play_signature(back) == play_signature(record)
+    # Its hit marks after the shift follow its own misreading; the reader corrects them.
+    assert any("closed-out" in w for w in back.warnings)
+    assert all("closed-out" in w or "hit marks" in w for w in back.warnings)
+
+
+def test_gnubg_reads_our_sgf_of_its_match_back_to_its_own_bytes(tmp_path: Path) -> None:
+    # gnubg keeps the written order of steps when loading SGF, so exporting the match it
+    # loaded from our SGF gives back the .mat it originally wrote, byte for byte.
+    original = (SAMPLES / "gnubg107_5pt_match.mat").read_text()
+    (tmp_path / "ours.sgf").write_text(sgf.write_record(mat.read_record(original)))
+    out = run_gnubg(["load match ours.sgf", "export match mat back.mat"], tmp_path)
+    assert complaints(out) == []
+    assert (tmp_path / "back.mat").read_text() == original
+
+
+def test_gnubg_export_of_its_sample_has_the_same_plays(tmp_path: Path) -> None:
+    # gnubg's import sorts the steps of each play (formats.md §4.3): other bytes, the same
+    # plays, and our reader finds nothing odd in gnubg's export.
+    original = (SAMPLES / "gnubg107_5pt_match.mat").read_text()
+    (tmp_path / "in.mat").write_text(original)
+    out = run_gnubg(["import mat in.mat", "export match mat out.mat"], tmp_path)
+    assert complaints(out) == []
+    exported = (tmp_path / "out.mat").read_text()
+    assert exported != original
+    ours = mat.read_record(exported)
+    assert ours.warnings == ()
+    assert play_signature(ours) == play_signature(mat.read_record(original))
+
+
+def test_gnubg_money_session_with_beavers(tmp_path: Path) -> None:
+    # R32: gnubg 1.07 exports beavers as "Beavers => v" with the take left blank; what we
+    # write for a beavered and raccooned cube is exactly what gnubg exports after reading it.
+    m = Match(rules=Rules.money(jacoby=True, beavers=True, raccoons=True))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    m.double()
+    m.beaver()
+    m.raccoon()
+    m.take()
+    m.roll((6, 5))
+    m.move("24/13")
+    m.resign("gammon")
+    m.accept_resignation()
+    text = mat.write(m)
+    (tmp_path / "ours.mat").write_text(text)
+    out = run_gnubg(["import mat ours.mat", "export match mat back.mat"], tmp_path)
+    assert complaints(out) == []
+    back = (tmp_path / "back.mat").read_text()
+    assert back.split("\n", 1)[1] == text.replace('; [Jacoby "On"]\n', "")
+    assert play_signature(mat.read_record(back)) == play_signature(from_match(m))
+
+
+def unfinished_match(stop: Phase) -> Match:
+    """A 5-point match stopped mid-game: dice rolled, before the roll, or doubled."""
+    rng = random.Random(3)
+    m = Match(length=5)
+    m.roll((5, 2))
+    turns = 0
+    while True:
+        if m.phase is Phase.MOVE:
+            if turns > 10 and stop is Phase.MOVE:
+                return m
+            m.move(rng.choice(m.legal_moves()))
+            turns += 1
+        elif turns > 10 and stop is Phase.ROLL:
+            return m
+        elif turns > 10 and stop is Phase.DOUBLED:
+            m.double()
+            return m
+        else:
+            m.roll((rng.randint(1, 6), rng.randint(1, 6)))
+
+
+@pytest.mark.parametrize("stop", [Phase.MOVE, Phase.ROLL, Phase.DOUBLED])
+def test_gnubg_resumes_an_unfinished_match_where_we_stopped(tmp_path: Path, stop: Phase) -> None:
+    # After importing our file gnubg stands where our Match stands: same Position ID and
+    # Match ID (dice, cube, turn, score), for .mat and for SGF.
+    m = unfinished_match(stop)
+    assert m.phase is stop
+    (tmp_path / "u.mat").write_text(mat.write(m))
+    (tmp_path / "u.sgf").write_text(sgf.write(m))
+    for load in ("import mat u.mat", "load match u.sgf"):
+        out = run_gnubg([load, "show board"], tmp_path)
+        assert complaints(out) == []
+        lines = out.splitlines()
+        pos = [ln.split(":", 1)[1].strip() for ln in lines if "Position ID:" in ln][-1]
+        mid = [ln.split(":", 1)[1].strip() for ln in lines if "Match ID   :" in ln][-1]
+        assert f"{pos}:{mid}" == m.gnubg_id()
+    for mod in (mat, sgf):
+        warnings: list[str] = []
+        back = mod.read(mod.write(m), warnings)
+        assert warnings == [] and back.gnubg_id() == m.gnubg_id()

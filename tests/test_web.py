@@ -1,0 +1,481 @@
+"""The web API: matches against the bot and between friends, seat tokens, every refusal a
+clear error that changes nothing, storage that survives a restart, replay and dice audit."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from backgammon import Position
+from backgammon.web import create_app
+from backgammon.web.game import orderings
+from backgammon.web.store import Store, StoreError, database_path
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return str(tmp_path / "matches.sqlite3")
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    with TestClient(create_app(db)) as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_match(client: TestClient, **spec: Any) -> dict[str, Any]:
+    r = client.post("/api/matches", json={"length": 1, "bot": "random", **spec})
+    assert r.status_code == 201, r.text
+    client.cookies.clear()  # each test says explicitly who it is
+    return dict(r.json())
+
+
+def state(client: TestClient, match_id: str, token: str | None = None) -> dict[str, Any]:
+    r = client.get(f"/api/matches/{match_id}", headers=auth(token) if token else {})
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def act(client: TestClient, match_id: str, token: str, **action: Any) -> dict[str, Any]:
+    r = client.post(f"/api/matches/{match_id}/actions", json=action, headers=auth(token))
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def full_play(s: dict[str, Any]) -> list[list[int]]:
+    """The first complete play on offer (the longest orderings are the whole plays)."""
+    longest = max(len(o) for o in s["plays"])
+    return next(o for o in s["plays"] if len(o) == longest)
+
+
+def play_turn(client: TestClient, match_id: str, token: str, s: dict[str, Any]) -> dict[str, Any]:
+    """One action of the human seat: take/accept/roll/move as offered."""
+    for simple in ("take", "accept", "roll"):
+        if simple in s["actions"]:
+            return act(client, match_id, token, action=simple, seq=s["seq"])
+    assert "move" in s["actions"], s["actions"]
+    return act(client, match_id, token, action="move", steps=full_play(s), seq=s["seq"])
+
+
+def stored_actions(db: str) -> list[tuple[Any, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT match_id, seq, seat, action FROM actions").fetchall()
+
+
+# ------------------------------------------------------------------ whole matches
+
+
+def test_a_whole_match_against_the_bot_then_audit_replay_and_restart(
+    client: TestClient, db: str
+) -> None:
+    m = new_match(client, length=3)
+    mid, tok = m["id"], m["token"]
+    s = state(client, mid, tok)
+    assert s["seat"] == 0 and s["actions"] == ["roll"] and s["commitment"] == m["commitment"]
+    for _ in range(2000):
+        if s["over"]:
+            break
+        s = play_turn(client, mid, tok, s)
+    assert s["over"] and s["winner"] in (0, 1)
+    assert max(s["score"]) >= 3  # R27
+    # The seed is revealed and every roll checks against the commitment shown at the start.
+    assert hashlib.sha256(bytes.fromhex(s["seed"])).hexdigest() == m["commitment"]
+    assert s["dice_verified"] is True
+    from backgammon.dice import verify
+
+    assert verify(s["rolls"], s["seed"], m["commitment"])  # anyone can check the rolls
+    assert any(": " in line for line in s["log"])
+    # Every accepted action was stored, numbered without gaps.
+    rows = [r for r in stored_actions(db) if r[0] == mid]
+    assert [r[1] for r in rows] == list(range(s["seq"]))
+    assert Store(db).match_ids(unfinished_bot_matches=True) == []  # marked finished
+    # Step-by-step replay: from the start to the end.
+    first = client.get(f"/api/matches/{mid}/replay/0").json()
+    assert first["seq"] == 0 and first["score"] == [0, 0]
+    last = client.get(f"/api/matches/{mid}/replay/{s['seq']}").json()
+    assert last["gnubg_id"] == s["gnubg_id"] and last["score"] == s["score"]
+    middle = client.get(f"/api/matches/{mid}/board.svg?at={s['seq'] // 2}")
+    assert middle.status_code == 200 and middle.text.startswith("<svg")
+    assert client.get(f"/api/matches/{mid}/replay/{s['seq'] + 1}").status_code == 400
+    # Downloads: gnubg's .mat and SGF, which read back to the same match.
+    from backgammon import mat, sgf
+
+    mat_text = client.get(f"/api/matches/{mid}/match.mat")
+    assert mat_text.status_code == 200
+    assert "attachment" in mat_text.headers["content-disposition"]
+    assert mat.read(mat_text.text).score == tuple(s["score"])
+    sgf_text = client.get(f"/api/matches/{mid}/match.sgf").text
+    assert sgf_text.startswith("(;FF[4]GM[6]")
+    assert sgf.read(sgf_text).score == tuple(s["score"])
+    # A new server on the same database rebuilds the same match from the stored actions.
+    with TestClient(create_app(db)) as again:
+        s2 = state(again, mid, tok)
+    for key in ("seq", "score", "gnubg_id", "xgid", "log", "winner", "seed"):
+        assert s2[key] == s[key], key
+
+
+def test_invitation_link_and_cookie_seat_two_friends(client: TestClient) -> None:
+    m = new_match(client, opponent="human", name="Ann")
+    mid = m["id"]
+    assert "invite" in m
+    # The invitation link sets the seat's cookie and leads to the board.
+    r = client.get(m["invite"], follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == f"/m/{mid}"
+    assert client.cookies.get(f"bg_{mid}")
+    s = client.get(f"/api/matches/{mid}").json()
+    assert s["seat"] == 1 and s["names"] == ["Ann", "Friend"]
+    assert client.get(f"/m/{mid}").status_code == 200
+    # Either seat may throw the opening roll (R3); here the friend does, through the cookie.
+    r = client.post(f"/api/matches/{mid}/actions", json={"action": "roll"})
+    assert r.status_code == 200, r.text
+    s = r.json()
+    assert s["seq"] == 1 and s["seat"] == 1
+    if s["on_roll"] is None:  # a tie, thrown again (R3)
+        assert "a tie" in s["log"][-1] and s["actions"] == ["roll"]
+    else:
+        assert s["dice"][0] != s["dice"][1]
+    # A spectator sees the match and cannot act.
+    client.cookies.clear()
+    watch = client.get(f"/api/matches/{mid}").json()
+    assert watch["seat"] is None and watch["actions"] == [] and watch["gnubg_id"] == s["gnubg_id"]
+
+
+def test_websocket_pushes_states_and_takes_actions(client: TestClient) -> None:
+    m = new_match(client, opponent="human")
+    mid, tok = m["id"], m["token"]
+    with client.websocket_connect(f"/api/matches/{mid}/ws") as watcher:
+        assert watcher.receive_json()["state"]["seat"] is None
+        with client.websocket_connect(f"/api/matches/{mid}/ws?token={tok}") as player:
+            assert player.receive_json()["state"]["actions"] == ["roll"]
+            watcher.send_json({"action": "roll"})
+            err = watcher.receive_json()
+            assert err["type"] == "error" and err["error"]["code"] == "spectator"
+            player.send_text("{not json")
+            assert player.receive_json()["type"] == "error"
+            player.send_json({"action": "roll"})
+            s = player.receive_json()
+            assert s["type"] == "state" and s["state"]["seq"] == 1
+            assert watcher.receive_json()["state"]["seq"] == 1
+
+
+# ------------------------------------------------------------------ refusals change nothing
+
+
+@pytest.fixture
+def friends(client: TestClient) -> dict[str, Any]:
+    """A match between two humans, rolled so that someone is to move."""
+    m = new_match(client, opponent="human")
+    tok1 = m["invite"].rsplit("/", 1)[1]
+    s = act(client, m["id"], m["token"], action="roll")
+    while s["on_roll"] is None:  # an opening tie is thrown again (R3)
+        s = act(client, m["id"], m["token"], action="roll")
+    mover = s["on_roll"]
+    return {
+        "id": m["id"],
+        "tokens": [m["token"], tok1],
+        "mover": mover,
+        "state": state(client, m["id"], [m["token"], tok1][mover]),
+    }
+
+
+BAD_ACTIONS = [
+    ("malformed json", "{action: roll", 400, "malformed_json"),
+    ("not an object", "[1, 2]", 400, "invalid_request"),
+    ("unknown action", {"action": "castle"}, 400, "invalid_request"),
+    ("illegal play text", {"action": "move", "move": "24/1"}, 400, "illegal_move"),
+    ("unreadable play", {"action": "move", "move": "banana"}, 400, "illegal_move"),
+    ("illegal steps", {"action": "move", "steps": [[24, 1]]}, 400, "illegal_move"),
+    ("steps off the board", {"action": "move", "steps": [[30, 2]]}, 400, "illegal_move"),
+    ("half a play", "HALF", 400, "illegal_move"),
+    ("no play given", {"action": "move"}, 400, "missing_move"),
+    ("roll twice", {"action": "roll"}, 409, "not_allowed"),
+    ("take without double", {"action": "take"}, 409, "not_allowed"),
+    ("dead cube in a 1-point match (R29)", "DOUBLE_LATER", 409, "not_allowed"),
+    ("stale sequence number", {"action": "resign", "seq": 0}, 409, "stale"),
+    ("bad resign level", {"action": "resign", "level": "triple"}, 400, "invalid_request"),
+]
+
+
+@pytest.mark.parametrize(
+    ("what", "body", "status", "code"), BAD_ACTIONS, ids=[b[0] for b in BAD_ACTIONS]
+)
+def test_bad_actions_are_refused_and_change_nothing(
+    client: TestClient,
+    db: str,
+    friends: dict[str, Any],
+    what: str,
+    body: Any,
+    status: int,
+    code: str,
+) -> None:
+    mid, mover = friends["id"], friends["mover"]
+    token = friends["tokens"][mover]
+    before = state(client, mid, token)
+    rows_before = stored_actions(db)
+    if body == "HALF":
+        body = {"action": "move", "steps": full_play(before)[:1]}
+        if len(full_play(before)) == 1:
+            pytest.fail("the opening play always has two steps")
+    if body == "DOUBLE_LATER":
+        # Play the opening, then the other player (to roll) tries to double a dead cube.
+        after = act(client, mid, token, action="move", steps=full_play(before))
+        token = friends["tokens"][1 - mover]
+        before = state(client, mid, token)
+        assert "double" not in before["actions"]
+        rows_before = stored_actions(db)
+        body = {"action": "double"}
+    data = body if isinstance(body, str) else json.dumps(body)
+    r = client.post(
+        f"/api/matches/{mid}/actions",
+        content=data,
+        headers={**auth(token), "Content-Type": "application/json"},
+    )
+    assert r.status_code == status, r.text
+    err = r.json()["error"]
+    assert err["code"] == code and err["message"]
+    after = state(client, mid, token)
+    assert stored_actions(db) == rows_before
+    for key in ("seq", "gnubg_id", "xgid", "dice", "actions", "log"):
+        assert after[key] == before[key], key
+
+
+def test_out_of_turn_and_bad_tokens_are_refused(
+    client: TestClient, db: str, friends: dict[str, Any]
+) -> None:
+    mid, mover = friends["id"], friends["mover"]
+    url = f"/api/matches/{mid}/actions"
+    before = state(client, mid)
+    rows = stored_actions(db)
+    cases = [
+        (auth(friends["tokens"][1 - mover]), {"action": "resign"}, 409, "not_your_turn"),
+        (auth("not-a-token"), {"action": "resign"}, 403, "bad_token"),
+        ({}, {"action": "resign"}, 403, "spectator"),
+        ({"Authorization": "Basic abc"}, {"action": "resign"}, 401, "bad_authorization"),
+    ]
+    for headers, body, status, code in cases:
+        r = client.post(url, json=body, headers=headers)
+        assert r.status_code == status, (code, r.text)
+        assert r.json()["error"]["code"] == code
+    assert client.get(f"/api/matches/{mid}", headers=auth("nope")).status_code == 403
+    assert client.post("/api/matches/nosuch/actions", json={"action": "roll"}).status_code == 404
+    assert client.get("/api/matches/nosuch").json()["error"]["code"] == "no_such_match"
+    assert client.get(f"/m/{mid}/join/wrong").status_code == 403
+    assert stored_actions(db) == rows
+    assert state(client, mid)["gnubg_id"] == before["gnubg_id"]
+
+
+def test_a_finished_match_refuses_every_action(client: TestClient, db: str) -> None:
+    m = new_match(client, opponent="human")
+    mid, toks = m["id"], [m["token"], m["invite"].rsplit("/", 1)[1]]
+    s = act(client, mid, toks[0], action="roll")
+    while s["on_roll"] is None:  # an opening tie is thrown again (R3)
+        s = act(client, mid, toks[0], action="roll")
+    p = s["on_roll"]
+    act(client, mid, toks[p], action="resign", level="gammon")
+    s = act(client, mid, toks[1 - p], action="accept")
+    assert s["over"] and s["winner"] == 1 - p and s["score"][1 - p] == 2  # R21
+    rows = stored_actions(db)
+    for tok in toks:
+        for body in ({"action": "roll"}, {"action": "resign"}, {"action": "accept"}):
+            r = client.post(f"/api/matches/{mid}/actions", json=body, headers=auth(tok))
+            assert r.status_code == 409 and r.json()["error"]["code"] == "match_over"
+    assert stored_actions(db) == rows
+
+
+def test_board_svg_follows_partial_plays_and_refuses_others(
+    client: TestClient, friends: dict[str, Any]
+) -> None:
+    mid, mover = friends["id"], friends["mover"]
+    tok = friends["tokens"][mover]
+    play = full_play(friends["state"])
+    first = "-".join(map(str, play[0]))
+    r = client.get(f"/api/matches/{mid}/board.svg?steps={first}&highlight=1,2", headers=auth(tok))
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.count('class="point target"') == 2
+    bad = client.get(f"/api/matches/{mid}/board.svg?steps=24-1", headers=auth(tok))
+    assert bad.status_code == 400
+    other = client.get(
+        f"/api/matches/{mid}/board.svg?steps={first}", headers=auth(friends["tokens"][1 - mover])
+    )
+    assert other.status_code == 409
+    assert client.get(f"/api/matches/{mid}/board.svg?steps=x").status_code == 400
+
+
+def test_create_refuses_bad_specs(client: TestClient) -> None:
+    for spec in ({"length": 0}, {"length": 99}, {"opponent": "cat"}, {"bot": "nosuchbot"}):
+        r = client.post("/api/matches", json=spec)
+        assert r.status_code in (400, 422), spec
+        assert r.json()["error"]["message"]
+
+
+def test_openapi_documents_the_api(client: TestClient) -> None:
+    doc = client.get("/openapi.json").json()
+    for path in ("/api/matches", "/api/matches/{match_id}", "/api/matches/{match_id}/actions"):
+        assert path in doc["paths"]
+    assert "WebSocket" in doc["info"]["description"]
+    assert "plays" in doc["components"]["schemas"]["State"]["properties"]
+    assert client.get("/").status_code == 200
+
+
+def test_unfinished_match_cannot_be_replayed_or_downloaded(
+    client: TestClient, friends: dict[str, Any]
+) -> None:
+    mid = friends["id"]
+    assert client.get(f"/api/matches/{mid}/replay/0").status_code == 409
+    assert client.get(f"/api/matches/{mid}/match.mat").status_code == 409
+
+
+# ------------------------------------------------------------------ storage
+
+
+def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(db: str) -> None:
+    """The server died after storing the human's opening roll, which the bot won: started
+    again, the bot makes its play at once."""
+    from backgammon.dice import dice_stream
+    from backgammon.web.game import Game
+    from backgammon.web.store import MatchRow
+
+    seed = next(
+        bytes([i]) * 32
+        for i in range(256)
+        if (lambda it: (next(it), next(it)))(dice_stream(bytes([i]) * 32))
+        in {(a, b) for a in range(1, 7) for b in range(a + 1, 7)}
+    )
+    store = Store(db)
+    row = MatchRow(
+        "resume",
+        0.0,
+        1,
+        "random",
+        1,
+        ("x", "y"),
+        seed.hex(),
+        Game.commitment_of(seed),
+        ("Me", "Beginner bot"),
+    )
+    store.create_match(row)
+    game = Game(row)
+    stored = game.apply(0, {"action": "roll"})
+    assert game.match.turn == 1  # the bot won the opening roll (R3)
+    store.append("resume", 0, 0, stored)
+    store.close()
+    with TestClient(create_app(db)) as c:
+        for _ in range(100):  # the bot plays on in the background after start-up
+            s = c.get("/api/matches/resume").json()
+            if s["seq"] == 2:
+                break
+            time.sleep(0.05)
+    assert s["seq"] == 2 and s["turn"] == 0
+    assert s["log"][-1].startswith("Beginner bot ")
+
+
+def test_database_urls(tmp_path: Path) -> None:
+    assert database_path("x.db") == "x.db"
+    assert database_path("sqlite:///rel.db") == "rel.db"
+    assert database_path("sqlite:////abs/x.db") == "/abs/x.db"
+    with pytest.raises(StoreError):
+        database_path("postgresql://host/db")
+    with pytest.raises(StoreError, match="cannot open"):
+        Store(str(tmp_path / "file" / "x.db")) if (tmp_path / "file").write_text("") == 0 else None
+    store = Store(f"sqlite:///{tmp_path}/u.db")
+    assert store.match_ids() == []
+    store.close()
+
+
+def test_an_action_number_is_stored_only_once(tmp_path: Path) -> None:
+    """The primary key refuses a second action with the same number (two writers racing)."""
+    from backgammon.web.store import MatchRow
+
+    store = Store(str(tmp_path / "s.db"))
+    row = MatchRow("m", 0.0, 1, None, None, ("a", "b"), "00" * 32, "c", ("A", "B"))
+    store.create_match(row)
+    store.append("m", 0, 0, {"seat": 0, "action": "roll"})
+    with pytest.raises(StoreError):
+        store.append("m", 0, 1, {"seat": 1, "action": "roll"})
+    assert store.actions("m") == [(0, {"seat": 0, "action": "roll"})]
+
+
+# ------------------------------------------------------------------ orderings
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_orderings_reach_exactly_the_legal_plays(data: st.DataObject) -> None:
+    """The page's step orders: each one ends on a legal play's result, and each legal play
+    (R5-R17) can be made in at least one order."""
+    pos = Position.initial()
+    for _ in range(data.draw(st.integers(0, 60))):
+        roll = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
+        moves = pos.legal_moves(roll)
+        pos = pos.play(moves[data.draw(st.integers(0, len(moves) - 1))]) if moves else pos.flip()
+        if pos.is_game_over():
+            return
+    dice = (data.draw(st.integers(1, 6)), data.draw(st.integers(1, 6)))
+    moves = pos.legal_moves(dice)
+    results = {pos.play(m) for m in moves}
+    orders = orderings(pos, dice, moves)
+    reached = set()
+    for o in orders:
+        after = pos.play([(s, t, False) for s, t in o])
+        assert after in results
+        reached.add(after)
+    assert reached == results
+
+
+def test_names_are_escaped_in_the_board(client: TestClient) -> None:
+    m = new_match(client, name='<script>alert("x")</script>')
+    svg = client.get(f"/api/matches/{m['id']}/board.svg").text
+    assert "<script>" not in svg and "&lt;script&gt;" in svg
+
+
+def test_the_bot_answers_doubles_and_resignations(client: TestClient) -> None:
+    """Against the expert bot: a double is taken or passed (R24), a resignation accepted or
+    rejected (R21), each answer stored and logged."""
+    m = new_match(client, length=5, bot="expert")
+    mid, tok = m["id"], m["token"]
+    s = state(client, mid, tok)
+    while "double" not in s["actions"]:
+        s = play_turn(client, mid, tok, s)
+    seq = s["seq"]
+    s = act(client, mid, tok, action="double")
+    assert s["seq"] >= seq + 2
+    answer = s["log"][s["log"].index("Guest doubles to 2") + 1]
+    assert answer in ("Expert bot takes", "Expert bot passes")
+    while not s["over"] and "resign" not in s["actions"]:
+        s = play_turn(client, mid, tok, s)
+    s = act(client, mid, tok, action="resign", level="backgammon")
+    assert any(line in ("Expert bot accepts", "Expert bot rejects") for line in s["log"][-3:])
+
+
+def test_a_failing_bot_does_not_undo_the_human_action(
+    client: TestClient, db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The human's action is stored and acknowledged even if the bot then fails."""
+    import backgammon.web.app as web_app
+
+    def broken(name: str, game: Any) -> dict[str, Any]:
+        raise RuntimeError("bot crashed")
+
+    monkeypatch.setattr(web_app, "bot_action", broken)
+    m = new_match(client)
+    s = state(client, m["id"], m["token"])
+    for _ in range(20):
+        if s["turn"] == 1:
+            break
+        s = play_turn(client, m["id"], m["token"], s)
+    assert s["turn"] == 1  # the bot's turn, which it could not take
+    assert len([r for r in stored_actions(db) if r[0] == m["id"]]) == s["seq"]
