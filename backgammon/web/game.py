@@ -33,6 +33,7 @@ from backgammon.match import (
     OpeningRoll,
     Pass,
     Play,
+    Raccoon,
     Reject,
     Resign,
     Roll,
@@ -55,6 +56,18 @@ BOTS: dict[str, str] = {
 
 DEFAULT_BOT = "expert"
 """The bot a match gets when none is named (the strongest available)."""
+
+
+# What the move log says for the actions that carry nothing but their player.
+_SAID: dict[type, str] = {
+    Pass: "cannot enter: turn passes",
+    Take: "takes",
+    Drop: "passes",
+    Beaver: "beavers",
+    Raccoon: "raccoons",
+    Accept: "accepts",
+    Reject: "rejects",
+}
 
 
 class ActionError(ValueError):
@@ -321,22 +334,12 @@ class Game:
                 dice = f"{pending[0]}{pending[1]}" if pending else ""
                 lines.append(f"{names[a.player]} {dice}: {a.move or '(no play)'}")
                 pending = None
-            elif isinstance(a, Pass):
-                lines.append(f"{names[a.player]} cannot enter: turn passes")
             elif isinstance(a, Double):
                 lines.append(f"{names[a.player]} doubles to {a.value}")
-            elif isinstance(a, Take):
-                lines.append(f"{names[a.player]} takes")
-            elif isinstance(a, Drop):
-                lines.append(f"{names[a.player]} passes")
-            elif isinstance(a, Beaver):
-                lines.append(f"{names[a.player]} beavers")
             elif isinstance(a, Resign):
                 lines.append(f"{names[a.player]} resigns a {a.level.name.lower()}")
-            elif isinstance(a, Accept):
-                lines.append(f"{names[a.player]} accepts")
-            elif isinstance(a, Reject):
-                lines.append(f"{names[a.player]} rejects")
+            elif isinstance(a, (Pass, Take, Drop, Beaver, Raccoon, Accept, Reject)):
+                lines.append(f"{names[a.player]} {_SAID[type(a)]}")
             elif isinstance(a, GameEnd):
                 kind = a.result.name.lower()
                 lines.append(f"{names[a.winner]} wins {a.points} point(s) ({kind}, {a.reason})")
