@@ -19,6 +19,7 @@ from backgammon.matchfile import (
     Roll,
     Take,
 )
+from backgammon.rules import Rules
 
 GNUBG = "/usr/games/gnubg"
 
@@ -239,3 +240,20 @@ def closed_out_game() -> GameFile:
                 return game
             replay.apply(a)
     raise AssertionError("no closed-out turn in the scripted game")
+
+
+def beavered_money_match() -> Match:
+    """A money game with Jacoby: double, beaver, raccoon, take, then a resigned gammon at
+    cube 8 (R20-R21, R31-R32)."""
+    m = Match(rules=Rules.money(jacoby=True, beavers=True, raccoons=True))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    m.double()
+    m.beaver()
+    m.raccoon()
+    m.take()
+    m.roll((6, 5))
+    m.move("24/13")
+    m.resign("gammon")
+    m.accept_resignation()
+    return m

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from records_helpers import (
+    beavered_money_match,
     closed_out_game,
     play_signature,
     random_match,
@@ -321,17 +322,7 @@ def test_random_matches_round_trip_through_match(seed: int, length: int) -> None
 def test_money_session_with_beaver_raccoon_and_jacoby() -> None:
     # R31-R32: money conventions survive the file (gnubg writes a beaver as a double by
     # the doubled player); a resigned gammon at cube 8 scores 16 (R20-R21).
-    m = Match(rules=Rules.money(jacoby=True, beavers=True, raccoons=True))
-    m.roll((3, 1))
-    m.move("8/5 6/5")
-    m.double()
-    m.beaver()
-    m.raccoon()
-    m.take()
-    m.roll((6, 5))
-    m.move("24/13")
-    m.resign("gammon")
-    m.accept_resignation()
+    m = beavered_money_match()
     text = mat.write(m)
     assert '; [Jacoby "On"]' in text and " 0 point match" in text
     # As gnubg 1.07 exports it: "Beavers" for both, and the take of a beaver left blank.

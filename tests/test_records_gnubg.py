@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from records_helpers import (
     GNUBG,
+    beavered_money_match,
     closed_out_game,
     complaints,
     play_signature,
@@ -24,7 +25,6 @@ from reference import SAMPLES
 from backgammon import mat, sgf
 from backgammon.match import Match, Phase
 from backgammon.matchfile import MatchFile, from_match, to_match
-from backgammon.rules import Rules
 
 
 def test_gnubg_is_installed() -> None:
@@ -117,17 +117,7 @@ def test_gnubg_export_of_its_sample_has_the_same_plays(tmp_path: Path) -> None:
 def test_gnubg_money_session_with_beavers(tmp_path: Path) -> None:
     # R32: gnubg 1.07 exports beavers as "Beavers => v" with the take left blank; what we
     # write for a beavered and raccooned cube is exactly what gnubg exports after reading it.
-    m = Match(rules=Rules.money(jacoby=True, beavers=True, raccoons=True))
-    m.roll((3, 1))
-    m.move("8/5 6/5")
-    m.double()
-    m.beaver()
-    m.raccoon()
-    m.take()
-    m.roll((6, 5))
-    m.move("24/13")
-    m.resign("gammon")
-    m.accept_resignation()
+    m = beavered_money_match()
     text = mat.write(m)
     (tmp_path / "ours.mat").write_text(text)
     out = run_gnubg(["import mat ours.mat", "export match mat back.mat"], tmp_path)
