@@ -1,0 +1,288 @@
+"""Second training stage: teach the 0-ply nets what our own 1-ply lookahead says.
+
+TD(lambda) self-play (:mod:`backgammon.players.train`) plateaus; the 1-ply search built on
+the same nets plays clearly better.  This stage plays self-play games with the current nets,
+keeps the positions reached (and a few of the plays not chosen, so that the net learns to
+rank candidates), labels each with its 1-ply evaluation, and fits the nets to those labels.
+Everything comes from our own nets and move generator: no gnubg data or weights.
+
+    python -m backgammon.players.distill generate --weights W --games N --seed S --out D.npz
+    python -m backgammon.players.distill fit --weights W --data D1.npz D2.npz --out NEW.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+from threadpoolctl import threadpool_limits
+
+from backgammon.board import Move, Position, iter_rolls
+from backgammon.players.bearoff import BearoffDatabase, is_bearoff
+from backgammon.players.encode import boards_array, encode_with_race
+from backgammon.players.net import Evaluator, Net
+from backgammon.players.search import Searcher
+
+__all__ = ["fit", "generate", "main", "one_ply", "widen"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+_ROLLS = list(iter_rolls())
+_ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS]) / 36.0
+
+
+def _after(board: tuple[int, ...], move: Move) -> tuple[int, ...]:
+    """``Position.play(move).board`` without its checks (the play comes from legal_moves)."""
+    b = list(board)
+    for s, t, hit in move:
+        b[s] -= 1
+        if t > 0:
+            if hit:
+                b[t] = 1
+                b[0] -= 1
+            else:
+                b[t] += 1
+    return tuple([-x for x in reversed(b)])
+
+
+def one_ply(searcher: Searcher, positions: Sequence[Position]) -> FloatArray:
+    """The 1-ply probabilities of each position for its side on roll, all in one batch.
+
+    The same as ``searcher.evaluate(pos, 1)`` for each position, but every child of every
+    position goes through the net in one call.
+    """
+    boards: list[tuple[int, ...]] = []
+    starts: list[int] = []
+    for pos in positions:
+        for roll in _ROLLS:
+            starts.append(len(boards))
+            moves = pos.legal_moves(roll)
+            if moves:
+                start = pos.board
+                boards.extend(_after(start, m) for m in moves)
+            else:
+                boards.append(pos.flip().board)
+    probs = searcher.probs_after(boards_array(boards))
+    eq = searcher.equity(probs)
+    idx = np.asarray(starts)
+    seg = np.zeros(len(boards), dtype=np.int64)
+    seg[idx[1:]] = 1
+    seg = np.cumsum(seg)
+    top = np.maximum.reduceat(eq, idx)
+    hits = np.flatnonzero(eq >= top[seg])
+    _, first = np.unique(seg[hits], return_index=True)
+    best = probs[hits[first]].reshape(len(positions), len(_ROLLS), 5)
+    return np.asarray(np.einsum("prk,r->pk", best, _ROLL_WEIGHTS))
+
+
+def generate(
+    searcher: Searcher,
+    games: int,
+    rng: random.Random,
+    alternatives: int = 2,
+    among: int = 6,
+    chunk: int = 64,
+    progress: bool = True,
+) -> tuple[IntArray, FloatArray]:
+    """Self-play ``games`` at 0-ply; return the boards met (side on roll) and their 1-ply
+    probabilities.  Besides each position played into, ``alternatives`` positions from
+    other plays among the ``among`` best at 0-ply are kept.  Pure bear-offs are left out
+    (the database is exact there)."""
+    out_boards: list[IntArray] = []
+    out_probs: list[FloatArray] = []
+    pending: list[Position] = []
+    t0 = time.monotonic()
+    total = 0
+
+    def flush() -> None:
+        nonlocal total
+        if pending:
+            out_boards.append(boards_array(p.board for p in pending).astype(np.int8))
+            out_probs.append(one_ply(searcher, pending).astype(np.float32))
+            total += len(pending)
+            pending.clear()
+
+    for game in range(games):
+        pos = Position.initial()
+        while True:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            if dice[0] != dice[1]:
+                break
+        while True:
+            moves = pos.legal_moves(dice)
+            if not moves:
+                pos = pos.flip()
+            else:
+                after = [pos.play(m) for m in moves]
+                b = boards_array(p.board for p in after)
+                eq = searcher.equity(searcher.probs_after(b))
+                order = np.argsort(-eq, kind="stable")
+                pos = after[int(order[0])]
+                others = [int(i) for i in order[1:among]]
+                rng.shuffle(others)
+                keep = [pos] + [after[i] for i in others[:alternatives]]
+                bo = is_bearoff(boards_array(p.board for p in keep))
+                pending.extend(p for p, x in zip(keep, bo, strict=True) if not x)
+                if pos.is_game_over():
+                    break
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        pending[:] = [p for p in pending if not p.is_game_over()]
+        if len(pending) >= chunk:
+            flush()
+        if progress and (game + 1) % 10 == 0:
+            rate = total / (time.monotonic() - t0)
+            print(
+                f"\rgame {game + 1}/{games}  {total} positions  {rate:.0f} positions/s",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+    flush()
+    if progress:
+        print(file=sys.stderr)
+    return np.concatenate(out_boards), np.concatenate(out_probs)
+
+
+class _Adam:
+    """Adam for one net's four arrays."""
+
+    def __init__(self, net: Net, lr: float) -> None:
+        self.net, self.lr, self.t = net, lr, 0
+        self.m = [np.zeros_like(a) for a in self._arrays()]
+        self.v = [np.zeros_like(a) for a in self._arrays()]
+
+    def _arrays(self) -> list[FloatArray]:
+        return [self.net.w1, self.net.b1, self.net.w2, self.net.b2]
+
+    def step(self, x: FloatArray, target: FloatArray) -> float:
+        """One step of cross-entropy on a mini-batch; returns the batch's squared error."""
+        net = self.net
+        h, y = net.forward(x)
+        err = y - target
+        d_hid = (err @ net.w2.T) * h * (1.0 - h)
+        n = len(x)
+        grads = [x.T @ d_hid / n, d_hid.mean(axis=0), h.T @ err / n, err.mean(axis=0)]
+        self.t += 1
+        b1, b2 = 0.9, 0.999
+        corr = np.sqrt(1 - b2**self.t) / (1 - b1**self.t)
+        for a, g, m, v in zip(self._arrays(), grads, self.m, self.v, strict=True):
+            m *= b1
+            m += (1 - b1) * g
+            v *= b2
+            v += (1 - b2) * g * g
+            a -= self.lr * corr * m / (np.sqrt(v) + 1e-8)
+        return float((err * err).sum())
+
+
+def widen(net: Net, hidden: int, rng: np.random.Generator) -> Net:
+    """The same function with ``hidden`` hidden units: the new units start with small random
+    inputs and no weight on the outputs, so fitting can use them from where the net is."""
+    extra = hidden - net.hidden
+    if extra < 0:
+        raise ValueError(f"cannot shrink a net of {net.hidden} hidden units to {hidden}")
+    n_in = net.w1.shape[0]
+    return Net(
+        np.concatenate([net.w1, rng.normal(0.0, 0.1 / np.sqrt(n_in), (n_in, extra))], axis=1),
+        np.concatenate([net.b1, np.zeros(extra)]),
+        np.concatenate([net.w2, np.zeros((extra, net.w2.shape[1]))]),
+        net.b2.copy(),
+    )
+
+
+def _mse(net: Net, x: FloatArray, target: FloatArray) -> float:
+    return float(((net(x) - target) ** 2).sum(axis=1).mean()) if len(x) else 0.0
+
+
+def fit(
+    ev: Evaluator,
+    boards: IntArray,
+    targets: FloatArray,
+    epochs: int,
+    lr: float,
+    batch: int,
+    seed: int,
+    progress: bool = True,
+) -> None:
+    """Fit the contact and race nets of ``ev`` (in place) to the 1-ply targets."""
+    rng = np.random.default_rng(seed)
+    x_all, race = encode_with_race(boards.astype(np.int64))
+    y_all = targets.astype(np.float64)
+    for name, net, mask in (("contact", ev.contact, ~race), ("race", ev.race, race)):
+        x, y = x_all[mask], y_all[mask]
+        if not len(x):
+            continue
+        held = rng.random(len(x)) < 0.05
+        xv, yv, xt, yt = x[held], y[held], x[~held], y[~held]
+        if progress:
+            print(
+                f"{name}: {len(xt)} to fit, {len(xv)} held out; "
+                f"held-out error before {_mse(net, xv, yv):.5f}",
+                file=sys.stderr,
+            )
+        opt = _Adam(net, lr)
+        for epoch in range(epochs):
+            opt.lr = lr * (0.5 ** (epoch * 3 / max(1, epochs)))
+            order = rng.permutation(len(xt))
+            se = 0.0
+            for i in range(0, len(order), batch):
+                j = order[i : i + batch]
+                se += opt.step(xt[j], yt[j])
+            if progress:
+                print(
+                    f"  epoch {epoch + 1}/{epochs}: fit {se / len(xt):.5f}  "
+                    f"held out {_mse(net, xv, yv):.5f}",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m backgammon.players.distill generate|fit``."""
+    ap = argparse.ArgumentParser(prog="distill", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("generate", help="self-play positions labelled at 1-ply")
+    g.add_argument("--weights", type=Path, required=True)
+    g.add_argument("--games", type=int, required=True)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--out", type=Path, required=True)
+    f = sub.add_parser("fit", help="fit the nets to generated data")
+    f.add_argument("--weights", type=Path, required=True)
+    f.add_argument("--data", type=Path, nargs="+", required=True)
+    f.add_argument("--out", type=Path, required=True)
+    f.add_argument("--epochs", type=int, default=10)
+    f.add_argument("--lr", type=float, default=3e-4)
+    f.add_argument("--batch", type=int, default=128)
+    f.add_argument("--seed", type=int, default=1)
+    f.add_argument("--hidden", type=int, default=0, help="widen the contact net to this many")
+    args = ap.parse_args(argv)
+    threadpool_limits(limits=1)
+    ev = Evaluator.load(args.weights)
+    if args.cmd == "generate":
+        searcher = Searcher(ev, BearoffDatabase.load())
+        boards, probs = generate(searcher, args.games, random.Random(args.seed))
+        np.savez_compressed(args.out, boards=boards, probs=probs)
+        print(f"saved {len(boards)} positions to {args.out}")
+        return 0
+    parts = [np.load(p) for p in args.data]
+    boards = np.concatenate([p["boards"] for p in parts])
+    probs = np.concatenate([p["probs"] for p in parts])
+    if args.hidden:
+        ev.contact = widen(ev.contact, args.hidden, np.random.default_rng(args.seed))
+        ev.meta["hidden"] = args.hidden
+    fit(ev, boards, probs, args.epochs, args.lr, args.batch, args.seed)
+    history = ev.meta.setdefault("history", [])
+    history.append({"distill": [str(p) for p in args.data], "argv": sys.argv[1:]})
+    ev.save(args.out)
+    print(f"saved {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

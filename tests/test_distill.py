@@ -1,0 +1,108 @@
+"""The 1-ply distillation stage: its labels are the 1-ply search's, it is reproducible from a
+seed, and fitting moves the nets towards the labels."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from backgammon.board import Position
+from backgammon.players.bearoff import BearoffDatabase, is_bearoff
+from backgammon.players.distill import _after, fit, generate, main, one_ply, widen
+from backgammon.players.encode import encode
+from backgammon.players.net import Evaluator
+from backgammon.players.search import Searcher
+
+
+@pytest.fixture(scope="module")
+def searcher() -> Searcher:
+    ev = Evaluator.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+    return Searcher(ev, BearoffDatabase.load())
+
+
+@pytest.fixture(scope="module")
+def data(searcher: Searcher) -> tuple[np.ndarray, np.ndarray]:
+    return generate(searcher, 3, random.Random(9), progress=False)
+
+
+def positions(boards: np.ndarray) -> list[Position]:
+    return [Position(tuple(int(v) for v in row)) for row in boards]
+
+
+def test_labels_are_the_one_ply_evaluation(
+    searcher: Searcher, data: tuple[np.ndarray, np.ndarray]
+) -> None:
+    boards, probs = data
+    sample = positions(boards[:: max(1, len(boards) // 25)])
+    batched = one_ply(searcher, sample)
+    for pos, p in zip(sample, batched, strict=True):
+        assert np.allclose(p, searcher.evaluate(pos, 1), atol=1e-12)
+    assert np.allclose(probs[:: max(1, len(boards) // 25)], batched, atol=1e-6)
+
+
+def test_generated_positions_are_live_and_not_pure_bearoffs(
+    data: tuple[np.ndarray, np.ndarray],
+) -> None:
+    boards, probs = data
+    assert len(boards) > 100  # three games: the positions played into and alternatives
+    assert not is_bearoff(boards.astype(np.int64)).any()
+    assert all(not p.is_game_over() for p in positions(boards))
+    assert ((probs >= 0) & (probs <= 1)).all()
+    assert (probs[:, 1] <= probs[:, 0] + 1e-6).all()  # a gammon is a win
+
+
+def test_same_seed_same_data(searcher: Searcher, data: tuple[np.ndarray, np.ndarray]) -> None:
+    again = generate(searcher, 3, random.Random(9), progress=False)
+    assert np.array_equal(again[0], data[0]) and np.array_equal(again[1], data[1])
+    other = generate(searcher, 3, random.Random(10), progress=False)
+    assert len(other[0]) != len(data[0]) or not np.array_equal(other[0], data[0])
+
+
+def test_unchecked_play_equals_position_play(data: tuple[np.ndarray, np.ndarray]) -> None:
+    rng = random.Random(2)
+    for pos in positions(data[0][::7]):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        for m in pos.legal_moves(dice):
+            assert _after(pos.board, m) == pos.play(m).board
+
+
+def test_fitting_reduces_the_error_on_the_labels(
+    searcher: Searcher, data: tuple[np.ndarray, np.ndarray]
+) -> None:
+    boards, probs = data
+    ev = Evaluator.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+    x = boards.astype(np.int64)
+    before = float(((ev.evaluate(x) - probs) ** 2).mean())
+    fit(ev, boards, probs, epochs=20, lr=3e-3, batch=32, seed=1, progress=False)
+    after = float(((ev.evaluate(x) - probs) ** 2).mean())
+    assert after < 0.5 * before
+
+
+def test_command_line_generates_and_fits(tmp_path: Path) -> None:
+    w = tmp_path / "w.npz"
+    Evaluator.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    d = tmp_path / "d.npz"
+    assert (
+        main(["generate", "--weights", str(w), "--games", "1", "--seed", "3", "--out", str(d)]) == 0
+    )
+    out = tmp_path / "new.npz"
+    assert (
+        main(["fit", "--weights", str(w), "--data", str(d), "--out", str(out), "--epochs", "2"])
+        == 0
+    )
+    new = Evaluator.load(out)
+    assert new.meta["history"][-1]["distill"] == [str(d)]
+    assert not np.array_equal(new.contact.w1, Evaluator.load(w).contact.w1)
+
+
+def test_widening_keeps_the_function(data: tuple[np.ndarray, np.ndarray]) -> None:
+    ev = Evaluator.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+    wide = widen(ev.contact, 12, np.random.default_rng(0))
+    assert wide.hidden == 12
+    x = encode(data[0].astype(np.int64))
+    assert np.allclose(wide(x), ev.contact(x), atol=1e-12)
+    with pytest.raises(ValueError, match="shrink"):
+        widen(ev.contact, 4, np.random.default_rng(0))
