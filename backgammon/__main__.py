@@ -22,7 +22,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``backgammon`` command (``backgammon`` alone plays a match)."""
     parser = argparse.ArgumentParser(prog="backgammon", description=__doc__)
     sub = parser.add_subparsers(dest="command")
-    cli.add_commands(sub)  # play, show, hint, convert, selfplay, train
+    cli.add_commands(sub)  # play, show, hint, convert, selfplay, train, distill
     moves = sub.add_parser("moves", help="list the legal plays of a roll")
     moves.add_argument("id", nargs="?", default=None)
     moves.add_argument("--dice", default="31", help="the roll, e.g. 31")
@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--database", default="backgammon.sqlite3", help="SQLite file or sqlite:/// URL"
     )
     args, rest = parser.parse_known_args(argv)
-    if rest and args.command != "train":
+    if rest and args.command not in ("train", "distill"):
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command is None:
         args = parser.parse_args(["play"])

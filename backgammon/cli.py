@@ -1447,14 +1447,15 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 
 def train_command(args: argparse.Namespace, rest: Sequence[str]) -> int:
-    """``backgammon train``: the players package's training program."""
-    from backgammon.players import train
+    """``backgammon train`` and ``backgammon distill``: the players package's two training
+    stages (TD self-play, then fitting to 1-ply evaluations)."""
+    from backgammon.players import distill, train
 
-    result = train.main(list(rest))
-    return int(result or 0)
+    program = train if args.command == "train" else distill
+    return int(program.main(list(rest)) or 0)
 
 
-COMMANDS = ("play", "show", "hint", "convert", "selfplay", "train")
+COMMANDS = ("play", "show", "hint", "convert", "selfplay", "train", "distill")
 
 
 def add_commands(sub: Any) -> None:
@@ -1512,6 +1513,11 @@ def add_commands(sub: Any) -> None:
     sub.add_parser(
         "train", help="train the network (options: backgammon train --help)", add_help=False
     )
+    sub.add_parser(
+        "distill",
+        help="fit the network to its 1-ply evaluations (backgammon distill --help)",
+        add_help=False,
+    )
 
 
 def run(args: argparse.Namespace, rest: Sequence[str] = ()) -> int:
@@ -1524,7 +1530,7 @@ def run(args: argparse.Namespace, rest: Sequence[str] = ()) -> int:
         "selfplay": selfplay_command,
     }
     try:
-        if args.command == "train":
+        if args.command in ("train", "distill"):
             return train_command(args, rest)
         return handlers[args.command](args)
     except (ValueError, OSError) as exc:

@@ -826,6 +826,12 @@ def test_train_is_the_players_training_program() -> None:
     assert r.stdout.startswith("usage: backgammon train") and "--games" in r.stdout
 
 
+def test_distill_is_the_second_training_stage() -> None:
+    r = run_cli("distill", "fit", "--help")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("usage: backgammon distill fit") and "--hidden" in r.stdout
+
+
 @pytest.mark.parametrize("auto", [True, False])
 def test_forced_plays_are_made_automatically_unless_turned_off(tmp_path: Path, auto: bool) -> None:
     board = [0] * 26

@@ -6,8 +6,8 @@ keeps the positions reached (and a few of the plays not chosen, so that the net 
 rank candidates), labels each with its 1-ply evaluation, and fits the nets to those labels.
 Everything comes from our own nets and move generator: no gnubg data or weights.
 
-    python -m backgammon.players.distill generate --weights W --games N --seed S --out D.npz
-    python -m backgammon.players.distill fit --weights W --data D1.npz D2.npz --out NEW.npz
+    backgammon distill generate --weights W --games N --seed S --out D.npz
+    backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz
 """
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ def widen(net: Net, hidden: int, rng: np.random.Generator) -> Net:
         raise ValueError(f"cannot shrink a net of {net.hidden} hidden units to {hidden}")
     n_in = net.w1.shape[0]
     return Net(
-        np.concatenate([net.w1, rng.normal(0.0, 0.1 / np.sqrt(n_in), (n_in, extra))], axis=1),
+        np.concatenate([net.w1, rng.normal(0.0, 1.0 / np.sqrt(n_in), (n_in, extra))], axis=1),
         np.concatenate([net.b1, np.zeros(extra)]),
         np.concatenate([net.w2, np.zeros((extra, net.w2.shape[1]))]),
         net.b2.copy(),
@@ -245,7 +245,7 @@ def fit(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m backgammon.players.distill generate|fit``."""
-    ap = argparse.ArgumentParser(prog="distill", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="backgammon distill", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate", help="self-play positions labelled at 1-ply")
     g.add_argument("--weights", type=Path, required=True)
@@ -256,8 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--weights", type=Path, required=True)
     f.add_argument("--data", type=Path, nargs="+", required=True)
     f.add_argument("--out", type=Path, required=True)
-    f.add_argument("--epochs", type=int, default=10)
-    f.add_argument("--lr", type=float, default=3e-4)
+    f.add_argument("--epochs", type=int, default=20)
+    f.add_argument("--lr", type=float, default=1e-3, help="Adam's step size (halved 3 times)")
     f.add_argument("--batch", type=int, default=128)
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--hidden", type=int, default=0, help="widen the contact net to this many")
