@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from backgammon.board import Move, Position
 from backgammon.players import Player, get
+from backgammon.players.duel import duplicate_pairs, mean_and_error
 
 
 class GnubgPlayer:
@@ -59,42 +60,11 @@ def make_player(name: str, plies: int, weights: str | None) -> Player | GnubgPla
     return get(name)
 
 
-def dice_sequence(seed: int) -> random.Random:
-    """The dice of one duplicate pair."""
-    return random.Random(seed)
-
-
-def play_game(first: Player | GnubgPlayer, second: Player | GnubgPlayer, seed: int) -> int:
-    """One cubeless game; returns the points won by ``first`` (negative if it lost)."""
-    rng = dice_sequence(seed)
-    while True:
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        if d1 != d2:
-            break
-    pos = Position.initial()
-    players = (first, second)
-    turn = 0
-    while True:
-        move = players[turn].choose_move(pos, (d1, d2))
-        pos = pos.flip() if move is None else pos.play(move)
-        outcome = pos.outcome()
-        if outcome is not None:
-            points = outcome.points
-            return points if turn == 0 else -points
-        turn ^= 1
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-
-
 def _pairs(args: tuple[str, str, int, str | None, int, int]) -> list[float]:
     player_name, opp_name, plies, weights, start, count = args
-    player = make_player(player_name, plies, weights)
-    opponent = make_player(opp_name, 0, None)
-    out = []
-    for seed in range(start, start + count):
-        a = play_game(player, opponent, seed)
-        b = -play_game(opponent, player, seed)
-        out.append((a + b) / 2.0)
-    return out
+    return duplicate_pairs(
+        make_player(player_name, plies, weights), make_player(opp_name, 0, None), start, count
+    )
 
 
 def duel(
@@ -118,10 +88,8 @@ def duel(
             results = [x for part in pool.map(_pairs, tasks) for x in part]
     else:
         results = _pairs(tasks[0])
-    n = len(results)
-    mean = sum(results) / n
-    var = sum((x - mean) ** 2 for x in results) / max(1, n - 1)
-    return mean, math.sqrt(var / n), 2 * n
+    mean, error = mean_and_error(results)
+    return mean, error, 2 * len(results)
 
 
 class _Clock:
@@ -148,7 +116,7 @@ def speed() -> None:
 
     bot = get("neural", plies=0)
     rng = random.Random(1)
-    cases = []
+    cases: list[tuple[Position, tuple[int, int]]] = []
     pos = Position.initial()
     while len(cases) < 2000:
         dice = (rng.randint(1, 6), rng.randint(1, 6))
