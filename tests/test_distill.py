@@ -84,7 +84,7 @@ def test_fitting_reduces_the_error_on_the_labels(
 def test_command_line_generates_and_fits(tmp_path: Path) -> None:
     w = tmp_path / "w.npz"
     Evaluator.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
-    d = tmp_path / "d.npz"
+    d = tmp_path / "data" / "d.npz"  # the folder is made
     assert (
         main(["generate", "--weights", str(w), "--games", "1", "--seed", "3", "--out", str(d)]) == 0
     )

@@ -264,6 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     threadpool_limits(limits=1)
     ev = Evaluator.load(args.weights)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.cmd == "generate":
         searcher = Searcher(ev, BearoffDatabase.load())
         boards, probs = generate(searcher, args.games, random.Random(args.seed))
