@@ -61,12 +61,12 @@ def one_ply(searcher: Searcher, positions: Sequence[Position]) -> FloatArray:
     boards: list[tuple[int, ...]] = []
     starts: list[int] = []
     for pos in positions:
+        board = pos.board
         for roll in _ROLLS:
             starts.append(len(boards))
             moves = pos.legal_moves(roll)
             if moves:
-                start = pos.board
-                boards.extend(_after(start, m) for m in moves)
+                boards.extend(_after(board, m) for m in moves)
             else:
                 boards.append(pos.flip().board)
     probs = searcher.probs_after(boards_array(boards))
@@ -94,7 +94,7 @@ def generate(
     """Self-play ``games`` at 0-ply; return the boards met (side on roll) and their 1-ply
     probabilities.  Besides each position played into, ``alternatives`` positions from
     other plays among the ``among`` best at 0-ply are kept.  Pure bear-offs are left out
-    (the database is exact there)."""
+    (the database is exact there).  Positions are labelled in batches of at least ``chunk``."""
     out_boards: list[IntArray] = []
     out_probs: list[FloatArray] = []
     pending: list[Position] = []
