@@ -9,6 +9,9 @@ cube.  Two comparisons:
 
 * logic: the same probabilities (gnubg's 0-ply) through gnubg's cube logic and through ours
   (Janowski-style live cube over the Kazaross-XG2 table; gnubg-nn uses its own table);
+* logic, gnubg's table: the same, with our cube logic reading gnubg-nn's own pre-Crawford
+  table (``gnubg_nn.equities``; post-Crawford values stay Kazaross-XG2's), which separates
+  differences of table from differences of method;
 * full: our decision from our own net's probabilities against gnubg's from its own.
 
 Prints the percentage of agreeing double and take decisions.
@@ -17,22 +20,32 @@ Prints the percentage of agreeing double and take decisions.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import gnubg_nn
-from gnubg_reference import played_game_cases, to_gnubg
+from gnubg_reference import CubeCase, cube_cases
 
 from backgammon.players import get
 from backgammon.players.cube import (
     CubeAction,
+    CubeDecision,
     CubeState,
     cube_decision,
     cube_efficiency,
 )
+from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
+
+
+def gnubg_table(size: int = 25) -> MatchEquityTable:
+    """gnubg-nn's pre-Crawford match equities (it reports them as -1..1) as a table."""
+    pre = tuple(
+        tuple((1.0 + gnubg_nn.equities.value(i, j)) / 2.0 for j in range(1, size + 1))
+        for i in range(1, size + 1)
+    )
+    return MatchEquityTable("gnubg-nn", pre, KAZAROSS_XG2.post[:size])
 
 
 def main() -> int:
@@ -40,45 +53,34 @@ def main() -> int:
     ap.add_argument("--positions", type=int, default=400)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    rng = random.Random(args.seed)
     net = get("neural", plies=0)
-    cases = []
-    for pos, _, _ in played_game_cases(4000, seed=args.seed):
-        if pos.is_game_over() or rng.random() < 0.5:
-            continue
-        probs = gnubg_nn.probabilities(to_gnubg(pos), 0)
-        if 0.55 <= probs[0] <= 0.92:
-            cases.append((pos, probs))
-        if len(cases) >= args.positions:
-            break
+    cases = cube_cases(args.positions, args.seed)
     logic = {"double": 0, "take": 0}
+    same_table = {"double": 0, "take": 0}
     full = {"double": 0, "take": 0}
-    gnubg_doubles = gnubg_passes = 0
-    for pos, probs in cases:
-        length = rng.choice([3, 5, 7, 9, 11])
-        if rng.random() < 0.2:
-            x_away, o_away = rng.randint(2, length), 1  # post-Crawford, we trail
-        else:
-            x_away, o_away = rng.randint(2, length), rng.randint(2, length)
-        gnubg_nn.set.score(o_away, x_away, 0)  # gnubg-nn: (opponent away, side-to-decide away)
-        key = gnubg_nn.key_of_board(to_gnubg(pos))
-        g_double, g_take, g_too_good, *_ = gnubg_nn.evaluate_cube_decision(
-            key, 0, -1, b"X", 1, tuple(probs)
-        )
-        g_double = bool(g_double) and not g_too_good
-        gnubg_doubles += g_double
-        gnubg_passes += not g_take
-        state = CubeState(length, (length - x_away, length - o_away))
+    their_met = gnubg_table()
+
+    def tally(counts: dict[str, int], ours: CubeDecision, case: CubeCase) -> None:
+        counts["double"] += (ours.action is CubeAction.DOUBLE) == case.gnubg_doubles
+        counts["take"] += (ours.response is not CubeAction.PASS) == case.gnubg_takes
+
+    for case in cases:
+        pos, length = case.position, case.length
+        state = CubeState(length, (length - case.away[0], length - case.away[1]))
         x = cube_efficiency(pos.is_race(), pos.pip_counts()[0])
-        ours = cube_decision(list(probs), state, x)
-        logic["double"] += (ours.action is CubeAction.DOUBLE) == g_double
-        logic["take"] += (ours.response is not CubeAction.PASS) == bool(g_take)
-        mine = cube_decision([float(v) for v in net.probabilities(pos)], state, x)  # type: ignore[attr-defined]
-        full["double"] += (mine.action is CubeAction.DOUBLE) == g_double
-        full["take"] += (mine.response is not CubeAction.PASS) == bool(g_take)
+        tally(logic, cube_decision(case.probs, state, x), case)
+        tally(same_table, cube_decision(case.probs, state, x, their_met), case)
+        mine = [float(v) for v in net.probabilities(pos)]  # type: ignore[attr-defined]
+        tally(full, cube_decision(mine, state, x), case)
+    gnubg_doubles = sum(c.gnubg_doubles for c in cases)
+    gnubg_passes = sum(not c.gnubg_takes for c in cases)
     n = len(cases)
     print(f"{n} match positions (gnubg: {gnubg_doubles} doubles, {gnubg_passes} passes)")
-    rows = (("same probabilities (cube logic)", logic), ("own nets (end to end)", full))
+    rows = (
+        ("same probabilities (cube logic)", logic),
+        ("same probabilities and gnubg-nn's table", same_table),
+        ("own nets (end to end)", full),
+    )
     for label, counts in rows:
         print(
             f"{label}: double/no-double agree {100 * counts['double'] / n:.1f}%, "

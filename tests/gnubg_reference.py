@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import gnubg_nn
 
@@ -162,3 +163,45 @@ class Comparison:
                 ):
                     yield "blocked intermediate (R7)"
                     break
+
+
+class CubeCase(NamedTuple):
+    """A match cube decision with gnubg's answer (gnubg-nn's 0-ply probabilities)."""
+
+    position: Position
+    probs: tuple[float, float, float, float, float]
+    length: int
+    away: tuple[int, int]  # (side on roll, opponent)
+    gnubg_doubles: bool  # a double that is not too good
+    gnubg_takes: bool
+
+
+def cube_cases(count: int, seed: int) -> list[CubeCase]:
+    """Positions from gnubg's self-play where the side on roll has 55-92% cubeless chances
+    (cube decisions are not trivial there), each at a random match score (pre-Crawford, or
+    post-Crawford with the side on roll trailing) with a centred cube, and gnubg's decision."""
+    rng = random.Random(seed)
+    cases = []
+    for pos, _, _ in played_game_cases(4000, seed=seed):
+        if pos.is_game_over() or rng.random() < 0.5:
+            continue
+        probs = gnubg_nn.probabilities(to_gnubg(pos), 0)
+        if 0.55 <= probs[0] <= 0.92:
+            cases.append((pos, tuple(float(v) for v in probs)))
+        if len(cases) >= count:
+            break
+    out = []
+    for pos, probs in cases:
+        length = rng.choice([3, 5, 7, 9, 11])
+        if rng.random() < 0.2:
+            x_away, o_away = rng.randint(2, length), 1
+        else:
+            x_away, o_away = rng.randint(2, length), rng.randint(2, length)
+        gnubg_nn.set.score(o_away, x_away, 0)  # gnubg-nn: (opponent away, side on roll away)
+        key = gnubg_nn.key_of_board(to_gnubg(pos))
+        double, take, too_good, *_ = gnubg_nn.evaluate_cube_decision(key, 0, -1, b"X", 1, probs)
+        p5 = (probs[0], probs[1], probs[2], probs[3], probs[4])
+        out.append(
+            CubeCase(pos, p5, length, (x_away, o_away), bool(double) and not too_good, bool(take))
+        )
+    return out

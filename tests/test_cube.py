@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from gnubg_reference import cube_cases
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -11,6 +12,7 @@ from backgammon.players.cube import (
     CubeState,
     CubeStateError,
     cube_decision,
+    cube_efficiency,
     money_equity,
 )
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityError
@@ -138,3 +140,42 @@ def test_met_is_symmetric(a: int, b: int) -> None:
 @given(st.integers(1, 24), st.integers(1, 25))
 def test_needing_fewer_points_is_better(a: int, b: int) -> None:
     assert KAZAROSS_XG2.equity(a, b) >= KAZAROSS_XG2.equity(a + 1, b)
+
+
+def _pass_threshold(state: CubeState, x: float) -> float:
+    """The doubler's lowest winning chance (gammonless, 0.1% steps) at which the taker passes."""
+    for i in range(500, 1001):
+        if cube_decision(race(i / 1000), state, x=x).response is CubeAction.PASS:
+            return i / 1000
+    return 1.0
+
+
+def test_match_take_point_is_lower_when_the_taker_can_redouble() -> None:
+    # 7-away/7-away (R24, R25): the taker's own redouble is worth something.
+    state = CubeState(7, (0, 0))
+    assert _pass_threshold(state, 0.68) > _pass_threshold(state, 0.0) + 0.01
+
+
+def test_match_take_point_is_the_dead_one_when_the_redouble_would_be_dead() -> None:
+    # Doubler 3-away, taker 2-away: after taking at 2 the taker's redouble is dead (R29), so
+    # the cube efficiency cannot move its take point.
+    state = CubeState(5, (2, 3))
+    assert _pass_threshold(state, 0.68) == _pass_threshold(state, 0.0)
+
+
+def test_match_cube_decisions_agree_with_gnubg() -> None:
+    # R24, R25, R27-R29: from the same cubeless probabilities, our match cube decisions
+    # (Kazaross-XG2 table, live-cube take points with the taker's redoubles) against
+    # gnubg-nn's evaluate_cube_decision on 400 positions at random scores.  The remaining
+    # differences are mostly borderline (bench/cube_agreement.py prints the figures).
+    cases = cube_cases(400, seed=2)
+    doubles = takes = 0
+    for case in cases:
+        length = case.length
+        state = CubeState(length, (length - case.away[0], length - case.away[1]))
+        x = cube_efficiency(case.position.is_race(), case.position.pip_counts()[0])
+        ours = cube_decision(case.probs, state, x)
+        doubles += (ours.action is CubeAction.DOUBLE) == case.gnubg_doubles
+        takes += (ours.response is not CubeAction.PASS) == case.gnubg_takes
+    assert len(cases) == 400
+    assert doubles / 400 >= 0.89 and takes / 400 >= 0.95, (doubles, takes)

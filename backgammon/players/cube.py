@@ -6,9 +6,11 @@ and whether this is the Crawford game, all from the point of view of the side on
 
 Money: cubeful equity is Janowski's interpolation between the dead-cube equity and the
 fully-live-cube equity, weighted by a cube efficiency ``x``.  Match: the same idea in match
-winning chances (MWC), with the take and cash points read from the match-equity table at the
-doubled cube value; the Crawford game and dead cubes (a cube that cannot usefully be turned)
-remove the corresponding doubling windows.
+winning chances (MWC) over the match-equity table.  Take points are computed level by level
+as gnubg does: the dead-cube take point at the doubled value, mixed by ``x`` with the live one
+in which the taker may redouble (its cash point being the doubler's take point one level up),
+until a level where the redouble would be dead.  The Crawford game and dead cubes (a cube
+that cannot usefully be turned) remove the corresponding doubling windows.
 """
 
 from __future__ import annotations
@@ -246,20 +248,37 @@ def _match_mwc(
             + lbg * mwc(a, b - 3 * scale)
         ) / lose
 
+    def take_point(mine: bool, k: int) -> float:
+        """The winning chance the taker needs to take a double to ``k`` (then owning it):
+        the dead-cube point, mixed by the cube efficiency with the live one in which the
+        taker may redouble (whose cash point is the doubler's take point one level up)."""
+        if mine:
+            w, lo = avg(k, True), avg(k, False)
+            pass_, cash = mwc(a, b - k // 2), mwc(a - k, b)
+            redouble = a > k
+        else:
+            w, lo = 1.0 - avg(k, False), 1.0 - avg(k, True)
+            pass_, cash = 1.0 - mwc(a - k // 2, b), 1.0 - mwc(a, b - k)
+            redouble = b > k
+        if w <= lo:
+            return 0.0
+        dead = min(max((pass_ - lo) / (w - lo), 0.0), 1.0)
+        if not redouble or k >= 64 * cube or cash <= lo:
+            return dead
+        cash_point = 1.0 - take_point(not mine, 2 * k)
+        live_tp = min(max(cash_point * (pass_ - lo) / (cash - lo), 0.0), 1.0)
+        return x * live_tp + (1.0 - x) * dead
+
     w1, l1 = avg(cube, True), avg(cube, False)
-    w2, l2 = avg(2 * cube, True), avg(2 * cube, False)
     i_can = owner >= 0 and not state.crawford and a > cube
     they_can = owner <= 0 and not state.crawford and b > cube
     knots = [(0.0, l1)]
-    if they_can and w2 > l2:
-        my_pass = mwc(a, b - cube)
-        tp = min(max((my_pass - l2) / (w2 - l2), 0.0), 1.0)
-        knots.append((tp, my_pass))
-    if i_can and w2 > l2:
-        cash = mwc(a - cube, b)
-        cp = min(max((cash - l2) / (w2 - l2), 0.0), 1.0)
+    if they_can:
+        knots.append((take_point(True, 2 * cube), mwc(a, b - cube)))
+    if i_can:
+        cp = 1.0 - take_point(False, 2 * cube)
         if cp >= knots[-1][0]:
-            knots.append((cp, cash))
+            knots.append((cp, mwc(a - cube, b)))
     knots.append((1.0, w1))
     live = _interp(win, knots)
     return x * live + (1.0 - x) * dead
