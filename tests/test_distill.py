@@ -11,7 +11,7 @@ import pytest
 
 from backgammon.board import Position
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.distill import _after, fit, generate, main, one_ply, widen
+from backgammon.players.distill import fit, generate, main, one_ply, widen
 from backgammon.players.encode import encode
 from backgammon.players.net import Evaluator
 from backgammon.players.search import Searcher
@@ -59,14 +59,6 @@ def test_same_seed_same_data(searcher: Searcher, data: tuple[np.ndarray, np.ndar
     assert np.array_equal(again[0], data[0]) and np.array_equal(again[1], data[1])
     other = generate(searcher, 3, random.Random(10), progress=False)
     assert len(other[0]) != len(data[0]) or not np.array_equal(other[0], data[0])
-
-
-def test_unchecked_play_equals_position_play(data: tuple[np.ndarray, np.ndarray]) -> None:
-    rng = random.Random(2)
-    for pos in positions(data[0][::7]):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        for m in pos.legal_moves(dice):
-            assert _after(pos.board, m) == pos.play(m).board
 
 
 def test_fitting_reduces_the_error_on_the_labels(

@@ -23,8 +23,9 @@ import numpy as np
 import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
-from backgammon.board import Move, Position, iter_rolls
+from backgammon.board import Position, iter_rolls
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
+from backgammon.players.duel import opening_roll
 from backgammon.players.encode import boards_array, encode_with_race
 from backgammon.players.net import Evaluator, Net
 from backgammon.players.search import Searcher
@@ -38,20 +39,6 @@ _ROLLS = list(iter_rolls())
 _ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS]) / 36.0
 
 
-def _after(board: tuple[int, ...], move: Move) -> tuple[int, ...]:
-    """``Position.play(move).board`` without its checks (the play comes from legal_moves)."""
-    b = list(board)
-    for s, t, hit in move:
-        b[s] -= 1
-        if t > 0:
-            if hit:
-                b[t] = 1
-                b[0] -= 1
-            else:
-                b[t] += 1
-    return tuple([-x for x in reversed(b)])
-
-
 def one_ply(searcher: Searcher, positions: Sequence[Position]) -> FloatArray:
     """The 1-ply probabilities of each position for its side on roll, all in one batch.
 
@@ -61,12 +48,11 @@ def one_ply(searcher: Searcher, positions: Sequence[Position]) -> FloatArray:
     boards: list[tuple[int, ...]] = []
     starts: list[int] = []
     for pos in positions:
-        board = pos.board
         for roll in _ROLLS:
             starts.append(len(boards))
             moves = pos.legal_moves(roll)
             if moves:
-                boards.extend(_after(board, m) for m in moves)
+                boards.extend(pos.play(m).board for m in moves)
             else:
                 boards.append(pos.flip().board)
     probs = searcher.probs_after(boards_array(boards))
@@ -111,10 +97,7 @@ def generate(
 
     for game in range(games):
         pos = Position.initial()
-        while True:
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
-            if dice[0] != dice[1]:
-                break
+        dice = opening_roll(rng)
         while True:
             moves = pos.legal_moves(dice)
             if not moves:
@@ -129,11 +112,12 @@ def generate(
                 rng.shuffle(others)
                 keep = [pos] + [after[i] for i in others[:alternatives]]
                 bo = is_bearoff(boards_array(p.board for p in keep))
-                pending.extend(p for p, x in zip(keep, bo, strict=True) if not x)
+                pending.extend(
+                    p for p, x in zip(keep, bo, strict=True) if not x and not p.is_game_over()
+                )
                 if pos.is_game_over():
                     break
             dice = (rng.randint(1, 6), rng.randint(1, 6))
-        pending[:] = [p for p in pending if not p.is_game_over()]
         if len(pending) >= chunk:
             flush()
         if progress and (game + 1) % 10 == 0:

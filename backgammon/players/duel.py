@@ -12,7 +12,7 @@ from typing import Protocol
 
 from backgammon.board import Move, Position
 
-__all__ = ["Chooser", "duplicate_pairs", "mean_and_error", "play_game"]
+__all__ = ["Chooser", "duplicate_pairs", "mean_and_error", "opening_roll", "play_game"]
 
 
 class Chooser(Protocol):
@@ -21,14 +21,19 @@ class Chooser(Protocol):
     def choose_move(self, position: Position, dice: tuple[int, int]) -> Move | None: ...
 
 
+def opening_roll(rng: random.Random) -> tuple[int, int]:
+    """The first roll of a game: both dice thrown until they differ (R3)."""
+    while True:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if d1 != d2:
+            return d1, d2
+
+
 def play_game(first: Chooser, second: Chooser, seed: int) -> int:
     """One cubeless game from the opening (``first`` moves first, the dice from ``seed``);
     the points won by ``first`` (negative if it lost)."""
     rng = random.Random(seed)
-    while True:
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        if d1 != d2:
-            break
+    d1, d2 = opening_roll(rng)
     pos = Position.initial()
     players = (first, second)
     turn = 0

@@ -21,6 +21,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from backgammon.board import Position
+from backgammon.players.duel import opening_roll
 from backgammon.players.encode import boards_array, encode_with_race
 from backgammon.players.net import N_OUTPUTS, Evaluator, Net, cubeless_equity, flip_probs
 
@@ -36,11 +37,7 @@ def play_training_game(
 ) -> tuple[int, float]:
     """Play one self-play game, then update the nets; returns (plies, squared error)."""
     pos = Position.initial()
-    while True:
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        if d1 != d2:
-            break
-    dice = (d1, d2)
+    dice = opening_roll(rng)
     states = [pos.board]
     outcome: np.ndarray | None = None
     while True:
