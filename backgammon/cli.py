@@ -821,12 +821,17 @@ class Session:
                     + " (or help)"
                 )
                 continue
-            try:
-                self.cube_or_resign(command, rest)
-            except ValueError as exc:
-                self.error(str(exc))
-                continue
-            return
+            if self.try_cube_or_resign(command, rest):
+                return
+
+    def try_cube_or_resign(self, command: str, rest: str) -> bool:
+        """:meth:`cube_or_resign`, showing a refused action as an error; True if carried out."""
+        try:
+            self.cube_or_resign(command, rest)
+        except ValueError as exc:
+            self.error(str(exc))
+            return False
+        return True
 
     def cube_or_resign(self, command: str, rest: str) -> None:
         """Carry out a roll, cube or resignation command (the match refuses what is illegal)."""
@@ -951,12 +956,9 @@ class Session:
                     self.hint(actor, entry)
                     continue
                 if command == "resign":
-                    try:
-                        self.cube_or_resign(command, rest)
-                    except ValueError as exc:
-                        self.error(str(exc))
-                        continue
-                    return
+                    if self.try_cube_or_resign(command, rest):
+                        return
+                    continue
                 if self.common(command, rest, actor):
                     continue
                 self.error(f"{word!r} is not possible now: type a play (or help)")
