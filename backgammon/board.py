@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import enum
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from typing import NamedTuple
 
@@ -24,6 +25,7 @@ __all__ = [
     "BAR",
     "OFF",
     "AmbiguousMoveError",
+    "DiceError",
     "GameResult",
     "IllegalMoveError",
     "InvalidMoveTextError",
@@ -31,6 +33,8 @@ __all__ = [
     "Move",
     "Outcome",
     "Position",
+    "Step",
+    "check_dice",
 ]
 
 BAR = 25
@@ -49,6 +53,10 @@ _P = tuple(32**i for i in range(26))
 
 class InvalidPositionError(ValueError):
     """A position, Position ID or board description that is malformed or impossible."""
+
+
+class DiceError(ValueError):
+    """Dice that are not two numbers 1-6 (or, in :mod:`backgammon.dice`, a source run dry)."""
 
 
 class InvalidMoveTextError(ValueError):
@@ -420,21 +428,37 @@ class Position:
         :meth:`parse_move` (this method checks each step, not the whole roll).
         """
         b = list(self._board)
-        for s, t, _hit in move:
-            if not 1 <= s <= BAR or not OFF <= t < s or b[s] <= 0:
-                raise IllegalMoveError(f"no checker can move {s}/{t} in this position")
-            b[s] -= 1
-            if t > 0:
-                x = b[t]
-                if x < -1:
-                    raise IllegalMoveError(f"point {t} is closed")
-                if x == -1:
-                    b[t] = 1
-                    b[0] -= 1
-                else:
-                    b[t] = x + 1
+        for step in move:
+            _step_onto(b, step)
         b.reverse()
         return Position._trusted(tuple([-x for x in b]))
+
+    def apply_steps(self, steps: Iterable[Sequence[int]]) -> Position:
+        """The position after some steps (a play or a part of one), still from the mover's side.
+
+        Each step is ``(from, to)`` or ``(from, to, hit)`` (the hit flag is ignored) and is
+        checked to be one checker's possible move; whether the dice allow it is the
+        concern of :meth:`legal_moves` and :class:`backgammon.turn.TurnEntry`.
+        """
+        b = list(self._board)
+        for step in _steps_of(steps):
+            _step_onto(b, step)
+        return Position._trusted(tuple(b))
+
+    def move_of(self, steps: Iterable[Sequence[int]]) -> Move:
+        """The steps as a :class:`Move`, played in order, with their hit flags from the board.
+
+        Raises :class:`IllegalMoveError` when a step is not two point numbers or no checker
+        can make it; it does not check the dice.
+        """
+        b = list(self._board)
+        return Move(_step_onto(b, step) for step in _steps_of(steps))
+
+    @property
+    def is_closed_out(self) -> bool:
+        """True when the side to move is on the bar and every entry point is closed (R13)."""
+        b = self._board
+        return b[BAR] > 0 and all(x <= -2 for x in b[19:25])
 
     def parse_move(self, text: str, dice: Sequence[int]) -> Move:
         """The legal play of ``dice`` that ``text`` (gnubg notation, read leniently) means.
@@ -477,14 +501,71 @@ class Position:
         return board_svg(self)
 
 
+def check_dice(dice: object) -> tuple[int, int]:
+    """The pair as given, checked to be two integers 1-6 (order kept); :class:`DiceError`."""
+    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence) or len(dice) != 2:
+        raise DiceError(f"dice must be a pair of numbers 1-6, got {_short(dice)}")
+    a, b = dice
+    for d in (a, b):
+        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
+            raise DiceError(f"dice must be a pair of numbers 1-6, got {_short(dice)}")
+    return int(a), int(b)
+
+
 def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
-    try:
-        d1, d2 = dice
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"dice must be a pair of numbers 1-6, got {dice!r}") from exc
-    if not (isinstance(d1, int) and isinstance(d2, int) and 1 <= d1 <= 6 and 1 <= d2 <= 6):
-        raise ValueError(f"dice must be a pair of numbers 1-6, got {dice!r}")
+    d1, d2 = check_dice(dice)
     return (d1, d2) if d1 >= d2 else (d2, d1)
+
+
+def _short(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages about any input."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _steps_of(steps: object) -> Iterable[object]:
+    """``steps`` as an iterable of steps, or :class:`IllegalMoveError` (text is not steps)."""
+    if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
+        raise IllegalMoveError(f"a play is a sequence of (from, to) steps, not {_short(steps)}")
+    return steps
+
+
+def _point_number(x: object, step: object) -> int:
+    """``x`` as a point number (any integer type but bool), or :class:`IllegalMoveError`."""
+    if isinstance(x, bool):
+        raise IllegalMoveError(f"a step is two point numbers, not {_short(step)}")
+    try:
+        return operator.index(x)  # type: ignore[arg-type]
+    except TypeError as exc:
+        raise IllegalMoveError(f"a step is two point numbers, not {_short(step)}") from exc
+
+
+def _step_onto(b: list[int], step: object) -> Step:
+    """Move one checker on the mutable board ``b`` (mover's side); the step with its hit flag.
+
+    The one place a step is made: :meth:`Position.play`, :meth:`Position.apply_steps` and
+    :meth:`Position.move_of` all use it.
+    """
+    try:
+        s, t = step[0], step[1]  # type: ignore[index]
+    except (TypeError, IndexError, KeyError) as exc:
+        raise IllegalMoveError(f"a step is (from, to), not {_short(step)}") from exc
+    if type(s) is not int or type(t) is not int:
+        s, t = _point_number(s, step), _point_number(t, step)
+    if not 1 <= s <= BAR or not OFF <= t < s or b[s] <= 0:
+        raise IllegalMoveError(f"no checker can move {s}/{t} in this position")
+    b[s] -= 1
+    if t == OFF:
+        return (s, t, False)
+    x = b[t]
+    if x < -1:
+        raise IllegalMoveError(f"point {t} is closed")
+    if x == -1:
+        b[t] = 1
+        b[0] -= 1
+        return (s, t, True)
+    b[t] = x + 1
+    return (s, t, False)
 
 
 def _check_board(b: tuple[int, ...]) -> None:

@@ -23,21 +23,15 @@ from rich.text import Text
 
 from backgammon import matchfile
 from backgammon.board import (
-    BAR,
-    OFF,
-    AmbiguousMoveError,
-    IllegalMoveError,
-    InvalidMoveTextError,
     Move,
     Position,
-    Step,
 )
 from backgammon.dice import AuditableDice, DiceSource, SeededDice, verify
 from backgammon.match import ActionKind, Match, Phase
-from backgammon.notation import parse_segments
 from backgammon.players import CubeAction, CubeState, Player
 from backgammon.players import get as get_player
 from backgammon.rules import Rules
+from backgammon.turn import EntryError, TurnEntry, format_partial
 
 __all__ = [
     "BoardView",
@@ -222,201 +216,6 @@ def render_board(view: BoardView, unicode: bool = True) -> Text:
 
 
 # --------------------------------------------------------------------------- entering a play
-
-
-class EntryError(ValueError):
-    """Text typed for a play that cannot be used now (the turn is left as it was)."""
-
-
-def _single_step(board: tuple[int, ...], src: int, die: int) -> Step | None:
-    """One checker moved ``die`` pips from ``src``, if one die alone allows it (R5-R8, R14-R16)."""
-    if board[src] <= 0:
-        return None
-    if board[BAR] > 0 and src != BAR:
-        return None  # R11: enter from the bar first
-    dst = src - die
-    if dst > 0:
-        if board[dst] < -1:
-            return None
-        return (src, dst, board[dst] == -1)
-    if any(x > 0 for x in board[7:]):
-        return None  # R14: all checkers home before bearing off
-    if dst < 0 and any(board[k] > 0 for k in range(src + 1, 7)):
-        return None  # R16: a larger number only from the highest point
-    return (src, OFF, False)
-
-
-def _apply(board: tuple[int, ...], step: Step) -> tuple[int, ...]:
-    b = list(board)
-    src, dst, _ = step
-    b[src] -= 1
-    if dst != OFF:
-        if b[dst] == -1:
-            b[dst] = 1
-            b[0] -= 1
-        else:
-            b[dst] += 1
-    return tuple(b)
-
-
-class TurnEntry:
-    """A play being entered: whole, or step by step, until it is a legal play and confirmed.
-
-    Nothing here is final: :meth:`undo` takes back every step not yet confirmed.
-    """
-
-    def __init__(self, position: Position, dice: tuple[int, int]) -> None:
-        """Start entering a play of ``dice`` for the side to move in ``position``."""
-        self.position = position
-        self.dice = dice
-        self.legal = position.legal_moves(dice)
-        self._targets: dict[tuple[int, ...], Move] = {}
-        for move in self.legal:
-            board = position.board
-            for step in move:
-                board = _apply(board, step)
-            self._targets.setdefault(board, move)
-        self.steps: list[Step] = []
-        self._used: list[int] = []
-
-    @property
-    def board(self) -> tuple[int, ...]:
-        """The board after the steps entered so far (mover's side)."""
-        board = self.position.board
-        for step in self.steps:
-            board = _apply(board, step)
-        return board
-
-    @property
-    def current(self) -> Position:
-        """The position after the steps entered so far, still from the mover's side."""
-        return Position(self.board)
-
-    @property
-    def dice_left(self) -> tuple[int, ...]:
-        """The numbers not yet used by the steps entered."""
-        left = list(self._all_dice())
-        for die in self._used:
-            left.remove(die)
-        return tuple(left)
-
-    def _all_dice(self) -> tuple[int, ...]:
-        d1, d2 = self.dice
-        return (d1,) * 4 if d1 == d2 else (max(d1, d2), min(d1, d2))
-
-    @property
-    def move(self) -> Move | None:
-        """The legal play the entered steps make, once they make one."""
-        return self._targets.get(self.board)
-
-    def undo(self) -> None:
-        """Take back every step not yet confirmed."""
-        self.steps.clear()
-        self._used.clear()
-
-    def choose(self, number: int) -> Move:
-        """Pick the ``number``-th listed legal play (from 1)."""
-        if not 1 <= number <= len(self.legal):
-            raise EntryError(f"there is no play number {number}: choose 1-{len(self.legal)}")
-        return self._set_whole(self.legal[number - 1])
-
-    def _set_whole(self, move: Move) -> Move:
-        self.steps = list(move)
-        self._used = list(self._all_dice())  # a whole play ends the turn, all dice spent
-        return move
-
-    def enter(self, text: str) -> Move | None:
-        """Add the steps that ``text`` names; return the play once it is complete.
-
-        A whole play (any lenient gnubg spelling) or part of one is accepted; anything else
-        raises :class:`EntryError` and leaves the steps entered so far unchanged.
-        """
-        text = text.strip()
-        if text.isdigit():
-            return self.choose(int(text))
-        if not self.steps:
-            try:
-                move = self.position.parse_move(text, self.dice)
-            except InvalidMoveTextError as exc:
-                raise EntryError(str(exc)) from exc
-            except AmbiguousMoveError as exc:
-                raise EntryError(str(exc)) from exc
-            except IllegalMoveError as exc:
-                whole_error = exc
-            else:
-                return self._set_whole(move)
-        else:
-            whole_error = None
-        try:
-            segments = parse_segments(text)
-        except InvalidMoveTextError as exc:
-            raise EntryError(str(exc)) from exc
-        if not segments:
-            raise EntryError("type a play such as 13/8, or a number from the list")
-        found = self._expand(self.board, list(self.dice_left), segments)
-        if found is None:
-            if whole_error is not None:
-                raise EntryError(str(whole_error))
-            done = format_partial(self.steps)
-            raise EntryError(f"{text!r} cannot follow {done} with {self._dice_text()}")
-        for step, die in found:
-            self.steps.append(step)
-            self._used.append(die)
-        return self.move
-
-    def _dice_text(self) -> str:
-        return "".join(str(d) for d in self.dice_left) or "no dice left"
-
-    def _expand(
-        self, board: tuple[int, ...], dice: list[int], segments: Sequence[tuple[int, int, bool]]
-    ) -> list[tuple[Step, int]] | None:
-        """Single-die steps (with their dice) for ``segments`` that still lead to a legal play."""
-        if not segments:
-            return [] if self._can_finish(board, tuple(dice)) else None
-        src, dst, _hit = segments[0]
-
-        def walk(
-            b: tuple[int, ...], point: int, left: list[int], path: list[tuple[Step, int]]
-        ) -> list[tuple[Step, int]] | None:
-            for die in sorted(set(left)):
-                step = _single_step(b, point, die)
-                if step is None:
-                    continue
-                t = step[1]
-                if t < dst or (t == OFF and dst != OFF):
-                    continue
-                rest = list(left)
-                rest.remove(die)
-                nb = _apply(b, step)
-                if t == dst:
-                    tail = self._expand(nb, rest, segments[1:])
-                    if tail is not None:
-                        return [*path, (step, die), *tail]
-                else:
-                    deeper = walk(nb, t, rest, [*path, (step, die)])
-                    if deeper is not None:
-                        return deeper
-            return None
-
-        return walk(board, src, dice, [])
-
-    def _can_finish(self, board: tuple[int, ...], dice: tuple[int, ...]) -> bool:
-        """True when some use of the remaining ``dice`` reaches a legal play's result."""
-        if board in self._targets:
-            return True
-        for die in set(dice):
-            rest = list(dice)
-            rest.remove(die)
-            for src in range(BAR, 0, -1):
-                step = _single_step(board, src, die)
-                if step is not None and self._can_finish(_apply(board, step), tuple(rest)):
-                    return True
-        return False
-
-
-def format_partial(steps: Sequence[Step]) -> str:
-    """Steps entered so far in gnubg notation (or "nothing")."""
-    return str(Move(steps)) if steps else "nothing"
 
 
 # --------------------------------------------------------------------------- input
@@ -966,7 +765,7 @@ class Session:
                 continue
             try:
                 move = entry.enter(line)
-            except EntryError as exc:
+            except ValueError as exc:  # unreadable, ambiguous or impossible: nothing entered
                 self.error(str(exc))
                 self.list_plays(entry)
                 continue

@@ -24,6 +24,8 @@ import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol, runtime_checkable
 
+from backgammon.board import DiceError, check_dice
+
 __all__ = [
     "AuditableDice",
     "DiceError",
@@ -34,23 +36,6 @@ __all__ = [
     "dice_stream",
     "verify",
 ]
-
-
-class DiceError(ValueError):
-    """Dice that are not two numbers 1-6, or a source that has run out of numbers."""
-
-
-def check_dice(dice: object) -> tuple[int, int]:
-    """The pair as given, checked to be two integers 1-6 (order kept)."""
-    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence):
-        raise DiceError(f"dice must be a pair of numbers 1-6, got {dice!r}")
-    if len(dice) != 2:
-        raise DiceError(f"dice must be a pair of numbers 1-6, got {dice!r}")
-    a, b = dice
-    for d in (a, b):
-        if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
-            raise DiceError(f"dice must be a pair of numbers 1-6, got {dice!r}")
-    return int(a), int(b)
 
 
 @runtime_checkable

@@ -399,28 +399,6 @@ def _level(level: str | int | GameResult) -> GameResult:
     return GameResult(level)
 
 
-def _closed_out(pos: Position) -> bool:
-    """True when the side to move is on the bar and every entry point is closed (R13)."""
-    return pos.bar[0] > 0 and all(pos.opponent_checkers(p) >= 2 for p in range(19, 25))
-
-
-def _normalise(pos: Position, steps: Iterable[tuple[int, int, bool]]) -> Move:
-    """The steps with their hit flags set from the position (they are played in order)."""
-    b = list(pos.board)
-    out = []
-    for s, t, _ in steps:
-        if not 1 <= s <= 25 or not 0 <= t < s or b[s] <= 0:
-            raise IllegalMoveError(f"no checker can move {s}/{t} in this position")
-        hit = t > 0 and b[t] == -1
-        if t > 0 and b[t] < -1:
-            raise IllegalMoveError(f"point {t} is closed")
-        b[s] -= 1
-        if t:
-            b[t] = 1 if hit else b[t] + 1
-        out.append((s, t, hit))
-    return Move(out)
-
-
 def _count(games: tuple[tuple[Action, ...], ...]) -> int:
     return sum(len(g) for g in games)
 
@@ -671,7 +649,7 @@ class Match:
                 }.get(s.phase, "cannot roll now")
             )
         given = check_dice(dice) if dice is not None else None
-        if s.phase is Phase.ROLL and _closed_out(s.position):
+        if s.phase is Phase.ROLL and s.position.is_closed_out:
             if given is not None:
                 raise IllegalActionError(
                     "player on the bar against a closed board does not roll (R13)"
@@ -704,7 +682,7 @@ class Match:
         if isinstance(play, str):
             chosen = s.position.parse_move(play, s.dice)
         else:
-            chosen = _normalise(s.position, play)
+            chosen = s.position.move_of(play)
             legal = s.position.legal_moves(s.dice)
             if chosen not in legal and not s.position.is_legal(chosen, s.dice):
                 raise IllegalMoveError(
@@ -881,8 +859,8 @@ class Match:
     def _start_turn(self, s: MatchState) -> MatchState:
         """A turn begins: a closed-out player with no cube choice passes at once (R13)."""
         assert s.on_roll is not None
-        if _closed_out(s.position) and self._double_refusal(s, s.on_roll) is not None:
-            if _closed_out(s.position.flip()):  # cannot happen in play; avoid a loop
+        if s.position.is_closed_out and self._double_refusal(s, s.on_roll) is not None:
+            if s.position.flip().is_closed_out:  # cannot happen in play; avoid a loop
                 return s
             return self._next_turn(self._append(s, Pass(s.on_roll)))
         return s

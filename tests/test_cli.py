@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from reference import SAMPLES
 
 from backgammon.board import Move, Position
-from backgammon.cli import BoardView, EntryError, TurnEntry, render_board
+from backgammon.cli import BoardView, render_board
 
 # --------------------------------------------------------------------------- the board
 
@@ -123,82 +123,6 @@ def test_board_says_post_crawford() -> None:
 def test_ascii_board_is_plain() -> None:
     text = render_board(BoardView(Position.initial(), gnubg_id="x"), unicode=False).plain
     assert text.isascii()
-
-
-# --------------------------------------------------------------------------- entering a play
-
-
-def test_whole_play_in_any_spelling() -> None:
-    entry = TurnEntry(Position.initial(), (6, 5))
-    assert str(entry.enter("24-13")) == "24/13"
-
-
-def test_play_in_steps_then_undo() -> None:
-    entry = TurnEntry(Position.initial(), (6, 5))
-    assert entry.enter("24/18") is None
-    assert entry.dice_left == (5,)
-    assert entry.current.board[18] == 1 and entry.current.board[24] == 1
-    entry.undo()
-    assert entry.steps == [] and entry.dice_left == (6, 5)
-    assert entry.enter("13/8") is None
-    assert str(entry.enter("13/7")) == "13/8 13/7"
-
-
-def test_illegal_text_changes_nothing() -> None:
-    entry = TurnEntry(Position.initial(), (6, 5))
-    entry.enter("24/18")
-    before = (list(entry.steps), entry.dice_left)
-    for text in ("13/10", "18/12", "zz", "6/off", "9"):
-        with pytest.raises(EntryError):
-            entry.enter(text)
-        assert (entry.steps, entry.dice_left) == before
-
-
-def test_larger_die_rule_refuses_the_smaller_step() -> None:
-    """R9: when either die alone can be played but not both, the larger must be played."""
-    board = [0] * 26
-    board[20] = 1
-    board[1] = 14
-    board[9] = -2  # 20/14/9 and 20/15/9 both blocked
-    board[24] = -13
-    pos = Position(board)
-    assert [str(m) for m in pos.legal_moves((6, 5))] == ["20/14"]
-    entry = TurnEntry(pos, (6, 5))
-    with pytest.raises(EntryError):
-        entry.enter("20/15")
-    assert entry.steps == []
-    assert str(entry.enter("20/14")) == "20/14"
-
-
-def test_choose_by_number() -> None:
-    entry = TurnEntry(Position.initial(), (3, 1))
-    move = entry.enter("2")
-    assert move == entry.legal[1]
-    with pytest.raises(EntryError):
-        entry.enter("0")
-
-
-@given(st.integers(0, 100_000), st.integers(0, 80), st.integers(1, 6), st.integers(1, 6))
-@settings(max_examples=150, deadline=None)
-def test_every_legal_play_can_be_entered_step_by_step(
-    seed: int, plies: int, d1: int, d2: int
-) -> None:
-    """Entering the single steps of any legal play, one at a time, completes exactly it."""
-    pos = _random_position(seed, plies)
-    legal = pos.legal_moves((d1, d2))
-    for move in legal[:8]:
-        entry = TurnEntry(pos, (d1, d2))
-        result: Move | None = None
-        for src, dst, _ in move:
-            name = {25: "bar", 0: "off"}
-            if result is not None:
-                # a first step such as "3/off" is also a whole legal play: it is read as one
-                assert result in legal and result != move
-                break
-            result = entry.enter(f"{name.get(src, src)}/{name.get(dst, dst)}")
-        else:
-            assert result is not None
-            assert pos.play(result) == pos.play(move)
 
 
 # --------------------------------------------------------------------------- the real program
