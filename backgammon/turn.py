@@ -119,7 +119,10 @@ class TurnEntry:
         """The legal play the entered steps make, once they make one."""
         if not self.legal:
             return Move()
-        return self._targets.get(self.board)
+        board = self.board
+        if board in self._targets and not self._onward(board, self.dice_left):
+            return self._targets[board]
+        return None  # R9: a play that reaches a legal result early must still use its dice
 
     @property
     def is_complete(self) -> bool:
@@ -208,16 +211,26 @@ class TurnEntry:
     def next_steps(self) -> list[tuple[int, int]]:
         """Every single-die step (from, to) that can come next and still end in a legal play,
         highest source first."""
-        board, left = self.board, self.dice_left
-        out: set[tuple[int, int]] = set()
-        for die in set(left):
-            rest = list(left)
-            rest.remove(die)
-            for src in range(BAR, 0, -1):
-                step = single_step(board, src, die)
-                if step is not None and self._can_finish(_after(board, step), tuple(rest)):
-                    out.add((step[0], step[1]))
-        return sorted(out, key=lambda st: (-st[0], -st[1]))
+        found = {(step[0], step[1]) for step, _rest in self._onward(self.board, self.dice_left)}
+        return sorted(found, key=lambda st: (-st[0], -st[1]))
+
+    def sequences(self) -> list[list[tuple[int, int]]]:
+        """Every order of single-die steps, from the steps entered so far, that ends in a
+        legal play (what a board that moves checkers die by die may offer)."""
+        out: list[list[tuple[int, int]]] = []
+        seen: set[tuple[tuple[int, int], ...]] = set()
+
+        def walk(board: Board, dice: tuple[int, ...], path: list[tuple[int, int]]) -> None:
+            onward = self._onward(board, dice)
+            if not onward and (board in self._targets or not self.legal):
+                if tuple(path) not in seen:
+                    seen.add(tuple(path))
+                    out.append(path)
+            for step, rest in onward:
+                walk(_after(board, step), rest, [*path, (step[0], step[1])])
+
+        walk(self.board, self.dice_left, [])
+        return out
 
     # ------------------------------------------------------------------ search
     def _add_segments(self, segments: Sequence[Segment], text: str) -> Move | None:
@@ -249,8 +262,9 @@ class TurnEntry:
         def walk(
             b: Board, point: int, left: list[int], path: list[tuple[Step, int]]
         ) -> list[tuple[Step, int]] | None:
-            for die in sorted(set(left)):
-                step = single_step(b, point, die)
+            options = [(die, single_step(b, point, die)) for die in sorted(set(left))]
+            options.sort(key=lambda o: o[1] is None or o[1][1] != dst)  # one die, if it can
+            for die, step in options:
                 if step is None:
                     continue
                 t = step[1]
@@ -271,27 +285,40 @@ class TurnEntry:
 
         return walk(board, src, dice, [])
 
+    def _onward(self, board: Board, dice: tuple[int, ...]) -> list[tuple[Step, tuple[int, ...]]]:
+        """The single-die steps from ``board`` that still end in a legal play, each with the
+        dice left after it."""
+        out: list[tuple[Step, tuple[int, ...]]] = []
+        for die in sorted(set(dice), reverse=True):
+            rest = _without(dice, die)
+            for src in range(BAR, 0, -1):
+                step = single_step(board, src, die)
+                if step is not None and self._can_finish(_after(board, step), rest):
+                    out.append((step, rest))
+        return out
+
     def _can_finish(self, board: Board, dice: tuple[int, ...]) -> bool:
         """True when some use of the remaining ``dice`` reaches a legal play's result."""
         if board in self._targets or (not self.legal and not dice):
             return True
         key = (board, dice)
         known = self._finishes.get(key)
-        if known is not None:
-            return known
-        result = False
-        for die in set(dice):
-            rest = list(dice)
-            rest.remove(die)
-            for src in range(BAR, 0, -1):
-                step = single_step(board, src, die)
-                if step is not None and self._can_finish(_after(board, step), tuple(rest)):
-                    result = True
-                    break
-            if result:
-                break
-        self._finishes[key] = result
-        return result
+        if known is None:
+            known = any(
+                step is not None and self._can_finish(_after(board, step), rest)
+                for die in set(dice)
+                for rest in (_without(dice, die),)
+                for src in range(BAR, 0, -1)
+                for step in (single_step(board, src, die),)
+            )
+            self._finishes[key] = known
+        return known
+
+
+def _without(dice: tuple[int, ...], die: int) -> tuple[int, ...]:
+    rest = list(dice)
+    rest.remove(die)
+    return tuple(rest)
 
 
 def format_partial(steps: Sequence[Step]) -> str:

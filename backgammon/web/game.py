@@ -7,13 +7,10 @@ there.  An action is stored as a small JSON object and a match is rebuilt by rep
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
 from backgammon.board import (
-    BAR,
-    OFF,
     AmbiguousMoveError,
     IllegalMoveError,
     InvalidMoveTextError,
@@ -42,6 +39,7 @@ from backgammon.match import (
 from backgammon.players import CubeAction, CubeState, Player
 from backgammon.players import get as get_player
 from backgammon.svg import match_svg
+from backgammon.turn import EntryError, TurnEntry
 from backgammon.web.store import MatchRow
 
 __all__ = ["BOTS", "DEFAULT_BOT", "ActionError", "Game", "action_dict", "bot_action", "orderings"]
@@ -89,69 +87,24 @@ def action_dict(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def orderings(
-    position: Position, dice: Sequence[int], moves: Sequence[Move]
+    position: Position, dice: Sequence[int], moves: Sequence[Move] | None = None
 ) -> list[list[tuple[int, int]]]:
-    """Every order in which the steps of each legal play can be made one at a time.
+    """Every order of single-die steps that makes a legal play (the core's turn entry).
 
     The page offers as targets only the next steps of these sequences, so a checker can be
-    moved die by die in any order that keeps each step possible.
+    moved die by die in any order that keeps a legal play reachable.
     """
-    out: list[list[tuple[int, int]]] = []
-    seen: set[tuple[tuple[int, int], ...]] = set()
-    for move in moves:
-        for perm in itertools.permutations([(s, t) for s, t, _h in move]):
-            if perm in seen:
-                continue
-            seen.add(perm)
-            if _playable(position, dice, perm):
-                out.append(list(perm))
-    return out
+    return TurnEntry(position, dice).sequences()
 
 
-def _playable(position: Position, dice: Sequence[int], steps: Sequence[tuple[int, int]]) -> bool:
-    """True when the steps can be made in this order, each with one of the dice."""
-    b = list(position.board)
-    remaining = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
-    for s, t in steps:
-        if b[s] <= 0 or (b[BAR] > 0 and s != BAR):
-            return False
-        if t == OFF:
-            if any(x > 0 for x in b[7:]):
-                return False
-            if s in remaining:
-                die = s
-            else:
-                larger = [d for d in remaining if d > s]
-                if not larger or any(b[p] > 0 for p in range(s + 1, 7)):
-                    return False
-                die = min(larger)
-        else:
-            die = s - t
-            if die not in remaining or b[t] < -1:
-                return False
-        remaining.remove(die)
-        b[s] -= 1
-        if t != OFF:
-            if b[t] == -1:
-                b[t] = 0
-                b[0] -= 1
-            b[t] += 1
-    return True
-
-
-def _after_steps(position: Position, steps: Sequence[tuple[int, int]]) -> Position:
-    """The mover's board after some steps (each checked to be a possible single step)."""
-    b = list(position.board)
-    for s, t in steps:
-        if not (1 <= s <= BAR and OFF <= t < s and b[s] > 0 and (t == OFF or b[t] >= -1)):
-            raise ValueError(f"no checker can move {s}/{t}")
-        b[s] -= 1
-        if t != OFF:
-            if b[t] == -1:
-                b[t] = 0
-                b[0] -= 1
-            b[t] += 1
-    return Position(b)
+def _entered(position: Position, dice: Sequence[int], steps: Sequence[Any]) -> TurnEntry:
+    """The turn entry after ``steps`` (pairs of point numbers), each checked by the core."""
+    entry = TurnEntry(position, dice)
+    for step in steps:
+        if not isinstance(step, (list, tuple)) or len(step) != 2:
+            raise EntryError(f"a step is [from, to], not {str(step)[:40]}")
+        entry.add(step[0], step[1])
+    return entry
 
 
 class Game:
@@ -256,15 +209,17 @@ class Game:
         if dice is None:
             raise ActionError(409, "not_allowed", "roll the dice before playing")
         if "steps" in action:
+            steps = action["steps"]
+            if not isinstance(steps, list):
+                raise ActionError(400, "illegal_move", "'steps' is a list of [from, to] pairs")
             try:
-                steps = [(int(s), int(t)) for s, t in action["steps"]]
-                target = _after_steps(position, steps)
-            except (ValueError, TypeError, IndexError) as exc:
+                entry = _entered(position, dice, steps)
+            except EntryError as exc:
                 raise ActionError(400, "illegal_move", f"not a legal play: {exc}") from exc
-            for move in m.legal_moves():
-                if position.play(move) == target.flip():
-                    return move
-            raise ActionError(400, "illegal_move", f"not a legal play of {dice[0]}{dice[1]}")
+            move = entry.move
+            if move is None:
+                raise ActionError(400, "illegal_move", f"not a whole play of {dice[0]}{dice[1]}")
+            return move
         text = action.get("move")
         if not isinstance(text, str):
             raise ActionError(400, "missing_move", "a move needs 'move' (text) or 'steps'")
@@ -306,7 +261,7 @@ class Game:
             "svg": self.svg(row, seat, [], None, [], "right"),
         }
         if "move" in actions and m.dice:
-            state["plays"] = orderings(m.position, m.dice, m.legal_moves())
+            state["plays"] = orderings(m.position, m.dice)
         if m.is_over:
             state["seed"] = row.seed
             state["rolls"] = [list(r) for r in m.record.rolls()]
@@ -362,11 +317,12 @@ class Game:
         if steps:
             if not self.may_act(seat) or dice is None:
                 raise ActionError(409, "not_your_turn", "only the player to move can move")
-            if not any(
-                o[: len(steps)] == list(steps) for o in orderings(position, dice, m.legal_moves())
-            ):
-                raise ActionError(400, "illegal_move", "those steps do not start a legal play")
-            position = _after_steps(position, steps)
+            try:
+                position = _entered(position, dice, steps).current
+            except EntryError as exc:
+                raise ActionError(
+                    400, "illegal_move", "those steps do not start a legal play"
+                ) from exc
         return match_svg(
             m,
             viewer=viewer,
