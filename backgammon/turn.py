@@ -222,10 +222,10 @@ class TurnEntry:
 
         def walk(board: Board, dice: tuple[int, ...], path: list[tuple[int, int]]) -> None:
             onward = self._onward(board, dice)
-            if not onward and (board in self._targets or not self.legal):
-                if tuple(path) not in seen:
-                    seen.add(tuple(path))
-                    out.append(path)
+            done = not onward and (board in self._targets or not self.legal)
+            if done and tuple(path) not in seen:
+                seen.add(tuple(path))
+                out.append(path)
             for step, rest in onward:
                 walk(_after(board, step), rest, [*path, (step[0], step[1])])
 
