@@ -1,0 +1,381 @@
+"""The ``backgammon`` command line: one argparse subcommand per face of the package (play,
+show, hint, moves, convert, selfplay, train, distill, serve)."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.text import Text
+
+from backgammon import matchfile
+from backgammon.board import Position
+from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
+from backgammon.cli.errors import UsageError
+from backgammon.cli.reader import Reader
+from backgammon.cli.records import default_save_path, read_mat, write_mat
+from backgammon.cli.render import BoardView, make_console, render_board
+from backgammon.cli.session import PlayOptions, Session
+from backgammon.cli.state import _dice, _length, _on_roll
+from backgammon.dice import AuditableDice, DiceSource, SeededDice
+from backgammon.match import Match
+from backgammon.rules import Rules
+
+__all__ = ["main"]
+
+
+def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
+    """``backgammon play``: a match against the bot or a friend."""
+    console, unicode = make_console(args.ascii)
+    reader = Reader(console, stdin)
+    if args.vs == "human":
+        names = (args.name or "Player 1", "Player 2")
+        humans = frozenset({0, 1})
+    else:
+        names = (args.name or "You", args.bot or "Bot")
+        humans = frozenset({0})
+    source: DiceSource
+    if args.auditable:
+        audit = AuditableDice()
+        console.print(
+            Text(f"Dice commitment (SHA-256 of the secret seed): {audit.commitment}", style="bold"),
+            soft_wrap=True,
+        )
+        source = audit
+    elif args.seed is not None:
+        source = SeededDice(args.seed)
+    else:
+        source = SeededDice(random.SystemRandom().getrandbits(64))
+    if args.load:
+        load_path = Path(args.load)
+        match, loaded_names = read_mat(load_path, source)
+        if args.vs != "human" and not args.name:
+            names = (loaded_names[0], args.bot or loaded_names[1])
+        save_path = Path(args.out) if args.out else load_path
+        console.print(f"Going on with the match in {load_path}")
+    else:
+        if args.money:
+            rules = Rules.money(jacoby=args.jacoby, beavers=args.beavers)
+        else:
+            if args.jacoby or args.beavers:
+                raise UsageError("--jacoby and --beavers are money conventions: add --money")
+            rules = Rules.match(args.length)
+        match = Match(rules=rules, dice=source)
+        save_path = Path(args.out) if args.out else default_save_path()
+    bots: dict[int, Bot] = {}
+    if args.vs != "human":
+        bots[1] = load_bot(args.bot, args.ply, args.seed)
+        if not args.bot and not args.load:
+            names = (names[0], str(getattr(bots[1], "name", "") or "Bot"))
+    options = PlayOptions(
+        names=names,
+        humans=humans,
+        auto_forced=not args.no_auto,
+        confirm=reader.interactive if args.confirm is None else args.confirm,
+        unicode=unicode,
+        save_path=save_path,
+    )
+    what = f"a {_length(match)}-point match" if _length(match) else "a money session"
+    opponent = "each other" if args.vs == "human" else f"the bot ({names[1]})"
+    console.print(
+        Text(f"Playing {what} against {opponent}. Type help for the commands.", style="bold")
+    )
+    return Session(match, bots, console, reader, options, source).run()
+
+
+def position_from_text(text: str) -> tuple[Position, Any]:
+    """A position (and the match state, if given) from a Position ID, gnubg ID or XGID."""
+    text = text.strip()
+    if text.startswith("XGID=") or len(text.split(":")[0]) == 26:
+        try:
+            from backgammon.match import Match
+
+            match = Match.from_xgid(text)
+        except (ImportError, ValueError):
+            return Position.from_xgid(text), None
+        return match.position, match
+    if ":" in text:
+        try:
+            from backgammon.match import Match
+
+            match = Match.from_gnubg_id(text)
+        except (ImportError, ValueError):
+            return Position.from_position_id(text.split(":")[0]), None
+        return match.position, match
+    return Position.from_position_id(text), None
+
+
+def show_command(args: argparse.Namespace) -> int:
+    """``backgammon show ID``: draw a position."""
+    console, unicode = make_console(args.ascii)
+    pos, match = position_from_text(args.id)
+    if match is None:
+        view = BoardView(
+            pos, bottom_name="on roll", top_name="opponent", gnubg_id=pos.position_id()
+        )
+    else:
+        me = _on_roll(match)
+        me = int(match.turn) if me is None else me
+        session = Session(
+            match,
+            {},
+            console,
+            Reader(console),
+            PlayOptions(names=("Player 0", "Player 1"), humans=frozenset({me})),
+        )
+        view = session.view()
+    console.print(render_board(view, unicode=unicode))
+    return 0
+
+
+def _parse_dice(text: str) -> tuple[int, int]:
+    text = text.strip().replace("-", "").replace(" ", "").replace(",", "")
+    if len(text) != 2 or not all(c in "123456" for c in text):
+        raise UsageError(f"dice are two digits 1-6, like 31, not {text!r}")
+    return int(text[0]), int(text[1])
+
+
+def hint_command(args: argparse.Namespace) -> int:
+    """``backgammon hint ID --dice 31``: the bot's ranked plays (or its cube advice)."""
+    console, unicode = make_console(args.ascii)
+    pos, match = position_from_text(args.id)
+    dice = _parse_dice(args.dice) if args.dice else (_dice(match) if match is not None else None)
+    bot = load_bot(args.bot, args.ply)
+    if match is not None:
+        me = match.turn if match.turn is not None else 0
+        session = Session(
+            match,
+            {1 - me: bot},
+            console,
+            Reader(console),
+            PlayOptions(names=("Player 0", "Player 1"), humans=frozenset({me})),
+        )
+        view = dataclasses.replace(session.view(), dice=dice)
+        if dice is not None and match.turn != match.on_roll:
+            raise UsageError("a double or resignation is pending here: no play to advise")
+    else:
+        view = BoardView(
+            pos, bottom_name="on roll", top_name="opponent", dice=dice, gnubg_id=pos.position_id()
+        )
+    console.print(render_board(view, unicode=unicode))
+    if dice is None:
+        if match is None:
+            raise UsageError("give the roll with --dice, like --dice 31")
+        console.print(cube_hint(bot, match), markup=False)
+        return 0
+    console.print(f"Best plays of {dice[0]}{dice[1]}:")
+    for line in hint_lines(bot, pos, dice, limit=args.count):
+        console.print(line, markup=False, soft_wrap=True)
+    return 0
+
+
+def convert_command(args: argparse.Namespace) -> int:
+    """``backgammon convert A.mat B.sgf``: between match file formats (either way)."""
+    from backgammon.convert import convert
+
+    src, dst = Path(args.source), Path(args.target)
+    for p in (src, dst):
+        if p.suffix.lower() not in (".mat", ".sgf"):
+            raise UsageError(f"{p}: a match file's name ends in .mat or .sgf")
+    try:
+        warnings = convert(src, dst)
+    except OSError as exc:
+        raise UsageError(f"cannot read {src}: {exc.strerror or exc}") from exc
+    except matchfile.MatchFileError as exc:
+        raise UsageError(f"{src}: {exc}") from exc
+    for warning in warnings:
+        print(f"{src}: note: {warning}", file=sys.stderr)
+    print(f"{src} -> {dst}")
+    return 0
+
+
+def selfplay_command(args: argparse.Namespace) -> int:
+    """``backgammon selfplay --games N --out DIR``: bot against bot, saved as .mat files."""
+    from rich.progress import Progress
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    bots = (
+        load_bot(args.bot, args.ply, args.seed),
+        load_bot(args.opponent or args.bot, args.ply, args.seed),
+    )
+    names = (f"{bots[0].name}-1", f"{bots[1].name}-2")
+    wins = [0, 0]
+    points = [0, 0]
+    console = Console(stderr=True)
+    quiet = Console(file=io.StringIO())
+    with Progress(console=console, transient=False) as progress:
+        task = progress.add_task("games", total=args.games)
+        for game in range(args.games):
+            seed = (args.seed or 0) * 1_000_003 + game
+            source = SeededDice(seed)
+            match = Match(rules=Rules.match(args.length), dice=source)
+            session = Session(
+                match,
+                {0: bots[0], 1: bots[1]},
+                quiet,
+                Reader(quiet, io.StringIO()),
+                PlayOptions(names=names, humans=frozenset()),
+                source,
+            )
+            while not match.is_over:
+                session.step()
+            path = out / f"game-{game + 1:04d}.mat"
+            write_mat(match, path, names)
+            a, b = match.score
+            points[0] += a
+            points[1] += b
+            wins[0 if a > b else 1] += 1
+            progress.advance(task)
+    print(
+        f"{args.games} matches to {args.length}: {names[0]} won {wins[0]}, {names[1]} won "
+        f"{wins[1]} (points {points[0]}-{points[1]}); files in {out}"
+    )
+    return 0
+
+
+def train_command(args: argparse.Namespace, rest: Sequence[str]) -> int:
+    """``backgammon train`` and ``backgammon distill``: the players package's two training
+    stages (TD self-play, then fitting to 1-ply evaluations)."""
+    from backgammon.players import distill, train
+
+    program = train if args.command == "train" else distill
+    return int(program.main(list(rest)) or 0)
+
+
+def moves_command(args: argparse.Namespace) -> int:
+    """``backgammon moves ID --dice 31``: every legal play of a roll, numbered."""
+    pos = position_from_text(args.id)[0] if args.id else Position.initial()
+    dice = _parse_dice(args.dice)
+    print(pos)
+    plays = pos.legal_moves(dice)
+    print(f"\n{len(plays)} legal plays of {dice[0]}{dice[1]}:")
+    for i, play in enumerate(plays, 1):
+        print(f"{i:3d}. {play}")
+    return 0
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    """``backgammon serve``: the web board."""
+    from backgammon.web import serve as run_server
+    from backgammon.web.store import StoreError
+
+    try:
+        run_server(args.host, args.port, args.database)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from exc
+    return 0
+
+
+_DESCRIPTION = """backgammon: play a match in the terminal (the default) or the browser, look at
+positions and plays, convert match files, train the bot."""
+
+_PASSED_ON = ("train", "distill")  # their own parsers read the rest of the line
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``backgammon`` argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(prog="backgammon", description=_DESCRIPTION)
+    sub = parser.add_subparsers(dest="command")
+    play = sub.add_parser("play", help="play a match in the terminal (5 points vs the bot)")
+    play.add_argument("--length", type=int, default=5, help="match length in points (1-64)")
+    play.add_argument("--money", action="store_true", help="a money session instead of a match")
+    play.add_argument("--jacoby", action="store_true", help="money: the Jacoby rule")
+    play.add_argument("--beavers", action="store_true", help="money: beavers allowed")
+    play.add_argument("--vs", choices=("bot", "human"), default="bot")
+    play.add_argument("--bot", default=None, help="the bot's name (default: the best)")
+    play.add_argument("--ply", type=int, default=None, help="the bot's lookahead (0, 1, 2)")
+    play.add_argument("--seed", type=int, default=None, help="seed the dice (reproducible)")
+    play.add_argument(
+        "--auditable",
+        action="store_true",
+        help="commit to the dice before play, reveal the seed at the end",
+    )
+    play.add_argument("--load", metavar="FILE.mat", help="go on with a saved match")
+    play.add_argument("--out", metavar="FILE.mat", help="where to save the match")
+    play.add_argument("--name", default=None, help="your name in the match file")
+    play.add_argument(
+        "--no-auto", action="store_true", help="do not make forced plays automatically"
+    )
+    play.add_argument(
+        "--confirm",
+        dest="confirm",
+        action="store_true",
+        default=None,
+        help="confirm each play before it counts (default in a terminal)",
+    )
+    play.add_argument("--no-confirm", dest="confirm", action="store_false")
+    play.add_argument("--ascii", action="store_true", help="plain ASCII board")
+    show = sub.add_parser("show", help="draw a position from a Position ID, gnubg ID or XGID")
+    show.add_argument("id")
+    show.add_argument("--ascii", action="store_true")
+    hint = sub.add_parser("hint", help="the bot's best plays for a position and roll")
+    hint.add_argument("id")
+    hint.add_argument("--dice", default=None, help="the roll, e.g. 31")
+    hint.add_argument("--bot", default=None)
+    hint.add_argument("--ply", type=int, default=None)
+    hint.add_argument("--count", type=int, default=5, help="how many plays to list")
+    hint.add_argument("--ascii", action="store_true")
+    convert = sub.add_parser("convert", help="convert a match file: A.mat B.sgf (or back)")
+    convert.add_argument("source")
+    convert.add_argument("target")
+    selfplay = sub.add_parser("selfplay", help="bot against bot; .mat files and results")
+    selfplay.add_argument("--games", type=int, default=10)
+    selfplay.add_argument("--out", default="selfplay")
+    selfplay.add_argument("--length", type=int, default=1)
+    selfplay.add_argument("--bot", default=None)
+    selfplay.add_argument("--opponent", default=None)
+    selfplay.add_argument("--ply", type=int, default=None)
+    selfplay.add_argument("--seed", type=int, default=0)
+    sub.add_parser(
+        "train", help="train the network (options: backgammon train --help)", add_help=False
+    )
+    sub.add_parser(
+        "distill",
+        help="fit the network to its 1-ply evaluations (backgammon distill --help)",
+        add_help=False,
+    )
+    moves = sub.add_parser("moves", help="list the legal plays of a roll")
+    moves.add_argument("id", nargs="?", default=None)
+    moves.add_argument("--dice", default="31", help="the roll, e.g. 31")
+    serve = sub.add_parser("serve", help="play in the browser (web server)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--database", default="backgammon.sqlite3", help="SQLite file or sqlite:/// URL"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``backgammon`` command (``backgammon`` alone plays a match);
+    problems are reported in a line, not a traceback."""
+    parser = build_parser()
+    args, rest = parser.parse_known_args(argv)
+    if rest and args.command not in _PASSED_ON:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.command is None:
+        args = parser.parse_args(["play"])
+    handlers = {
+        "play": play_command,
+        "show": show_command,
+        "hint": hint_command,
+        "moves": moves_command,
+        "convert": convert_command,
+        "selfplay": selfplay_command,
+        "serve": serve_command,
+    }
+    try:
+        if args.command in _PASSED_ON:
+            return train_command(args, rest)
+        return handlers[args.command](args)
+    except (ValueError, OSError) as exc:
+        print(f"backgammon {args.command}: {exc}", file=sys.stderr)
+        return 2
