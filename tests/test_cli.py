@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import os
-import queue
 import random
 import re
 import shutil
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from clihelp import Program, _data_home, listed_plays, run_cli  # noqa: F401 (a fixture)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import SAMPLES
@@ -128,25 +127,6 @@ def test_ascii_board_is_plain() -> None:
 # --------------------------------------------------------------------------- the real program
 
 
-def run_cli(
-    *args: str,
-    stdin: str = "",
-    cwd: Path | None = None,
-    timeout: float = 60,
-    encoding: str = "utf-8",
-) -> Any:
-    """Run ``python -m backgammon`` as a separate program."""
-    return subprocess.run(
-        [sys.executable, "-m", "backgammon", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=timeout,
-        env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": encoding},
-    )
-
-
 def test_convert_mat_to_sgf_and_back_gives_gnubgs_file(tmp_path: Path) -> None:
     original = SAMPLES / "gnubg107_5pt_match.mat"
     sgf, mat = tmp_path / "m.sgf", tmp_path / "m.mat"
@@ -168,68 +148,6 @@ def test_convert_reports_bad_input(tmp_path: Path) -> None:
     bad = run_cli("convert", str(broken), str(tmp_path / "x.sgf"))
     assert bad.returncode == 2 and "line" in bad.stderr
     assert not (tmp_path / "x.sgf").exists()
-
-
-class Program:
-    """``python -m backgammon ...`` on pipes, answered prompt by prompt like a person would."""
-
-    def __init__(self, *args: str, cwd: Path) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "backgammon", *args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=cwd,
-            env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"},
-        )
-        self.output = ""
-        self.seen = 0
-        self._chunks: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=self._pump, daemon=True).start()
-
-    def _pump(self) -> None:
-        assert self.proc.stdout is not None
-        while chunk := self.proc.stdout.read1(65536):  # type: ignore[attr-defined]
-            self._chunks.put(chunk)
-        self._chunks.put(b"")
-
-    def next_prompt(self, timeout: float = 30) -> str | None:
-        """The text since the last prompt, up to and including the next one (None at exit)."""
-        deadline = time.monotonic() + timeout
-        raw = b""
-        while True:
-            text = (raw).decode("utf-8", "replace")
-            if text.endswith("> "):
-                self.output += text
-                return text
-            left = deadline - time.monotonic()
-            assert left > 0, f"no prompt after: {text[-500:]!r}"
-            try:
-                chunk = self._chunks.get(timeout=left)
-            except queue.Empty:
-                continue
-            if chunk == b"":
-                self.output += text
-                return None
-            raw += chunk
-
-    def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write((line + "\n").encode())
-        self.proc.stdin.flush()
-
-    def finish(self) -> int:
-        return self.proc.wait(timeout=30)
-
-
-def listed_plays(text: str) -> dict[int, str]:
-    """The numbered legal plays printed in ``text`` (the last list printed)."""
-    out: dict[int, str] = {}
-    block = text.rsplit("Legal plays of", 1)[-1]
-    for line in block.splitlines()[1:]:
-        for m in re.finditer(r"(\d+)\. (.+?)(?=\s{2,}\d+\. |\s*$)", line):
-            out[int(m.group(1))] = m.group(2).strip()
-    return out
 
 
 def test_scripted_one_point_match_through_stdin(tmp_path: Path) -> None:

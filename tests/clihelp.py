@@ -1,0 +1,104 @@
+"""Running the real ``backgammon`` program in tests of the terminal face."""
+
+from __future__ import annotations
+
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Matches saved without --out go to a fresh data folder, never the user's own."""
+    home = tmp_path / "data-home"
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    return home
+
+
+def run_cli(
+    *args: str,
+    stdin: str = "",
+    cwd: Path | None = None,
+    timeout: float = 60,
+    encoding: str = "utf-8",
+) -> Any:
+    """Run ``python -m backgammon`` as a separate program."""
+    return subprocess.run(
+        [sys.executable, "-m", "backgammon", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=timeout,
+        env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": encoding},
+    )
+
+
+class Program:
+    """``python -m backgammon ...`` on pipes, answered prompt by prompt like a person would."""
+
+    def __init__(self, *args: str, cwd: Path) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "backgammon", *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": "utf-8"},
+        )
+        self.output = ""
+        self.seen = 0
+        self._chunks: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        assert self.proc.stdout is not None
+        while chunk := self.proc.stdout.read1(65536):  # type: ignore[attr-defined]
+            self._chunks.put(chunk)
+        self._chunks.put(b"")
+
+    def next_prompt(self, timeout: float = 30) -> str | None:
+        """The text since the last prompt, up to and including the next one (None at exit)."""
+        deadline = time.monotonic() + timeout
+        raw = b""
+        while True:
+            text = (raw).decode("utf-8", "replace")
+            if text.endswith("> "):
+                self.output += text
+                return text
+            left = deadline - time.monotonic()
+            assert left > 0, f"no prompt after: {text[-500:]!r}"
+            try:
+                chunk = self._chunks.get(timeout=left)
+            except queue.Empty:
+                continue
+            if chunk == b"":
+                self.output += text
+                return None
+            raw += chunk
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
+
+    def finish(self) -> int:
+        return self.proc.wait(timeout=30)
+
+
+def listed_plays(text: str) -> dict[int, str]:
+    """The numbered legal plays printed in ``text`` (the last list printed)."""
+    out: dict[int, str] = {}
+    block = text.rsplit("Legal plays of", 1)[-1]
+    for line in block.splitlines()[1:]:
+        for m in re.finditer(r"(\d+)\. (.+?)(?=\s{2,}\d+\. |\s*$)", line):
+            out[int(m.group(1))] = m.group(2).strip()
+    return out
