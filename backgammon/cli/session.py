@@ -107,6 +107,15 @@ _ALIASES = {
 }
 
 
+def _command(word: str, rest: str) -> str | None:
+    """The command a line's first word names, if any: ``save /dir/x.mat`` is a command, but
+    ``b / 22`` is the play bar/22 spelled with spaces."""
+    command = _ALIASES.get(word.lower())
+    if command == "board" and rest.lstrip().startswith("/"):
+        return None
+    return command
+
+
 @dataclasses.dataclass
 class PlayOptions:
     """The choices of ``backgammon play`` that shape a session."""
@@ -503,7 +512,7 @@ class Session:
             done = f" [{format_partial(entry.steps)}, {left} to play]" if entry.steps else ""
             line = self.reader.read(f"{name}: your play ({dice[0]}{dice[1]}){done} > ")
             word, _, rest = line.strip().partition(" ")
-            command = _ALIASES.get(word.lower()) if "/" not in line else None
+            command = _command(word, rest)
             if command == "roll" and not line.strip():
                 if not entry.steps:
                     continue
