@@ -3,6 +3,7 @@ misread."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from clihelp import _data_home, run_cli  # noqa: F401 (a fixture)
@@ -31,3 +32,48 @@ def test_b_slash_is_still_the_bar() -> None:
     assert _command("b", "/ 22") is None
     assert _command("b", "") == "board"
     assert _command("SAVE", "/some/dir/x.mat") == "save"
+
+
+def _play_21(tmp_path: Path, after_play: str) -> tuple[str, str]:
+    """Seed 3: the bot opens, we roll 21, type play 1, then ``after_play`` at the question."""
+    script = "\n1\n" + after_play
+    r = run_cli(
+        "play",
+        "--seed",
+        "3",
+        "--bot",
+        "random",
+        "--confirm",
+        "--out",
+        "c.mat",
+        stdin=script,
+        cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout, (tmp_path / "c.mat").read_text()
+
+
+def test_commands_at_the_confirmation_keep_the_play(tmp_path: Path) -> None:
+    out, saved = _play_21(tmp_path, "hint\npips\nboard\nhelp\nfoo\n\nquit\n")
+    asked = "Enter to confirm, or undo > "
+    assert "Taken back." not in out
+    assert out.count(asked) == 6  # asked again after each command and after "foo"
+    after = out.split(asked + "hint\n", 1)[1]
+    assert "would play" in after.split(asked)[0] or "equity" in after.split(asked)[0]
+    assert "Pips: You" in out.split(asked + "pips\n", 1)[1].split(asked)[0]
+    assert "Commands" in out.split(asked + "help\n", 1)[1].split(asked)[0]
+    assert "'foo' is not an answer here" in out.split(asked + "foo\n", 1)[1].split(asked)[0]
+    assert re.search(r"21: \d+/", saved)  # the play was confirmed and made
+
+
+def test_quit_at_the_confirmation_stops_without_taking_the_play_back(tmp_path: Path) -> None:
+    out, saved = _play_21(tmp_path, "quit\n")
+    assert "Taken back." not in out
+    assert "Stopped. The match is saved in c.mat" in out
+    assert "21: " in saved and not re.search(r"21: \d+/", saved)  # rolled, not played
+
+
+def test_undo_at_the_confirmation_takes_the_play_back(tmp_path: Path) -> None:
+    out, _ = _play_21(tmp_path, "undo\nquit\n")
+    assert "Enter to confirm, or undo > undo\nTaken back." in out
+    assert out.rstrip().endswith("backgammon play --load c.mat")

@@ -9,7 +9,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from backgammon.board import Position
+from backgammon.board import Move, Position
 from backgammon.cli.advice import (
     Bot,
     _bot_accepts_resignation,
@@ -20,7 +20,7 @@ from backgammon.cli.advice import (
     hint_lines,
     load_bot,
 )
-from backgammon.cli.errors import UsageError
+from backgammon.cli.errors import UsageError, clip
 from backgammon.cli.reader import Reader
 from backgammon.cli.records import write_mat
 from backgammon.cli.render import BoardView, render_board
@@ -105,6 +105,10 @@ _ALIASES = {
     "undo": "undo",
     "u": "undo",
 }
+
+
+_CONFIRM = {"", "y", "yes", "ok", "confirm", "c"}
+_TAKE_BACK = {"undo", "u", "n", "no"}
 
 
 def _command(word: str, rest: str) -> str | None:
@@ -549,9 +553,10 @@ class Session:
                 self.draw(entry.current)
                 continue
             if self.options.confirm:
-                self.draw(entry.current, note=f"Your play: {move}")
-                answer = self.reader.read("Enter to confirm, or undo > ").strip().lower()
-                if answer not in ("", "y", "yes", "ok", "confirm", "c"):
+                answer = self.confirm(actor, entry, move)
+                if answer == "resigned":
+                    return
+                if answer == "undo":
                     entry.undo()
                     self.say("Taken back.")
                     self.draw()
@@ -559,6 +564,33 @@ class Session:
                     continue
             _play(m, move)
             return
+
+    def confirm(self, actor: int, entry: TurnEntry, move: Move) -> str:
+        """Ask until the entered play is confirmed ("play"), taken back ("undo") or dropped
+        for a resignation ("resigned"); other commands are carried out in between."""
+        note = f"Your play: {move}"
+        self.draw(entry.current, note=note)
+        while True:
+            line = self.reader.read("Enter to confirm, or undo > ")
+            answer = line.strip().lower()
+            if answer in _CONFIRM:
+                return "play"
+            if answer in _TAKE_BACK:
+                return "undo"
+            word, _, rest = line.strip().partition(" ")
+            command = _command(word, rest)
+            if command == "hint":
+                self.hint(actor, entry)
+            elif command == "board":
+                self.draw(entry.current, note=note)
+            elif command == "resign":
+                if self.try_cube_or_resign(command, rest):
+                    return "resigned"
+            elif command is None or not self.common(command, rest, actor):
+                self.error(
+                    f"{clip(line.strip())} is not an answer here: Enter confirms the play, "
+                    "undo takes it back (or help)"
+                )
 
     def list_plays(self, entry: TurnEntry) -> None:
         """The legal plays, numbered."""
