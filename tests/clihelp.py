@@ -5,10 +5,13 @@ from __future__ import annotations
 import os
 import queue
 import re
+import shutil
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
+from itertools import count
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +105,51 @@ def listed_plays(text: str) -> dict[int, str]:
         for m in re.finditer(r"(\d+)\. (.+?)(?=\s{2,}\d+\. |\s*$)", line):
             out[int(m.group(1))] = m.group(2).strip()
     return out
+
+
+_SOCKETS = count()
+
+
+class Terminal:
+    """``python -m backgammon ...`` in a real terminal: a tmux pane of the given size."""
+
+    def __init__(self, args: str, cwd: Path, width: int = 80, height: int = 24) -> None:
+        tmux = shutil.which("tmux")
+        assert tmux, "tmux is needed (.ci/run installs it)"
+        self.base = [tmux, "-L", f"bgtest{os.getpid()}-{next(_SOCKETS)}"]
+        command = f"cd {cwd} && {sys.executable} -m backgammon {args}; echo EXITED $?; sleep 600"
+        env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+        subprocess.run(
+            [*self.base, "new-session", "-d", "-x", str(width), "-y", str(height), command],
+            check=True,
+            env=env,
+        )
+
+    def screen(self) -> str:
+        """What the pane shows now, one text line per row."""
+        return subprocess.run(
+            [*self.base, "capture-pane", "-p"], capture_output=True, text=True, check=True
+        ).stdout
+
+    def keys(self, *keys: str) -> None:
+        """Type ``keys`` (tmux names such as Enter)."""
+        subprocess.run([*self.base, "send-keys", *keys], check=True)
+
+    def wait(self, done: Callable[[str], bool], timeout: float = 30) -> str:
+        """The screen once ``done`` holds for it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.screen()
+            if done(text):
+                return text
+            assert time.monotonic() < deadline, f"timed out; the screen:\n{text}"
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        subprocess.run([*self.base, "kill-server"], capture_output=True)
+
+
+def last_line(screen: str) -> str:
+    """The last line of ``screen`` that is not blank (where the cursor waits for input)."""
+    lines = [ln for ln in screen.splitlines() if ln.strip()]
+    return lines[-1].rstrip() if lines else ""

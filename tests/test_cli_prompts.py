@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from clihelp import _data_home, run_cli  # noqa: F401 (a fixture)
+from clihelp import Terminal, _data_home, last_line, run_cli  # noqa: F401 (a fixture)
 
 
 def test_save_into_a_folder_during_a_play_is_a_command(tmp_path: Path) -> None:
@@ -77,3 +77,21 @@ def test_undo_at_the_confirmation_takes_the_play_back(tmp_path: Path) -> None:
     out, _ = _play_21(tmp_path, "undo\nquit\n")
     assert "Enter to confirm, or undo > undo\nTaken back." in out
     assert out.rstrip().endswith("backgammon play --load c.mat")
+
+
+def test_an_empty_enter_in_a_terminal_starts_a_new_line(tmp_path: Path) -> None:
+    """Each prompt starts its own line, also after Enter on an empty line (readline is told
+    the prompt, or it does not end the line)."""
+    term = Terminal("play --seed 3 --bot random --out e.mat", tmp_path)
+    try:
+        term.wait(lambda s: last_line(s).endswith("roll or double? [Enter = roll] >"))
+        term.keys("Enter")
+        prompt = "You: your play (21) >"
+        term.wait(lambda s: last_line(s).endswith(prompt))
+        for n in (2, 3):
+            term.keys("Enter")
+            screen = term.wait(lambda s, n=n: s.count(prompt) == n)
+        rows = [ln.rstrip() for ln in screen.splitlines()]
+        assert sum(row == prompt for row in rows) == 3, screen
+    finally:
+        term.close()

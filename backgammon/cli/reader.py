@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 from typing import TextIO
 
@@ -10,6 +11,8 @@ from rich.console import Console
 from rich.text import Text
 
 __all__ = ["Reader"]
+
+_ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
 
 class Reader:
@@ -20,14 +23,17 @@ class Reader:
         self.console = console
         self.stream = stream if stream is not None else sys.stdin
         self.interactive = self.stream.isatty()
+        self._readline = False
         if self.interactive:
             with contextlib.suppress(ImportError):  # not on every platform
                 import readline  # noqa: F401  (line editing and history for input())
 
+                self._readline = True
+
     def read(self, prompt: str) -> str:
         """One line without its newline; EOFError at the end of the input."""
         if self.interactive:
-            return self.console.input(Text(prompt, style="bold green"))
+            return input(self._terminal_prompt(prompt))
         self.console.print(Text(prompt, style="bold green"), end="")
         self.console.file.flush()
         line = self.stream.readline()
@@ -37,3 +43,13 @@ class Reader:
         line = line.rstrip("\r\n")
         self.console.print(line, markup=False, highlight=False)
         return line
+
+    def _terminal_prompt(self, prompt: str) -> str:
+        """The prompt with its colour codes, for input() to print: readline must be told the
+        prompt, or Enter on an empty line leaves the next prompt on the same line."""
+        with self.console.capture() as captured:
+            self.console.print(Text(prompt, style="bold green"), end="")
+        text = captured.get()
+        if self._readline:  # colour codes take no room on the line: readline must know
+            text = _ESCAPE.sub(lambda m: f"\001{m.group(0)}\002", text)
+        return text
