@@ -95,3 +95,46 @@ def test_an_empty_enter_in_a_terminal_starts_a_new_line(tmp_path: Path) -> None:
         assert sum(row == prompt for row in rows) == 3, screen
     finally:
         term.close()
+
+
+def test_a_long_line_is_not_echoed_whole(tmp_path: Path) -> None:
+    """A pasted page gets a message that quotes 40 characters of it, at every prompt."""
+    long = "x" * 10_000
+    lines = [
+        long,  # roll or double?
+        "",  # roll: 21
+        "13/8" + "z" * 10_000,  # the play prompt, read as a play
+        "13/8 " + long,
+        long,
+        f"save {long}.mat",
+        f"resign {long}",
+        "1",
+        long,  # Enter to confirm, or undo
+        "quit",
+    ]
+    r = run_cli(
+        "play",
+        "--seed",
+        "3",
+        "--bot",
+        "random",
+        "--confirm",
+        "--out",
+        "l.mat",
+        stdin="\n".join(lines) + "\n",
+        cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    flat = r.stdout.replace("\n", "")
+    for char in "xz":
+        assert char * 201 not in flat
+    assert flat.count("x" * 200 + "…") == 3  # the script's lines echoed after the prompts
+    assert flat.count("'" + "x" * 40 + "…'") >= 4  # and quoted in the messages
+    assert "'13/8" + "z" * 36 + "…'" in flat
+    assert "Stopped. The match is saved in l.mat" in r.stdout
+    r = run_cli("play", "--vs", long, cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr) < 1000
+    r = run_cli("hint", "4HPwATDgc/ABMA", "--dice", long, cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr) < 200
+    r = run_cli("show", long, cwd=tmp_path)
+    assert r.returncode == 2 and len(r.stderr) < 200

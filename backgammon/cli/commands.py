@@ -10,7 +10,7 @@ import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from rich.console import Console
 from rich.text import Text
@@ -18,7 +18,7 @@ from rich.text import Text
 from backgammon import matchfile
 from backgammon.board import Position
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
-from backgammon.cli.errors import UsageError
+from backgammon.cli.errors import UsageError, bound, clip, cut
 from backgammon.cli.reader import Reader
 from backgammon.cli.records import default_save_path, read_mat, write_mat
 from backgammon.cli.render import BoardView, make_console, render_board
@@ -138,7 +138,7 @@ def show_command(args: argparse.Namespace) -> int:
 def _parse_dice(text: str) -> tuple[int, int]:
     text = text.strip().replace("-", "").replace(" ", "").replace(",", "")
     if len(text) != 2 or not all(c in "123456" for c in text):
-        raise UsageError(f"dice are two digits 1-6, like 31, not {text!r}")
+        raise UsageError(f"dice are two digits 1-6, like 31, not {clip(text)}")
     return int(text[0]), int(text[1])
 
 
@@ -277,12 +277,21 @@ def serve_command(args: argparse.Namespace) -> int:
 _DESCRIPTION = """backgammon: play a match in the terminal (the default) or the browser, look at
 positions and plays, convert match files, train the bot."""
 
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, quoting at most a few words of a bad option value."""
+
+    def error(self, message: str) -> NoReturn:
+        """Usage and the message on standard error, exit status 2."""
+        super().error(bound(message))
+
+
 _PASSED_ON = ("train", "distill")  # their own parsers read the rest of the line
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``backgammon`` argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog="backgammon", description=_DESCRIPTION)
+    parser = _Parser(prog="backgammon", description=_DESCRIPTION)
     sub = parser.add_subparsers(dest="command")
     play = sub.add_parser("play", help="play a match in the terminal (5 points vs the bot)")
     play.add_argument("--length", type=int, default=5, help="match length in points (1-64)")
@@ -360,7 +369,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
     if rest and args.command not in _PASSED_ON:
-        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+        parser.error(f"unrecognized arguments: {cut(' '.join(rest))}")
     if args.command is None:
         args = parser.parse_args(["play"])
     handlers = {
@@ -377,5 +386,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             return train_command(args, rest)
         return handlers[args.command](args)
     except (ValueError, OSError) as exc:
-        print(f"backgammon {args.command}: {exc}", file=sys.stderr)
+        print(f"backgammon {args.command}: {bound(str(exc))}", file=sys.stderr)
         return 2

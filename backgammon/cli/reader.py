@@ -10,7 +10,12 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
-__all__ = ["Reader"]
+from backgammon.cli.errors import cut
+
+__all__ = ["SCRIPT_ECHO_LIMIT", "Reader"]
+
+SCRIPT_ECHO_LIMIT = 200
+"""How much of a script's line is echoed after its prompt (a typed line shows whole)."""
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -31,7 +36,8 @@ class Reader:
                 self._readline = True
 
     def read(self, prompt: str) -> str:
-        """One line without its newline; EOFError at the end of the input."""
+        """One line without its newline (a script's line is echoed, cut if long); EOFError at
+        the end of the input."""
         if self.interactive:
             return input(self._terminal_prompt(prompt))
         self.console.print(Text(prompt, style="bold green"), end="")
@@ -41,7 +47,7 @@ class Reader:
             self.console.print()
             raise EOFError
         line = line.rstrip("\r\n")
-        self.console.print(line, markup=False, highlight=False)
+        self.console.print(cut(line, SCRIPT_ECHO_LIMIT), markup=False, highlight=False)
         return line
 
     def _terminal_prompt(self, prompt: str) -> str:

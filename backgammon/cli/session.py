@@ -20,7 +20,7 @@ from backgammon.cli.advice import (
     hint_lines,
     load_bot,
 )
-from backgammon.cli.errors import UsageError, clip
+from backgammon.cli.errors import UsageError, bound, clip
 from backgammon.cli.reader import Reader
 from backgammon.cli.records import write_mat
 from backgammon.cli.render import BoardView, render_board
@@ -160,8 +160,8 @@ class Session:
         self.console.print(Text(text, style=style or ""), soft_wrap=True)
 
     def error(self, text: str) -> None:
-        """A message about input that was not used."""
-        self.console.print(Text(text, style="bold red"))
+        """A message about input that was not used (what it quotes of the input is cut)."""
+        self.console.print(Text(bound(text), style="bold red"))
 
     def viewer(self) -> int:
         """The player whose side the board is drawn from."""
@@ -393,9 +393,9 @@ class Session:
             if command is not None and self.common(command, rest, actor):
                 continue
             if command not in answers:
-                shown = line.strip() or "an empty line"
+                shown = clip(line.strip()) if line.strip() else "an empty line"
                 self.error(
-                    f"{shown!r} is not an answer here: type "
+                    f"{shown} is not an answer here: type "
                     + " or ".join(sorted(answers))
                     + " (or help)"
                 )
@@ -446,7 +446,7 @@ class Session:
         elif command == "resign":
             kind = _RESIGN_WORDS.get(rest.strip().lower() or "single")
             if kind is None:
-                raise UsageError(f"resign single, gammon or backgammon, not {rest.strip()!r}")
+                raise UsageError(f"resign single, gammon or backgammon, not {clip(rest.strip())}")
             m.resign(kind)
             self.say(f"{_act(who, 'offer')} to resign a {kind} game.", "bold")
         else:  # pragma: no cover - the callers pass only the commands above
@@ -540,7 +540,7 @@ class Session:
                     continue
                 if self.common(command, rest, actor):
                     continue
-                self.error(f"{word!r} is not possible now: type a play (or help)")
+                self.error(f"{clip(word)} is not possible now: type a play (or help)")
                 self.list_plays(entry)
                 continue
             try:
