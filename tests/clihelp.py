@@ -108,6 +108,8 @@ def listed_plays(text: str) -> dict[int, str]:
 
 
 _SOCKETS = count()
+PROMPT = re.compile(r" >( |$)")
+"""A prompt of the terminal game, answered or waiting (no other line holds " >")."""
 
 
 class Terminal:
@@ -130,6 +132,29 @@ class Terminal:
         return subprocess.run(
             [*self.base, "capture-pane", "-p"], capture_output=True, text=True, check=True
         ).stdout
+
+    def history(self) -> str:
+        """Everything the pane has shown, the scrolled-off lines first."""
+        return subprocess.run(
+            [*self.base, "capture-pane", "-p", "-S", "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+
+    def next_prompt(self, seen: int, timeout: float = 30) -> tuple[str, int] | None:
+        """Once more than ``seen`` prompts were shown and the program waits at the last one:
+        the screen and how many prompts were shown; None once the program has ended."""
+        deadline = time.monotonic() + timeout
+        while True:
+            text = self.history()
+            if "EXITED" in text:
+                return None
+            shown = sum(bool(PROMPT.search(line)) for line in text.splitlines())
+            if shown > seen and last_line(text).endswith(">"):
+                return self.screen(), shown
+            assert time.monotonic() < deadline, f"no prompt; the screen:\n{self.screen()}"
+            time.sleep(0.05)
 
     def keys(self, *keys: str) -> None:
         """Type ``keys`` (tmux names such as Enter)."""

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import random
 import re
-import shutil
 import signal
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from clihelp import Program, _data_home, listed_plays, run_cli  # noqa: F401 (a fixture)
+from clihelp import Program, Terminal, _data_home, last_line, listed_plays, run_cli  # noqa: F401 (a fixture)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from reference import SAMPLES
@@ -399,65 +395,33 @@ def test_auditable_dice_are_committed_then_revealed_and_checked(tmp_path: Path) 
 
 def test_whole_one_point_match_in_a_real_terminal(tmp_path: Path) -> None:
     """tmux gives the program a real terminal: prompts, line editing, colour, confirmation."""
-    tmux = shutil.which("tmux")
-    assert tmux, "tmux is needed (.ci/run installs it)"
-    socket = f"bgtest{os.getpid()}"
-    base = [tmux, "-L", socket]
-    command = (
-        f"cd {tmp_path} && {sys.executable} -m backgammon play --length 1 --seed 8 "
-        f"--out term.mat; echo EXITED $?; sleep 600"
-    )
-    env = {**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-    subprocess.run(
-        [*base, "new-session", "-d", "-x", "100", "-y", "40", command], check=True, env=env
-    )
-
-    def screen() -> str:
-        return subprocess.run(
-            [*base, "capture-pane", "-p"], capture_output=True, text=True, check=True
-        ).stdout
-
-    def keys(*k: str) -> None:
-        subprocess.run([*base, "send-keys", *k], check=True)
-
+    term = Terminal("play --length 1 --seed 8 --out term.mat", tmp_path, width=100, height=40)
     try:
         answered = {"play": 0, "confirm": 0}
         unicode_board = False
-        last = ""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            text = screen()
-            if "EXITED" in text:
-                break
-            lines = [ln for ln in text.splitlines() if ln.strip()]
-            prompt = lines[-1] if lines else ""
-            if text == last or not prompt.rstrip().endswith(">"):
-                time.sleep(0.05)
-                continue
-            last = text
+        seen = 0
+        while (found := term.next_prompt(seen)) is not None:
+            text, seen = found
             unicode_board = unicode_board or ("┌13" in text and "●" in text)
+            prompt = last_line(text)
             if "your play" in prompt:
                 answered["play"] += 1
-                keys("1", "Enter")
+                term.keys("1", "Enter")
             elif "Enter to confirm" in prompt:
                 answered["confirm"] += 1
-                keys("Enter")
+                term.keys("Enter")
             elif "roll or double" in prompt:
-                keys("Enter")
+                term.keys("Enter")
             else:
                 raise AssertionError(f"unexpected prompt {prompt!r}\n{text}")
-            # wait for the screen to react before reading the next prompt
-            t0 = time.monotonic()
-            while screen() == text and time.monotonic() - t0 < 10:
-                time.sleep(0.05)
-        text = screen()
+        text = term.screen()
         assert "EXITED 0" in text, text
         assert "The match is over" in text and "saved in term.mat" in text
         assert answered["play"] >= 3 and answered["confirm"] == answered["play"]
         assert unicode_board  # a UTF-8 terminal gets the Unicode board
         assert " 1 point match" in (tmp_path / "term.mat").read_text()
     finally:
-        subprocess.run([*base, "kill-server"], capture_output=True)
+        term.close()
 
 
 def test_show_draws_a_gnubg_id_and_an_xgid() -> None:
