@@ -31,6 +31,10 @@ from backgammon.rules import Rules
 __all__ = ["main"]
 
 
+DEFAULT_LENGTH = 5
+"""The points of a match when neither --length nor --money is given."""
+
+
 def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     """``backgammon play``: a match against the bot or a friend."""
     console, unicode = make_console(args.ascii)
@@ -53,6 +57,20 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         source = SeededDice(args.seed)
     else:
         source = SeededDice(random.SystemRandom().getrandbits(64))
+    rules_given = [
+        name
+        for name, given in (
+            ("--length", args.length is not None),
+            ("--money", args.money),
+            ("--jacoby", args.jacoby),
+            ("--beavers", args.beavers),
+        )
+        if given
+    ]
+    if args.load and rules_given:
+        raise UsageError(f"--load goes on with the file's own rules: drop {' '.join(rules_given)}")
+    if args.money and args.length is not None:
+        raise UsageError("--money plays for money, --length for a match: choose one")
     if args.load:
         load_path = Path(args.load)
         match, loaded_names = read_mat(load_path, source)
@@ -66,7 +84,7 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         else:
             if args.jacoby or args.beavers:
                 raise UsageError("--jacoby and --beavers are money conventions: add --money")
-            rules = Rules.match(args.length)
+            rules = Rules.match(DEFAULT_LENGTH if args.length is None else args.length)
         match = Match(rules=rules, dice=source)
         save_path = Path(args.out) if args.out else default_save_path()
     bots: dict[int, Bot] = {}
@@ -294,7 +312,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="backgammon", description=_DESCRIPTION)
     sub = parser.add_subparsers(dest="command")
     play = sub.add_parser("play", help="play a match in the terminal (5 points vs the bot)")
-    play.add_argument("--length", type=int, default=5, help="match length in points (1-64)")
+    play.add_argument(
+        "--length", type=int, default=None, help=f"match length in points, 1-64 ({DEFAULT_LENGTH})"
+    )
     play.add_argument("--money", action="store_true", help="a money session instead of a match")
     play.add_argument("--jacoby", action="store_true", help="money: the Jacoby rule")
     play.add_argument("--beavers", action="store_true", help="money: beavers allowed")

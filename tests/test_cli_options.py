@@ -1,0 +1,27 @@
+"""The command line: options that cannot go together, help for every option."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from clihelp import _data_home, run_cli  # noqa: F401 (a fixture)
+
+from backgammon.cli import build_parser
+
+
+def test_money_and_a_match_length_are_refused_together(tmp_path: Path) -> None:
+    r = run_cli("play", "--money", "--length", "3", stdin="quit\n", cwd=tmp_path)
+    assert r.returncode == 2
+    assert "--money" in r.stderr and "--length" in r.stderr
+    assert r.stdout == ""  # nothing was played
+
+
+def test_a_loaded_match_keeps_its_own_rules(tmp_path: Path) -> None:
+    first = run_cli(
+        "play", "--seed", "1", "--bot", "random", "--out", "m.mat", stdin="quit\n", cwd=tmp_path
+    )
+    assert first.returncode == 0, first.stderr
+    for extra in (["--length", "7"], ["--money"], ["--jacoby", "--money"]):
+        r = run_cli("play", "--load", "m.mat", *extra, stdin="quit\n", cwd=tmp_path)
+        assert r.returncode == 2 and "--load" in r.stderr and extra[0] in r.stderr, r.stderr
