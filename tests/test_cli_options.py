@@ -25,3 +25,29 @@ def test_a_loaded_match_keeps_its_own_rules(tmp_path: Path) -> None:
     for extra in (["--length", "7"], ["--money"], ["--jacoby", "--money"]):
         r = run_cli("play", "--load", "m.mat", *extra, stdin="quit\n", cwd=tmp_path)
         assert r.returncode == 2 and "--load" in r.stderr and extra[0] in r.stderr, r.stderr
+
+
+def test_every_option_of_every_command_has_help() -> None:
+    parser = build_parser()
+    subparsers = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    commands = subparsers.choices
+    assert set(commands) >= {
+        "play",
+        "show",
+        "hint",
+        "moves",
+        "convert",
+        "selfplay",
+        "train",
+        "distill",
+        "serve",
+    }
+    helped = {a.dest for a in subparsers._choices_actions if a.help}
+    assert helped == set(commands)
+    missing = [
+        f"{name} {action.option_strings or action.dest}"
+        for name, sub in commands.items()
+        for action in sub._actions
+        if not action.help or action.help == argparse.SUPPRESS
+    ]
+    assert missing == []

@@ -307,19 +307,32 @@ class _Parser(argparse.ArgumentParser):
 _PASSED_ON = ("train", "distill")  # their own parsers read the rest of the line
 
 
+_BOTS = "random, pubeval, neural (the best; also expert, strong, world for 0, 1, 2 plies)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``backgammon`` argument parser with every subcommand."""
     parser = _Parser(prog="backgammon", description=_DESCRIPTION)
-    sub = parser.add_subparsers(dest="command")
-    play = sub.add_parser("play", help="play a match in the terminal (5 points vs the bot)")
+    sub = parser.add_subparsers(dest="command", title="commands")
+
+    play = sub.add_parser(
+        "play", help="play a match in the terminal (the default: 5 points against the bot)"
+    )
     play.add_argument(
         "--length", type=int, default=None, help=f"match length in points, 1-64 ({DEFAULT_LENGTH})"
     )
-    play.add_argument("--money", action="store_true", help="a money session instead of a match")
+    play.add_argument(
+        "--money", action="store_true", help="a money session instead of a match (no --length)"
+    )
     play.add_argument("--jacoby", action="store_true", help="money: the Jacoby rule")
     play.add_argument("--beavers", action="store_true", help="money: beavers allowed")
-    play.add_argument("--vs", choices=("bot", "human"), default="bot")
-    play.add_argument("--bot", default=None, help="the bot's name (default: the best)")
+    play.add_argument(
+        "--vs",
+        choices=("bot", "human"),
+        default="bot",
+        help="bot: you against the bot (default); human: two players at one keyboard",
+    )
+    play.add_argument("--bot", default=None, help=f"the bot: {_BOTS}")
     play.add_argument("--ply", type=int, default=None, help="the bot's lookahead (0, 1, 2)")
     play.add_argument("--seed", type=int, default=None, help="seed the dice (reproducible)")
     play.add_argument(
@@ -328,7 +341,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="commit to the dice before play, reveal the seed at the end",
     )
     play.add_argument("--load", metavar="FILE.mat", help="go on with a saved match")
-    play.add_argument("--out", metavar="FILE.mat", help="where to save the match")
+    play.add_argument(
+        "--out",
+        metavar="FILE.mat",
+        help="where to save the match (default: backgammon-DATE.mat here; with --load, that file)",
+    )
     play.add_argument("--name", default=None, help="your name in the match file")
     play.add_argument(
         "--no-auto", action="store_true", help="do not make forced plays automatically"
@@ -340,29 +357,64 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="confirm each play before it counts (default in a terminal)",
     )
-    play.add_argument("--no-confirm", dest="confirm", action="store_false")
-    play.add_argument("--ascii", action="store_true", help="plain ASCII board")
+    play.add_argument(
+        "--no-confirm",
+        dest="confirm",
+        action="store_false",
+        help="a play counts once typed (default when the commands come from a script)",
+    )
+    play.add_argument(
+        "--ascii", action="store_true", help="draw the board in plain ASCII (X and O)"
+    )
+
     show = sub.add_parser("show", help="draw a position from a Position ID, gnubg ID or XGID")
-    show.add_argument("id")
-    show.add_argument("--ascii", action="store_true")
+    show.add_argument("id", help="a Position ID, a gnubg ID (position:match) or an XGID")
+    show.add_argument(
+        "--ascii", action="store_true", help="draw the board in plain ASCII (X and O)"
+    )
+
     hint = sub.add_parser("hint", help="the bot's best plays for a position and roll")
-    hint.add_argument("id")
-    hint.add_argument("--dice", default=None, help="the roll, e.g. 31")
-    hint.add_argument("--bot", default=None)
-    hint.add_argument("--ply", type=int, default=None)
-    hint.add_argument("--count", type=int, default=5, help="how many plays to list")
-    hint.add_argument("--ascii", action="store_true")
+    hint.add_argument("id", help="a Position ID, a gnubg ID (position:match) or an XGID")
+    hint.add_argument(
+        "--dice",
+        default=None,
+        help="the roll, e.g. 31 (default: the ID's dice; none gives cube advice)",
+    )
+    hint.add_argument("--bot", default=None, help=f"the bot: {_BOTS}")
+    hint.add_argument("--ply", type=int, default=None, help="the bot's lookahead (0, 1, 2)")
+    hint.add_argument("--count", type=int, default=5, help="how many plays to list (5)")
+    hint.add_argument(
+        "--ascii", action="store_true", help="draw the board in plain ASCII (X and O)"
+    )
+
+    moves = sub.add_parser("moves", help="list the legal plays of a roll")
+    moves.add_argument(
+        "id",
+        nargs="?",
+        default=None,
+        help="a Position ID, gnubg ID or XGID (default: the starting position)",
+    )
+    moves.add_argument("--dice", default="31", help="the roll, e.g. 31 (31)")
+
     convert = sub.add_parser("convert", help="convert a match file: A.mat B.sgf (or back)")
-    convert.add_argument("source")
-    convert.add_argument("target")
+    convert.add_argument("source", help="the match file to read (.mat or .sgf)")
+    convert.add_argument("target", help="the file to write; its ending (.mat or .sgf) says how")
+
     selfplay = sub.add_parser("selfplay", help="bot against bot; .mat files and results")
-    selfplay.add_argument("--games", type=int, default=10)
-    selfplay.add_argument("--out", default="selfplay")
-    selfplay.add_argument("--length", type=int, default=1)
-    selfplay.add_argument("--bot", default=None)
-    selfplay.add_argument("--opponent", default=None)
-    selfplay.add_argument("--ply", type=int, default=None)
-    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument("--games", type=int, default=10, help="how many matches (10)")
+    selfplay.add_argument(
+        "--out", default="selfplay", help="the folder for the .mat files (./selfplay)"
+    )
+    selfplay.add_argument("--length", type=int, default=1, help="match length in points (1)")
+    selfplay.add_argument("--bot", default=None, help=f"the first bot: {_BOTS}")
+    selfplay.add_argument(
+        "--opponent", default=None, help="the second bot (default: the same as --bot)"
+    )
+    selfplay.add_argument("--ply", type=int, default=None, help="both bots' lookahead (0, 1, 2)")
+    selfplay.add_argument(
+        "--seed", type=int, default=0, help="seed of the dice; match N uses a seed made from it"
+    )
+
     sub.add_parser(
         "train", help="train the network (options: backgammon train --help)", add_help=False
     )
@@ -371,14 +423,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="fit the network to its 1-ply evaluations (backgammon distill --help)",
         add_help=False,
     )
-    moves = sub.add_parser("moves", help="list the legal plays of a roll")
-    moves.add_argument("id", nargs="?", default=None)
-    moves.add_argument("--dice", default="31", help="the roll, e.g. 31")
+
     serve = sub.add_parser("serve", help="play in the browser (web server)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
     serve.add_argument(
-        "--database", default="backgammon.sqlite3", help="SQLite file or sqlite:/// URL"
+        "--host", default="127.0.0.1", help="the address to listen on (127.0.0.1: this machine)"
+    )
+    serve.add_argument("--port", type=int, default=8000, help="the port to listen on (8000)")
+    serve.add_argument(
+        "--database",
+        default="backgammon.sqlite3",
+        help="where matches are kept: an SQLite file or sqlite:/// URL (./backgammon.sqlite3)",
     )
     return parser
 
