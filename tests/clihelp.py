@@ -32,8 +32,10 @@ def run_cli(
     cwd: Path | None = None,
     timeout: float = 60,
     encoding: str = "utf-8",
+    env: dict[str, str] | None = None,
 ) -> Any:
-    """Run ``python -m backgammon`` as a separate program."""
+    """Run ``python -m backgammon`` as a separate program (``env`` replaces the environment's
+    variables it names)."""
     return subprocess.run(
         [sys.executable, "-m", "backgammon", *args],
         input=stdin,
@@ -41,7 +43,7 @@ def run_cli(
         text=True,
         cwd=cwd,
         timeout=timeout,
-        env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": encoding},
+        env={**os.environ, "COLUMNS": "100", "PYTHONIOENCODING": encoding, **(env or {})},
     )
 
 

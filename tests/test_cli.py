@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import signal
@@ -353,9 +354,10 @@ def test_play_with_no_options_starts_a_five_point_match_at_once(tmp_path: Path) 
     assert r.returncode == 0, r.stderr
     assert "Playing a 5-point match against the bot" in r.stdout
     assert "Match to 5" in r.stdout
-    saved = list(tmp_path.glob("backgammon-*.mat"))
-    assert len(saved) == 1 and f"saved in {saved[0].name}" in r.stdout
+    saved = list(Path(os.environ["XDG_DATA_HOME"], "backgammon").glob("backgammon-*.mat"))
+    assert len(saved) == 1 and f"saved in {saved[0]}" in r.stdout
     assert " 5 point match" in saved[0].read_text()
+    assert not list(tmp_path.glob("*.mat"))  # nothing dropped in the current folder
 
 
 def test_commands_at_the_prompt_change_nothing(tmp_path: Path) -> None:

@@ -51,3 +51,25 @@ def test_every_option_of_every_command_has_help() -> None:
         if not action.help or action.help == argparse.SUPPRESS
     ]
     assert missing == []
+
+
+def test_matches_are_saved_in_the_users_data_folder(tmp_path: Path) -> None:
+    """Without --out a match goes to $XDG_DATA_HOME/backgammon, else ~/.local/share/backgammon
+    (made when needed), and the program says where at the start and the end."""
+    home = tmp_path / "home"
+    home.mkdir()
+    work = tmp_path / "work"
+    work.mkdir()
+    for env, folder in (
+        ({"XDG_DATA_HOME": str(tmp_path / "xdg")}, tmp_path / "xdg" / "backgammon"),
+        ({"XDG_DATA_HOME": "", "HOME": str(home)}, home / ".local" / "share" / "backgammon"),
+    ):
+        r = run_cli("play", "--bot", "random", stdin="quit\n", cwd=work, env=env)
+        assert r.returncode == 0, r.stderr
+        saved = list(folder.glob("backgammon-*.mat"))
+        assert len(saved) == 1, (r.stdout, list(tmp_path.rglob("*.mat")))
+        assert f"The match is saved in {saved[0]}" in r.stdout
+        assert r.stdout.index(f"Saving to {saved[0]}") < r.stdout.index("Stopped.")
+    assert list(work.iterdir()) == []
+    r = run_cli("play", "--bot", "random", "--out", "mine.mat", stdin="quit\n", cwd=work)
+    assert r.returncode == 0 and (work / "mine.mat").exists()

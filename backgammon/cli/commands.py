@@ -105,6 +105,7 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     console.print(
         Text(f"Playing {what} against {opponent}. Type help for the commands.", style="bold")
     )
+    console.print(Text(f"Saving to {save_path}"), soft_wrap=True)
     return Session(match, bots, console, reader, options, source).run()
 
 
@@ -344,7 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--out",
         metavar="FILE.mat",
-        help="where to save the match (default: backgammon-DATE.mat here; with --load, that file)",
+        help="where to save the match (default: a new file in the data folder, "
+        "$XDG_DATA_HOME/backgammon or ~/.local/share/backgammon; with --load, that file)",
     )
     play.add_argument("--name", default=None, help="your name in the match file")
     play.add_argument(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -10,13 +11,29 @@ from backgammon.cli.errors import UsageError
 from backgammon.dice import DiceSource
 from backgammon.match import Match
 
-__all__ = ["default_save_path", "read_mat", "write_mat"]
+__all__ = ["data_folder", "default_save_path", "read_mat", "write_mat"]
+
+
+def data_folder() -> Path:
+    """The user's folder for saved matches: ``$XDG_DATA_HOME/backgammon``, else
+    ``~/.local/share/backgammon`` (the XDG base directory convention)."""
+    base = os.environ.get("XDG_DATA_HOME", "")
+    root = Path(base) if Path(base).is_absolute() else Path.home() / ".local" / "share"
+    return root / "backgammon"
 
 
 def default_save_path() -> Path:
-    """Where a match is saved when no ``--out`` is given."""
+    """Where a match is saved when no ``--out`` is given: a new file in :func:`data_folder`,
+    which is made when needed (every run used to leave a file in the current folder)."""
+    folder = data_folder()
+    folder.mkdir(parents=True, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
-    return Path(f"backgammon-{stamp}.mat")
+    path = folder / f"backgammon-{stamp}.mat"
+    n = 1
+    while path.exists():
+        n += 1
+        path = folder / f"backgammon-{stamp}-{n}.mat"
+    return path
 
 
 def write_mat(m: Match, path: Path, names: tuple[str, str]) -> None:
