@@ -34,12 +34,15 @@ class BoardView:
     post_crawford: bool = False
     gnubg_id: str | None = None
     note: str = ""
+    bottom_mark: int = 0
+    """Which mark the bottom player's checkers wear: 0 for the first player's (X, white), 1
+    for the second's (O, red).  A player keeps one mark when the board turns to them."""
 
 
 @dataclasses.dataclass(frozen=True)
 class _Glyphs:
-    bottom: str
-    top: str
+    first: str  # the first player's checkers (player 0)
+    second: str
     empty: str
     h: str
     v: str
@@ -54,8 +57,8 @@ class _Glyphs:
 _UNICODE = _Glyphs("●", "○", "·", "─", "│", "┌", "┐", "└", "┘", "┬", "┴")
 _ASCII = _Glyphs("X", "O", ".", "-", "|", "+", "+", "+", "+", "+", "+")
 
-_BOTTOM_STYLE = "bold bright_white"
-_TOP_STYLE = "bold red"
+_FIRST_STYLE = "bold bright_white"
+_SECOND_STYLE = "bold red"
 _FRAME_STYLE = "yellow"
 _NUMBER_STYLE = "cyan"
 
@@ -72,13 +75,14 @@ def render_board(view: BoardView, unicode: bool = True) -> Text:
     b = view.position.board
     off_bottom, off_top = view.position.off
     pips_bottom, pips_top = view.position.pip_counts()
+    marks = ((g.first, _FIRST_STYLE), (g.second, _SECOND_STYLE))
+    bottom_mark, top_mark = marks[view.bottom_mark], marks[1 - view.bottom_mark]
     out = Text()
 
     def player_line(side: str) -> None:
         is_bottom = side == "bottom"
         name = view.bottom_name if is_bottom else view.top_name
-        glyph = g.bottom if is_bottom else g.top
-        style = _BOTTOM_STYLE if is_bottom else _TOP_STYLE
+        glyph, style = bottom_mark if is_bottom else top_mark
         score = view.score[0] if is_bottom else view.score[1]
         pips = pips_bottom if is_bottom else pips_top
         off = off_bottom if is_bottom else off_top
@@ -96,7 +100,7 @@ def render_board(view: BoardView, unicode: bool = True) -> Text:
         if n == 0:
             return Text(f" {g.empty} " if row == 0 else "   ", style="dim")
         count = abs(n)
-        glyph, style = (g.bottom, _BOTTOM_STYLE) if n > 0 else (g.top, _TOP_STYLE)
+        glyph, style = bottom_mark if n > 0 else top_mark
         if row >= count:
             return Text("   ")
         if row == 4 and count > 5:
@@ -133,7 +137,7 @@ def render_board(view: BoardView, unicode: bool = True) -> Text:
     def half(points: list[int], rows: range, bar: int, top: bool) -> None:
         # The top player's bar checkers sit in the upper half of the bar, the bottom
         # player's in the lower half, next to the home board each will enter.
-        glyph, style = (g.top, _TOP_STYLE) if top else (g.bottom, _BOTTOM_STYLE)
+        glyph, style = top_mark if top else bottom_mark
         for row in rows:
             out.append(" ")
             out.append(g.v, style=_FRAME_STYLE)

@@ -194,6 +194,7 @@ class Session:
             post_crawford=m.is_post_crawford,
             gnubg_id=m.gnubg_id(),
             note=note,
+            bottom_mark=me,
         )
 
     def draw(self, position: Position | None = None, note: str = "") -> None:
