@@ -150,7 +150,7 @@ def show_command(args: argparse.Namespace) -> int:
             PlayOptions(names=("Player 0", "Player 1"), humans=frozenset({me})),
         )
         view = session.view()
-    console.print(render_board(view, unicode=unicode))
+    console.print(render_board(view, unicode=unicode, width=console.width))
     return 0
 
 
@@ -183,7 +183,7 @@ def hint_command(args: argparse.Namespace) -> int:
         view = BoardView(
             pos, bottom_name="on roll", top_name="opponent", dice=dice, gnubg_id=pos.position_id()
         )
-    console.print(render_board(view, unicode=unicode))
+    console.print(render_board(view, unicode=unicode, width=console.width))
     if dice is None:
         if match is None:
             raise UsageError("give the roll with --dice, like --dice 31")

@@ -69,8 +69,9 @@ def _use_unicode(console: Console) -> bool:
     return encoding.startswith("utf")
 
 
-def render_board(view: BoardView, unicode: bool = True) -> Text:
-    """The board as rich Text: points numbered from the bottom player's side."""
+def render_board(view: BoardView, unicode: bool = True, width: int = 80) -> Text:
+    """The board as rich Text, at most ``width`` columns for names up to 20 characters:
+    points numbered from the bottom player's side."""
     g = _UNICODE if unicode else _ASCII
     b = view.position.board
     off_bottom, off_top = view.position.off
@@ -179,14 +180,18 @@ def render_board(view: BoardView, unicode: bool = True) -> Text:
         info.append("Money game")
     owner = {"bottom": view.bottom_name, "top": view.top_name}.get(view.cube_owner or "")
     info.append(f"cube {view.cube_value}" + (f" owned by {owner}" if owner else " centred"))
-    out.append(" " + " · ".join(info) if unicode else " " + " - ".join(info))
-    out.append("\n")
+    sep = " · " if unicode else " - "
+    line = " " + sep.join(info)
+    out.append(line)
     if view.gnubg_id:
-        out.append(" gnubg ID ")
+        label = "gnubg ID "
+        if len(line) + len(sep) + len(label) + len(view.gnubg_id) <= width:
+            out.append(sep + label)  # on the same line when it fits: the board fits 24 rows
+        else:
+            out.append("\n " + label)
         out.append(view.gnubg_id, style="bold")
-        out.append("\n")
     if view.note:
-        out.append(" " + view.note + "\n")
+        out.append("\n " + view.note)
     return out
 
 

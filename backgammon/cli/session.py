@@ -48,10 +48,11 @@ class _Quit(Exception):
 
 
 HELP = """\
-Commands (r d t p h u b q ? are short for roll double take pass hint undo board quit help):
+Commands (r d t p h u l b q ? short for roll double take pass hint undo list board quit help):
   13/8 13/11     a play in gnubg notation (bar/22, 6/off, 8/5(2), 24/13 ...), whole or in
                  parts: "24/18" then "18/13"; a complete play is confirmed with Enter
   3              the play numbered 3 in the list of legal plays
+  list           all the legal plays (under the board only the first few are listed)
   undo           take back the steps of this turn not yet confirmed
   roll           roll the dice (Enter does the same)
   double         offer the cube before rolling
@@ -104,8 +105,16 @@ _ALIASES = {
     "exit": "quit",
     "undo": "undo",
     "u": "undo",
+    "list": "list",
+    "l": "list",
 }
 
+
+LIST_ROWS = 4
+"""Rows of legal plays listed under the board: with the board and the prompt they fit a
+terminal of 24 lines."""
+
+_TYPE_A_PLAY = "type a play such as 13/8 13/11, or its number (list: the plays, help: commands)"
 
 _CONFIRM = {"", "y", "yes", "ok", "confirm", "c"}
 _TAKE_BACK = {"undo", "u", "n", "no"}
@@ -199,7 +208,10 @@ class Session:
 
     def draw(self, position: Position | None = None, note: str = "") -> None:
         """Draw the board."""
-        self.console.print(render_board(self.view(position, note), unicode=self.options.unicode))
+        board = render_board(
+            self.view(position, note), unicode=self.options.unicode, width=self.console.width
+        )
+        self.console.print(board)
 
     # ------------------------------------------------------------------ saving
     def save(self, path: Path | None = None) -> Path:
@@ -517,11 +529,10 @@ class Session:
             done = f" [{format_partial(entry.steps)}, {left} to play]" if entry.steps else ""
             line = self.reader.read(f"{name}: your play ({dice[0]}{dice[1]}){done} > ")
             word, _, rest = line.strip().partition(" ")
-            command = _command(word, rest)
-            if command == "roll" and not line.strip():
-                if not entry.steps:
-                    continue
-                command = None
+            command = _command(word, rest) if line.strip() else None
+            if not line.strip():
+                self.error(_TYPE_A_PLAY)
+                continue
             if command is not None:
                 if command == "undo":
                     if not entry.steps:
@@ -535,20 +546,26 @@ class Session:
                 if command == "hint":
                     self.hint(actor, entry)
                     continue
+                if command == "list":
+                    self.list_plays(entry, rows=None)
+                    continue
+                if command == "board":
+                    self.draw(entry.current)
+                    if not entry.steps:
+                        self.list_plays(entry)
+                    continue
                 if command == "resign":
                     if self.try_cube_or_resign(command, rest):
                         return
                     continue
                 if self.common(command, rest, actor):
                     continue
-                self.error(f"{clip(word)} is not possible now: type a play (or help)")
-                self.list_plays(entry)
+                self.error(f"{clip(word)} is not possible now: {_TYPE_A_PLAY}")
                 continue
             try:
                 move = entry.enter(line)
             except ValueError as exc:  # unreadable, ambiguous or impossible: nothing entered
                 self.error(str(exc))
-                self.list_plays(entry)
                 continue
             if move is None:
                 self.draw(entry.current)
@@ -593,17 +610,23 @@ class Session:
                     "undo takes it back (or help)"
                 )
 
-    def list_plays(self, entry: TurnEntry) -> None:
-        """The legal plays, numbered."""
+    def list_plays(self, entry: TurnEntry, rows: int | None = LIST_ROWS) -> None:
+        """The legal plays, numbered, in columns: the first ``rows`` rows of them (all when
+        ``rows`` is None), so that a roll with 100 plays does not push the board away."""
         plays = entry.legal
         width = max(len(str(p)) for p in plays) + 6
         columns = max(1, min(4, (self.console.width - 2) // width))
+        shown = len(plays) if rows is None else min(len(plays), rows * columns)
         lines = []
-        for start in range(0, len(plays), columns):
+        for start in range(0, shown, columns):
             cells = [
                 f"{i + 1:3d}. {plays[i]}".ljust(width)
-                for i in range(start, min(start + columns, len(plays)))
+                for i in range(start, min(start + columns, shown))
             ]
             lines.append(" " + "".join(cells).rstrip())
-        self.say(f"Legal plays of {entry.dice[0]}{entry.dice[1]}:")
+        dice = f"{entry.dice[0]}{entry.dice[1]}"
+        if shown < len(plays):
+            self.say(f"Legal plays of {dice}: the first {shown} of {len(plays)} (list shows all):")
+        else:
+            self.say(f"Legal plays of {dice}:")
         self.say("\n".join(lines))
