@@ -180,3 +180,22 @@ def last_line(screen: str) -> str:
     """The last line of ``screen`` that is not blank (where the cursor waits for input)."""
     lines = [ln for ln in screen.splitlines() if ln.strip()]
     return lines[-1].rstrip() if lines else ""
+
+
+def play_through(program: Program, limit: int = 3000) -> str:
+    """Answer every prompt simply (roll, take, accept, play 1, confirm) until the program
+    ends; the whole output."""
+    for _ in range(limit):
+        text = program.next_prompt()
+        if text is None:
+            return program.output
+        prompt = text.rsplit("\n", 1)[-1]
+        if "take, pass" in prompt:
+            program.send("take")
+        elif "accept or reject" in prompt:
+            program.send("accept")
+        elif "your play" in prompt:
+            program.send("1")
+        else:
+            program.send("")
+    raise AssertionError("the match did not end")

@@ -41,6 +41,7 @@ def test_every_option_of_every_command_has_help() -> None:
         "train",
         "distill",
         "serve",
+        "verify",
     }
     helped = {a.dest for a in subparsers._choices_actions if a.help}
     assert helped == set(commands)

@@ -1,7 +1,8 @@
 """The terminal face: ``backgammon play`` and the other subcommands.
 
 ``render`` draws the board, ``session`` runs the game loop, ``commands`` parses the command
-line, ``advice`` drives the bots, ``records`` saves and loads matches.
+line, ``advice`` drives the bots, ``records`` saves and loads matches, ``audit`` records and
+checks auditable dice.
 """
 
 from backgammon.cli.advice import Bot, load_bot

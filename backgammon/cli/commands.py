@@ -1,5 +1,5 @@
 """The ``backgammon`` command line: one argparse subcommand per face of the package (play,
-show, hint, moves, convert, selfplay, train, distill, serve)."""
+show, hint, moves, convert, selfplay, train, distill, serve, verify)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from rich.text import Text
 
 from backgammon import matchfile
 from backgammon.board import Position
+from backgammon.cli import audit
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
 from backgammon.cli.errors import UsageError, bound, clip, cut
 from backgammon.cli.reader import Reader
@@ -69,6 +70,8 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     ]
     if args.load and rules_given:
         raise UsageError(f"--load goes on with the file's own rules: drop {' '.join(rules_given)}")
+    if args.load and args.auditable:
+        raise UsageError("--auditable dice are for a new match: they cannot go with --load")
     if args.money and args.length is not None:
         raise UsageError("--money plays for money, --length for a match: choose one")
     if args.load:
@@ -281,6 +284,19 @@ def moves_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def verify_command(args: argparse.Namespace) -> int:
+    """``backgammon verify FILE.mat --seed HEX``: did every throw come from the seed?"""
+    problems = audit.check(Path(args.file), args.seed, args.commitment)
+    if problems:
+        for problem in problems:
+            print(f"{args.file}: {problem}")
+        print(f"{args.file}: NOT verified: the dice do not all come from that seed")
+        return 1
+    against = "the given commitment" if args.commitment else "the commitment the file records"
+    print(f"{args.file}: verified: every throw comes from that seed, which matches {against}")
+    return 0
+
+
 def serve_command(args: argparse.Namespace) -> int:
     """``backgammon serve``: the web board."""
     from backgammon.web import serve as run_server
@@ -339,7 +355,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--auditable",
         action="store_true",
-        help="commit to the dice before play, reveal the seed at the end",
+        help="commit to the dice before play, reveal the seed at the end "
+        "(check the saved match with backgammon verify)",
     )
     play.add_argument("--load", metavar="FILE.mat", help="go on with a saved match")
     play.add_argument(
@@ -426,6 +443,18 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
 
+    check = sub.add_parser(
+        "verify", help="check that every throw of a --auditable match came from its seed"
+    )
+    check.add_argument("file", help="the match saved by backgammon play --auditable")
+    check.add_argument("--seed", required=True, help="the seed (hex) revealed after play")
+    check.add_argument(
+        "--commitment",
+        default=None,
+        help="the commitment (hex) shown before play (default: the one the file records, "
+        "which proves less: compare it with what you were shown)",
+    )
+
     serve = sub.add_parser("serve", help="play in the browser (web server)")
     serve.add_argument(
         "--host", default="127.0.0.1", help="the address to listen on (127.0.0.1: this machine)"
@@ -456,6 +485,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "convert": convert_command,
         "selfplay": selfplay_command,
         "serve": serve_command,
+        "verify": verify_command,
     }
     try:
         if args.command in _PASSED_ON:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from pathlib import Path
@@ -36,12 +37,16 @@ def default_save_path() -> Path:
     return path
 
 
-def write_mat(m: Match, path: Path, names: tuple[str, str]) -> None:
-    """Save the match as a .mat file (gnubg's layout), or SGF if the name ends in .sgf."""
+def write_mat(m: Match, path: Path, names: tuple[str, str], comment: str = "") -> None:
+    """Save the match as a .mat file (gnubg's layout), or SGF if the name ends in .sgf, with
+    ``comment`` as the match comment (both formats keep one)."""
     from backgammon import mat, sgf
 
     writer = sgf if path.suffix.lower() == ".sgf" else mat
-    path.write_text(writer.write(m, names), encoding="utf-8")
+    record = matchfile.from_match(m, names)
+    if comment:
+        record = dataclasses.replace(record, comment=comment)
+    path.write_text(writer.write_record(record), encoding="utf-8")
 
 
 def read_mat(path: Path, dice: DiceSource) -> tuple[Match, tuple[str, str]]:

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from backgammon.board import Move, Position
+from backgammon.cli import audit
 from backgammon.cli.advice import (
     Bot,
     _bot_accepts_resignation,
@@ -217,7 +218,10 @@ class Session:
     def save(self, path: Path | None = None) -> Path:
         """Write the match as .mat and return where."""
         target = path or self.options.save_path
-        write_mat(self.match, target, self.options.names)
+        note = ""
+        if isinstance(self.dice, AuditableDice):
+            note = audit.comment(self.dice.commitment, self.match.record.rolls())
+        write_mat(self.match, target, self.options.names, note)
         return target
 
     # ------------------------------------------------------------------ the loop
@@ -231,7 +235,12 @@ class Session:
             if not isinstance(stop, _Quit):
                 self.console.print()
             self.say(f"Stopped. The match is saved in {where}", "bold")
-            self.say(f"Go on with: backgammon play --load {where}")
+            if isinstance(self.dice, AuditableDice):
+                # these dice are done with (a loaded match gets new ones): the part played
+                # can be checked now
+                self.reveal(where)
+            else:
+                self.say(f"Go on with: backgammon play --load {where}")
             return 130 if isinstance(stop, KeyboardInterrupt) else 0
         self.report_games()
         where = self.save()
@@ -240,19 +249,25 @@ class Session:
         name = self.options.names[winner] if winner is not None else "nobody"
         self.say(f"The match is over: {name} won, {a}-{b}.", "bold green")
         if isinstance(self.dice, AuditableDice):
-            seed = self.dice.reveal()
-            ok = verify(self.match.record, seed, self.dice.commitment)
-            self.say(f"Dice seed: {seed}")
-            self.say(
-                "Every roll of this match "
-                + (
-                    "comes from that seed, committed to before play."
-                    if ok
-                    else "does NOT come from that seed."
-                )
-            )
+            self.reveal(where)
         self.say(f"The match is saved in {where}", "bold")
         return 0
+
+    def reveal(self, where: Path) -> None:
+        """Publish the auditable dice's seed and say how to check the saved match with it."""
+        assert isinstance(self.dice, AuditableDice)
+        seed = self.dice.reveal()
+        ok = verify(self.match.record, seed, self.dice.commitment)
+        self.say(f"Dice seed: {seed}")
+        self.say(
+            "Every roll of this match "
+            + (
+                "comes from that seed, committed to before play."
+                if ok
+                else "does NOT come from that seed."
+            )
+        )
+        self.say(f"Check the saved match with: backgammon verify {where} --seed {seed}")
 
     def report_games(self) -> None:
         """Say who won points since the last report."""
