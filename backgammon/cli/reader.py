@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import re
 import sys
 from typing import TextIO
@@ -27,6 +28,9 @@ class Reader:
         """Read from ``stream`` (standard input by default), echoing lines that are not typed."""
         self.console = console
         self.stream = stream if stream is not None else sys.stdin
+        if isinstance(self.stream, io.TextIOWrapper):
+            # bytes that are not text become "�" and get a message, not a crash
+            self.stream.reconfigure(errors="replace")
         self.interactive = self.stream.isatty()
         self._readline = False
         if self.interactive:

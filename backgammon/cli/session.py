@@ -498,7 +498,7 @@ class Session:
             target = Path(rest.strip()) if rest.strip() else None
             try:
                 where = self.save(target)
-            except OSError as exc:
+            except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
                 self.error(f"cannot save: {exc}")
             else:
                 self.say(f"Saved in {where}")
