@@ -1,4 +1,4 @@
-"""The rules core: positions, plays and their generation (rules R1-R19 of RULES.md).
+"""The rules core: positions, plays and their generation (rules R1-R19 of docs/rules.md).
 
 A :class:`Position` is an immutable board seen from the side to move.  Internally it is a
 tuple of 26 signed counts::

@@ -233,7 +233,7 @@ def _single_step(board: tuple[int, ...], src: int, die: int) -> Step | None:
     if board[src] <= 0:
         return None
     if board[BAR] > 0 and src != BAR:
-        return None  # R11: enter from the bar first
+        return None  # R12: enter from the bar first
     dst = src - die
     if dst > 0:
         if board[dst] < -1:
@@ -242,7 +242,7 @@ def _single_step(board: tuple[int, ...], src: int, die: int) -> Step | None:
     if any(x > 0 for x in board[7:]):
         return None  # R14: all checkers home before bearing off
     if dst < 0 and any(board[k] > 0 for k in range(src + 1, 7)):
-        return None  # R16: a larger number only from the highest point
+        return None  # R15: a larger number only from the highest point
     return (src, OFF, False)
 
 
