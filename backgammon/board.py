@@ -52,7 +52,7 @@ class InvalidPositionError(ValueError):
 
 
 class InvalidMoveTextError(ValueError):
-    """Move text that cannot be read as a play at all (R5 notation)."""
+    """Move text that cannot be read as a play at all (notation: formats.md §5.2)."""
 
 
 class IllegalMoveError(ValueError):
