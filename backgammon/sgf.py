@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from backgammon import __version__
 from backgammon.board import BAR, OFF, Step
 from backgammon.match import Match
 from backgammon.matchfile import (
@@ -42,7 +43,7 @@ __all__ = [
     "write_record",
 ]
 
-DEFAULT_APPLICATION = "backgammon:0.1.0"
+DEFAULT_APPLICATION = f"backgammon:{__version__}"
 
 # .mat tag <-> SGF root property (the ones gnubg writes for game 0).
 _INFO_PROPERTIES = (("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Transcriber", "AN"))
