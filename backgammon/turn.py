@@ -1,10 +1,10 @@
 """A play entered one step at a time: the rules of a turn, written once for every face.
 
 A :class:`TurnEntry` holds the steps entered so far for one roll.  It checks each step
-against the dice and the rules of a turn (R5-R17 of docs/rules.md), lists the steps that can come next,
-takes steps back and says when the steps make a complete legal play.  The terminal, the web
-board and the match-file readers all enter plays through it; :class:`backgammon.match.Match`
-takes the finished play.
+against the dice and the rules of a turn (R5-R17 of docs/rules.md), lists the steps that
+can come next, takes steps back and says when the steps make a complete legal play.  The
+terminal, the web board and the match-file readers all enter plays through it;
+:class:`backgammon.match.Match` takes the finished play.
 
     >>> from backgammon.board import Position
     >>> entry = TurnEntry(Position.initial(), (3, 1))
