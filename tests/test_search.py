@@ -9,13 +9,15 @@ from backgammon import Position
 from backgammon.board import iter_rolls
 from backgammon.players.bearoff import BearoffDatabase
 from backgammon.players.encode import boards_array
-from backgammon.players.net import flip_probs
-from backgammon.players.search import Searcher, default_evaluator
+from backgammon.players.evaluator import CompositeEvaluator
+from backgammon.players.net import default_nets
+from backgammon.players.probabilities import flip_probs
+from backgammon.players.search import Searcher
 
 
 @pytest.fixture(scope="module")
 def searcher() -> Searcher:
-    return Searcher(default_evaluator(), BearoffDatabase.load(progress=False))
+    return Searcher(CompositeEvaluator(default_nets(), BearoffDatabase.load(progress=False)))
 
 
 def one_ply_by_hand(s: Searcher, pos: Position) -> np.ndarray:
@@ -29,7 +31,7 @@ def one_ply_by_hand(s: Searcher, pos: Position) -> np.ndarray:
             if after.is_game_over():
                 p = s.probs_after(boards_array([after.board]))[0]
             else:
-                p = flip_probs(s.probs(boards_array([after.board])))[0]
+                p = flip_probs(s.evaluator.evaluate(boards_array([after.board])))[0]
             e = float(s.equity(p[None, :])[0])
             if e > best_e:
                 best_p, best_e = p, e
@@ -52,9 +54,10 @@ def test_bearoff_positions_use_the_database(searcher: Searcher) -> None:
     b = [0] * 26
     b[1], b[2] = 2, 1  # three checkers left, twelve off
     b[24], b[23] = -5, -5  # the opponent: ten left, five off
-    p = searcher.probs(boards_array([b]))[0]
-    assert searcher.bearoff is not None
-    assert p[0] == pytest.approx(searcher.bearoff.win_probabilities(np.array([b]))[0])
+    composite = searcher.evaluator
+    assert isinstance(composite, CompositeEvaluator) and composite.bearoff is not None
+    p = composite.evaluate(boards_array([b]))[0]
+    assert p[0] == pytest.approx(composite.bearoff.win_probabilities(np.array([b]))[0])
     assert p[1] == p[2] == p[3] == p[4] == 0.0  # both sides have borne off: no gammons
 
 
