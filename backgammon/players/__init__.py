@@ -1,4 +1,5 @@
-"""Players: one protocol for every bot, and :func:`get` to make one by name.
+"""Players: one protocol for every bot, :func:`get` to make one by name and :func:`decide`
+to make one act on a :class:`~backgammon.match.Match`.
 
     >>> from backgammon import Position
     >>> from backgammon.players import get
@@ -18,6 +19,7 @@ from typing import Any
 
 from backgammon.players.base import CubeAdviser, MoveRanker, Player, RankedMove
 from backgammon.players.cube import CubeAction, CubeDecision, CubeState, CubeStateError
+from backgammon.players.driver import Decision, decide
 
 __all__ = [
     "PLAYERS",
@@ -26,10 +28,12 @@ __all__ = [
     "CubeDecision",
     "CubeState",
     "CubeStateError",
+    "Decision",
     "MoveRanker",
     "Player",
     "RankedMove",
     "UnknownPlayerError",
+    "decide",
     "get",
 ]
 
