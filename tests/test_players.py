@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import doctest
+
 import numpy as np
 import pytest
 from gnubg_reference import played_game_cases
 
-from backgammon import Position
+from backgammon import Position, players
 from backgammon.players import (
     CubeAction,
     CubeAdviser,
@@ -14,7 +16,9 @@ from backgammon.players import (
     MoveRanker,
     Player,
     UnknownPlayerError,
+    driver,
     get,
+    probabilities,
 )
 from backgammon.players.neural import NeuralPlayer, match_weights
 
@@ -156,3 +160,9 @@ def test_lookahead_ranks_the_filtered_plays_first() -> None:
     assert 1 <= deep <= 5 and depths == [1] * deep + [0] * (len(ranked) - deep)
     assert ranked[0].move == one.choose_move(pos, dice)
     assert len(ranked) == len(pos.legal_moves(dice))
+
+
+@pytest.mark.parametrize("module", [players, driver, probabilities], ids=lambda m: m.__name__)
+def test_docstring_examples(module: object) -> None:
+    result = doctest.testmod(module)  # type: ignore[arg-type]
+    assert result.attempted > 0 and result.failed == 0

@@ -9,7 +9,7 @@ more)``, ``P(lose a backgammon)``.  The array functions take one row ``(5,)`` or
     >>> p = Probabilities(0.6, 0.2, 0.01, 0.1, 0.005)
     >>> round(p.equity(), 3)
     0.305
-    >>> p.flip().flip() == p and round(p.flip().equity(), 3)
+    >>> p.flip().flip() == p, round(p.flip().equity(), 3)
     (True, -0.305)
 """
 
