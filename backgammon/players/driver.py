@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from backgammon.board import Move, Position
-from backgammon.match import ActionKind, Match, Phase
+from backgammon.match import ActionKind, IllegalActionError, Match, MatchOverError, Phase
 from backgammon.players.base import CubeAdviser, Player
 from backgammon.players.cube import CubeAction, CubeState
 
@@ -49,12 +49,13 @@ class Decision:
                 ActionKind.REJECT: match.reject_resignation,
             }
             if kind not in actions:
-                raise ValueError(f"a decision cannot be {kind!r}")
+                raise IllegalActionError(f"a decision cannot be {kind!r}")
             actions[kind]()
 
 
 def decide(player: Player, match: Match) -> Decision:
-    """What ``player`` does now in ``match``, as the player who must act.
+    """What ``player`` does now in ``match``, as the player who must act (MatchOverError
+    once the match is over).
 
     The player sees the position and the cube (Jacoby, beavers and Crawford included) from
     the side the protocol expects: its own when it rolls, doubles or plays; the doubler's
@@ -62,7 +63,7 @@ def decide(player: Player, match: Match) -> Decision:
     """
     phase = match.phase
     if phase is Phase.OVER:
-        raise ValueError("the match is over: nothing to decide")
+        raise MatchOverError("the match is over: nothing to decide")
     if phase is Phase.OPENING:
         return Decision(ActionKind.ROLL)
     position, cube = match.position, CubeState.from_match(match)
@@ -82,7 +83,7 @@ def decide(player: Player, match: Match) -> Decision:
         return Decision(_answer(player, match, position, cube))
     if phase is Phase.RESIGNED:
         return Decision(ActionKind.ACCEPT if _accepts(player, match) else ActionKind.REJECT)
-    raise ValueError(f"no decision in the phase {phase!r}")  # pragma: no cover
+    raise IllegalActionError(f"no decision in the phase {phase!r}")  # pragma: no cover
 
 
 def _answer(player: Player, match: Match, position: Position, cube: CubeState) -> ActionKind:
