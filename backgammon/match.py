@@ -358,15 +358,17 @@ class Match:
         (the automatic ones -- ``GameStart``, ``GameEnd``, an empty ``Play`` after a roll
         with no play, a ``Pass`` -- must appear where the match makes them).
 
-        Raises :class:`ReplayError` and leaves the match as it was if any action is refused
-        or the match records something else.
+        Raises :class:`ReplayError` and leaves the match as it was for any input that does
+        not replay so: an action refused, the match recording something else, an entry that
+        is not one, or no sequence at all.  No dice are thrown: each roll brings its own.
         """
-        self._s = ms.extend(self._s, actions, self.dice_source)
+        self._s = ms.extend(self._s, actions)
 
     def apply(self, a: Action) -> None:
-        """Make the action a record entry describes (its dice included); the automatic
-        entries (``GameStart``, ``GameEnd``) are refused with :class:`IllegalActionError`."""
-        self._s = ms.apply(self._s, a, self.dice_source)
+        """Make the action a record entry describes, with the dice it records (none are
+        thrown); the automatic entries (``GameStart``, ``GameEnd``) and anything that is not
+        a record entry are refused with :class:`IllegalActionError`."""
+        self._s = ms.apply(self._s, a)
 
     def __repr__(self) -> str:
         r = self._s.rules

@@ -344,7 +344,7 @@ def roll(
     elif source is not None:
         throw = check_dice(source.roll())
     else:
-        raise DiceError("no dice given and no dice to throw")
+        raise DiceError("no dice were given and there is no source to throw them")
     if s.phase is Phase.OPENING:
         return _opening(s, throw), throw
     s = _append(s, Roll(p, throw))
@@ -474,13 +474,17 @@ def reject_resignation(s: MatchState, *, player: int | None = None) -> MatchStat
 
 
 # ------------------------------------------------------------------------------ records
-def apply(s: MatchState, a: Action, source: DiceSource | None = None) -> MatchState:
-    """Make the action a record entry describes (its dice included); the automatic entries
-    (``GameStart``, ``GameEnd``) are refused with :class:`IllegalActionError`."""
+_AUTOMATIC = (GameStart, GameEnd)
+
+
+def apply(s: MatchState, a: Action) -> MatchState:
+    """Make the action a record entry describes, with the dice it records (none are
+    thrown); the automatic entries (``GameStart``, ``GameEnd``) and anything that is not a
+    record entry are refused with :class:`IllegalActionError`."""
     if isinstance(a, OpeningRoll):
-        return roll(s, (a.die0, a.die1), source=source)[0]
+        return roll(s, (a.die0, a.die1))[0]
     if isinstance(a, Roll):
-        return roll(s, a.dice, player=a.player, source=source)[0]
+        return roll(s, a.dice, player=a.player)[0]
     if isinstance(a, Play):
         return move(s, a.move, player=a.player)
     if isinstance(a, Double):
@@ -500,30 +504,41 @@ def apply(s: MatchState, a: Action, source: DiceSource | None = None) -> MatchSt
     if isinstance(a, Reject):
         return reject_resignation(s, player=a.player)
     if isinstance(a, Pass):
-        return roll(s, player=a.player)[0]  # a closed-out player who could have doubled
-    raise IllegalActionError(f"{a} is recorded by the match itself, not played")
+        # Made by roll() for a closed-out player who could have doubled (R13).
+        if s.phase is Phase.ROLL and not s.position.is_closed_out:
+            raise IllegalActionError(f"{a}: the player on roll is not closed out (R13)")
+        return roll(s, player=a.player)[0]
+    if isinstance(a, _AUTOMATIC):
+        raise IllegalActionError(f"{a} is recorded by the match itself, not played")
+    raise IllegalActionError(f"not a record entry: {_shown(a)}")
 
 
-def extend(
-    s: MatchState, actions: Iterable[Action], source: DiceSource | None = None
-) -> MatchState:
+def extend(s: MatchState, actions: Iterable[Action]) -> MatchState:
     """The state after recorded actions, checking that the match records exactly them (the
-    automatic ones must appear where the match makes them); :class:`ReplayError` if any is
-    refused or the match records something else."""
+    automatic ones must appear where the match makes them); :class:`ReplayError` for any
+    input that does not replay so."""
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
+        raise ReplayError(f"actions are record entries in order, not {_shown(actions)}")
     todo = list(actions)
     i = 0
     while i < len(todo):
         a = todo[i]
         start = _count(s.games)
         try:
-            s = apply(s, a, source)
-        except ValueError as exc:  # MatchError and the board's move errors
-            raise ReplayError(f"action {i} ({a}) is refused: {exc}") from exc
+            s = apply(s, a)
+        except ValueError as exc:  # MatchError and the board's move and dice errors
+            raise ReplayError(f"action {i} ({_shown(a)}) is refused: {exc}") from exc
         new = _tail(s.games, start)
         if new != todo[i : i + len(new)]:
-            raise ReplayError(f"after action {i} ({a}) the match differs from the record")
+            raise ReplayError(f"after action {i} ({_shown(a)}) the match differs from the record")
         i += len(new)
     return s
+
+
+def _shown(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for messages about any input."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _count(games: tuple[tuple[Action, ...], ...]) -> int:

@@ -681,6 +681,28 @@ def test_extend_applies_recorded_actions_or_changes_nothing() -> None:
     assert m.state == source.state
 
 
+def test_extend_refuses_any_input_with_a_replay_error_and_changes_nothing() -> None:
+    m = Match(length=3, dice=FixedDice([(5, 2)]))
+    m.roll((3, 1))
+    for bad in [
+        [Play(0, None)],  # type: ignore[arg-type]
+        [Play(0, 123)],  # type: ignore[arg-type]
+        [Play(0, Move([(8, 5, False), (6, 5, False)])), Roll(1, None)],  # type: ignore[arg-type]
+        [Play(0, Move([(8, 5, False), (6, 5, False)])), Pass(1)],  # no pass: player 1 is not closed out
+        [Resign(0, 2.5)],  # type: ignore[arg-type]
+        [Double(0.0, 2)],  # type: ignore[arg-type]
+        [None],
+        ["8/5 6/5"],
+        None,
+        5,
+        "abc",
+    ]:
+        refused(m, lambda bad=bad: m.extend(bad), ReplayError)  # type: ignore[arg-type]
+    refused(m, lambda: m.apply(Pass(0)), IllegalActionError)
+    m.move("8/5 6/5")
+    assert m.roll() == (5, 2)  # no refused entry drew the dice
+
+
 def test_R21_the_doubled_player_may_resign_instead_of_answering() -> None:
     m = Match(length=7, dice=FixedDice([(3, 1)]))
     m.roll()
