@@ -49,6 +49,7 @@ from backgammon import matchstate as ms
 from backgammon.board import GameResult, Move, Position
 from backgammon.dice import DiceSource, SeededDice
 from backgammon.ids import MatchIdFields
+from backgammon.matchids import IllegalPositionError
 from backgammon.matchstate import (
     ActionKind,
     CubeError,
@@ -94,6 +95,7 @@ __all__ = [
     "GameEnd",
     "GameStart",
     "IllegalActionError",
+    "IllegalPositionError",
     "Match",
     "MatchError",
     "MatchOverError",

@@ -29,6 +29,7 @@ from backgammon.record import EndReason, GameEnd, GameStart
 from backgammon.rules import Rules
 
 __all__ = [
+    "IllegalPositionError",
     "gnubg_id",
     "match_id",
     "match_id_fields",
@@ -36,6 +37,12 @@ __all__ = [
     "state_from_xgid",
     "xgid",
 ]
+
+
+class IllegalPositionError(MatchError):
+    """An ID whose position no game can reach: both players on the bar against closed boards
+    (gnubg: "Illegal position"), or a player with every checker off while the game goes on."""
+
 
 _END_REASONS = {
     GameState.OVER: EndReason.PLAYED,
@@ -254,7 +261,9 @@ def _checked_state(
         if n is not None and max(score) >= n:
             raise MatchError("a score has reached the match length: the match is over")
         if phase is not Phase.OPENING and position.is_game_over():
-            raise MatchError("the position is a finished game")
+            raise IllegalPositionError("a player has borne off every checker: the game is over")
+    if phase is not Phase.OPENING and position.is_closed_out and position.flip().is_closed_out:
+        raise IllegalPositionError("both players are on the bar against closed boards")
     if (beavers and not rules.beavers) or (beavers > 1 and not rules.raccoons):
         raise MatchError("a beaver or raccoon is pending but the rules do not allow it")
     if phase is Phase.MOVE and len(dice) != 2:

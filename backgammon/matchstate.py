@@ -627,7 +627,7 @@ def _start_turn(s: MatchState) -> MatchState:
     """A turn begins: a closed-out player with no cube choice passes at once (R13)."""
     assert s.on_roll is not None
     if s.position.is_closed_out and _double_refusal(s, s.on_roll) is not None:
-        if s.position.flip().is_closed_out:  # cannot happen in play; avoid a loop
+        if s.position.flip().is_closed_out:  # no game reaches this (IDs are refused); no loop
             return s
         return _next_turn(_append(s, Pass(s.on_roll)))
     return s

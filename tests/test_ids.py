@@ -9,25 +9,25 @@ from typing import Any
 
 import gnubg_nn
 import pytest
+from matchhelp import board
 from reference import REFERENCE
 
+from backgammon import xgid
 from backgammon.dice import FixedDice, SeededDice
 from backgammon.ids import (
     GameState,
     InvalidMatchIdError,
+    InvalidXgidError,
     MatchIdFields,
     decode_match_id,
     encode_match_id,
-    split_gnubg_id,
-)
-from backgammon.match import Match, MatchError, Phase
-from backgammon.rules import Rules
-from backgammon.xgid import (
-    InvalidXgidError,
     gnubg_id_from_xgid,
     parse_xgid,
+    split_gnubg_id,
     xgid_from_gnubg_id,
 )
+from backgammon.match import IllegalPositionError, Match, MatchError, Phase
+from backgammon.rules import Rules
 
 VECTORS: dict[str, Any] = json.loads((REFERENCE / "vectors.json").read_text())
 ROUNDTRIP: list[dict[str, Any]] = json.loads((REFERENCE / "xgid_roundtrip.json").read_text())
@@ -205,6 +205,28 @@ def test_inconsistent_ids_are_refused_by_match() -> None:
         Match.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:7:10", rules=Rules())
     with pytest.raises(MatchError):  # turn and dice owner differ with nothing pending
         Match.from_gnubg_id("4HPwATDgc/ABMA:cAEAAAAAAAAE")
+
+
+def test_xgid_module_keeps_its_names() -> None:
+    assert xgid.parse_xgid is parse_xgid and xgid.InvalidXgidError is InvalidXgidError
+
+
+def test_positions_no_game_reaches_are_refused_by_match() -> None:
+    # Both players on the bar against closed boards: gnubg says "Illegal position"; once
+    # loaded, every roll passed the turn for ever.
+    with pytest.raises(IllegalPositionError):
+        Match.from_gnubg_id("27YBANC2bQAABA:cAkAAAAAAAAA")
+    with pytest.raises(IllegalPositionError):  # the same through an XGID
+        Match.from_xgid("XGID=aBBBBBB------------bbbbbbA:0:0:1:00:0:0:0:0:10")
+    # A player with all 15 checkers off while the game goes on.
+    with pytest.raises(IllegalPositionError):
+        Match.from_gnubg_id(f"{board({}, {6: 15}).position_id()}:cAkAAAAAAAAA")
+    with pytest.raises(IllegalPositionError):
+        Match.from_gnubg_id(f"{board({1: 1}, {}).position_id()}:cAkAAAAAAAAA")
+    # Only one of them closed out is a position like any other.
+    one = board({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
+    assert Match.from_gnubg_id(f"{one.position_id()}:cAkAAAAAAAAA").position == one
+    assert Match.from_gnubg_id(f"{one.flip().position_id()}:cAkAAAAAAAAA").position == one.flip()
 
 
 def _gnubg_board(m: Match) -> list[list[int]]:

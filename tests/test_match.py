@@ -688,7 +688,10 @@ def test_extend_refuses_any_input_with_a_replay_error_and_changes_nothing() -> N
         [Play(0, None)],  # type: ignore[arg-type]
         [Play(0, 123)],  # type: ignore[arg-type]
         [Play(0, Move([(8, 5, False), (6, 5, False)])), Roll(1, None)],  # type: ignore[arg-type]
-        [Play(0, Move([(8, 5, False), (6, 5, False)])), Pass(1)],  # no pass: player 1 is not closed out
+        [
+            Play(0, Move([(8, 5, False), (6, 5, False)])),
+            Pass(1),
+        ],  # no pass: player 1 is not closed out
         [Resign(0, 2.5)],  # type: ignore[arg-type]
         [Double(0.0, 2)],  # type: ignore[arg-type]
         [None],
