@@ -22,7 +22,8 @@ Conventions, chosen to agree with GNU Backgammon (checked by replaying whole mat
   times the cube, even under the Jacoby rule, which reduces only gammons played out (R31).
 - A player on the bar against a closed board does not roll: the turn passes at once (R13)
   and the record shows ``Pass``; if that player could double, the pass happens on
-  :meth:`Match.roll`.  A roll with no legal play records an empty ``Play`` (R10).
+  :meth:`Match.roll` (with or without numbers given: they are not used).  A roll with no
+  legal play records an empty ``Play`` (R10).
 - After a rejected resignation the same or a smaller one may not be offered again until
   the next action.
 
@@ -248,8 +249,9 @@ class Match:
 
         At a game's start ``dice`` is (player 0's die, player 1's die); a tie is thrown again
         (R3) and, in money play with automatic doubles, doubles the cube (R33).  A player on
-        the bar against a closed board does not roll: the turn passes (R13) and None is
-        returned.  With no legal play the turn is lost at once (R10).
+        the bar against a closed board does not roll: the turn passes (R13, recorded as a
+        ``Pass``) and None is returned; numbers given then are checked but not used.  With no
+        legal play the turn is lost at once (R10).
         """
         self._s, throw = ms.roll(self._s, dice, player=player, source=self.dice_source)
         return throw

@@ -336,9 +336,7 @@ def roll(
         )
     given = check_dice(dice) if dice is not None else None
     if s.phase is Phase.ROLL and s.position.is_closed_out:
-        if given is not None:
-            raise IllegalActionError("player on the bar against a closed board does not roll (R13)")
-        return _next_turn(_append(s, Pass(p))), None
+        return _next_turn(_append(s, Pass(p))), None  # numbers given are not used (R13)
     if given is not None:
         throw = given
     elif source is not None:

@@ -127,11 +127,25 @@ def test_R13_closed_board_turn_passes_without_a_roll() -> None:
     assert m.record.rolls() == ()
 
 
+def test_R13_a_closed_out_player_given_dice_passes_without_using_them() -> None:
+    # roll is listed and a bare roll() passes; numbers thrown on a real board are accepted
+    # too and not used: the record shows the pass, as it does for roll() and in a replay.
+    pos = board({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
+    m = match_at(pos, rules=Rules(match_length=5), dice=[(4, 2)])
+    assert m.legal_actions() == ["roll", "double", "resign"]
+    refused(m, lambda: m.roll((7, 1)), DiceError)  # the numbers are still checked
+    refused(m, lambda: m.roll((6, 5), player=0), NotYourTurnError)
+    assert m.roll((6, 5)) is None
+    assert m.turn == 0 and m.phase is Phase.ROLL and m.position == pos.flip()
+    assert m.record.games[0][-1] == Pass(1) and m.record.rolls() == ()
+    assert Match.replay(m.record).state == m.state
+    assert m.roll() == (4, 2)  # player 0 rolls: the given numbers did not use the dice
+
+
 def test_R13_closed_out_player_with_the_cube_may_double_first() -> None:
     pos = board({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
     m = match_at(pos, rules=Rules(match_length=5))
     assert m.legal_actions() == ["roll", "double", "resign"]
-    refused(m, lambda: m.roll((3, 1)), IllegalActionError)  # no numbers: no roll
     m.double()
     m.take()
     assert m.turn == 0  # the doubler, now without the cube, passes at once (R13)
@@ -682,16 +696,14 @@ def test_extend_applies_recorded_actions_or_changes_nothing() -> None:
 
 
 def test_extend_refuses_any_input_with_a_replay_error_and_changes_nothing() -> None:
+    PLAYED = Play(0, Move([(8, 5, False), (6, 5, False)]))
     m = Match(length=3, dice=FixedDice([(5, 2)]))
     m.roll((3, 1))
     for bad in [
         [Play(0, None)],  # type: ignore[arg-type]
         [Play(0, 123)],  # type: ignore[arg-type]
-        [Play(0, Move([(8, 5, False), (6, 5, False)])), Roll(1, None)],  # type: ignore[arg-type]
-        [
-            Play(0, Move([(8, 5, False), (6, 5, False)])),
-            Pass(1),
-        ],  # no pass: player 1 is not closed out
+        [PLAYED, Roll(1, None)],  # type: ignore[arg-type]
+        [PLAYED, Pass(1)],  # no pass: player 1 is not closed out
         [Resign(0, 2.5)],  # type: ignore[arg-type]
         [Double(0.0, 2)],  # type: ignore[arg-type]
         [None],
