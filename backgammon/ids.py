@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import base64
 import enum
+import re
+import string
 from dataclasses import dataclass
 
 from backgammon.board import InvalidPositionError, Position
@@ -43,6 +45,7 @@ __all__ = [
 ]
 
 _MAX_SCORE = 64  # gnubg's MAXSCORE: longest match and highest score a Match ID may hold
+_BASE64 = frozenset(string.ascii_letters + string.digits + "+/")  # gnubg's alphabet, no padding
 
 
 class InvalidMatchIdError(ValueError):
@@ -105,6 +108,12 @@ def _get(bits: int, start: int, width: int) -> int:
     return bits >> start & ((1 << width) - 1)
 
 
+def _shown(text: object, limit: int = 40) -> str:
+    """``repr(text)`` cut to ``limit`` characters, for messages about any input."""
+    out = repr(text)
+    return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
 def encode_match_id(f: MatchIdFields) -> str:
     """The 12-character Match ID of ``f`` (the larger die is written first, as gnubg does)."""
     if f.cube_value < 1 or f.cube_value & (f.cube_value - 1):
@@ -135,13 +144,14 @@ def decode_match_id(text: str) -> MatchIdFields:
     """Read a Match ID, with gnubg's checks (dice 0-6, length <= 64, scores <= length in a
     match still being played, no Crawford flag in money play); raises
     :class:`InvalidMatchIdError`."""
+    if not isinstance(text, str):
+        raise InvalidMatchIdError(f"a Match ID is text, not {_shown(text)}")
     text = text.strip()
     if len(text) != 12:
-        raise InvalidMatchIdError(f"a Match ID has 12 characters, got {len(text)}: {text!r}")
-    try:
-        raw = base64.b64decode(text, validate=True)
-    except ValueError as exc:
-        raise InvalidMatchIdError(f"not a Match ID (bad characters): {text!r}") from exc
+        raise InvalidMatchIdError(f"a Match ID has 12 characters, got {len(text)}: {_shown(text)}")
+    if not _BASE64.issuperset(text):
+        raise InvalidMatchIdError(f"not a Match ID (bad characters): {text!r}")
+    raw = base64.b64decode(text, validate=True)
     bits = int.from_bytes(raw, "little")
     owner = _get(bits, 4, 2)
     state = _get(bits, 8, 3)
@@ -177,15 +187,22 @@ def decode_match_id(text: str) -> MatchIdFields:
 
 
 def split_gnubg_id(text: str) -> tuple[Position, MatchIdFields]:
-    """Read a GNUbg ID ``PositionID:MatchID``; the position is from the dice owner's side."""
+    """Read a GNUbg ID ``PositionID:MatchID``; the position is from the dice owner's side.
+    Raises :class:`InvalidMatchIdError` for anything else (a bad Position ID included)."""
+    if not isinstance(text, str):
+        raise InvalidMatchIdError(f"a GNUbg ID is text, not {_shown(text)}")
     text = text.strip()
     for prefix in ("GNUBGID=", "GNUbgID ", "GNUbgID=", "gnubgid "):
         if text.startswith(prefix):
             text = text[len(prefix) :].strip()
     parts = text.split(":")
     if len(parts) != 2:
-        raise InvalidMatchIdError(f"a GNUbg ID is PositionID:MatchID, got {text!r}")
-    return Position.from_position_id(parts[0]), decode_match_id(parts[1])
+        raise InvalidMatchIdError(f"a GNUbg ID is PositionID:MatchID, got {_shown(text)}")
+    try:
+        position = Position.from_position_id(parts[0])
+    except InvalidPositionError as exc:
+        raise InvalidMatchIdError(f"GNUbg ID position: {exc}") from exc
+    return position, decode_match_id(parts[1])
 
 
 # ------------------------------------------------------------------------------ XGID
@@ -216,15 +233,20 @@ class XgidFields:
     max_cube: int = 1024
 
 
+_NUMBER = re.compile(r"-?[0-9]{1,9}")  # as XG writes them: ASCII digits, no sign but '-'
+_XG_MAX_SCORE = (1 << 15) - 1  # the largest score a Match ID holds
+
+
 def _int(text: str, what: str) -> int:
-    try:
-        return int(text)
-    except ValueError as exc:
-        raise InvalidXgidError(f"XGID {what} field {text!r} is not a number") from exc
+    if not _NUMBER.fullmatch(text):
+        raise InvalidXgidError(f"XGID {what} field {_shown(text)} is not a number")
+    return int(text)
 
 
 def parse_xgid(text: str) -> XgidFields:
     """Read an XGID (the ``XGID=`` prefix is optional); raises :class:`InvalidXgidError`."""
+    if not isinstance(text, str):
+        raise InvalidXgidError(f"an XGID is text, not {_shown(text)}")
     body = text.strip()
     if body.startswith("XGID="):
         body = body[5:]
@@ -249,19 +271,19 @@ def parse_xgid(text: str) -> XgidFields:
     rolled: tuple[int, ...] = ()
     if dice in ("D", "B", "R"):
         action = dice
-    elif len(dice) == 2 and dice.isdigit():
+    elif re.fullmatch("[0-9]{2}", dice):
         a, b = int(dice[0]), int(dice[1])
         if (a, b) != (0, 0):
             if not (1 <= a <= 6 and 1 <= b <= 6):
                 raise InvalidXgidError(f"XGID dice {dice!r} are not two numbers 1-6")
             rolled = (a, b)
     else:
-        raise InvalidXgidError(f"XGID dice must be 00, two digits, D, B or R; got {dice!r}")
+        raise InvalidXgidError(f"XGID dice must be 00, two digits, D, B or R; got {_shown(dice)}")
     length = _int(length_text, "match length")
     if not 0 <= length <= 64:
         raise InvalidXgidError(f"XGID match length must be 0-64, got {length}")
     sb, st = _int(s_bottom, "score"), _int(s_top, "score")
-    if sb < 0 or st < 0:
+    if not (0 <= sb <= _XG_MAX_SCORE and 0 <= st <= _XG_MAX_SCORE):
         raise InvalidXgidError(f"XGID scores {sb}, {st} are out of range")
     rules_n = _int(rules, "rules")
     if length:

@@ -48,7 +48,7 @@ from collections.abc import Iterable, Sequence
 from backgammon import matchids
 from backgammon import matchstate as ms
 from backgammon.board import GameResult, Move, Position
-from backgammon.dice import DiceSource, SeededDice
+from backgammon.dice import DiceError, DiceSource, SeededDice
 from backgammon.ids import MatchIdFields
 from backgammon.matchids import IllegalPositionError
 from backgammon.matchstate import (
@@ -134,11 +134,11 @@ class Match:
     ) -> None:
         if rules is None:
             rules = Rules(match_length=length)
+        elif not isinstance(rules, Rules):
+            raise RulesError(f"rules are a Rules value, not {type(rules).__name__}")
         elif length is not None and length != rules.match_length:
             raise RulesError(f"length {length} disagrees with the rules' {rules.match_length}")
-        self.dice_source: DiceSource = (
-            dice if dice is not None else SeededDice(secrets.randbits(64))
-        )
+        self.dice_source: DiceSource = _source(dice)
         """Where :meth:`roll` takes its numbers when none are supplied."""
         self._start: MatchState | None = None
         self._s = ms.new_match(rules)
@@ -337,7 +337,7 @@ class Match:
     @classmethod
     def _resume(cls, state: MatchState, dice: DiceSource | None) -> Match:
         m = cls.__new__(cls)
-        m.dice_source = dice if dice is not None else SeededDice(secrets.randbits(64))
+        m.dice_source = _source(dice)
         m._start = state
         m._s = state
         return m
@@ -345,12 +345,20 @@ class Match:
     # ----------------------------------------------------------------------- replay
     @classmethod
     def replay(cls, record: MatchRecord, *, dice: DiceSource | None = None) -> Match:
-        """Rebuild a match from its record, refusing any action the rules refuse."""
+        """Rebuild a match from its record, refusing (with :class:`ReplayError`) any action
+        the rules refuse and anything that is not a record."""
+        if not isinstance(record, MatchRecord) or not isinstance(record.rules, Rules):
+            raise ReplayError(f"not a match record with its rules: {type(record).__name__}")
         if record.start is None:
             m = cls(rules=record.rules, dice=dice)
-        else:
+        elif isinstance(record.start, MatchState):
             m = cls._resume(record.start, dice)
-        flat = list(record.actions())
+        else:
+            raise ReplayError("a record resumes from a MatchState or from the start")
+        try:
+            flat = list(record.actions())
+        except TypeError as exc:
+            raise ReplayError(f"the record's games are not sequences of actions: {exc}") from exc
         i = sum(len(g) for g in m._s.games)
         if flat[:i] != list(m.record.actions()):
             raise ReplayError("the record does not begin as this match begins")
@@ -387,3 +395,12 @@ class Match:
         from backgammon.svg import match_svg  # a side module that builds on this one
 
         return match_svg(self)
+
+
+def _source(dice: DiceSource | None) -> DiceSource:
+    """The dice given, or seeded dice with a random seed."""
+    if dice is None:
+        return SeededDice(secrets.randbits(64))
+    if not isinstance(dice, DiceSource):
+        raise DiceError(f"dice are a source with a roll() method, not {type(dice).__name__}")
+    return dice

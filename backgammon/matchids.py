@@ -26,7 +26,7 @@ from backgammon.ids import (
 )
 from backgammon.matchstate import MatchError, MatchState, Phase
 from backgammon.record import EndReason, GameEnd, GameStart
-from backgammon.rules import Rules
+from backgammon.rules import Rules, RulesError
 
 __all__ = [
     "IllegalPositionError",
@@ -140,6 +140,7 @@ def state_from_gnubg_id(text: str, rules: Rules | None = None) -> MatchState:
     agree with the ID.  The game number is not in the ID and starts at 1.
     """
     position, f = split_gnubg_id(text)
+    _check_rules(rules)
     length = f.match_length or None
     if rules is None:
         rules = Rules(
@@ -204,6 +205,7 @@ def state_from_gnubg_id(text: str, rules: Rules | None = None) -> MatchState:
 def state_from_xgid(text: str, rules: Rules | None = None) -> MatchState:
     """The state an XGID describes (``rules`` may add raccoons or automatic doubles)."""
     x = parse_xgid(text)
+    _check_rules(rules)
     length = x.match_length or None
     if rules is None:
         rules = Rules(
@@ -230,6 +232,11 @@ def state_from_xgid(text: str, rules: Rules | None = None) -> MatchState:
         score=x.score,
         crawford=x.crawford,
     )
+
+
+def _check_rules(rules: object) -> None:
+    if rules is not None and not isinstance(rules, Rules):
+        raise RulesError(f"rules are a Rules value or None, not {type(rules).__name__}")
 
 
 def _checked_state(

@@ -240,8 +240,10 @@ def _actor(s: MatchState, player: int | None, what: str) -> int:
     """The player who must act, checked against ``player``; refuses after the match."""
     if s.phase is Phase.OVER:
         raise MatchOverError(f"the match is over (won by player {s.winner}); cannot {what}")
-    if player is not None and (isinstance(player, bool) or player not in (0, 1)):
-        raise MatchError(f"players are 0 and 1, not {player!r}")
+    if player is not None and (
+        isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1)
+    ):
+        raise MatchError(f"players are 0 and 1, not {_shown(player)}")
     turn = s.turn
     if turn is None:
         if player is None:
@@ -308,9 +310,9 @@ def _level(level: str | int | GameResult) -> GameResult:
         key = level.strip().lower()
         if key in _LEVELS:
             return _LEVELS[key]
-        raise ResignationError(f"resign 'single', 'gammon' or 'backgammon', not {level!r}")
-    if isinstance(level, bool) or level not in (1, 2, 3):
-        raise ResignationError(f"resignation level must be 1-3, got {level!r}")
+        raise ResignationError(f"resign 'single', 'gammon' or 'backgammon', not {_shown(level)}")
+    if isinstance(level, bool) or not isinstance(level, int) or level not in (1, 2, 3):
+        raise ResignationError(f"resignation level must be 1-3, got {_shown(level)}")
     return GameResult(level)
 
 

@@ -155,11 +155,35 @@ def test_xgid_beaver_and_raccoon_pending() -> None:
         "cIkFAAAAAAA",  # 11 characters
         "cIkFAAAAAAA!",  # not base64
         "cIf/AAAAAAAE",  # dice 7
+        "cIkFAAAAAA==",  # padding is not one of gnubg's characters
+        "cIkFAAAAAA²A",  # not ASCII
     ],
 )
 def test_bad_match_ids(bad: str) -> None:
     with pytest.raises(InvalidMatchIdError):
         decode_match_id(bad)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [None, 123, b"4HPwATDgc/ABMA:cIkKAAAAAAAA", ["4HPwATDgc/ABMA:cIkKAAAAAAAA"]],
+)
+def test_ids_that_are_not_text_are_refused(bad: object) -> None:
+    with pytest.raises(InvalidMatchIdError):
+        decode_match_id(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidMatchIdError):
+        split_gnubg_id(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidMatchIdError):
+        Match.from_gnubg_id(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidXgidError):
+        parse_xgid(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidXgidError):
+        Match.from_xgid(bad)  # type: ignore[arg-type]
+
+
+def test_a_bad_position_in_a_gnubg_id_is_a_bad_gnubg_id() -> None:
+    with pytest.raises(InvalidMatchIdError):
+        split_gnubg_id("4HPwATDgc/AB!A:cIkKAAAAAAAA")
 
 
 def test_match_id_range_checks() -> None:
@@ -191,6 +215,15 @@ def test_match_id_range_checks() -> None:
         "XGID=-b----E-C---eE---c-e----Z-:0:0:1:52:0:0:0:0:10",  # bad checker letter
         "XGID=-b----E-C---eE---c-e----B:0:0:1:52:0:0:0:0:10",  # 25 characters
         "XGID=-b----E-C---eE---c-e----B-:a:0:1:52:0:0:0:0:10",  # not a number
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:5²:0:0:3:0:10",  # a superscript die
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:²²:0:0:3:0:10",  # superscript dice
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:1²",  # a superscript number
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:١٠",  # Arabic-Indic digits
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:1_0",  # Python's digit grouping
+        "XGID=-b----E-C---eE---c-e----B-:0:0:+1:52:0:0:3:0:10",  # a sign XG never writes
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52: 0:0:3:0:10",  # a space
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:32768:0:3:0:10",  # a score no ID holds
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:" + "9" * 5000,  # a huge number
     ],
 )
 def test_bad_xgids(bad: str) -> None:

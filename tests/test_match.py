@@ -255,6 +255,8 @@ def test_R21_bad_resignations_are_refused() -> None:
     m.roll()
     refused(m, lambda: m.resign("quadruple"), ResignationError)
     refused(m, lambda: m.resign(4), ResignationError)
+    for bad in [2.5, 1.0, None, [], b"single", "x", "", object()]:
+        refused(m, lambda bad=bad: m.resign(bad), ResignationError)
     refused(m, m.accept_resignation, ResignationError)
     refused(m, m.reject_resignation, ResignationError)
     refused(m, lambda: m.resign("single", player=1), NotYourTurnError)
@@ -587,6 +589,8 @@ def test_moves_by_text_move_or_steps_and_bad_moves_refused() -> None:
     refused(m, lambda: m.move([(8, 5, False)]), IllegalMoveError)  # half a play
     refused(m, lambda: m.move([(8, 5, False), (6, 5, False)], player=1), NotYourTurnError)
     refused(m, lambda: m.move([(30, 5, False)]), IllegalMoveError)
+    for bad in [123, None, [("a", "b", False)], [(1,)], [(8.5, 5)], b"8/5 6/5", object()]:
+        refused(m, lambda bad=bad: m.move(bad), IllegalMoveError)
     m.move([(6, 5, True), (8, 5, False)])  # a wrong hit flag is corrected
     assert m.record.games[0][-1] == Play(0, Move([(6, 5, False), (8, 5, False)]))
     m.roll()
@@ -600,6 +604,8 @@ def test_player_numbers_are_checked() -> None:
     m = Match(length=5)
     refused(m, lambda: m.roll(player=2), MatchError)
     refused(m, lambda: m.roll(player=True), MatchError)
+    for bad in [0.0, 1.0, "0", [0], -1, object()]:
+        refused(m, lambda bad=bad: m.roll((3, 1), player=bad), MatchError)
 
 
 def test_match_and_rules_arguments() -> None:
@@ -608,6 +614,28 @@ def test_match_and_rules_arguments() -> None:
     assert Match(rules=Rules(match_length=5)).rules.match_length == 5
     with pytest.raises(RulesError):
         Match(length=5, rules=Rules(match_length=7))
+    with pytest.raises(RulesError):
+        Match(rules="money")  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        Match.from_gnubg_id("4HPwATDgc/ABMA:cIkKAAAAAAAA", rules=5)  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        Match.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10", rules="x")  # type: ignore[arg-type]
+    with pytest.raises(DiceError):
+        Match(dice=[(3, 1)])  # type: ignore[arg-type]
+
+
+def test_replay_refuses_what_is_not_a_record() -> None:
+    rules = Rules(match_length=3)
+    for bad in [
+        None,
+        "record",
+        MatchRecord("rules", ()),  # type: ignore[arg-type]
+        MatchRecord(rules, None),  # type: ignore[arg-type]
+        MatchRecord(rules, (None,)),  # type: ignore[arg-type]
+        MatchRecord(rules, ((GameStart(1, (0, 0), False),),), start="state"),  # type: ignore[arg-type]
+    ]:
+        with pytest.raises(ReplayError):
+            Match.replay(bad)  # type: ignore[arg-type]
     for bad in [0, 65, -1]:
         with pytest.raises(RulesError):
             Match(length=bad)
