@@ -622,6 +622,12 @@ def test_match_and_rules_arguments() -> None:
         Match.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10", rules="x")  # type: ignore[arg-type]
     with pytest.raises(DiceError):
         Match(dice=[(3, 1)])  # type: ignore[arg-type]
+    for bad in [0, 65, -1]:
+        with pytest.raises(RulesError):
+            Match(length=bad)
+    for flags in [{"jacoby": "no"}, {"beavers": 1}, {"crawford": None}, {"raccoons": "yes"}]:
+        with pytest.raises(RulesError):
+            Rules(**flags)  # type: ignore[arg-type]
 
 
 def test_replay_refuses_what_is_not_a_record() -> None:
@@ -636,9 +642,6 @@ def test_replay_refuses_what_is_not_a_record() -> None:
     ]:
         with pytest.raises(ReplayError):
             Match.replay(bad)  # type: ignore[arg-type]
-    for bad in [0, 65, -1]:
-        with pytest.raises(RulesError):
-            Match(length=bad)
 
 
 # ------------------------------------------------------------------------ record and replay
