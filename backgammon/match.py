@@ -230,7 +230,8 @@ class Match:
         return MatchRecord(self._s.rules, self._s.games, self._start)
 
     def legal_moves(self) -> list[Move]:
-        """The legal plays of the dice (empty unless the dice are rolled and not played)."""
+        """The legal plays of the dice (empty unless the dice are rolled and not played; the
+        empty play alone when a match resumed from an ID holds dice that cannot be played)."""
         return ms.legal_moves(self._s)
 
     def may_double(self, player: int | None = None) -> bool:

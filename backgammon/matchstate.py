@@ -197,10 +197,12 @@ def new_match(rules: Rules) -> MatchState:
 
 # ------------------------------------------------------------------------------ reading
 def legal_moves(s: MatchState) -> list[Move]:
-    """The legal plays of the dice (empty unless the dice are rolled and not played)."""
+    """The legal plays of the dice (empty unless the dice are rolled and not played).  A roll
+    with no play is played at once (R10), except in a state resumed from an ID: there the
+    one legal play is the empty one, as gnubg's bare ``move``."""
     if s.phase is not Phase.MOVE or s.dice is None:
         return []
-    return s.position.legal_moves(s.dice)
+    return s.position.legal_moves(s.dice) or [Move()]
 
 
 def may_double(s: MatchState, player: int | None = None) -> bool:
@@ -372,7 +374,7 @@ def move(
         chosen = s.position.parse_move(play, s.dice)
     else:
         chosen = s.position.move_of(play)
-        legal = s.position.legal_moves(s.dice)
+        legal = legal_moves(s)
         if chosen not in legal and not s.position.is_legal(chosen, s.dice):
             raise IllegalMoveError(
                 f"{chosen} is not a legal play of {s.dice[0]}{s.dice[1]} (R5-R17)"

@@ -116,6 +116,19 @@ def test_R10_no_legal_play_loses_the_turn() -> None:
     assert m.position == pos.flip()
 
 
+def test_R10_resumed_with_dice_and_no_legal_play_the_empty_play_is_made() -> None:
+    # An ID can hold dice that cannot be played (player 1 rolled 52 against a closed board);
+    # gnubg loads it and its bare "move" plays nothing.  "move" was listed but refused.
+    gid = "27YBBwDg/wcAQA:QYmqAAAAAAAE"
+    for empty in [Move(), [], ""]:
+        m = Match.from_gnubg_id(gid)
+        assert m.phase is Phase.MOVE and m.dice == (5, 2) and m.turn == 1
+        assert m.legal_actions() == ["move", "resign"] and m.legal_moves() == [Move()]
+        refused(m, lambda: m.move([(25, 20, False)]), IllegalMoveError)
+        m.move(empty)
+        assert m.record.games[0][-1] == Play(1, Move()) and m.turn == 0
+
+
 def test_R13_closed_board_turn_passes_without_a_roll() -> None:
     # Player 1 on the bar against player 0's closed board; player 0 owns the cube, so
     # player 1 has no cube choice.
