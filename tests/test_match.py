@@ -124,7 +124,7 @@ def test_R10_resumed_with_dice_and_no_legal_play_the_empty_play_is_made() -> Non
         m = Match.from_gnubg_id(gid)
         assert m.phase is Phase.MOVE and m.dice == (5, 2) and m.turn == 1
         assert m.legal_actions() == ["move", "resign"] and m.legal_moves() == [Move()]
-        refused(m, lambda: m.move([(25, 20, False)]), IllegalMoveError)
+        refused(m, lambda m=m: m.move([(25, 20, False)]), IllegalMoveError)
         m.move(empty)
         assert m.record.games[0][-1] == Play(1, Move()) and m.turn == 0
 
