@@ -742,6 +742,7 @@ def test_extend_applies_recorded_actions_or_changes_nothing() -> None:
 def test_extend_refuses_any_input_with_a_replay_error_and_changes_nothing() -> None:
     PLAYED = Play(0, Move([(8, 5, False), (6, 5, False)]))
     m = Match(length=3, dice=FixedDice([(5, 2)]))
+    refused(m, lambda: m.extend([OpeningRoll(3, 1), Play(0, None)]), ReplayError)  # type: ignore[arg-type]
     m.roll((3, 1))
     for bad in [
         [Play(0, None)],  # type: ignore[arg-type]
