@@ -49,6 +49,9 @@ class Rules:
     automatic_doubles: int = 0
 
     def __post_init__(self) -> None:
+        for name in ("crawford", "jacoby", "beavers", "raccoons"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} is True or False, not {getattr(self, name)!r:.40}")
         n = self.match_length
         if n is not None:
             if isinstance(n, bool) or not isinstance(n, int):
