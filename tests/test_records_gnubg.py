@@ -76,7 +76,7 @@ def test_gnubg_imports_a_closed_out_pass(tmp_path: Path) -> None:
     # SGF has no node.  gnubg imports both and holds the same plays.
     m = to_match(MatchFile(0, ("a", "b"), (closed_out_game(),), crawford=False))
     record = from_match(m, ("a", "b"))
-    assert any(type(a).__name__ == "Pass" for g in record.games for a in g.actions)
+    assert any(type(a).__name__ == "FilePass" for g in record.games for a in g.actions)
     for back in gnubg_round_trip(tmp_path, record):
         assert back.warnings == ()
         assert play_signature(back) == play_signature(record)
