@@ -1,4 +1,4 @@
-"""The rules core: positions, plays and their generation (rules R1-R19 of RULES.md).
+"""The rules core: positions, plays and their generation (rules R1-R19 of docs/rules.md).
 
 A :class:`Position` is an immutable board seen from the side to move.  Internally it is a
 tuple of 26 signed counts::
@@ -60,7 +60,7 @@ class DiceError(ValueError):
 
 
 class InvalidMoveTextError(ValueError):
-    """Move text that cannot be read as a play at all (R5 notation)."""
+    """Move text that cannot be read as a play at all (notation: formats.md §5.2)."""
 
 
 class IllegalMoveError(ValueError):

@@ -1,5 +1,5 @@
 """The rules of play as a value: match length or money, Crawford, the cube limit and the
-money-play conventions (rules R26-R33 of RULES.md).
+money-play conventions (rules R26-R33 of docs/rules.md).
 
 >>> Rules(match_length=7).crawford, Rules(match_length=7).max_cube
 (True, 64)

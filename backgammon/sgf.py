@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from backgammon import __version__
 from backgammon import match as bm
 from backgammon.board import BAR, OFF, Move, Step
 from backgammon.match import Match
@@ -58,7 +59,7 @@ __all__ = [
     "write_record",
 ]
 
-DEFAULT_APPLICATION = "backgammon:0.1.0"
+DEFAULT_APPLICATION = f"backgammon:{__version__}"
 
 MAX_DEPTH = 256
 """The deepest nesting of game trees read (gnubg writes one level; variations add one)."""

@@ -1,10 +1,10 @@
 """A play entered one step at a time: the rules of a turn, written once for every face.
 
 A :class:`TurnEntry` holds the steps entered so far for one roll.  It checks each step
-against the dice and the rules of a turn (R5-R17), lists the steps that can come next,
-takes steps back and says when the steps make a complete legal play.  The terminal, the web
-board and the match-file readers all enter plays through it; :class:`backgammon.match.Match`
-takes the finished play.
+against the dice and the rules of a turn (R5-R17 of docs/rules.md), lists the steps that
+can come next, takes steps back and says when the steps make a complete legal play.  The
+terminal, the web board and the match-file readers all enter plays through it;
+:class:`backgammon.match.Match` takes the finished play.
 
     >>> from backgammon.board import Position
     >>> entry = TurnEntry(Position.initial(), (3, 1))
@@ -43,23 +43,23 @@ class EntryError(IllegalMoveError):
 
 
 def single_step(board: Board, src: int, die: int) -> Step | None:
-    """One checker moved ``die`` pips from ``src``, if that die alone allows it (R5-R16).
+    """One checker moved ``die`` pips from ``src``, if that die alone allows it (R5-R15).
 
     The whole-roll rules (use both dice, the larger one, R9-R10) are the entry's concern.
     """
     if board[src] <= 0:
         return None
     if board[BAR] > 0 and src != BAR:
-        return None  # R11: enter from the bar first
+        return None  # R12: the bar comes first
     dst = src - die
     if dst > 0:
         if board[dst] < -1:
-            return None  # R7: a closed point
+            return None  # R6: a closed point
         return (src, dst, board[dst] == -1)
     if any(x > 0 for x in board[7:]):
         return None  # R14: all checkers home before bearing off
     if dst < 0 and any(board[k] > 0 for k in range(src + 1, 7)):
-        return None  # R16: a larger number only from the highest point
+        return None  # R15: a larger number only from the highest point
     return (src, OFF, False)
 
 

@@ -712,7 +712,7 @@ def _session_from(position: Position, throws: list[tuple[int, int]], script: str
 
 
 def test_a_lost_turn_is_reported_and_passes(tmp_path: Path) -> None:
-    """R10/R11: on the bar, 6 and 5 cannot enter against points 19-20 closed: the turn is lost."""
+    """R10/R13: on the bar, 6 and 5 cannot enter against points 19-20 closed: the turn is lost."""
     board = [0] * 26
     board[25] = 1  # our checker on the bar
     board[6], board[8], board[13] = 5, 4, 5

@@ -1,4 +1,4 @@
-"""Cube decisions on textbook cases (R22-R26 money, R29-R33 match) and the MET."""
+"""Cube decisions on textbook cases (money R22-R26 and R31-R32, match R28-R29) and the MET."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def race(p: float) -> tuple[float, float, float, float, float]:
 
 
 def test_dead_cube_money_take_point_is_25_percent() -> None:
-    # With a dead cube (efficiency 0) the taker needs 25% (R23): 2 * (1 - 2 * 0.25) = 1.
+    # With a dead cube (efficiency 0) the taker needs 25% (R24): 2 * (1 - 2 * 0.25) = 1.
     at = cube_decision(race(0.75), CubeState(), x=0.0)
     assert at.double_take == pytest.approx(at.double_pass)
     assert cube_decision(race(0.74), CubeState(), x=0.0).response is CubeAction.TAKE
@@ -53,7 +53,7 @@ def test_gammons_raise_the_take_point() -> None:
 
 
 def test_owner_cannot_be_doubled_by_the_other_side() -> None:
-    # R24: only the owner may redouble.
+    # R25: only the owner may redouble.
     state = CubeState(cube_value=2, cube_owner=-1)
     assert cube_decision(race(0.8), state).action is CubeAction.NO_DOUBLE
 
@@ -71,7 +71,7 @@ def test_beaver_when_the_double_is_wrong() -> None:
 
 
 def test_no_double_in_the_crawford_game() -> None:
-    # R31: no doubling in the Crawford game, however good the position.
+    # R28: no doubling in the Crawford game, however good the position.
     state = CubeState(match_length=7, score=(3, 6), crawford=True)
     assert cube_decision(race(0.9), state).action is CubeAction.NO_DOUBLE
     assert not state.may_double()

@@ -45,7 +45,7 @@ def sample() -> str:
 
 
 def test_sample_games_scores_and_results() -> None:
-    # formats.md §4.3: three games; game 1 a gammon for root (right) with the cube at 1,
+    # formats.md §4.3: three games; game 1 a single for root (right) with the cube at 2,
     # game 2 a drop of root's double, game 3 ends the match 0-5 (R27).
     record = mat.read_record(sample())
     assert record.warnings == ()
