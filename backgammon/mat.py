@@ -591,9 +591,10 @@ def read(text: str, warnings: list[str] | None = None) -> Match:
     """Read .mat text and replay it through :class:`Match` (every action checked).
 
     What was odd is appended to ``warnings`` when a list is given; what cannot be read or
-    is refused by the rules raises :class:`MatchFileError` with the line number.
+    is refused by the rules raises :class:`MatchFileError` with the line number.  ``text``
+    is a ``str``: bytes raise :class:`NotTextError` (decode them first, e.g. ``utf-8-sig``).
     """
-    record = read_record(text)
+    record = read_record(require_text(text, "mat.read"))
     if warnings is not None:
         warnings.extend(record.warnings)
     return to_match(record, warnings)

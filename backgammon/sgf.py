@@ -506,8 +506,9 @@ def write(match: Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> 
 
 def read(text: str, warnings: list[str] | None = None) -> Match:
     """Read SGF text and replay it through :class:`Match` (every action checked); odd
-    things are appended to ``warnings`` when a list is given."""
-    record = read_record(text)
+    things are appended to ``warnings`` when a list is given.  ``text`` is a ``str``: bytes
+    raise :class:`NotTextError` (decode them first, e.g. ``utf-8-sig``)."""
+    record = read_record(require_text(text, "sgf.read"))
     if warnings is not None:
         warnings.extend(record.warnings)
     return to_match(record, warnings)
