@@ -437,16 +437,24 @@ def to_match(record: MatchFile, warnings: list[str] | None = None) -> bm.Match:
             raise MatchFileError(f"cannot start at score {first.score}: {exc}") from exc
     else:
         match = bm.Match(rules=rules)
+    unfinished: GameFile | None = None  # the game before, if it has actions but no end
     for game in record.games:
         if match.is_over:
             notes.append(f"game {game.number} comes after the match was over: ignored")
             break
+        if unfinished is not None and game.actions:
+            raise MatchFileError(
+                f"game {game.number} begins before game {unfinished.number} is over",
+                game.actions[0].line,
+            )
         if match.score != game.score:
             notes.append(
                 f"game {game.number}: the file says score {game.score}, the play gives "
                 f"{match.score}"
             )
+        start = match.game_number
         replay_game(match, game, notes)
+        unfinished = game if game.actions and game_end(match, start) is None else None
     return match
 
 

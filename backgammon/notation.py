@@ -50,7 +50,13 @@ def _point(token: str, text: str) -> int:
 
 
 def parse_segments(text: str) -> list[Segment]:
-    """Split move text into single from/to segments (a chain gives one per link)."""
+    """Split move text into single from/to segments (a chain gives one per link).
+
+    ``text`` must be a ``str``: anything else (bytes, say) raises
+    :class:`InvalidMoveTextError`, like text that cannot be read.
+    """
+    if not isinstance(text, str):
+        raise InvalidMoveTextError(f"move text is a str, not {type(text).__name__}")
     original = text
     cleaned = text.strip().lower()
     if cleaned in _EMPTY:

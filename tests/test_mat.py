@@ -418,3 +418,14 @@ def test_damaged_files_read_or_raise_match_file_error(edits: list[tuple[float, i
         mat.read(text)
     except MatchFileError as exc:
         assert exc.line is None or 1 <= exc.line <= text.count("\n") + 1
+
+
+def test_game_after_an_unfinished_game_is_refused_with_its_line() -> None:
+    # Game 2's first roll was refused as out of turn, because game 1 had not ended.
+    text = (
+        " 3 point match\n\n Game 1\n a : 0                          b : 0\n"
+        "  1) 31: 8/5 6/5\n\n Game 2\n a : 0                          b : 0\n"
+        "  1) 42: 8/4 6/4\n"
+    )
+    err = error_of(text)
+    assert err.line == 9 and "game 2 begins before game 1 is over" in str(err)

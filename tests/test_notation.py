@@ -147,3 +147,12 @@ def test_long_point_numbers_are_refused_as_move_text() -> None:
     with pytest.raises(InvalidMoveTextError, match="not a point"):
         parse_segments("1" * 5000 + "/2")
     assert parse_segments("0" * 5000 + "24/23") == [(24, 23, False)]  # leading zeros
+
+
+@pytest.mark.parametrize("text", [b"8/5 6/5", bytearray(b"24/18"), None, 85])
+def test_move_text_that_is_not_a_str_is_refused_as_move_text(text: object) -> None:
+    # bytes gave a TypeError from str.replace half-way through the reading.
+    with pytest.raises(InvalidMoveTextError, match="move text is a str"):
+        Position.initial().parse_move(text, (3, 1))  # type: ignore[arg-type]
+    with pytest.raises(InvalidMoveTextError, match="move text is a str"):
+        parse_segments(text)  # type: ignore[arg-type]
