@@ -198,7 +198,6 @@ _ACTION = re.compile(
     re.IGNORECASE,
 )
 _RIGHT_COLUMN = 20
-_WORDS = {"roll": "roll", "double": "double", "beaver": "beaver", "take": "take", "drop": "drop"}
 
 
 def _length_digits(line: str) -> str | None:
@@ -358,7 +357,7 @@ def _read_game(
             tok = replace(tok, player=1 - tok.player)
         over = game_end(m, start) is not None
         if over and tok.kind != "wins":
-            raise MatchFileError(f"a {_WORDS[tok.kind]} after the game was over", line)
+            raise MatchFileError(f"a {tok.kind} after the game was over", line)
         beavered = m.phase is bm.Phase.DOUBLED and m.state.beavers > 0
         if not over and beavered and tok.kind in ("roll", "wins"):
             # gnubg writes no line for the take of a beaver (a blank half-row for the take

@@ -34,6 +34,7 @@ from backgammon.ids import GameState, MatchIdFields, encode_match_id
 from backgammon.rules import MAX_CUBE_LIMIT, Rules
 
 __all__ = [
+    "MAX_DIGITS",
     "FileAction",
     "FileDouble",
     "FileDrop",
@@ -47,11 +48,16 @@ __all__ = [
     "MatchFileError",
     "NotTextError",
     "apply_action",
+    "closed_out_player",
     "crawford_games",
     "from_match",
     "game_end",
+    "position_for",
+    "read_number",
     "reading_match",
     "replay_game",
+    "require_text",
+    "resolve_play",
     "to_match",
     "unwritten_pass",
 ]

@@ -377,7 +377,7 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node
                 if not rm.group(3):
                     warnings.append(f"line {root.line}: RE without R on an unfinished game")
                 pass_before(1 - winner, None)
-                do(FileResign(1 - winner, level))
+                do(FileResign(1 - winner, level, root.line))
                 end = game_end(m, start)
             if end is not None and (end.winner, end.points) != (winner, points):
                 warnings.append(
