@@ -6,7 +6,9 @@ import pytest
 from gnubg_reference import cube_cases
 from hypothesis import given
 from hypothesis import strategies as st
+from matchhelp import match_at
 
+from backgammon import Match, Position
 from backgammon.players.cube import (
     CubeAction,
     CubeState,
@@ -16,6 +18,7 @@ from backgammon.players.cube import (
     money_equity,
 )
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityError
+from backgammon.rules import Rules
 
 
 def race(p: float) -> tuple[float, float, float, float, float]:
@@ -179,3 +182,25 @@ def test_match_cube_decisions_agree_with_gnubg() -> None:
         takes += (ours.response is not CubeAction.PASS) == case.gnubg_takes
     assert len(cases) == 400
     assert doubles / 400 >= 0.89 and takes / 400 >= 0.95, (doubles, takes)
+
+
+def test_cube_state_from_a_match_is_seen_from_the_side_on_roll() -> None:
+    # Before the opening roll: player 0's side, the Crawford flag off.
+    assert CubeState.from_match(Match(length=5)) == CubeState(match_length=5)
+    m = match_at(Position.initial(), on_roll=1, rules=Rules(match_length=7), score=(2, 5))
+    assert CubeState.from_match(m) == CubeState(match_length=7, score=(5, 2))
+    assert CubeState.from_match(m, 0) == CubeState(match_length=7, score=(2, 5))
+    # The owner, from each side; a pending double leaves the cube as it was.
+    owned = match_at(Position.initial(), on_roll=0, rules=Rules(match_length=7), cube=2, owner=0)
+    assert CubeState.from_match(owned) == CubeState(7, (0, 0), 2, 1)
+    assert CubeState.from_match(owned, 1) == CubeState(7, (0, 0), 2, -1)
+    owned.double()
+    assert CubeState.from_match(owned).cube_value == 2
+    # The Crawford game, and the money rules (Jacoby, beavers) carried through.
+    crawford = match_at(
+        Position.initial(), rules=Rules(match_length=5), score=(4, 1), crawford=True
+    )
+    assert CubeState.from_match(crawford) == CubeState(5, (1, 4), crawford=True)
+    money = match_at(Position.initial(), rules=Rules.money(jacoby=True, beavers=True))
+    assert CubeState.from_match(money) == CubeState(jacoby=True, beavers=True)
+    assert not CubeState.from_match(match_at(Position.initial(), rules=Rules.money())).beavers
