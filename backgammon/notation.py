@@ -29,6 +29,10 @@ Segment = tuple[int, int, bool]
 """One written part of a play: (from, to, hit marked at `to`)."""
 
 _PART = re.compile(r"^(?P<body>[0-9a-z*/]+?)(?:\((?P<n>\d)\))?$")
+# Whitespace around "(n)" and "/" is dropped.  Each pattern may start only where a
+# whitespace run starts (or with no run), so every run is scanned once: linear time.
+_AROUND_REPEAT = re.compile(r"(?<!\s)\s*\(\s*(\d)\s*\)")
+_AROUND_SLASH = re.compile(r"(?<!\s)\s*/\s*")
 _EMPTY = {"", "-", "pass", "none", "cannot move", "no move", "dance"}
 
 
@@ -37,15 +41,22 @@ def _point(token: str, text: str) -> int:
         return BAR
     if token in ("o", "off"):
         return OFF
-    if token.isdigit():
-        value = int(token)
+    digits = token.lstrip("0") or "0"
+    if digits.isdigit() and len(digits) <= 2:  # int() of 4,301 digits is a plain ValueError
+        value = int(digits)
         if 0 <= value <= BAR:
             return value
     raise InvalidMoveTextError(f"{token!r} is not a point (1-24, bar or off) in {text!r}")
 
 
 def parse_segments(text: str) -> list[Segment]:
-    """Split move text into single from/to segments (a chain gives one per link)."""
+    """Split move text into single from/to segments (a chain gives one per link).
+
+    ``text`` must be a ``str``: anything else (bytes, say) raises
+    :class:`InvalidMoveTextError`, like text that cannot be read.
+    """
+    if not isinstance(text, str):
+        raise InvalidMoveTextError(f"move text is a str, not {type(text).__name__}")
     original = text
     cleaned = text.strip().lower()
     if cleaned in _EMPTY:
@@ -54,8 +65,8 @@ def parse_segments(text: str) -> list[Segment]:
     # "13-8" means 13/8; a trailing "-" (as in "6-") means off.
     cleaned = re.sub(r"(?<=[0-9a-z*])-(?=[0-9a-z])", "/", cleaned)
     cleaned = re.sub(r"(?<=[0-9a-z*])-(?=\s|$|\()", "/off", cleaned)
-    cleaned = re.sub(r"\s*\(\s*(\d)\s*\)", r"(\1)", cleaned)
-    cleaned = re.sub(r"\s*/\s*", "/", cleaned)
+    cleaned = _AROUND_REPEAT.sub(r"(\1)", cleaned)
+    cleaned = _AROUND_SLASH.sub("/", cleaned)
     segments: list[Segment] = []
     for part in cleaned.split():
         m = _PART.match(part)
