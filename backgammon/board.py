@@ -228,8 +228,8 @@ class Position:
 
     @classmethod
     def from_position_id(cls, text: str) -> Position:
-        """Decode a GNU Backgammon Position ID (14 characters; formats.md §1)."""
-        text = text.strip()
+        """Decode a GNU Backgammon Position ID (14 characters; docs/formats.md §1)."""
+        text = _text(text, "a Position ID")
         if len(text) != 14:
             raise InvalidPositionError(f"a Position ID has 14 characters, got {len(text)}")
         try:
@@ -255,7 +255,7 @@ class Position:
     @classmethod
     def from_xgid(cls, text: str) -> Position:
         """From an XGID (or just its 26-character position part), with the side on roll."""
-        text = text.strip()
+        text = _text(text, "an XGID")
         if text.startswith("XGID="):
             text = text[5:]
         fields = text.split(":")
@@ -515,6 +515,13 @@ def check_dice(dice: object) -> tuple[int, int]:
 def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
     d1, d2 = check_dice(dice)
     return (d1, d2) if d1 >= d2 else (d2, d1)
+
+
+def _text(value: object, what: str) -> str:
+    """``value`` stripped, when it is text; :class:`InvalidPositionError` otherwise."""
+    if not isinstance(value, str):
+        raise InvalidPositionError(f"{what} is text, not {type(value).__name__}")
+    return value.strip()
 
 
 def _short(value: object, limit: int = 40) -> str:

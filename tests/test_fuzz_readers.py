@@ -5,9 +5,6 @@ data in ``tests/data``, and matches written by our own writers), as text and as 
 must read the input or refuse it with a specific ``ValueError`` subclass (never a plain
 ``ValueError``) carrying a message, within a second; any other exception fails.  The seeds
 are fixed, so a failure names an input that reproduces it.
-
-Readers outside the records code that still crash are marked ``xfail(strict=True)`` with a
-one-line reproducer in the reason: once fixed, the strict mark fails and is removed.
 """
 
 from __future__ import annotations
@@ -23,7 +20,7 @@ import pytest
 from records_helpers import beavered_money_match, closed_out_game, random_match
 from reference import REFERENCE, SAMPLES
 
-from backgammon import convert, ids, mat, sgf, xgid
+from backgammon import convert, ids, mat, sgf
 from backgammon.board import Position, iter_rolls
 from backgammon.match import Match
 from backgammon.matchfile import MatchFile, to_match
@@ -220,14 +217,6 @@ def read_move_every_roll(text: object) -> None:
             check(lambda t, p=position, d=dice: p.parse_move(t, d), text)
 
 
-def _bytes_crash(call: str, where: str) -> Any:
-    return pytest.mark.xfail(
-        strict=True,
-        raises=AssertionError,
-        reason=f"outside the records code: {call} raises TypeError ({where})",
-    )
-
-
 # name: (reader, seed inputs, text cases, byte cases, marks for the bytes run)
 READERS: dict[str, tuple[Reader, list[str], int, int, tuple[Any, ...]]] = {
     "Position.from_position_id": (
@@ -235,7 +224,7 @@ READERS: dict[str, tuple[Reader, list[str], int, int, tuple[Any, ...]]] = {
         POSITION_IDS,
         1500,
         300,
-        (_bytes_crash("Position.from_position_id(b'4HPwATDgc/ABMA')", "board.py"),),
+        (),
     ),
     "ids.decode_match_id": (ids.decode_match_id, MATCH_IDS, 1500, 300, ()),
     "ids.split_gnubg_id": (
@@ -243,49 +232,49 @@ READERS: dict[str, tuple[Reader, list[str], int, int, tuple[Any, ...]]] = {
         GNUBG_IDS,
         1500,
         300,
-        (_bytes_crash("ids.split_gnubg_id(b'4HPwATDgc/ABMA:cInpAAAAAAAE')", "ids.py"),),
+        (),
     ),
     "Match.from_gnubg_id": (
         Match.from_gnubg_id,
         GNUBG_IDS,
         1000,
         300,
-        (_bytes_crash("Match.from_gnubg_id(b'4HPwATDgc/ABMA:cInpAAAAAAAE')", "ids.py"),),
+        (),
     ),
     "Position.from_xgid": (
         Position.from_xgid,
         XGIDS,
         1500,
         300,
-        (_bytes_crash(f"Position.from_xgid({XGIDS[0].encode()!r})", "board.py"),),
+        (),
     ),
-    "xgid.parse_xgid": (
-        xgid.parse_xgid,
+    "ids.parse_xgid": (
+        ids.parse_xgid,
         XGIDS,
         1500,
         300,
-        (_bytes_crash(f"xgid.parse_xgid({XGIDS[0].encode()!r})", "xgid.py"),),
+        (),
     ),
     "Match.from_xgid": (
         Match.from_xgid,
         XGIDS,
         1000,
         300,
-        (_bytes_crash(f"Match.from_xgid({XGIDS[0].encode()!r})", "xgid.py"),),
+        (),
     ),
-    "xgid.gnubg_id_from_xgid": (
-        xgid.gnubg_id_from_xgid,
+    "ids.gnubg_id_from_xgid": (
+        ids.gnubg_id_from_xgid,
         XGIDS,
         1000,
         300,
-        (_bytes_crash(f"xgid.gnubg_id_from_xgid({XGIDS[0].encode()!r})", "xgid.py"),),
+        (),
     ),
-    "xgid.xgid_from_gnubg_id": (
-        xgid.xgid_from_gnubg_id,
+    "ids.xgid_from_gnubg_id": (
+        ids.xgid_from_gnubg_id,
         GNUBG_IDS,
         1000,
         300,
-        (_bytes_crash("xgid.xgid_from_gnubg_id(b'4HPwATDgc/ABMA:cInpAAAAAAAE')", "ids.py"),),
+        (),
     ),
     "Position.parse_move": (read_move_every_roll, MOVE_TEXTS, 200, 40, ()),
     "mat.read": (mat.read, MAT_FILES, 600, 100, ()),

@@ -12,7 +12,6 @@ import pytest
 from matchhelp import board
 from reference import REFERENCE
 
-from backgammon import xgid
 from backgammon.dice import FixedDice, SeededDice
 from backgammon.ids import (
     GameState,
@@ -238,10 +237,6 @@ def test_inconsistent_ids_are_refused_by_match() -> None:
         Match.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:7:10", rules=Rules())
     with pytest.raises(MatchError):  # turn and dice owner differ with nothing pending
         Match.from_gnubg_id("4HPwATDgc/ABMA:cAEAAAAAAAAE")
-
-
-def test_xgid_module_keeps_its_names() -> None:
-    assert xgid.parse_xgid is parse_xgid and xgid.InvalidXgidError is InvalidXgidError
 
 
 def test_positions_no_game_reaches_are_refused_by_match() -> None:
