@@ -40,6 +40,7 @@ from backgammon.record import (
     Take,
 )
 from backgammon.rules import Rules
+from backgammon.turn import EntryError, TurnEntry
 
 __all__ = [
     "ActionKind",
@@ -374,12 +375,22 @@ def move(
         chosen = s.position.parse_move(play, s.dice)
     else:
         chosen = s.position.move_of(play)
-        legal = legal_moves(s)
-        if chosen not in legal and not s.position.is_legal(chosen, s.dice):
-            raise IllegalMoveError(
-                f"{chosen} is not a legal play of {s.dice[0]}{s.dice[1]} (R5-R17)"
-            )
+        if chosen not in legal_moves(s):  # steps in another order, or several dice in one
+            chosen = _entered(s.position, s.dice, chosen)
     return _after_play(s, p, chosen)
+
+
+def _entered(position: Position, dice: tuple[int, int], steps: Move) -> Move:
+    """The steps entered through the turn entry, so each uses one of the dice (R5-R17)."""
+    entry = TurnEntry(position, dice)
+    try:
+        for src, dst, _hit in steps:
+            entry.add(src, dst)
+    except EntryError as exc:
+        raise IllegalMoveError(f"{steps} is not a legal play of {dice[0]}{dice[1]}: {exc}") from exc
+    if entry.move is None:
+        raise IllegalMoveError(f"{steps} is not a whole legal play of {dice[0]}{dice[1]} (R9)")
+    return Move(entry.steps)
 
 
 def double(s: MatchState, *, player: int | None = None) -> MatchState:

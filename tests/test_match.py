@@ -778,3 +778,17 @@ def test_R21_the_doubled_player_may_resign_instead_of_answering() -> None:
     m.resign("backgammon")
     m.accept_resignation()
     assert m.score == (0, 3)  # 3 x the cube before the double
+
+
+def test_R5_steps_must_each_use_one_of_the_dice() -> None:
+    """R5: steps of 2 and 3 for a roll of 41 are refused even though they reach the same
+    point as 13/9/8; the same checker moved 13/8 in one step is entered as 13/9/8."""
+    m = Match(length=3)
+    m.roll((4, 1))
+    before = (m.gnubg_id(), len(list(m.record.actions())))
+    with pytest.raises(IllegalMoveError):
+        m.move([(13, 11, False), (11, 8, False)])
+    assert (m.gnubg_id(), len(list(m.record.actions()))) == before
+    m.move([(13, 8, False)])
+    last = m.record.games[-1][-1]
+    assert isinstance(last, Play) and sorted(s - t for s, t, _ in last.move) == [1, 4]
