@@ -30,6 +30,7 @@ from backgammon.board import (
     Move,
     Position,
     Step,
+    short_repr,
 )
 from backgammon.notation import Segment, parse_segments
 
@@ -143,7 +144,7 @@ class TurnEntry:
     def choose(self, number: int) -> Move:
         """Pick the ``number``-th legal play of :attr:`legal` (from 1) as the whole play."""
         if isinstance(number, bool) or not isinstance(number, int):
-            raise EntryError(f"a play number is a whole number, not {number!r}")
+            raise EntryError(f"a play number is a whole number, not {short_repr(number)}")
         if not 1 <= number <= len(self.legal):
             raise EntryError(f"there is no play number {number}: choose 1-{len(self.legal)}")
         return self.set_play(self.legal[number - 1])
@@ -171,7 +172,9 @@ class TurnEntry:
         """Move one checker from ``src`` to ``dst`` (one die or several); the play once
         it is complete.  Raises :class:`EntryError` when no legal play continues so."""
         if not all(isinstance(x, int) and not isinstance(x, bool) for x in (src, dst)):
-            raise EntryError(f"a step is two point numbers, not {src!r}/{dst!r}")
+            raise EntryError(
+                f"a step is two point numbers, not {short_repr(src)}/{short_repr(dst)}"
+            )
         if not (1 <= src <= BAR and OFF <= dst < src):
             raise EntryError(f"{src}/{dst} is not a move from a point to a lower one")
         return self._add_segments([(src, dst, False)], f"{src}/{dst}")
@@ -238,9 +241,9 @@ class TurnEntry:
         if found is None:
             done = format_partial(self.steps)
             raise EntryError(
-                f"{text!r} cannot follow {done} with {self._dice_text()}"
+                f"{short_repr(text)} cannot follow {done} with {self._dice_text()}"
                 if self._steps
-                else f"{text!r} is not (part of) a legal play of {self._roll_text()}"
+                else f"{short_repr(text)} is not (part of) a legal play of {self._roll_text()}"
             )
         self._steps.extend(found)
         return self.move

@@ -156,3 +156,12 @@ def test_move_text_that_is_not_a_str_is_refused_as_move_text(text: object) -> No
         Position.initial().parse_move(text, (3, 1))  # type: ignore[arg-type]
     with pytest.raises(InvalidMoveTextError, match="move text is a str"):
         parse_segments(text)  # type: ignore[arg-type]
+
+
+def test_errors_quote_at_most_a_few_dozen_characters_of_the_text() -> None:
+    """A huge illegal text is refused with a short message, not echoed whole."""
+    pos = Position.initial()
+    for text in ("8/5 " * 100_000, "x" * 100_000, "8/5 6/5" + " " * 100_000 + "zz"):
+        with pytest.raises(InvalidMoveTextError) as info:
+            pos.parse_move(text, (3, 1))
+        assert 0 < len(str(info.value)) < 200
