@@ -260,3 +260,17 @@ def beavered_money_match() -> Match:
     m.resign("gammon")
     m.accept_resignation()
     return m
+
+
+def beavered_then_played() -> Match:
+    """A money game: double, beaver, take, then the doubler rolls and plays (gnubg writes no
+    line for that take)."""
+    m = Match(rules=Rules.money(beavers=True))
+    m.roll((1, 3))
+    m.move("8/5 6/5")
+    m.double()
+    m.beaver()
+    m.take()
+    m.roll((4, 2))
+    m.move("8/4 6/4")
+    return m

@@ -33,6 +33,7 @@ from backgammon.ids import decode_match_id, parse_xgid
 from backgammon.match import (
     Accept,
     Action,
+    ActionKind,
     Beaver,
     Double,
     Drop,
@@ -88,18 +89,7 @@ XGID_FIELDS = ["", "-1", "99", "²", "5²", "²²", "٣", "٣٣", "1_0", "+1", "
                "B", "R", "00", "66", "70", "abc", "3", "0", "1", "2", "64", "65", "16", "32768",
                "9" * 5000]  # fmt: skip
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-KINDS = [
-    "roll",
-    "move",
-    "double",
-    "take",
-    "drop",
-    "beaver",
-    "raccoon",
-    "resign",
-    "accept",
-    "reject",
-]
+KINDS = [str(kind) for kind in ActionKind]
 STEPS = 400  # legal actions per random match (a few hundred attempts of every kind each)
 
 

@@ -14,6 +14,7 @@ import pytest
 from records_helpers import (
     GNUBG,
     beavered_money_match,
+    beavered_then_played,
     closed_out_game,
     complaints,
     play_signature,
@@ -25,7 +26,6 @@ from reference import SAMPLES
 from backgammon import mat, sgf
 from backgammon.match import Match, Phase
 from backgammon.matchfile import MatchFile, from_match, to_match
-from backgammon.rules import Rules
 
 
 def test_gnubg_is_installed() -> None:
@@ -184,14 +184,7 @@ def test_gnubg_imports_the_take_of_a_beaver_where_we_stand(tmp_path: Path) -> No
     # Double, beaver, take, then the doubler plays: we wrote the take as an empty
     # half-row, which moved the doubler's roll into the other column, and gnubg imported
     # our file to another position.  gnubg writes no line for that take.
-    m = Match(rules=Rules.money(beavers=True))
-    m.roll((1, 3))
-    m.move("8/5 6/5")
-    m.double()
-    m.beaver()
-    m.take()
-    m.roll((4, 2))
-    m.move("8/4 6/4")
+    m = beavered_then_played()
     (tmp_path / "b.mat").write_text(mat.write(m))
     (tmp_path / "b.sgf").write_text(sgf.write(m))
     money = ("set jacoby off", "set beavers 1")

@@ -13,12 +13,11 @@ import time
 from collections.abc import Callable
 
 import pytest
+from records_helpers import beavered_then_played
 from reference import SAMPLES
 
 from backgammon import convert, mat, sgf
-from backgammon.match import Match
 from backgammon.matchfile import MatchFileError
-from backgammon.rules import Rules
 
 FORCED_MAT = SAMPLES / "gnubg107_resign_after_forced_roll.mat"
 FORCED_SGF = SAMPLES / "gnubg107_resign_after_forced_roll.sgf"
@@ -153,18 +152,6 @@ def test_convert_text_refuses_bytes() -> None:
 
 
 # ----------------------------------------------------------------------------- beavers
-
-
-def beavered_then_played() -> Match:
-    m = Match(rules=Rules.money(beavers=True))
-    m.roll((1, 3))
-    m.move("8/5 6/5")
-    m.double()
-    m.beaver()
-    m.take()
-    m.roll((4, 2))
-    m.move("8/4 6/4")
-    return m
 
 
 def test_take_of_a_beaver_takes_no_column() -> None:
