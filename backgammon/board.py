@@ -1,4 +1,4 @@
-"""The rules core: positions, plays and their generation (rules R1-R19 of RULES.md).
+"""The rules core: positions, plays and their generation (rules R1-R19 of docs/rules.md).
 
 A :class:`Position` is an immutable board seen from the side to move.  Internally it is a
 tuple of 26 signed counts::
@@ -35,6 +35,7 @@ __all__ = [
     "Position",
     "Step",
     "check_dice",
+    "short_repr",
 ]
 
 BAR = 25
@@ -60,7 +61,7 @@ class DiceError(ValueError):
 
 
 class InvalidMoveTextError(ValueError):
-    """Move text that cannot be read as a play at all (R5 notation)."""
+    """Move text that cannot be read as a play at all (notation: formats.md §5.2)."""
 
 
 class IllegalMoveError(ValueError):
@@ -228,8 +229,8 @@ class Position:
 
     @classmethod
     def from_position_id(cls, text: str) -> Position:
-        """Decode a GNU Backgammon Position ID (14 characters; formats.md §1)."""
-        text = text.strip()
+        """Decode a GNU Backgammon Position ID (14 characters; docs/formats.md §1)."""
+        text = _text(text, "a Position ID")
         if len(text) != 14:
             raise InvalidPositionError(f"a Position ID has 14 characters, got {len(text)}")
         try:
@@ -255,7 +256,7 @@ class Position:
     @classmethod
     def from_xgid(cls, text: str) -> Position:
         """From an XGID (or just its 26-character position part), with the side on roll."""
-        text = text.strip()
+        text = _text(text, "an XGID")
         if text.startswith("XGID="):
             text = text[5:]
         fields = text.split(":")
@@ -504,11 +505,11 @@ class Position:
 def check_dice(dice: object) -> tuple[int, int]:
     """The pair as given, checked to be two integers 1-6 (order kept); :class:`DiceError`."""
     if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence) or len(dice) != 2:
-        raise DiceError(f"dice must be a pair of numbers 1-6, got {_short(dice)}")
+        raise DiceError(f"dice must be a pair of numbers 1-6, got {short_repr(dice)}")
     a, b = dice
     for d in (a, b):
         if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
-            raise DiceError(f"dice must be a pair of numbers 1-6, got {_short(dice)}")
+            raise DiceError(f"dice must be a pair of numbers 1-6, got {short_repr(dice)}")
     return int(a), int(b)
 
 
@@ -517,7 +518,14 @@ def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
     return (d1, d2) if d1 >= d2 else (d2, d1)
 
 
-def _short(value: object, limit: int = 40) -> str:
+def _text(value: object, what: str) -> str:
+    """``value`` stripped, when it is text; :class:`InvalidPositionError` otherwise."""
+    if not isinstance(value, str):
+        raise InvalidPositionError(f"{what} is text, not {type(value).__name__}")
+    return value.strip()
+
+
+def short_repr(value: object, limit: int = 40) -> str:
     """``repr(value)`` cut to ``limit`` characters, for error messages about any input."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -526,18 +534,18 @@ def _short(value: object, limit: int = 40) -> str:
 def _steps_of(steps: object) -> Iterable[object]:
     """``steps`` as an iterable of steps, or :class:`IllegalMoveError` (text is not steps)."""
     if isinstance(steps, (str, bytes)) or not isinstance(steps, Iterable):
-        raise IllegalMoveError(f"a play is a sequence of (from, to) steps, not {_short(steps)}")
+        raise IllegalMoveError(f"a play is a sequence of (from, to) steps, not {short_repr(steps)}")
     return steps
 
 
 def _point_number(x: object, step: object) -> int:
     """``x`` as a point number (any integer type but bool), or :class:`IllegalMoveError`."""
     if isinstance(x, bool):
-        raise IllegalMoveError(f"a step is two point numbers, not {_short(step)}")
+        raise IllegalMoveError(f"a step is two point numbers, not {short_repr(step)}")
     try:
         return operator.index(x)  # type: ignore[arg-type]
     except TypeError as exc:
-        raise IllegalMoveError(f"a step is two point numbers, not {_short(step)}") from exc
+        raise IllegalMoveError(f"a step is two point numbers, not {short_repr(step)}") from exc
 
 
 def _step_onto(b: list[int], step: object) -> Step:
@@ -549,7 +557,7 @@ def _step_onto(b: list[int], step: object) -> Step:
     try:
         s, t = step[0], step[1]  # type: ignore[index]
     except (TypeError, IndexError, KeyError) as exc:
-        raise IllegalMoveError(f"a step is (from, to), not {_short(step)}") from exc
+        raise IllegalMoveError(f"a step is (from, to), not {short_repr(step)}") from exc
     if type(s) is not int or type(t) is not int:
         s, t = _point_number(s, step), _point_number(t, step)
     if not 1 <= s <= BAR or not OFF <= t < s or b[s] <= 0:

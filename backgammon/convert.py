@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from backgammon import mat, sgf
-from backgammon.matchfile import MatchFile, MatchFileError, to_match
+from backgammon.matchfile import MatchFile, MatchFileError, require_text, to_match
 
 __all__ = ["FORMATS", "convert", "convert_text", "detect_format", "read_any"]
 
@@ -18,7 +18,9 @@ FORMATS = ("mat", "sgf")
 
 
 def detect_format(text: str, name: str | Path | None = None) -> str:
-    """``"sgf"`` or ``"mat"``, from the file name's suffix, else from the text."""
+    """``"sgf"`` or ``"mat"``, from the file name's suffix, else from the text (a ``str``:
+    bytes raise :class:`~backgammon.matchfile.NotTextError`)."""
+    text = require_text(text, "detect_format")
     if name is not None:
         suffix = Path(name).suffix.lower()
         if suffix == ".sgf":
@@ -39,6 +41,7 @@ def read_any(text: str, fmt: str) -> MatchFile:
 
 def convert_text(text: str, source: str, target: str) -> tuple[str, list[str]]:
     """``text`` in format ``source`` written in format ``target``, and the warnings."""
+    text = require_text(text, "convert_text")
     record = read_any(text, source)
     warnings = list(record.warnings)
     if target not in FORMATS:

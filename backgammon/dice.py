@@ -110,7 +110,7 @@ class FixedDice:
     """Throws given in advance (e.g. read from a real board or a file), handed out in order."""
 
     def __init__(self, throws: Iterable[Sequence[int]]) -> None:
-        self._throws = [check_dice(t) for t in throws]
+        self._throws = [check_dice(t) for t in _iterable(throws, "throws")]
         self._next = 0
 
     def roll(self) -> tuple[int, int]:
@@ -132,14 +132,34 @@ def verify(
     commitment: str | None = None,
 ) -> bool:
     """True when ``seed`` matches ``commitment`` (if given) and every throw of ``record``
-    (a match record, or the throws themselves in order) is the one the seed gives."""
-    secret = bytes.fromhex(seed) if isinstance(seed, str) else seed
+    (a match record, or the throws themselves in order) is the one the seed gives.
+
+    A seed that is neither hex text nor bytes, a commitment that is not text, or throws that
+    are not pairs 1-6 raise :class:`DiceError`.
+    """
+    if isinstance(seed, str):
+        try:
+            secret = bytes.fromhex(seed)
+        except ValueError as exc:
+            raise DiceError(f"a revealed seed is hex, not {seed[:40]!r}") from exc
+    elif isinstance(seed, bytes):
+        secret = seed
+    else:
+        raise DiceError(f"a revealed seed is hex text or bytes, not {type(seed).__name__}")
+    if commitment is not None and not isinstance(commitment, str):
+        raise DiceError(f"a commitment is hex text, not {type(commitment).__name__}")
     if commitment is not None and hashlib.sha256(secret).hexdigest() != commitment.lower():
         return False
     throws = record.rolls() if hasattr(record, "rolls") else record
     stream = dice_stream(secret)
-    for throw in throws:
-        a, b = check_dice(tuple(throw))
+    for throw in _iterable(throws, "a record"):
+        a, b = check_dice(throw)
         if (next(stream), next(stream)) != (a, b):
             return False
     return True
+
+
+def _iterable(value: Iterable[Sequence[int]], what: str) -> Iterable[Sequence[int]]:
+    if not isinstance(value, Iterable):
+        raise DiceError(f"{what} is a sequence of throws, not {type(value).__name__}")
+    return value

@@ -2,40 +2,53 @@
 
 Writing reproduces gnubg 1.07's ``export match mat`` layout byte for byte (its
 ``ExportGameJF``: column widths, the trailing space after each step but the fourth,
-``Doubles => 2``, ``Drops`` with the win on the same row, ``Wins N point(s)``).  Reading is
-lenient (a byte-order mark, XG header tags, combined moves such as ``24/15``, ``Cannot
-Move``, ``???``, dice in either order, XG's wider columns): what was odd is collected in
-``MatchFile.warnings``; what cannot be read raises :class:`MatchFileError` with the line
-number.  Every play is checked against the rules core while reading.
+``Doubles => 2``, ``Drops`` with the win on the same row, ``Wins N point(s)``, no line for
+the take of a beaver).  Reading is lenient (a byte-order mark, XG header tags, combined
+moves such as ``24/15``, ``Cannot Move``, ``???``, dice in either order, XG's wider
+columns): what was odd is collected in ``MatchFile.warnings``; what cannot be read raises
+:class:`MatchFileError` with the line number.  The reader drives a
+:class:`~backgammon.match.Match` through each game as it reads, so every play is checked by
+the rules core.  Every line is read in time linear in its length (no backtracking
+patterns), and the readers take ``str`` only (bytes raise :class:`NotTextError`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from backgammon import match as bm
 from backgammon.board import Step
 from backgammon.match import Match
 from backgammon.matchfile import (
-    Action,
-    Double,
-    Drop,
+    FileAction,
+    FileDouble,
+    FileDrop,
+    FilePass,
+    FileResign,
+    FileRoll,
+    FileTake,
     GameFile,
-    GameReplay,
     MatchFile,
     MatchFileError,
-    Pass,
-    Resign,
-    Roll,
-    Take,
+    NotTextError,
+    apply_action,
     from_match,
+    game_end,
+    position_for,
+    read_number,
+    reading_match,
+    require_text,
+    resolve_play,
     to_match,
+    unwritten_pass,
 )
 from backgammon.notation import parse_segments
 
 __all__ = [
     "MatchFileError",
+    "NotTextError",
     "format_steps_plain",
     "read",
     "read_record",
@@ -71,37 +84,42 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
     cube = 1
     dice_rolled = False
     doubler: int | None = None  # who made the pending offer
-    beavered = False
+    redoubles = 0  # beavers and raccoons on the pending offer
     last = len(game.actions) - 1
     for k, action in enumerate(game.actions):
-        normal = isinstance(action, Roll) and action.played
-        setdice = isinstance(action, Roll) and not action.played
-        resign = isinstance(action, Resign)
-        if isinstance(action, Pass):
+        normal = isinstance(action, FileRoll) and action.played
+        setdice = isinstance(action, FileRoll) and not action.played
+        resign = isinstance(action, FileResign)
+        if isinstance(action, FilePass):
             text = ""  # R13: no roll; the half-row stays empty
-        elif isinstance(action, Roll):
+        elif isinstance(action, FileRoll):
             text = f"{action.dice[0]}{action.dice[1]}: "
             if action.played:
                 dice_rolled = False
                 text += format_steps_plain(action.steps)
             else:
                 dice_rolled = True
-        elif isinstance(action, Double):
+        elif isinstance(action, FileDouble):
             cube = action.value
             if doubler is not None and action.player != doubler:
                 # gnubg 1.07 writes a beaver and a raccoon alike (R32); its reader would
                 # not supply the take after "Raccoons".
                 text = f" Beavers => {cube}"
-                beavered = True
+                redoubles += 1
             else:
                 text = f" Doubles => {cube}"
             doubler = action.player
-        elif isinstance(action, Take):
-            # gnubg leaves the take of a beaver blank; its reader supplies it at the roll.
-            text = "" if beavered else " Takes"
-            doubler, beavered = None, False
-        elif isinstance(action, Drop):
-            doubler, beavered = None, False
+        elif isinstance(action, FileTake):
+            # gnubg 1.07 writes nothing for the take of a beaver, not even an empty column
+            # (the next action keeps the column it would have had without the take), and
+            # an empty half-row for the take of a raccoon; its reader supplies the take.
+            odd = redoubles % 2 == 1
+            text = "" if redoubles else " Takes"
+            doubler, redoubles = None, 0
+            if odd:
+                continue
+        elif isinstance(action, FileDrop):
+            doubler, redoubles = None, 0
             points = game.end.points if game.end is not None else cube // 2
             sep = "\n      " if i & 1 else " " * 23
             text = f" Drops{sep}Wins {points} point{_plural(points)}"
@@ -118,7 +136,7 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
         # gnubg indents only a played opening roll of the right player; an unplayed one
         # (a resignation right after the opening roll) would land in the wrong column and
         # be read back as the left player's, so it is indented too (a deliberate deviation).
-        if i == 0 and isinstance(action, Roll) and action.player == 1:
+        if i == 0 and isinstance(action, FileRoll) and action.player == 1:
             out.append("  1)" + " " * 29)
             i += 1
         if i & 1 or resign:
@@ -129,7 +147,7 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
             out.append(f"{(i >> 1) + 1:3d}) {text:<27} ")
         else:
             out.append(f"{(i >> 1) + 1:3d}) {text:<3}")
-        if isinstance(action, Drop):
+        if isinstance(action, FileDrop):
             out.append("\n")
             if not i & 1:
                 out.append("\n")
@@ -165,11 +183,10 @@ def write_record(record: MatchFile) -> str:
 
 
 # ----------------------------------------------------------------------------- reading
+#
+# Lines are taken apart by hand, or with patterns whose repeated parts cannot overlap, so
+# that a long damaged line is read in time linear in its length.
 
-_LENGTH = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
-_GAME = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(.*?)\s*:\s*(\d+)\s+(.*?)\s*:\s*(\d+)\s*$")
-_TAG = re.compile(r'^[;#]\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _ROW = re.compile(r"^\s*(\d+)\)")
 _ACTION = re.compile(
     r"(?P<roll>(?<![\w/*])[0-9]{2}:)"
@@ -181,6 +198,71 @@ _ACTION = re.compile(
     re.IGNORECASE,
 )
 _RIGHT_COLUMN = 20
+
+
+def _length_digits(line: str) -> str | None:
+    """The N of an ``N point match`` line, or None."""
+    words = line.split()
+    if len(words) != 3 or [w.lower() for w in words[1:]] != ["point", "match"]:
+        return None
+    return words[0] if words[0].isdecimal() else None
+
+
+def _game_digits(line: str) -> str | None:
+    """The N of a ``Game N`` line, or None."""
+    words = line.split()
+    if len(words) == 2 and words[0].lower() == "game" and words[1].isdecimal():
+        return words[1]
+    return None
+
+
+def _header_tag(stripped: str) -> tuple[str, str] | None:
+    """``(key, value)`` of a header tag ``; [Key "value"]`` (the line stripped), or None."""
+    body = stripped[1:].lstrip()
+    if not body.startswith("["):
+        return None
+    body = body[1:]
+    quote = body.find('"')
+    if quote < 0:
+        return None
+    key_part = body[:quote]
+    key = key_part.strip()
+    if not key or "]" in key_part or not key_part[-1].isspace():
+        return None
+    tail = body[quote + 1 :].rstrip()
+    if not tail.endswith("]"):
+        return None
+    inner = tail[:-1].rstrip()
+    if not inner.endswith('"'):
+        return None
+    return key, inner[:-1]
+
+
+def _score_line(line: str) -> tuple[str, str, str, str] | None:
+    """``(name, digits, name, digits)`` of a ``name : score   name : score`` line, or None.
+
+    The right score follows the last colon; the left one is the first colon followed by
+    digits and a space (names may hold colons).  Each character is looked at a bounded
+    number of times.
+    """
+    text = line.strip()
+    colon = text.rfind(":")
+    right = text[colon + 1 :].strip()
+    if colon < 0 or not right.isdecimal():
+        return None
+    left = text[:colon]
+    c = left.find(":")
+    while c >= 0:
+        i = c + 1
+        while i < len(left) and left[i].isspace():
+            i += 1
+        j = i
+        while j < len(left) and left[j].isdecimal():
+            j += 1
+        if i < j < len(left) and left[j].isspace():
+            return left[:c].strip(), left[i:j], left[j:].strip(), right
+        c = left.find(":", max(c + 1, j))
+    return None
 
 
 @dataclass(frozen=True)
@@ -201,19 +283,16 @@ def _tokens_of_line(text: str, number: int, is_row: bool) -> list[_Token]:
     found = list(_ACTION.finditer(text, body_start))
     if not found:
         if text[body_start:].strip():
-            raise MatchFileError(f"cannot read {text.strip()!r}", number)
+            raise MatchFileError(f"cannot read {_clip(text.strip())!r}", number)
         return []
     leading = text[body_start : found[0].start()].strip()
     if leading:
-        raise MatchFileError(f"cannot read {leading!r} in {text.strip()!r}", number)
+        raise MatchFileError(f"cannot read {_clip(leading)!r} in {_clip(text.strip())!r}", number)
+    if len(found) > 2:
+        raise MatchFileError(f"more than two actions in {_clip(text.strip())!r}", number)
     tokens: list[_Token] = []
     for n, m in enumerate(found):
-        if len(found) == 1:
-            player = 1 if m.start() >= _RIGHT_COLUMN else 0
-        elif len(found) == 2:
-            player = n
-        else:
-            raise MatchFileError(f"more than two actions in {text.strip()!r}", number)
+        player = n if len(found) == 2 else int(m.start() >= _RIGHT_COLUMN)
         after_end = found[n + 1].start() if n + 1 < len(found) else len(text)
         rest = text[m.end() : after_end]
         kind = m.lastgroup or ""
@@ -223,23 +302,35 @@ def _tokens_of_line(text: str, number: int, is_row: bool) -> list[_Token]:
             tokens.append(_Token(number, player, "roll", rest.strip(), int(m.group("roll")[:2])))
             continue
         if rest.strip():
-            raise MatchFileError(f"cannot read {rest.strip()!r} after {m.group(0)!r}", number)
+            raise MatchFileError(
+                f"cannot read {_clip(rest.strip())!r} after {_clip(m.group(0))!r}", number
+            )
         value = 0
         if kind == "double" and m.group("dvalue"):
-            value = int(m.group("dvalue"))
+            value = read_number(m.group("dvalue"), "cube value", number)
         elif kind == "beaver" and m.group("bvalue"):
-            value = int(m.group("bvalue"))
+            value = read_number(m.group("bvalue"), "cube value", number)
         elif kind == "wins":
-            value = int(m.group("points"))
+            value = read_number(m.group("points"), "points", number)
         tokens.append(_Token(number, player, kind, m.group(0), value))
     return tokens
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """``text`` cut for an error message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _segments(text: str, number: int) -> list[Step]:
     try:
         return parse_segments(text)
     except ValueError as exc:
-        raise MatchFileError(f"cannot read the play {text!r}: {exc}", number) from exc
+        raise MatchFileError(f"cannot read the play {_clip(text)!r}: {exc}", number) from exc
+
+
+def _actor(tok: _Token) -> int:
+    """Who acts with a token: a win line is the loser's resignation."""
+    return 1 - tok.player if tok.kind == "wins" else tok.player
 
 
 def _read_game(
@@ -249,123 +340,140 @@ def _read_game(
     warnings: list[str],
     jacoby: bool = False,
 ) -> GameFile:
-    replay = GameReplay(jacoby)
-    actions: list[Action] = []
+    """One game's tokens as the file model, read by driving a Match through the game."""
+    m = reading_match(jacoby)
+    start = m.game_number
+    actions: list[FileAction] = []
+    replayed: list[str] = []  # what to_match notes again when the record is replayed
+
+    def do(action: FileAction) -> None:
+        apply_action(m, action, replayed)
+        actions.append(action)
+
     swap = False
-    beavered = False  # the pending offer was beavered: a roll means it was taken (gnubg)
     for idx, tok in enumerate(tokens):
         line = tok.line
         if swap:
             tok = replace(tok, player=1 - tok.player)
-        if (
-            tok.kind == "roll"
-            and tok.player == replay.turn
-            and tok.text
-            and tok.text.lower() != "cannot move"
-            and replay.pending is None
-            and replay.rolled is None
-            and replay.end is None
-            and replay.closed_out()
-        ):
-            # A play for a player who cannot move at all (R13): gnubg's exporter keeps
-            # alternating columns when a turn was passed without a roll, so from here the
-            # columns are the other way round.
-            swap = not swap
-            tok = replace(tok, player=1 - tok.player)
-            warnings.append(
-                f"line {line}: a play for a closed-out player: columns read swapped from here"
-            )
-        if tok.kind == "roll" and beavered and replay.pending is not None:
-            implied_take = Take(1 - replay.pending, line)
-            replay.take(implied_take, line)
-            actions.append(implied_take)
-            beavered = False
-        if tok.kind in ("roll", "double"):
-            implied = replay.implied_pass(tok.player, line)
-            if implied is not None:
-                actions.append(implied)
-        if tok.kind == "roll":
-            d1, d2 = divmod(tok.value, 10)
-            if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
-                raise MatchFileError(f"{tok.value}: dice must be 1-6", line)
-            dice = (d1, d2)
-            if d1 < d2:
-                warnings.append(f"line {line}: dice {d1}{d2} written smaller first")
-            text = tok.text
-            played = True
-            if re.fullmatch(r"\?+", text):
-                text, played = "", False
-            elif text.lower() == "cannot move":
-                warnings.append(f"line {line}: 'Cannot Move' read as a lost turn (R10)")
-                text = ""
-                if replay.position.legal_moves(dice):
-                    raise MatchFileError(f"'Cannot Move' but {d1}{d2} can be played", line)
-            if replay.turn is not None and tok.player != replay.turn:
-                raise MatchFileError(
-                    f"a roll by player {tok.player}, but player {replay.turn} is on turn", line
+        over = game_end(m, start) is not None
+        if over and tok.kind != "wins":
+            raise MatchFileError(f"a {tok.kind} after the game was over", line)
+        beavered = m.phase is bm.Phase.DOUBLED and m.state.beavers > 0
+        if not over and beavered and tok.kind in ("roll", "wins"):
+            # gnubg writes no line for the take of a beaver (a blank half-row for the take
+            # of a raccoon): the game going on says it was taken.
+            taker = m.turn
+            assert taker is not None
+            do(FileTake(taker, line))
+        closed = None if over else unwritten_pass(m, actions)
+        if closed is not None:
+            if (
+                tok.kind == "roll"
+                and tok.player == closed[0]
+                and tok.text
+                and tok.text.lower() != "cannot move"
+            ):
+                # A play for a player who cannot move at all (R13): gnubg's exporter keeps
+                # alternating columns when a turn was passed without a roll, so from here
+                # the columns are the other way round.
+                swap = not swap
+                tok = replace(tok, player=1 - tok.player)
+                warnings.append(
+                    f"line {line}: a play for a closed-out player: columns read swapped from here"
                 )
-            legal = replay.position.legal_moves(dice)
-            if played and not text and legal:
-                following = tokens[idx + 1] if idx + 1 < len(tokens) else None
-                if len(legal) == 1:  # gnubg reads an unwritten forced play as played
-                    warnings.append(f"line {line}: forced play of {d1}{d2} not written")
-                    text = str(legal[0])
-                elif following is None or following.kind == "wins":
-                    played = False  # rolled, then resigned (gnubg's reading)
-                else:
-                    raise MatchFileError(f"{d1}{d2} rolled but no play written", line)
-            steps: tuple[Step, ...] = ()
-            if played and (text or legal):
-                segments = _segments(text, line)
-                steps, notes = replay.resolve(tok.player, dice, segments, text, line)
-                warnings.extend(notes)
-            roll = Roll(tok.player, dice, steps, played, line)
-            replay.roll(roll, line)
-            actions.append(roll)
+            if _actor(tok) != closed[0]:
+                do(FilePass(closed[0], line))  # the file left the pass out
+        if tok.kind == "roll":
+            following = tokens[idx + 1] if idx + 1 < len(tokens) else None
+            if following is not None and swap:
+                following = replace(following, player=1 - following.player)
+            _read_roll(m, tok, following, unwritten_pass(m, actions), warnings, do)
         elif tok.kind in ("double", "beaver"):
-            value = tok.value or replay.cube * 2
-            if replay.pending is not None and tok.player != replay.pending:
-                value = tok.value or replay.pending_value * 2
-            action = Double(tok.player, value, line)
-            beavered = replay.double(action, line) or beavered
-            expected = replay.cube * 2
+            expected = m.cube_value * (4 if m.phase is bm.Phase.DOUBLED else 2)
+            value = tok.value or expected
+            do(FileDouble(tok.player, value, line))
             if value != expected:
                 warnings.append(f"line {line}: cube turned to {value}, expected {expected}")
-            actions.append(action)
         elif tok.kind == "take":
-            take = Take(tok.player, line)
-            replay.take(take, line)
-            actions.append(take)
-            beavered = False
+            do(FileTake(tok.player, line))
         elif tok.kind == "drop":
-            drop = Drop(tok.player, line)
-            replay.drop(drop, line)
-            actions.append(drop)
-            beavered = False
+            do(FileDrop(tok.player, line))
         else:  # wins
-            if replay.end is None:
-                loser = 1 - tok.player
-                cube = replay.cube
+            if not over:
+                cube = m.cube_value
                 level = 1 if tok.value <= cube else 2 if tok.value <= 2 * cube else 3
                 if tok.value != level * cube:
                     warnings.append(f"line {line}: {tok.value} points is not a resignation value")
-                resign = Resign(loser, level, line)
-                replay.resign(resign, line)
-                actions.append(resign)
-            if replay.end is not None and (replay.end.winner, replay.end.points) != (
-                tok.player,
-                tok.value,
-            ):
+                do(FileResign(1 - tok.player, level, line))
+            end = game_end(m, start)
+            if end is not None and (end.winner, end.points) != (tok.player, tok.value):
                 # The columns say otherwise: trust the play, say so.
                 warnings.append(
                     f"line {line}: result written as player {tok.player} winning {tok.value}; "
-                    f"the play gives player {replay.end.winner} {replay.end.points}"
+                    f"the play gives player {end.winner} {end.points}"
                 )
-    return GameFile(number, score, tuple(actions), replay.end)
+    closed = None if game_end(m, start) is not None else unwritten_pass(m, actions)
+    if closed is not None and closed[1]:
+        actions.append(FilePass(closed[0]))  # the Match passed after the last line (R13)
+    return GameFile(number, score, tuple(actions), game_end(m, start))
+
+
+def _read_roll(
+    m: Match,
+    tok: _Token,
+    following: _Token | None,
+    closed: tuple[int, bool] | None,
+    warnings: list[str],
+    do: Callable[[FileAction], None],
+) -> None:
+    """A roll token (dice and the play written after them) as a :class:`FileRoll`."""
+    line = tok.line
+    d1, d2 = divmod(tok.value, 10)
+    if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
+        raise MatchFileError(f"{tok.value:02d}: dice must be 1-6", line)
+    dice = (d1, d2)
+    if d1 < d2:
+        warnings.append(f"line {line}: dice {d1}{d2} written smaller first")
+    text = tok.text
+    played = True
+    cannot = text.lower() == "cannot move"
+    if text and not text.strip("?"):
+        text, played = "", False
+    elif cannot:
+        warnings.append(f"line {line}: 'Cannot Move' read as a lost turn (R10)")
+        text = ""
+    if played and not text and closed is not None and closed[0] == tok.player:
+        do(FileRoll(tok.player, dice, (), True, line))  # gnubg's dance when closed out (R13)
+        return
+    pos = position_for(m, tok.player, "roll", line)
+    legal = pos.legal_moves(dice)
+    if cannot and legal:
+        raise MatchFileError(f"'Cannot Move' but {d1}{d2} can be played", line)
+    if played and not text and legal:
+        if following is None or (following.kind == "wins" and following.player != tok.player):
+            # Rolled, then resigned (gnubg's MOVE_SETDICE), or the record stops here:
+            # even a forced play was not made.
+            played = False
+        elif len(legal) == 1:  # gnubg reads an unwritten forced play as played
+            warnings.append(f"line {line}: forced play of {d1}{d2} not written")
+            text = str(legal[0])
+        else:
+            raise MatchFileError(f"{d1}{d2} rolled but no play written", line)
+    steps: tuple[Step, ...] = ()
+    if played and (text or legal):
+        segments = _segments(text, line)
+        steps, notes = resolve_play(pos, dice, segments, text, line)
+        warnings.extend(notes)
+    do(FileRoll(tok.player, dice, steps, played, line))
 
 
 def read_record(text: str) -> MatchFile:
-    """Read .mat text into a :class:`MatchFile`, leniently (see the module docstring)."""
+    """Read .mat text into a :class:`MatchFile`, leniently (see the module docstring).
+
+    ``text`` must be a ``str`` (bytes raise :class:`NotTextError`; decode them first,
+    e.g. with ``utf-8-sig``).  Every game is played through a Match as it is read.
+    """
+    text = require_text(text, "mat.read_record")
     warnings: list[str] = []
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -382,27 +490,27 @@ def read_record(text: str) -> MatchFile:
         stripped = raw.strip()
         if not stripped:
             continue
-        m = _LENGTH.match(raw)
-        if m:
-            length = int(m.group(1))
+        digits = _length_digits(raw)
+        if digits is not None:
+            length = read_number(digits, "match length", k)
             break
         if stripped[0] in ";#":
-            tag = _TAG.match(stripped)
+            tag = _header_tag(stripped)
             if tag:
-                key, value = tag.group(1), tag.group(2)
+                key, value = tag
                 info.append((key, value))
                 if key == "Variation" and value.lower() != "backgammon":
-                    raise MatchFileError(f"variation {value!r} is not supported", k)
+                    raise MatchFileError(f"variation {_clip(value)!r} is not supported", k)
                 if key == "Crawford":
                     crawford = value.lower() != "off"
                 elif key == "Jacoby":
                     jacoby = value.lower() == "on"
                 elif key not in _KNOWN_TAGS:
-                    warnings.append(f"line {k}: header tag {key!r} kept (gnubg ignores it)")
+                    warnings.append(f"line {k}: header tag {_clip(key)!r} kept (gnubg ignores it)")
             else:
                 comments.append(stripped[1:].strip())
             continue
-        raise MatchFileError(f"expected a header or 'N point match', got {stripped!r}", k)
+        raise MatchFileError(f"expected a header or 'N point match', got {_clip(stripped)!r}", k)
     if length is None:
         raise MatchFileError("no 'N point match' line", len(lines) or None)
     games: list[GameFile] = []
@@ -413,22 +521,24 @@ def read_record(text: str) -> MatchFile:
         k += 1
         if not raw.strip():
             continue
-        gm = _GAME.match(raw)
-        if not gm:
-            raise MatchFileError(f"expected 'Game N', got {raw.strip()!r}", k)
-        number = int(gm.group(1))
+        game_digits = _game_digits(raw)
+        if game_digits is None:
+            raise MatchFileError(f"expected 'Game N', got {_clip(raw.strip())!r}", k)
+        number = read_number(game_digits, "game number", k)
         if number != len(games) + 1 and games:
             warnings.append(f"line {k}: game {number} follows game {games[-1].number}")
         while k < len(lines) and not lines[k].strip():
             k += 1
         if k >= len(lines):
             raise MatchFileError(f"game {number} has no score line", k)
-        sm = _SCORE.match(lines[k])
+        parts = _score_line(lines[k])
         k += 1
-        if not sm:
-            raise MatchFileError(f"expected 'name : score  name : score', got {lines[k - 1]!r}", k)
-        names = (sm.group(1), sm.group(3))
-        score = (int(sm.group(2)), int(sm.group(4)))
+        if parts is None:
+            raise MatchFileError(
+                f"expected 'name : score  name : score', got {_clip(lines[k - 1])!r}", k
+            )
+        names = (parts[0], parts[2])
+        score = (read_number(parts[1], "score", k), read_number(parts[3], "score", k))
         if players is None:
             players = names
         elif names != players:
@@ -436,7 +546,7 @@ def read_record(text: str) -> MatchFile:
         if games and score != expected_score:
             warnings.append(f"line {k}: score {score} but the games so far give {expected_score}")
         tokens: list[_Token] = []
-        while k < len(lines) and not _GAME.match(lines[k]):
+        while k < len(lines) and _game_digits(lines[k]) is None:
             raw = lines[k]
             k += 1
             stripped = raw.strip()
@@ -480,9 +590,10 @@ def read(text: str, warnings: list[str] | None = None) -> Match:
     """Read .mat text and replay it through :class:`Match` (every action checked).
 
     What was odd is appended to ``warnings`` when a list is given; what cannot be read or
-    is refused by the rules raises :class:`MatchFileError` with the line number.
+    is refused by the rules raises :class:`MatchFileError` with the line number.  ``text``
+    is a ``str``: bytes raise :class:`NotTextError` (decode them first, e.g. ``utf-8-sig``).
     """
-    record = read_record(text)
+    record = read_record(require_text(text, "mat.read"))
     if warnings is not None:
         warnings.extend(record.warnings)
     return to_match(record, warnings)

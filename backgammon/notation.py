@@ -21,6 +21,7 @@ from backgammon.board import (
     Move,
     Position,
     Step,
+    short_repr,
 )
 
 __all__ = ["Segment", "parse_move", "parse_segments"]
@@ -29,6 +30,10 @@ Segment = tuple[int, int, bool]
 """One written part of a play: (from, to, hit marked at `to`)."""
 
 _PART = re.compile(r"^(?P<body>[0-9a-z*/]+?)(?:\((?P<n>\d)\))?$")
+# Whitespace around "(n)" and "/" is dropped.  Each pattern may start only where a
+# whitespace run starts (or with no run), so every run is scanned once: linear time.
+_AROUND_REPEAT = re.compile(r"(?<!\s)\s*\(\s*(\d)\s*\)")
+_AROUND_SLASH = re.compile(r"(?<!\s)\s*/\s*")
 _EMPTY = {"", "-", "pass", "none", "cannot move", "no move", "dance"}
 
 
@@ -37,15 +42,24 @@ def _point(token: str, text: str) -> int:
         return BAR
     if token in ("o", "off"):
         return OFF
-    if token.isdigit():
-        value = int(token)
+    digits = token.lstrip("0") or "0"
+    if digits.isdigit() and len(digits) <= 2:  # int() of 4,301 digits is a plain ValueError
+        value = int(digits)
         if 0 <= value <= BAR:
             return value
-    raise InvalidMoveTextError(f"{token!r} is not a point (1-24, bar or off) in {text!r}")
+    raise InvalidMoveTextError(
+        f"{short_repr(token)} is not a point (1-24, bar or off) in {short_repr(text)}"
+    )
 
 
 def parse_segments(text: str) -> list[Segment]:
-    """Split move text into single from/to segments (a chain gives one per link)."""
+    """Split move text into single from/to segments (a chain gives one per link).
+
+    ``text`` must be a ``str``: anything else (bytes, say) raises
+    :class:`InvalidMoveTextError`, like text that cannot be read.
+    """
+    if not isinstance(text, str):
+        raise InvalidMoveTextError(f"move text is a str, not {type(text).__name__}")
     original = text
     cleaned = text.strip().lower()
     if cleaned in _EMPTY:
@@ -54,34 +68,40 @@ def parse_segments(text: str) -> list[Segment]:
     # "13-8" means 13/8; a trailing "-" (as in "6-") means off.
     cleaned = re.sub(r"(?<=[0-9a-z*])-(?=[0-9a-z])", "/", cleaned)
     cleaned = re.sub(r"(?<=[0-9a-z*])-(?=\s|$|\()", "/off", cleaned)
-    cleaned = re.sub(r"\s*\(\s*(\d)\s*\)", r"(\1)", cleaned)
-    cleaned = re.sub(r"\s*/\s*", "/", cleaned)
+    cleaned = _AROUND_REPEAT.sub(r"(\1)", cleaned)
+    cleaned = _AROUND_SLASH.sub("/", cleaned)
     segments: list[Segment] = []
     for part in cleaned.split():
         m = _PART.match(part)
         if not m:
-            raise InvalidMoveTextError(f"cannot read {part!r} in {original!r}")
+            raise InvalidMoveTextError(f"cannot read {short_repr(part)} in {short_repr(original)}")
         tokens = m.group("body").split("/")
         if len(tokens) < 2 or any(not tok.strip("*") for tok in tokens):
-            raise InvalidMoveTextError(f"{part!r} in {original!r} is not a from/to move")
+            raise InvalidMoveTextError(
+                f"{short_repr(part)} in {short_repr(original)} is not a from/to move"
+            )
         points = [_point(tok.rstrip("*"), original) for tok in tokens]
         hits = [tok.endswith("*") for tok in tokens]
         if "*" in tokens[0]:
-            raise InvalidMoveTextError(f"{part!r}: a hit mark belongs after a destination")
+            raise InvalidMoveTextError(
+                f"{short_repr(part)}: a hit mark belongs after a destination"
+            )
         links = [(points[i], points[i + 1], hits[i + 1]) for i in range(len(points) - 1)]
         for src, dst, _ in links:
             if src == OFF:
-                raise InvalidMoveTextError(f"{part!r}: a move cannot start off the board")
+                raise InvalidMoveTextError(f"{short_repr(part)}: a move cannot start off the board")
             if dst == BAR:
-                raise InvalidMoveTextError(f"{part!r}: a move cannot end on the bar")
+                raise InvalidMoveTextError(f"{short_repr(part)}: a move cannot end on the bar")
             if dst >= src:
-                raise InvalidMoveTextError(f"{part!r}: checkers move from higher to lower points")
+                raise InvalidMoveTextError(
+                    f"{short_repr(part)}: checkers move from higher to lower points"
+                )
         repeat = int(m.group("n") or 1)
         if not 1 <= repeat <= 4:
-            raise InvalidMoveTextError(f"{part!r}: a repeat count is 1-4")
+            raise InvalidMoveTextError(f"{short_repr(part)}: a repeat count is 1-4")
         segments.extend(links * repeat)
     if len(segments) > 4:
-        raise InvalidMoveTextError(f"{original!r} has more than four moves")
+        raise InvalidMoveTextError(f"{short_repr(original)} has more than four moves")
     return segments
 
 
@@ -125,17 +145,17 @@ def parse_move(position: Position, text: str, dice: Sequence[int]) -> Move:
     if not segments:
         if not legal:
             return Move()
-        raise IllegalMoveError(f"{text!r}: the roll {dice[0]}{dice[1]} can be played")
+        raise IllegalMoveError(f"{short_repr(text)}: the roll {dice[0]}{dice[1]} can be played")
     candidates = [m for m in legal if _covers(m, segments)]
     if not candidates:
         if not legal:
             raise IllegalMoveError(f"no play is possible with {dice[0]}{dice[1]}")
-        raise IllegalMoveError(f"{text!r} is not a legal play of {dice[0]}{dice[1]} here")
+        raise IllegalMoveError(f"{short_repr(text)} is not a legal play of {dice[0]}{dice[1]} here")
     if len(candidates) > 1:
         marked = {seg[1] for seg in segments if seg[2]}
         exact = [m for m in candidates if {t for _, t, hit in m if hit} == marked]
         if len(exact) == 1:
             return exact[0]
         options = ", ".join(str(m) for m in candidates)
-        raise AmbiguousMoveError(f"{text!r} could mean any of: {options}")
+        raise AmbiguousMoveError(f"{short_repr(text)} could mean any of: {options}")
     return candidates[0]

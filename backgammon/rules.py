@@ -1,5 +1,5 @@
 """The rules of play as a value: match length or money, Crawford, the cube limit and the
-money-play conventions (rules R26-R33 of RULES.md).
+money-play conventions (rules R26-R33 of docs/rules.md).
 
 >>> Rules(match_length=7).crawford, Rules(match_length=7).max_cube
 (True, 64)
@@ -49,6 +49,9 @@ class Rules:
     automatic_doubles: int = 0
 
     def __post_init__(self) -> None:
+        for name in ("crawford", "jacoby", "beavers", "raccoons"):
+            if not isinstance(getattr(self, name), bool):
+                raise RulesError(f"{name} is True or False, not {getattr(self, name)!r:.40}")
         n = self.match_length
         if n is not None:
             if isinstance(n, bool) or not isinstance(n, int):

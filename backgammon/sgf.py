@@ -7,42 +7,62 @@ actions ``double``/``take``/``drop``; resignations show only in ``RE[W+nR]``.  W
 follows gnubg 1.07's ``SaveGame`` without its analysis properties; reading accepts any
 well-formed SGF with ``GM[6]``, ignores properties it does not need (analysis, luck,
 comments), follows the main line of variations and raises :class:`MatchFileError` with the
-line number on what it cannot read.
+line number on what it cannot read.  The reader drives a :class:`~backgammon.match.Match`
+through each game as it reads; it takes ``str`` only (bytes raise :class:`NotTextError`),
+parses without recursion in time linear in the text, and refuses variations nested deeper
+than :data:`MAX_DEPTH`.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from backgammon.board import BAR, OFF, Step
+from backgammon import __version__
+from backgammon import match as bm
+from backgammon.board import BAR, OFF, Move, Step
 from backgammon.match import Match
 from backgammon.matchfile import (
-    Action,
-    Double,
-    Drop,
+    FileAction,
+    FileDouble,
+    FileDrop,
+    FilePass,
+    FileResign,
+    FileRoll,
+    FileTake,
     GameFile,
-    GameReplay,
     MatchFile,
     MatchFileError,
-    Resign,
-    Roll,
-    Take,
+    NotTextError,
+    apply_action,
     crawford_games,
     from_match,
+    game_end,
+    position_for,
+    read_number,
+    reading_match,
+    require_text,
+    resolve_play,
     to_match,
+    unwritten_pass,
 )
 
 __all__ = [
     "DEFAULT_APPLICATION",
+    "MAX_DEPTH",
     "MatchFileError",
+    "NotTextError",
     "read",
     "read_record",
     "write",
     "write_record",
 ]
 
-DEFAULT_APPLICATION = "backgammon:0.1.0"
+DEFAULT_APPLICATION = f"backgammon:{__version__}"
+
+MAX_DEPTH = 256
+"""The deepest nesting of game trees read (gnubg writes one level; variations add one)."""
 
 # .mat tag <-> SGF root property (the ones gnubg writes for game 0).
 _INFO_PROPERTIES = (("Event", "EV"), ("Round", "RO"), ("Site", "PC"), ("Transcriber", "AN"))
@@ -105,7 +125,7 @@ def write_record(record: MatchFile) -> str:
             out.append(f"RE[{_colour(e.winner)}+{e.points}{'R' if e.resigned else ''}]")
         for action in game.actions:
             c = _colour(action.player)
-            if isinstance(action, Roll):
+            if isinstance(action, FileRoll):
                 dice = f"{action.dice[0]}{action.dice[1]}"
                 if action.played:
                     pairs = "".join(
@@ -115,11 +135,11 @@ def write_record(record: MatchFile) -> str:
                     out.append(f"\n;{c}[{dice}{pairs}]")
                 else:
                     out.append(f"\n;PL[{c}]DI[{dice}]")
-            elif isinstance(action, Double):
+            elif isinstance(action, FileDouble):
                 out.append(f"\n;{c}[double]")
-            elif isinstance(action, Take):
+            elif isinstance(action, FileTake):
                 out.append(f"\n;{c}[take]")
-            elif isinstance(action, Drop):
+            elif isinstance(action, FileDrop):
                 out.append(f"\n;{c}[drop]")
             # Resign shows only in RE; Pass (R13) is not written: the other side moves next.
         out.append(")\n")
@@ -172,18 +192,35 @@ class _Parser:
         return trees
 
     def tree(self) -> _Tree:
+        """A game tree and its variations, with an explicit stack (no recursion)."""
         self.pos += 1  # "("
-        tree = _Tree(self.line)
+        root = self._nodes(_Tree(self.line))
+        open_trees = [root]
+        while open_trees:
+            c = self._peek()
+            if c == "(":
+                if len(open_trees) >= MAX_DEPTH:
+                    raise MatchFileError(f"game trees nested deeper than {MAX_DEPTH}", self.line)
+                self.pos += 1
+                child = self._nodes(_Tree(self.line))
+                open_trees[-1].children.append(child)
+                open_trees.append(child)
+            elif c == ")":
+                self.pos += 1
+                open_trees.pop()
+            else:
+                found = c or "the end of the file"
+                raise MatchFileError(
+                    f"expected ')' to close the game tree, found {found!r}", self.line
+                )
+        return root
+
+    def _nodes(self, tree: _Tree) -> _Tree:
+        """Read the nodes of ``tree`` (at least one) up to its variations or its end."""
         while self._peek() == ";":
             tree.nodes.append(self.node())
         if not tree.nodes:
             raise MatchFileError("a game tree without nodes", self.line)
-        while self._peek() == "(":
-            tree.children.append(self.tree())
-        if self._peek() != ")":
-            found = self._peek() or "the end of the file"
-            raise MatchFileError(f"expected ')' to close the game tree, found {found!r}", self.line)
-        self.pos += 1
         return tree
 
     def node(self) -> _Node:
@@ -257,106 +294,91 @@ def _main_line(tree: _Tree, warnings: list[str]) -> list[_Node]:
 
 
 def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node]:
+    """One game's main line as the file model, read by driving a Match through the game."""
     root = nodes[0]
     props = root.props
     if props.get("GM", ["6"])[0] != "6":
-        raise MatchFileError(f"GM[{props['GM'][0]}] is not backgammon (GM[6])", root.line)
+        raise MatchFileError(f"GM[{_clip(props['GM'][0])}] is not backgammon (GM[6])", root.line)
     number, score = 1, (0, 0)
     rules = props.get("RU", [""])[0].split(":")
-    replay = GameReplay(jacoby="Jacoby" in rules)
-    actions: list[Action] = []
-    for node in nodes[1:] if len(nodes) > 1 else []:
+    m = reading_match(jacoby="Jacoby" in rules)
+    start = m.game_number
+    actions: list[FileAction] = []
+    replayed: list[str] = []  # what to_match notes again when the record is replayed
+
+    def do(action: FileAction) -> None:
+        apply_action(m, action, replayed)
+        actions.append(action)
+
+    def pass_before(player: int, line: int | None) -> None:
+        """The pass of a closed-out opponent that the file leaves out (R13)."""
+        closed = unwritten_pass(m, actions)
+        if closed is not None and closed[0] != player:
+            do(FilePass(closed[0], line))
+
+    for node in nodes[1:]:
         line = node.line
         for key in _SETUP:
             if key in node.props:
                 raise MatchFileError(f"setup property {key} (edited positions) not supported", line)
         if "CV" in node.props:
             raise MatchFileError("setup property CV (edited cube) not supported", line)
+        acts = [k for k in ("DI", "W", "B") if k in node.props]
+        if acts and game_end(m, start) is not None:
+            raise MatchFileError(f"{acts[0]}[...] after the game was over", line)
         if "DI" in node.props:
             pl = node.props.get("PL", ["W"])[0]
             dice_text = node.props["DI"][0]
-            m = _MOVE.match(dice_text)
-            if not m or m.group(3):
-                raise MatchFileError(f"DI[{dice_text}] is not a roll", line)
-            roll = Roll(1 if pl == "B" else 0, (int(m.group(1)), int(m.group(2))), (), False, line)
-            replay.roll(roll, line)
-            actions.append(roll)
+            dm = _MOVE.match(dice_text)
+            if not dm or dm.group(3):
+                raise MatchFileError(f"DI[{_clip(dice_text)}] is not a roll", line)
+            player = 1 if pl == "B" else 0
+            pass_before(player, line)
+            do(FileRoll(player, (int(dm.group(1)), int(dm.group(2))), (), False, line))
         for colour in ("W", "B"):
             if colour not in node.props:
                 continue
+            if game_end(m, start) is not None:
+                raise MatchFileError(f"{colour}[...] after the game was over", line)
             player = 1 if colour == "B" else 0
             value = node.props[colour][0].strip().lower()
             if value not in ("take", "drop"):
-                implied = replay.implied_pass(player, line)
-                if implied is not None:
-                    actions.append(implied)
+                pass_before(player, line)
             if value == "double":
-                double = Double(player, replay.cube * 2, line)
-                if replay.pending is not None and player != replay.pending:
-                    double = Double(player, replay.pending_value * 2, line)
-                replay.double(double, line)
-                actions.append(double)
+                expected = m.cube_value * (4 if m.phase is bm.Phase.DOUBLED else 2)
+                do(FileDouble(player, expected, line))
             elif value == "take":
-                take = Take(player, line)
-                replay.take(take, line)
-                actions.append(take)
+                do(FileTake(player, line))
             elif value == "drop":
-                drop = Drop(player, line)
-                replay.drop(drop, line)
-                actions.append(drop)
+                do(FileDrop(player, line))
             else:
-                m = _MOVE.match(value)
-                if not m or len(m.group(3)) % 2 or len(m.group(3)) > 8:
-                    raise MatchFileError(f"{colour}[{value}] is not a move", line)
-                dice = (int(m.group(1)), int(m.group(2)))
-                letters = m.group(3)
-                segments: list[Step] = [
-                    (_point(letters[i], player, line), _point(letters[i + 1], player, line), False)
-                    for i in range(0, len(letters), 2)
-                ]
-                for s, t, _ in segments:
-                    if s == OFF or t == BAR or t >= s:
-                        raise MatchFileError(f"{colour}[{value}]: a step must move forward", line)
-                text = " ".join(f"{s}/{t}" for s, t, _ in segments)
-                if replay.turn is not None and player != replay.turn:
-                    raise MatchFileError(
-                        f"a move by {colour}, but {_colour(replay.turn)} is on turn", line
-                    )
-                if replay.rolled is not None:
-                    replay.rolled = None  # DI then the move of those dice
-                    actions.pop()
-                steps, notes = replay.resolve(player, dice, segments, text, line, marks_hits=False)
-                warnings.extend(notes)
-                roll = Roll(player, dice, steps, line=line)
-                replay.roll(roll, line)
-                actions.append(roll)
+                _read_move(m, player, colour, value, line, actions, do, warnings)
     if "MI" in props:
         mi: dict[str, str] = {}
         for item in props["MI"]:
             key, _, val = item.partition(":")
             mi[key.strip()] = val.strip()
-        try:
-            number = int(mi.get("game", "0")) + 1
-            score = (int(mi.get("ws", "0")), int(mi.get("bs", "0")))
-        except ValueError as exc:
-            raise MatchFileError(f"MI values must be numbers: {props['MI']}", root.line) from exc
-    end = replay.end
+        number = read_number(mi.get("game", "0"), "MI game", root.line) + 1
+        score = (
+            read_number(mi.get("ws", "0"), "MI ws", root.line),
+            read_number(mi.get("bs", "0"), "MI bs", root.line),
+        )
+    end = game_end(m, start)
     if "RE" in props:
         rm = _RESULT.match(props["RE"][0].strip())
         if not rm:
-            warnings.append(f"line {root.line}: result RE[{props['RE'][0]}] not understood")
+            warnings.append(f"line {root.line}: result RE[{_clip(props['RE'][0])}] not understood")
         else:
             winner = 1 if rm.group(1) == "B" else 0
-            points = int(rm.group(2))
+            points = read_number(rm.group(2), "RE points", root.line)
             if end is None:
-                cube = replay.cube
+                cube = m.cube_value
                 level = 1 if points <= cube else 2 if points <= 2 * cube else 3
                 if not rm.group(3):
                     warnings.append(f"line {root.line}: RE without R on an unfinished game")
-                resign = Resign(1 - winner, level)
-                replay.resign(resign, None)
-                actions.append(resign)
-                end = replay.end
+                pass_before(1 - winner, None)
+                do(FileResign(1 - winner, level, root.line))
+                end = game_end(m, start)
             if end is not None and (end.winner, end.points) != (winner, points):
                 warnings.append(
                     f"line {root.line}: RE[{props['RE'][0]}] but the play gives "
@@ -365,8 +387,64 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node
     return GameFile(number, score, tuple(actions), end), root
 
 
+def _read_move(
+    m: Match,
+    player: int,
+    colour: str,
+    value: str,
+    line: int,
+    actions: list[FileAction],
+    do: Callable[[FileAction], None],
+    warnings: list[str],
+) -> None:
+    """A move property (dice, then from/to letter pairs) as a :class:`FileRoll`."""
+    mm = _MOVE.match(value)
+    if not mm or len(mm.group(3)) % 2 or len(mm.group(3)) > 8:
+        raise MatchFileError(f"{colour}[{_clip(value)}] is not a move", line)
+    dice = (int(mm.group(1)), int(mm.group(2)))
+    letters = mm.group(3)
+    segments: list[Step] = [
+        (_point(letters[i], player, line), _point(letters[i + 1], player, line), False)
+        for i in range(0, len(letters), 2)
+    ]
+    for s, t, _ in segments:
+        if s == OFF or t == BAR or t >= s:
+            raise MatchFileError(f"{colour}[{value}]: a step must move forward", line)
+    text = " ".join(f"{s}/{t}" for s, t, _ in segments)
+    if m.phase is bm.Phase.MOVE and m.on_roll == player and m.dice is not None:
+        # DI, then the move of those dice.
+        if sorted(m.dice) != sorted(dice):
+            raise MatchFileError(f"{colour}[{value}] after DI[{m.dice[0]}{m.dice[1]}]", line)
+        steps, notes = resolve_play(m.position, dice, segments, text, line, marks_hits=False)
+        try:
+            m.move(Move(steps), player=player)
+        except ValueError as exc:
+            raise MatchFileError(f"a play refused by the rules: {exc}", line) from exc
+        actions[-1] = FileRoll(player, dice, steps, line=line)
+        warnings.extend(notes)
+        return
+    closed = unwritten_pass(m, actions)
+    if not segments and closed is not None and closed[0] == player:
+        do(FileRoll(player, dice, (), True, line))  # gnubg's dance when closed out (R13)
+        return
+    position = position_for(m, player, "move", line)
+    steps, notes = resolve_play(position, dice, segments, text, line, marks_hits=False)
+    warnings.extend(notes)
+    do(FileRoll(player, dice, steps, line=line))
+
+
+def _clip(text: str, limit: int = 40) -> str:
+    """``text`` cut for an error message."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def read_record(text: str) -> MatchFile:
-    """Read SGF text (one game tree per game) into a :class:`MatchFile`."""
+    """Read SGF text (one game tree per game) into a :class:`MatchFile`.
+
+    ``text`` must be a ``str`` (bytes raise :class:`NotTextError`; decode them first,
+    e.g. with ``utf-8-sig``).  Every game is played through a Match as it is read.
+    """
+    text = require_text(text, "sgf.read_record")
     warnings: list[str] = []
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -390,10 +468,7 @@ def read_record(text: str) -> MatchFile:
             for item in props.get("MI", []):
                 key, _, val = item.partition(":")
                 if key.strip() == "length":
-                    try:
-                        length = int(val)
-                    except ValueError as exc:
-                        raise MatchFileError(f"MI length {val!r}", root.line) from exc
+                    length = read_number(val.strip(), "MI length", root.line)
         rules = props.get("RU", [""])[0].split(":")
         crawford = crawford or "Crawford" in rules
         jacoby = jacoby or "Jacoby" in rules
@@ -431,8 +506,9 @@ def write(match: Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> 
 
 def read(text: str, warnings: list[str] | None = None) -> Match:
     """Read SGF text and replay it through :class:`Match` (every action checked); odd
-    things are appended to ``warnings`` when a list is given."""
-    record = read_record(text)
+    things are appended to ``warnings`` when a list is given.  ``text`` is a ``str``: bytes
+    raise :class:`NotTextError` (decode them first, e.g. ``utf-8-sig``)."""
+    record = read_record(require_text(text, "sgf.read"))
     if warnings is not None:
         warnings.extend(record.warnings)
     return to_match(record, warnings)

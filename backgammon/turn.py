@@ -1,10 +1,10 @@
 """A play entered one step at a time: the rules of a turn, written once for every face.
 
 A :class:`TurnEntry` holds the steps entered so far for one roll.  It checks each step
-against the dice and the rules of a turn (R5-R17), lists the steps that can come next,
-takes steps back and says when the steps make a complete legal play.  The terminal, the web
-board and the match-file readers all enter plays through it; :class:`backgammon.match.Match`
-takes the finished play.
+against the dice and the rules of a turn (R5-R17 of docs/rules.md), lists the steps that
+can come next, takes steps back and says when the steps make a complete legal play.  The
+terminal, the web board and the match-file readers all enter plays through it;
+:class:`backgammon.match.Match` takes the finished play.
 
     >>> from backgammon.board import Position
     >>> entry = TurnEntry(Position.initial(), (3, 1))
@@ -30,6 +30,7 @@ from backgammon.board import (
     Move,
     Position,
     Step,
+    short_repr,
 )
 from backgammon.notation import Segment, parse_segments
 
@@ -43,23 +44,23 @@ class EntryError(IllegalMoveError):
 
 
 def single_step(board: Board, src: int, die: int) -> Step | None:
-    """One checker moved ``die`` pips from ``src``, if that die alone allows it (R5-R16).
+    """One checker moved ``die`` pips from ``src``, if that die alone allows it (R5-R15).
 
     The whole-roll rules (use both dice, the larger one, R9-R10) are the entry's concern.
     """
     if board[src] <= 0:
         return None
     if board[BAR] > 0 and src != BAR:
-        return None  # R11: enter from the bar first
+        return None  # R12: the bar comes first
     dst = src - die
     if dst > 0:
         if board[dst] < -1:
-            return None  # R7: a closed point
+            return None  # R6: a closed point
         return (src, dst, board[dst] == -1)
     if any(x > 0 for x in board[7:]):
         return None  # R14: all checkers home before bearing off
     if dst < 0 and any(board[k] > 0 for k in range(src + 1, 7)):
-        return None  # R16: a larger number only from the highest point
+        return None  # R15: a larger number only from the highest point
     return (src, OFF, False)
 
 
@@ -143,7 +144,7 @@ class TurnEntry:
     def choose(self, number: int) -> Move:
         """Pick the ``number``-th legal play of :attr:`legal` (from 1) as the whole play."""
         if isinstance(number, bool) or not isinstance(number, int):
-            raise EntryError(f"a play number is a whole number, not {number!r}")
+            raise EntryError(f"a play number is a whole number, not {short_repr(number)}")
         if not 1 <= number <= len(self.legal):
             raise EntryError(f"there is no play number {number}: choose 1-{len(self.legal)}")
         return self.set_play(self.legal[number - 1])
@@ -171,7 +172,9 @@ class TurnEntry:
         """Move one checker from ``src`` to ``dst`` (one die or several); the play once
         it is complete.  Raises :class:`EntryError` when no legal play continues so."""
         if not all(isinstance(x, int) and not isinstance(x, bool) for x in (src, dst)):
-            raise EntryError(f"a step is two point numbers, not {src!r}/{dst!r}")
+            raise EntryError(
+                f"a step is two point numbers, not {short_repr(src)}/{short_repr(dst)}"
+            )
         if not (1 <= src <= BAR and OFF <= dst < src):
             raise EntryError(f"{src}/{dst} is not a move from a point to a lower one")
         return self._add_segments([(src, dst, False)], f"{src}/{dst}")
@@ -238,9 +241,9 @@ class TurnEntry:
         if found is None:
             done = format_partial(self.steps)
             raise EntryError(
-                f"{text!r} cannot follow {done} with {self._dice_text()}"
+                f"{short_repr(text)} cannot follow {done} with {self._dice_text()}"
                 if self._steps
-                else f"{text!r} is not (part of) a legal play of {self._roll_text()}"
+                else f"{short_repr(text)} is not (part of) a legal play of {self._roll_text()}"
             )
         self._steps.extend(found)
         return self.move

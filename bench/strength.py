@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from backgammon.board import Move, Position
 from backgammon.players import Player, get
-from backgammon.players.duel import duplicate_pairs, mean_and_error
+from backgammon.training.duel import duplicate_pairs, mean_and_error
 
 
 class GnubgPlayer:
@@ -110,9 +110,8 @@ class _Clock:
 
 def speed() -> None:
     """Plays per second of the net at 0-2 ply, and self-play training games per second."""
-    from backgammon.players.net import Evaluator
-    from backgammon.players.search import DEFAULT_WEIGHTS
-    from backgammon.players.train import play_training_game
+    from backgammon.players.net import DEFAULT_WEIGHTS, NetPair
+    from backgammon.training.td import play_training_game
 
     bot = get("neural", plies=0)
     rng = random.Random(1)
@@ -135,7 +134,7 @@ def speed() -> None:
             for p, d in cases[:n]:
                 deeper.choose_move(p, d)
         print(f"neural {plies}-ply: {c.rates(n, 'plays')} over {n} positions")
-    ev = Evaluator.load(DEFAULT_WEIGHTS)
+    ev = NetPair.load(DEFAULT_WEIGHTS)
     r = random.Random(2)
     with _Clock() as c:
         for _ in range(50):

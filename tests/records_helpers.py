@@ -9,15 +9,18 @@ from pathlib import Path
 from backgammon.board import Position
 from backgammon.match import Match, Phase, ResignationError
 from backgammon.matchfile import (
-    Action,
-    Double,
-    Drop,
+    FileAction,
+    FileDouble,
+    FileDrop,
+    FileResign,
+    FileRoll,
+    FileTake,
     GameFile,
-    GameReplay,
     MatchFile,
-    Resign,
-    Roll,
-    Take,
+    apply_action,
+    game_end,
+    reading_match,
+    unwritten_pass,
 )
 from backgammon.rules import Rules
 
@@ -51,41 +54,42 @@ def random_game(
     larger_first: bool = True,
     greedy: bool = False,
 ) -> GameFile:
-    """One game of random legal play (rules R3, R10, R21-R29), as the file model."""
-    replay = GameReplay()
-    actions: list[Action] = []
+    """One game of random legal play (rules R3, R10, R13, R21-R29), as the file model: a
+    closed-out player's turn is written as gnubg writes it, a roll that dances."""
+    m = reading_match()
+    actions: list[FileAction] = []
 
-    def do(action: Action) -> None:
-        replay.apply(action)
+    def do(action: FileAction) -> None:
+        apply_action(m, action)
         actions.append(action)
 
     a, b = rng.sample(range(1, 7), 2)  # R3: the opening roll is never a double
     opener = 0 if a > b else 1
     first = True
-    while replay.end is None:
-        p = opener if first else replay.turn
+    while game_end(m, 1) is None:
+        closed = unwritten_pass(m, actions)
+        passed = closed is not None and closed[1]  # the Match passed it already (R13)
+        p = opener if first else closed[0] if closed is not None else m.turn
         assert p is not None
-        if not first and rng.random() < resign_rate:
+        if not first and not passed and rng.random() < resign_rate:
             dice = (rng.randint(1, 6), rng.randint(1, 6))
-            # Resigning after the roll; a .mat file cannot say so when the play is forced
-            # (gnubg reads an unplayed forced roll as the forced play), so not then.
-            if rng.random() < 0.5 and len(replay.position.legal_moves(dice)) > 1:
-                do(Roll(p, (max(dice), min(dice)), (), played=False))
-            do(Resign(p, rng.randint(1, 3)))
+            if rng.random() < 0.5 and m.position.legal_moves(dice):
+                do(FileRoll(p, (max(dice), min(dice)), (), played=False))
+            do(FileResign(p, rng.randint(1, 3)))
             break
         may_double = (
             not first
             and not crawford_game
-            and replay.owner in (None, p)
-            and replay.cube < 64
-            and (length == 0 or score[p] + replay.cube < length)  # R29
+            and m.may_double(p)
+            and m.cube_value < 64
+            and (length == 0 or score[p] + m.cube_value < length)  # R29
         )
         if may_double and rng.random() < double_rate:
-            do(Double(p, replay.cube * 2))
+            do(FileDouble(p, m.cube_value * 2))
             if rng.random() < 0.7:
-                do(Take(1 - p))
+                do(FileTake(1 - p))
             else:
-                do(Drop(1 - p))
+                do(FileDrop(1 - p))
                 break
         dice = (max(a, b), min(a, b)) if first else (rng.randint(1, 6), rng.randint(1, 6))
         first = False
@@ -93,13 +97,14 @@ def random_game(
             dice = (max(dice), min(dice))
         else:
             dice = (min(dice), max(dice))
-        moves = replay.position.legal_moves(dice)
+        position = m.position
+        moves = [] if passed else position.legal_moves(dice)
         if greedy and moves:  # hit and close the home board: reaches closed-out turns (R13)
             rng.shuffle(moves)
-            moves.sort(key=lambda mv: -_blocking(replay.position.play(mv)))
+            moves.sort(key=lambda mv: -_blocking(position.play(mv)))
         move = (rng.choice(moves) if not greedy else moves[0]) if moves else ()
-        do(Roll(p, dice, tuple(move)))
-    return GameFile(number, score, tuple(actions), replay.end)
+        do(FileRoll(p, dice, tuple(move)))
+    return GameFile(number, score, tuple(actions), game_end(m, 1))
 
 
 def _blocking(after: Position) -> int:
@@ -144,17 +149,20 @@ def play_signature(record: MatchFile) -> list[list[tuple[object, ...]]]:
     the position after a play (not the order its steps were written in) and the end."""
     out: list[list[tuple[object, ...]]] = []
     for game in record.games:
-        replay = GameReplay()
+        m = reading_match()
         sig: list[tuple[object, ...]] = [("score", game.score)]
         for action in game.actions:
-            replay.apply(action)
-            if isinstance(action, Roll):
-                sig.append(
-                    ("roll", action.player, action.dice, action.played, replay.position.board)
-                )
+            if isinstance(action, FileRoll):
+                # The roller's side: the initial position, the Match's, or (a closed-out
+                # player the Match passed already) the other side of it.
+                before = m.position if m.on_roll in (None, action.player) else m.position.flip()
+                after = before.play(action.steps)  # from the roller's opponent
+                board = after.board if action.player else after.flip().board
+                sig.append(("roll", action.player, action.dice, action.played, board))
             else:
                 fields = [v for k, v in vars(action).items() if k != "line"]
                 sig.append((type(action).__name__, *fields))
+            apply_action(m, action)
         sig.append(("end", game.end))
         out.append(sig)
     return out
@@ -177,11 +185,6 @@ def run_gnubg(commands: list[str], cwd: Path) -> str:
 def complaints(output: str) -> list[str]:
     """The lines of gnubg's output that report a problem."""
     return [line for line in output.splitlines() if any(c in line for c in GNUBG_COMPLAINTS)]
-
-
-def _closed_out(m: Match) -> bool:
-    pos = m.state.position
-    return pos.bar[0] > 0 and all(pos.opponent_checkers(p) >= 2 for p in range(19, 25))
 
 
 def _try_resign(m: Match, rng: random.Random) -> bool:
@@ -214,14 +217,13 @@ def random_match(seed: int, length: int, max_games: int = 3) -> Match:
                 m.double()
             elif r < 0.06 and _try_resign(m, rng):
                 pass
-            elif _closed_out(m):
+            elif m.position.is_closed_out:
                 m.roll()
             else:
                 m.roll((rng.randint(1, 6), rng.randint(1, 6)))
         else:
             moves = m.legal_moves()
-            # A .mat file cannot tell a resignation after a forced roll from the play.
-            if not (rng.random() < 0.01 and len(moves) > 1 and _try_resign(m, rng)):
+            if not (rng.random() < 0.01 and _try_resign(m, rng)):
                 m.move(rng.choice(moves))
         if not length and m.game_number > max_games:
             break
@@ -233,12 +235,13 @@ def closed_out_game() -> GameFile:
     bar faces a closed board and dances."""
     for seed in range(500):
         game = random_game(random.Random(seed), 1, (0, 0), 0, False, 0, 0, greedy=True)
-        replay = GameReplay()
-        for a in game.actions:
-            if isinstance(a, Roll) and replay.turn is not None and replay.closed_out():
+        m = reading_match()
+        for k, a in enumerate(game.actions):
+            closed = unwritten_pass(m, game.actions[:k])
+            if isinstance(a, FileRoll) and closed is not None and closed[0] == a.player:
                 assert a.steps == ()
                 return game
-            replay.apply(a)
+            apply_action(m, a)
     raise AssertionError("no closed-out turn in the scripted game")
 
 
@@ -256,4 +259,18 @@ def beavered_money_match() -> Match:
     m.move("24/13")
     m.resign("gammon")
     m.accept_resignation()
+    return m
+
+
+def beavered_then_played() -> Match:
+    """A money game: double, beaver, take, then the doubler rolls and plays (gnubg writes no
+    line for that take)."""
+    m = Match(rules=Rules.money(beavers=True))
+    m.roll((1, 3))
+    m.move("8/5 6/5")
+    m.double()
+    m.beaver()
+    m.take()
+    m.roll((4, 2))
+    m.move("8/4 6/4")
     return m

@@ -174,17 +174,17 @@ def test_scripted_one_point_match_through_stdin(tmp_path: Path) -> None:
     winner_name = record.players[end.winner]
     assert f"The match is over: {winner_name} won" in result.stdout
     # Every play of the human (player 0) that had a choice is the first legal play listed.
-    from backgammon.matchfile import GameReplay, Roll
+    from backgammon.matchfile import FileRoll, apply_action, reading_match
 
-    replay = GameReplay()
+    replay = reading_match()
     checked = 0
     for action in record.games[0].actions:
-        if isinstance(action, Roll) and action.player == 0 and action.played:
+        if isinstance(action, FileRoll) and action.player == 0 and action.played:
             legal = replay.position.legal_moves(action.dice)
             if len(legal) > 1:
                 assert replay.position.play(Move(action.steps)) == replay.position.play(legal[0])
                 checked += 1
-        replay.apply(action)
+        apply_action(replay, action)
     assert checked >= 5
 
 
@@ -596,7 +596,7 @@ def _session_from(position: Position, throws: list[tuple[int, int]], script: str
 
 
 def test_a_lost_turn_is_reported_and_passes(tmp_path: Path) -> None:
-    """R10/R11: on the bar, 6 and 5 cannot enter against points 19-20 closed: the turn is lost."""
+    """R10/R13: on the bar, 6 and 5 cannot enter against points 19-20 closed: the turn is lost."""
     board = [0] * 26
     board[25] = 1  # our checker on the bar
     board[6], board[8], board[13] = 5, 4, 5

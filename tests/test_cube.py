@@ -1,4 +1,4 @@
-"""Cube decisions on textbook cases (R22-R26 money, R29-R33 match) and the MET."""
+"""Cube decisions on textbook cases (money R22-R26 and R31-R32, match R28-R29) and the MET."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import pytest
 from gnubg_reference import cube_cases
 from hypothesis import given
 from hypothesis import strategies as st
+from matchhelp import match_at
 
+from backgammon import Match, Position
 from backgammon.players.cube import (
     CubeAction,
     CubeState,
@@ -16,6 +18,7 @@ from backgammon.players.cube import (
     money_equity,
 )
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityError
+from backgammon.rules import Rules
 
 
 def race(p: float) -> tuple[float, float, float, float, float]:
@@ -24,7 +27,7 @@ def race(p: float) -> tuple[float, float, float, float, float]:
 
 
 def test_dead_cube_money_take_point_is_25_percent() -> None:
-    # With a dead cube (efficiency 0) the taker needs 25% (R23): 2 * (1 - 2 * 0.25) = 1.
+    # With a dead cube (efficiency 0) the taker needs 25% (R24): 2 * (1 - 2 * 0.25) = 1.
     at = cube_decision(race(0.75), CubeState(), x=0.0)
     assert at.double_take == pytest.approx(at.double_pass)
     assert cube_decision(race(0.74), CubeState(), x=0.0).response is CubeAction.TAKE
@@ -53,7 +56,7 @@ def test_gammons_raise_the_take_point() -> None:
 
 
 def test_owner_cannot_be_doubled_by_the_other_side() -> None:
-    # R24: only the owner may redouble.
+    # R25: only the owner may redouble.
     state = CubeState(cube_value=2, cube_owner=-1)
     assert cube_decision(race(0.8), state).action is CubeAction.NO_DOUBLE
 
@@ -71,7 +74,7 @@ def test_beaver_when_the_double_is_wrong() -> None:
 
 
 def test_no_double_in_the_crawford_game() -> None:
-    # R31: no doubling in the Crawford game, however good the position.
+    # R28: no doubling in the Crawford game, however good the position.
     state = CubeState(match_length=7, score=(3, 6), crawford=True)
     assert cube_decision(race(0.9), state).action is CubeAction.NO_DOUBLE
     assert not state.may_double()
@@ -179,3 +182,25 @@ def test_match_cube_decisions_agree_with_gnubg() -> None:
         takes += (ours.response is not CubeAction.PASS) == case.gnubg_takes
     assert len(cases) == 400
     assert doubles / 400 >= 0.89 and takes / 400 >= 0.95, (doubles, takes)
+
+
+def test_cube_state_from_a_match_is_seen_from_the_side_on_roll() -> None:
+    # Before the opening roll: player 0's side, the Crawford flag off.
+    assert CubeState.from_match(Match(length=5)) == CubeState(match_length=5)
+    m = match_at(Position.initial(), on_roll=1, rules=Rules(match_length=7), score=(2, 5))
+    assert CubeState.from_match(m) == CubeState(match_length=7, score=(5, 2))
+    assert CubeState.from_match(m, 0) == CubeState(match_length=7, score=(2, 5))
+    # The owner, from each side; a pending double leaves the cube as it was.
+    owned = match_at(Position.initial(), on_roll=0, rules=Rules(match_length=7), cube=2, owner=0)
+    assert CubeState.from_match(owned) == CubeState(7, (0, 0), 2, 1)
+    assert CubeState.from_match(owned, 1) == CubeState(7, (0, 0), 2, -1)
+    owned.double()
+    assert CubeState.from_match(owned).cube_value == 2
+    # The Crawford game, and the money rules (Jacoby, beavers) carried through.
+    crawford = match_at(
+        Position.initial(), rules=Rules(match_length=5), score=(4, 1), crawford=True
+    )
+    assert CubeState.from_match(crawford) == CubeState(5, (1, 4), crawford=True)
+    money = match_at(Position.initial(), rules=Rules.money(jacoby=True, beavers=True))
+    assert CubeState.from_match(money) == CubeState(jacoby=True, beavers=True)
+    assert not CubeState.from_match(match_at(Position.initial(), rules=Rules.money())).beavers

@@ -156,3 +156,20 @@ def test_auditable_seed_must_be_long_enough() -> None:
     with pytest.raises(DiceError):
         AuditableDice(seed=b"short")
     assert AuditableDice(seed=bytes(16)).commitment == hashlib.sha256(bytes(16)).hexdigest()
+
+
+def test_malformed_audit_input_is_a_dice_error() -> None:
+    rolls = [(3, 1), (6, 6)]
+    for seed, commitment, record in [
+        ("not hex", None, rolls),  # bytes.fromhex raised a plain ValueError
+        (12, None, rolls),
+        ("00", 5, rolls),
+        ("00", None, 5),
+        ("00", None, [7, (3, 1)]),
+        ("00", None, [(3, 1, 2)]),
+    ]:
+        with pytest.raises(DiceError):
+            verify(record, seed, commitment)  # type: ignore[arg-type]
+    for bad in [5, None, [(3, 1), 7], "31"]:
+        with pytest.raises(DiceError):
+            FixedDice(bad)  # type: ignore[arg-type]

@@ -11,16 +11,17 @@ import pytest
 
 from backgammon.board import Position
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.distill import fit, generate, main, one_ply, widen
 from backgammon.players.encode import encode
-from backgammon.players.net import Evaluator
+from backgammon.players.evaluator import CompositeEvaluator
+from backgammon.players.net import NetPair
 from backgammon.players.search import Searcher
+from backgammon.training.distill import fit, generate, main, one_ply, widen
 
 
 @pytest.fixture(scope="module")
 def searcher() -> Searcher:
-    ev = Evaluator.random(np.random.default_rng(4), hidden=8, race_hidden=4)
-    return Searcher(ev, BearoffDatabase.load())
+    ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+    return Searcher(CompositeEvaluator(ev, BearoffDatabase.load()))
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +66,7 @@ def test_fitting_reduces_the_error_on_the_labels(
     searcher: Searcher, data: tuple[np.ndarray, np.ndarray]
 ) -> None:
     boards, probs = data
-    ev = Evaluator.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+    ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
     x = boards.astype(np.int64)
     before = float(((ev.evaluate(x) - probs) ** 2).mean())
     fit(ev, boards, probs, epochs=20, lr=3e-3, batch=32, seed=1, progress=False)
@@ -75,7 +76,7 @@ def test_fitting_reduces_the_error_on_the_labels(
 
 def test_command_line_generates_and_fits(tmp_path: Path) -> None:
     w = tmp_path / "w.npz"
-    Evaluator.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    NetPair.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
     d = tmp_path / "data" / "d.npz"  # the folder is made
     assert (
         main(["generate", "--weights", str(w), "--games", "1", "--seed", "3", "--out", str(d)]) == 0
@@ -85,13 +86,13 @@ def test_command_line_generates_and_fits(tmp_path: Path) -> None:
         main(["fit", "--weights", str(w), "--data", str(d), "--out", str(out), "--epochs", "2"])
         == 0
     )
-    new = Evaluator.load(out)
+    new = NetPair.load(out)
     assert new.meta["history"][-1]["distill"] == [str(d)]
-    assert not np.array_equal(new.contact.w1, Evaluator.load(w).contact.w1)
+    assert not np.array_equal(new.contact.w1, NetPair.load(w).contact.w1)
 
 
 def test_widening_keeps_the_function(data: tuple[np.ndarray, np.ndarray]) -> None:
-    ev = Evaluator.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+    ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
     wide = widen(ev.contact, 12, np.random.default_rng(0))
     assert wide.hidden == 12
     x = encode(data[0].astype(np.int64))

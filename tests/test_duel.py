@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from backgammon.board import Move, Position
 from backgammon.players import get
-from backgammon.players.duel import duplicate_pairs, mean_and_error, play_game
+from backgammon.training.duel import duplicate_pairs, mean_and_error, play_game
 
 
 def test_a_player_against_itself_scores_zero_on_every_pair() -> None:

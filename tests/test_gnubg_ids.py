@@ -15,9 +15,11 @@ import shutil
 import subprocess
 from dataclasses import replace
 
+from matchhelp import board
+
 from backgammon.dice import SeededDice
 from backgammon.ids import MatchIdFields, decode_match_id, encode_match_id
-from backgammon.match import Match, Phase
+from backgammon.match import IllegalPositionError, Match, Phase
 from backgammon.rules import Rules
 
 GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
@@ -169,3 +171,41 @@ def _gnubg_text_chunks(script: str, n: int) -> list[str]:
         [GNUBG, "-t", "-q"], input=script, capture_output=True, text=True, timeout=120
     ).stdout
     return out.split("New matches default to")[:n]
+
+
+def test_gnubg_refuses_exactly_the_positions_we_refuse() -> None:
+    # Players on the bar against boards closed or nearly so, loaded with ``set board``:
+    # gnubg answers "Illegal position." exactly when both are closed out (CheckPosition),
+    # and Match.from_gnubg_id must refuse exactly those.
+    rng = random.Random(13)
+    cases: list[tuple[str, bool]] = [("27YBANC2bQAABA:cAkAAAAAAAAA", True)]
+    while len(cases) < 120:
+        sides: list[dict[int, int]] = []
+        for _ in range(2):
+            side = {25: rng.choice([0, 1, 1, 2])}
+            opened = rng.sample(range(1, 7), rng.choice([0, 0, 0, 1, 2]))
+            side.update({p: 0 if p in opened else 2 for p in range(1, 7)})
+            side[rng.randint(7, 12)] = 15 - sum(side.values()) - rng.randint(0, 1)
+            sides.append(side)
+        pos = board(sides[0], sides[1])
+        mover = rng.choice([0, 1])
+        mid = encode_match_id(MatchIdFields(dice_owner=mover, turn=mover, match_length=5))
+        gid = f"{pos.position_id()}:{mid}"
+        try:
+            Match.from_gnubg_id(gid)
+        except IllegalPositionError:
+            cases.append((gid, True))
+        else:
+            cases.append((gid, False))
+    script = "".join(
+        f"new match 5\nset matchid {g.split(':')[1]}\nset board {g.split(':')[0]}\n"
+        "show matchlength\n"
+        for g, _ in cases
+    )
+    chunks = _gnubg_text_chunks(
+        "set player 0 human\nset player 1 human\nshow matchlength\n" + script, len(cases) + 1
+    )[1:]
+    gnubg_refuses = ["Illegal position" in c for c in chunks]
+    assert 20 < sum(refused for _, refused in cases) < 100  # both answers are well represented
+    wrong = [c for c, g in zip(cases, gnubg_refuses, strict=True) if c[1] != g]
+    assert wrong == []

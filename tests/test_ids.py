@@ -9,25 +9,24 @@ from typing import Any
 
 import gnubg_nn
 import pytest
+from matchhelp import board
 from reference import REFERENCE
 
 from backgammon.dice import FixedDice, SeededDice
 from backgammon.ids import (
     GameState,
     InvalidMatchIdError,
+    InvalidXgidError,
     MatchIdFields,
     decode_match_id,
     encode_match_id,
-    split_gnubg_id,
-)
-from backgammon.match import Match, MatchError, Phase
-from backgammon.rules import Rules
-from backgammon.xgid import (
-    InvalidXgidError,
     gnubg_id_from_xgid,
     parse_xgid,
+    split_gnubg_id,
     xgid_from_gnubg_id,
 )
+from backgammon.match import IllegalPositionError, Match, MatchError, Phase
+from backgammon.rules import Rules
 
 VECTORS: dict[str, Any] = json.loads((REFERENCE / "vectors.json").read_text())
 ROUNDTRIP: list[dict[str, Any]] = json.loads((REFERENCE / "xgid_roundtrip.json").read_text())
@@ -155,11 +154,35 @@ def test_xgid_beaver_and_raccoon_pending() -> None:
         "cIkFAAAAAAA",  # 11 characters
         "cIkFAAAAAAA!",  # not base64
         "cIf/AAAAAAAE",  # dice 7
+        "cIkFAAAAAA==",  # padding is not one of gnubg's characters
+        "cIkFAAAAAA²A",  # not ASCII
     ],
 )
 def test_bad_match_ids(bad: str) -> None:
     with pytest.raises(InvalidMatchIdError):
         decode_match_id(bad)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [None, 123, b"4HPwATDgc/ABMA:cIkKAAAAAAAA", ["4HPwATDgc/ABMA:cIkKAAAAAAAA"]],
+)
+def test_ids_that_are_not_text_are_refused(bad: object) -> None:
+    with pytest.raises(InvalidMatchIdError):
+        decode_match_id(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidMatchIdError):
+        split_gnubg_id(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidMatchIdError):
+        Match.from_gnubg_id(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidXgidError):
+        parse_xgid(bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidXgidError):
+        Match.from_xgid(bad)  # type: ignore[arg-type]
+
+
+def test_a_bad_position_in_a_gnubg_id_is_a_bad_gnubg_id() -> None:
+    with pytest.raises(InvalidMatchIdError):
+        split_gnubg_id("4HPwATDgc/AB!A:cIkKAAAAAAAA")
 
 
 def test_match_id_range_checks() -> None:
@@ -191,6 +214,15 @@ def test_match_id_range_checks() -> None:
         "XGID=-b----E-C---eE---c-e----Z-:0:0:1:52:0:0:0:0:10",  # bad checker letter
         "XGID=-b----E-C---eE---c-e----B:0:0:1:52:0:0:0:0:10",  # 25 characters
         "XGID=-b----E-C---eE---c-e----B-:a:0:1:52:0:0:0:0:10",  # not a number
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:5²:0:0:3:0:10",  # a superscript die
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:²²:0:0:3:0:10",  # superscript dice
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:1²",  # a superscript number
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:١٠",  # Arabic-Indic digits
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:1_0",  # Python's digit grouping
+        "XGID=-b----E-C---eE---c-e----B-:0:0:+1:52:0:0:3:0:10",  # a sign XG never writes
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52: 0:0:3:0:10",  # a space
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:32768:0:3:0:10",  # a score no ID holds
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:" + "9" * 5000,  # a huge number
     ],
 )
 def test_bad_xgids(bad: str) -> None:
@@ -205,6 +237,24 @@ def test_inconsistent_ids_are_refused_by_match() -> None:
         Match.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:7:10", rules=Rules())
     with pytest.raises(MatchError):  # turn and dice owner differ with nothing pending
         Match.from_gnubg_id("4HPwATDgc/ABMA:cAEAAAAAAAAE")
+
+
+def test_positions_no_game_reaches_are_refused_by_match() -> None:
+    # Both players on the bar against closed boards: gnubg says "Illegal position"; once
+    # loaded, every roll passed the turn for ever.
+    with pytest.raises(IllegalPositionError):
+        Match.from_gnubg_id("27YBANC2bQAABA:cAkAAAAAAAAA")
+    with pytest.raises(IllegalPositionError):  # the same through an XGID
+        Match.from_xgid("XGID=aBBBBBB------------bbbbbbA:0:0:1:00:0:0:0:0:10")
+    # A player with all 15 checkers off while the game goes on.
+    with pytest.raises(IllegalPositionError):
+        Match.from_gnubg_id(f"{board({}, {6: 15}).position_id()}:cAkAAAAAAAAA")
+    with pytest.raises(IllegalPositionError):
+        Match.from_gnubg_id(f"{board({1: 1}, {}).position_id()}:cAkAAAAAAAAA")
+    # Only one of them closed out is a position like any other.
+    one = board({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
+    assert Match.from_gnubg_id(f"{one.position_id()}:cAkAAAAAAAAA").position == one
+    assert Match.from_gnubg_id(f"{one.flip().position_id()}:cAkAAAAAAAAA").position == one.flip()
 
 
 def _gnubg_board(m: Match) -> list[list[int]]:

@@ -19,15 +19,15 @@ from reference import SAMPLES
 from backgammon import mat
 from backgammon.match import Match
 from backgammon.matchfile import (
-    Double,
-    Drop,
-    GameEnd,
+    FileDouble,
+    FileDrop,
+    FileGameEnd,
+    FilePass,
+    FileResign,
+    FileRoll,
     GameFile,
     MatchFile,
     MatchFileError,
-    Pass,
-    Resign,
-    Roll,
     from_match,
     to_match,
 )
@@ -45,7 +45,7 @@ def sample() -> str:
 
 
 def test_sample_games_scores_and_results() -> None:
-    # formats.md §4.3: three games; game 1 a gammon for root (right) with the cube at 1,
+    # formats.md §4.3: three games; game 1 a single for root (right) with the cube at 2,
     # game 2 a drop of root's double, game 3 ends the match 0-5 (R27).
     record = mat.read_record(sample())
     assert record.warnings == ()
@@ -53,21 +53,25 @@ def test_sample_games_scores_and_results() -> None:
     assert record.players == ("gnubg", "root")
     assert record.tag("EventDate") == "2026.11.29"
     assert [g.score for g in record.games] == [(0, 0), (0, 2), (0, 3)]
-    assert [g.end for g in record.games] == [GameEnd(1, 2), GameEnd(1, 1), GameEnd(1, 2)]
+    assert [g.end for g in record.games] == [
+        FileGameEnd(1, 2),
+        FileGameEnd(1, 1),
+        FileGameEnd(1, 2),
+    ]
 
 
 def test_sample_game2_rows_as_formats_md_describes() -> None:
     game = mat.read_record(sample()).games[1]
     first = game.actions[0]
     # "the right player opens"; 54: 13/8 24/20, steps in the order written.
-    assert isinstance(first, Roll) and first.player == 1 and first.dice == (5, 4)
+    assert isinstance(first, FileRoll) and first.player == 1 and first.dice == (5, 4)
     assert first.steps == ((13, 8, False), (24, 20, False))
     # 3) 41: 24/20 6/5*  -- the hit is on the second step.
-    assert game.actions[3] == Roll(0, (4, 1), ((24, 20, False), (6, 5, True)))
+    assert game.actions[3] == FileRoll(0, (4, 1), ((24, 20, False), (6, 5, True)))
     # 14) 22: -- a dance (R10) of the left player.
-    assert game.actions[25] == Roll(0, (2, 2), ())
+    assert game.actions[25] == FileRoll(0, (2, 2), ())
     # 16) 44: then Doubles => 2 by root; 17) Drops by gnubg, root wins 1 (R24).
-    assert game.actions[-3:] == (Roll(0, (4, 4), ()), Double(1, 2), Drop(0))
+    assert game.actions[-3:] == (FileRoll(0, (4, 4), ()), FileDouble(1, 2), FileDrop(0))
 
 
 @pytest.mark.parametrize("path", [GNUBG_MAT, REEXPORT_MAT], ids=lambda p: p.name)
@@ -116,17 +120,17 @@ def test_left_player_win_resign_and_drop_layouts() -> None:
         1,
         (0, 0),
         (
-            Roll(0, (3, 1), ((8, 5, False), (6, 5, False))),
-            Double(1, 2),
-            Drop(0),
+            FileRoll(0, (3, 1), ((8, 5, False), (6, 5, False))),
+            FileDouble(1, 2),
+            FileDrop(0),
         ),
-        GameEnd(1, 1),
+        FileGameEnd(1, 1),
     )
     resign = GameFile(
         2,
         (0, 1),
-        (Roll(1, (6, 5), ((24, 18, False), (18, 13, False))), Resign(0, 2)),
-        GameEnd(1, 2, True),
+        (FileRoll(1, (6, 5), ((24, 18, False), (18, 13, False))), FileResign(0, 2)),
+        FileGameEnd(1, 2, True),
     )
     text = mat.write_record(MatchFile(3, ("a", "b"), (game, resign)))
     # Rows are f"{n:3d}) {left:<27} {right}" (formats.md §4.2); cube words start with a space.
@@ -187,7 +191,7 @@ def test_xg_variant_reads_with_warnings_and_same_plays() -> None:
 def test_combined_move_is_expanded_to_single_steps() -> None:
     record = mat.read_record(sample().replace("63: 24/21 21/15 ", "63: 24/15", 1))
     roll = record.games[0].actions[1]
-    assert isinstance(roll, Roll)
+    assert isinstance(roll, FileRoll)
     assert sorted(s for s, _, _ in roll.steps) == [18, 24] or sorted(
         s for s, _, _ in roll.steps
     ) == [21, 24]
@@ -205,8 +209,8 @@ def test_xg_wider_columns_and_resign_after_roll() -> None:
     record = mat.read_record(text)
     g = record.games[0]
     assert g.actions[0].player == 0 and g.actions[1].player == 1
-    assert g.actions[2] == Roll(0, (6, 5), (), played=False)
-    assert g.actions[3] == Resign(0, 2) and g.end == GameEnd(1, 2, True)
+    assert g.actions[2] == FileRoll(0, (6, 5), (), played=False)
+    assert g.actions[3] == FileResign(0, 2) and g.end == FileGameEnd(1, 2, True)
 
 
 def test_closed_out_turn_is_a_pass_through_match() -> None:
@@ -217,7 +221,7 @@ def test_closed_out_turn_is_a_pass_through_match() -> None:
     m = to_match(record, notes)
     assert any("closed out" in n for n in notes)
     again = from_match(m)
-    passes = [a for g in again.games for a in g.actions if isinstance(a, Pass)]
+    passes = [a for g in again.games for a in g.actions if isinstance(a, FilePass)]
     assert passes
     text = mat.write_record(again)
     back = mat.read_record(text)
@@ -290,7 +294,7 @@ def test_dead_cube_redouble_refused_by_the_rules() -> None:
         "  3) 64: 24/18 13/9               Doubles => 4\n"
     )
     record = mat.read_record(text)  # the file itself is well formed
-    assert record.games[0].actions[-1] == Double(1, 4)
+    assert record.games[0].actions[-1] == FileDouble(1, 4)
     err = error_of(text)
     assert err.line == 7 and "refused by the rules" in str(err)
 
@@ -355,7 +359,7 @@ def test_resigned_gammon_under_jacoby_scores_as_offered() -> None:
     text = mat.write(m)
     assert "Wins 2 points" in text
     record = mat.read_record(text)
-    assert record.warnings == () and record.games[0].end == GameEnd(0, 2, True)
+    assert record.warnings == () and record.games[0].end == FileGameEnd(0, 2, True)
     warnings: list[str] = []
     assert mat.read(text, warnings).score == (2, 0) and warnings == []
 
@@ -414,3 +418,14 @@ def test_damaged_files_read_or_raise_match_file_error(edits: list[tuple[float, i
         mat.read(text)
     except MatchFileError as exc:
         assert exc.line is None or 1 <= exc.line <= text.count("\n") + 1
+
+
+def test_game_after_an_unfinished_game_is_refused_with_its_line() -> None:
+    # Game 2's first roll was refused as out of turn, because game 1 had not ended.
+    text = (
+        " 3 point match\n\n Game 1\n a : 0                          b : 0\n"
+        "  1) 31: 8/5 6/5\n\n Game 2\n a : 0                          b : 0\n"
+        "  1) 42: 8/4 6/4\n"
+    )
+    err = error_of(text)
+    assert err.line == 9 and "game 2 begins before game 1 is over" in str(err)

@@ -116,6 +116,19 @@ def test_R10_no_legal_play_loses_the_turn() -> None:
     assert m.position == pos.flip()
 
 
+def test_R10_resumed_with_dice_and_no_legal_play_the_empty_play_is_made() -> None:
+    # An ID can hold dice that cannot be played (player 1 rolled 52 against a closed board);
+    # gnubg loads it and its bare "move" plays nothing.  "move" was listed but refused.
+    gid = "27YBBwDg/wcAQA:QYmqAAAAAAAE"
+    for empty in [Move(), [], ""]:
+        m = Match.from_gnubg_id(gid)
+        assert m.phase is Phase.MOVE and m.dice == (5, 2) and m.turn == 1
+        assert m.legal_actions() == ["move", "resign"] and m.legal_moves() == [Move()]
+        refused(m, lambda m=m: m.move([(25, 20, False)]), IllegalMoveError)
+        m.move(empty)
+        assert m.record.games[0][-1] == Play(1, Move()) and m.turn == 0
+
+
 def test_R13_closed_board_turn_passes_without_a_roll() -> None:
     # Player 1 on the bar against player 0's closed board; player 0 owns the cube, so
     # player 1 has no cube choice.
@@ -127,11 +140,25 @@ def test_R13_closed_board_turn_passes_without_a_roll() -> None:
     assert m.record.rolls() == ()
 
 
+def test_R13_a_closed_out_player_given_dice_passes_without_using_them() -> None:
+    # roll is listed and a bare roll() passes; numbers thrown on a real board are accepted
+    # too and not used: the record shows the pass, as it does for roll() and in a replay.
+    pos = board({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
+    m = match_at(pos, rules=Rules(match_length=5), dice=[(4, 2)])
+    assert m.legal_actions() == ["roll", "double", "resign"]
+    refused(m, lambda: m.roll((7, 1)), DiceError)  # the numbers are still checked
+    refused(m, lambda: m.roll((6, 5), player=0), NotYourTurnError)
+    assert m.roll((6, 5)) is None
+    assert m.turn == 0 and m.phase is Phase.ROLL and m.position == pos.flip()
+    assert m.record.games[0][-1] == Pass(1) and m.record.rolls() == ()
+    assert Match.replay(m.record).state == m.state
+    assert m.roll() == (4, 2)  # player 0 rolls: the given numbers did not use the dice
+
+
 def test_R13_closed_out_player_with_the_cube_may_double_first() -> None:
     pos = board({25: 1, 6: 14}, {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 13: 3})
     m = match_at(pos, rules=Rules(match_length=5))
     assert m.legal_actions() == ["roll", "double", "resign"]
-    refused(m, lambda: m.roll((3, 1)), IllegalActionError)  # no numbers: no roll
     m.double()
     m.take()
     assert m.turn == 0  # the doubler, now without the cube, passes at once (R13)
@@ -241,6 +268,8 @@ def test_R21_bad_resignations_are_refused() -> None:
     m.roll()
     refused(m, lambda: m.resign("quadruple"), ResignationError)
     refused(m, lambda: m.resign(4), ResignationError)
+    for bad in [2.5, 1.0, None, [], b"single", "x", "", object()]:
+        refused(m, lambda bad=bad: m.resign(bad), ResignationError)
     refused(m, m.accept_resignation, ResignationError)
     refused(m, m.reject_resignation, ResignationError)
     refused(m, lambda: m.resign("single", player=1), NotYourTurnError)
@@ -573,6 +602,8 @@ def test_moves_by_text_move_or_steps_and_bad_moves_refused() -> None:
     refused(m, lambda: m.move([(8, 5, False)]), IllegalMoveError)  # half a play
     refused(m, lambda: m.move([(8, 5, False), (6, 5, False)], player=1), NotYourTurnError)
     refused(m, lambda: m.move([(30, 5, False)]), IllegalMoveError)
+    for bad in [123, None, [("a", "b", False)], [(1,)], [(8.5, 5)], b"8/5 6/5", object()]:
+        refused(m, lambda bad=bad: m.move(bad), IllegalMoveError)
     m.move([(6, 5, True), (8, 5, False)])  # a wrong hit flag is corrected
     assert m.record.games[0][-1] == Play(0, Move([(6, 5, False), (8, 5, False)]))
     m.roll()
@@ -586,6 +617,8 @@ def test_player_numbers_are_checked() -> None:
     m = Match(length=5)
     refused(m, lambda: m.roll(player=2), MatchError)
     refused(m, lambda: m.roll(player=True), MatchError)
+    for bad in [0.0, 1.0, "0", [0], -1, object()]:
+        refused(m, lambda bad=bad: m.roll((3, 1), player=bad), MatchError)
 
 
 def test_match_and_rules_arguments() -> None:
@@ -594,9 +627,34 @@ def test_match_and_rules_arguments() -> None:
     assert Match(rules=Rules(match_length=5)).rules.match_length == 5
     with pytest.raises(RulesError):
         Match(length=5, rules=Rules(match_length=7))
+    with pytest.raises(RulesError):
+        Match(rules="money")  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        Match.from_gnubg_id("4HPwATDgc/ABMA:cIkKAAAAAAAA", rules=5)  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        Match.from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10", rules="x")  # type: ignore[arg-type]
+    with pytest.raises(DiceError):
+        Match(dice=[(3, 1)])  # type: ignore[arg-type]
     for bad in [0, 65, -1]:
         with pytest.raises(RulesError):
             Match(length=bad)
+    for flags in [{"jacoby": "no"}, {"beavers": 1}, {"crawford": None}, {"raccoons": "yes"}]:
+        with pytest.raises(RulesError):
+            Rules(**flags)  # type: ignore[arg-type]
+
+
+def test_replay_refuses_what_is_not_a_record() -> None:
+    rules = Rules(match_length=3)
+    for bad in [
+        None,
+        "record",
+        MatchRecord("rules", ()),  # type: ignore[arg-type]
+        MatchRecord(rules, None),  # type: ignore[arg-type]
+        MatchRecord(rules, (None,)),  # type: ignore[arg-type]
+        MatchRecord(rules, ((GameStart(1, (0, 0), False),),), start="state"),  # type: ignore[arg-type]
+    ]:
+        with pytest.raises(ReplayError):
+            Match.replay(bad)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------------ record and replay
@@ -681,6 +739,30 @@ def test_extend_applies_recorded_actions_or_changes_nothing() -> None:
     assert m.state == source.state
 
 
+def test_extend_refuses_any_input_with_a_replay_error_and_changes_nothing() -> None:
+    PLAYED = Play(0, Move([(8, 5, False), (6, 5, False)]))
+    m = Match(length=3, dice=FixedDice([(5, 2)]))
+    refused(m, lambda: m.extend([OpeningRoll(3, 1), Play(0, None)]), ReplayError)  # type: ignore[arg-type]
+    m.roll((3, 1))
+    for bad in [
+        [Play(0, None)],  # type: ignore[arg-type]
+        [Play(0, 123)],  # type: ignore[arg-type]
+        [PLAYED, Roll(1, None)],  # type: ignore[arg-type]
+        [PLAYED, Pass(1)],  # no pass: player 1 is not closed out
+        [Resign(0, 2.5)],  # type: ignore[arg-type]
+        [Double(0.0, 2)],  # type: ignore[arg-type]
+        [None],
+        ["8/5 6/5"],
+        None,
+        5,
+        "abc",
+    ]:
+        refused(m, lambda bad=bad: m.extend(bad), ReplayError)  # type: ignore[arg-type]
+    refused(m, lambda: m.apply(Pass(0)), IllegalActionError)
+    m.move("8/5 6/5")
+    assert m.roll() == (5, 2)  # no refused entry drew the dice
+
+
 def test_R21_the_doubled_player_may_resign_instead_of_answering() -> None:
     m = Match(length=7, dice=FixedDice([(3, 1)]))
     m.roll()
@@ -696,3 +778,17 @@ def test_R21_the_doubled_player_may_resign_instead_of_answering() -> None:
     m.resign("backgammon")
     m.accept_resignation()
     assert m.score == (0, 3)  # 3 x the cube before the double
+
+
+def test_R5_steps_must_each_use_one_of_the_dice() -> None:
+    """R5: steps of 2 and 3 for a roll of 41 are refused even though they reach the same
+    point as 13/9/8; the same checker moved 13/8 in one step is entered as 13/9/8."""
+    m = Match(length=3)
+    m.roll((4, 1))
+    before = (m.gnubg_id(), len(list(m.record.actions())))
+    with pytest.raises(IllegalMoveError):
+        m.move([(13, 11, False), (11, 8, False)])
+    assert (m.gnubg_id(), len(list(m.record.actions()))) == before
+    m.move([(13, 8, False)])
+    last = m.record.games[-1][-1]
+    assert isinstance(last, Play) and sorted(s - t for s, t, _ in last.move) == [1, 4]

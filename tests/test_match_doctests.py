@@ -4,10 +4,12 @@ import doctest
 
 import pytest
 
-from backgammon import dice, ids, match, rules, xgid
+from backgammon import dice, ids, match, matchids, matchstate, record, rules
 
 
-@pytest.mark.parametrize("module", [dice, ids, match, rules, xgid], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "module", [dice, ids, match, matchids, matchstate, record, rules], ids=lambda m: m.__name__
+)
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.attempted > 0

@@ -25,7 +25,7 @@ from matchhelp import snapshot
 
 from backgammon import Move
 from backgammon.dice import SeededDice
-from backgammon.match import GameStart, Match, MatchOverError, Phase
+from backgammon.match import ActionKind, GameStart, Match, MatchOverError, Phase
 from backgammon.rules import Rules
 
 RULES = st.one_of(
@@ -212,18 +212,7 @@ TestLegalPlay = LegalPlay.TestCase
 TestLegalPlay.settings = SETTINGS
 
 
-ATTEMPTS = [
-    "roll",
-    "move",
-    "double",
-    "take",
-    "drop",
-    "beaver",
-    "raccoon",
-    "resign",
-    "accept",
-    "reject",
-]
+ATTEMPTS = [str(kind) for kind in ActionKind]
 
 
 class IllegalAttempts(RuleBasedStateMachine):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import time
 
 import pytest
 from reference import REFERENCE
@@ -115,3 +117,51 @@ def test_ambiguous_text() -> None:
         p.parse_move("13/10", (2, 1))
     assert str(p.parse_move("13/11*/10", (2, 1))) == "13/11*/10"
     assert str(p.parse_move("13/12*/10", (2, 1))) == "13/12*/10"
+
+
+# ----------------------------------------------------------------------------- limits
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "8/5" + " " * 100_000 + "6/5",
+        "8/5 6/5" + " " * 100_000 + "x",
+        "8" + " " * 50_000 + "/" + " " * 50_000 + "5 6/5",
+        "24/18" + " " * 100_000 + "(" + " " * 50_000 + "2",
+    ],
+    ids=["between-parts", "trailing", "around-slash", "around-repeat"],
+)
+def test_long_whitespace_reads_in_linear_time(text: str) -> None:
+    # Each whitespace run is looked at once: 100,000 spaces are read at once, not in
+    # seconds (the old substitutions rescanned a run from each of its characters).
+    start = time.perf_counter()
+    with contextlib.suppress(InvalidMoveTextError, IllegalMoveError):
+        Position.initial().parse_move(text, (3, 1))
+    assert time.perf_counter() - start < 1.0
+
+
+def test_long_point_numbers_are_refused_as_move_text() -> None:
+    # int() refuses more than 4,300 digits with a plain ValueError; a point number has
+    # one or two digits, so anything longer is move text that cannot be read.
+    with pytest.raises(InvalidMoveTextError, match="not a point"):
+        parse_segments("1" * 5000 + "/2")
+    assert parse_segments("0" * 5000 + "24/23") == [(24, 23, False)]  # leading zeros
+
+
+@pytest.mark.parametrize("text", [b"8/5 6/5", bytearray(b"24/18"), None, 85])
+def test_move_text_that_is_not_a_str_is_refused_as_move_text(text: object) -> None:
+    # bytes gave a TypeError from str.replace half-way through the reading.
+    with pytest.raises(InvalidMoveTextError, match="move text is a str"):
+        Position.initial().parse_move(text, (3, 1))  # type: ignore[arg-type]
+    with pytest.raises(InvalidMoveTextError, match="move text is a str"):
+        parse_segments(text)  # type: ignore[arg-type]
+
+
+def test_errors_quote_at_most_a_few_dozen_characters_of_the_text() -> None:
+    """A huge illegal text is refused with a short message, not echoed whole."""
+    pos = Position.initial()
+    for text in ("8/5 " * 100_000, "x" * 100_000, "8/5 6/5" + " " * 100_000 + "zz"):
+        with pytest.raises(InvalidMoveTextError) as info:
+            pos.parse_move(text, (3, 1))
+        assert 0 < len(str(info.value)) < 200

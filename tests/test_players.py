@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import doctest
+
 import numpy as np
 import pytest
 from gnubg_reference import played_game_cases
 
-from backgammon import Position
+from backgammon import Position, players
 from backgammon.players import (
     CubeAction,
+    CubeAdviser,
     CubeState,
+    MoveRanker,
     Player,
     UnknownPlayerError,
+    driver,
     get,
+    probabilities,
 )
 from backgammon.players.neural import NeuralPlayer, match_weights
 
@@ -121,3 +127,42 @@ def test_match_weights_give_match_winning_chances() -> None:
     assert float(w @ np.array([1.0, 0, 0, 0, 0]) + c) == pytest.approx(0.67736)
     # A sure gammon loss loses the match.
     assert float(w @ np.array([0.0, 0, 0, 1.0, 0]) + c) == pytest.approx(0.0)
+
+
+def test_the_net_ranks_plays_and_advises_on_the_cube(neural: Player) -> None:
+    assert isinstance(neural, MoveRanker) and isinstance(neural, CubeAdviser)
+    assert not isinstance(get("pubeval"), MoveRanker)
+    assert not isinstance(get("random"), CubeAdviser)
+    assert isinstance(neural, NeuralPlayer)
+    pos, dice = Position.initial(), (4, 2)
+    ranked = neural.ranked_moves(pos, dice)
+    assert sorted(str(r.move) for r in ranked) == sorted(str(m) for m in pos.legal_moves(dice))
+    assert ranked[0].move == neural.choose_move(pos, dice)
+    assert [r.equity for r in ranked] == sorted((r.equity for r in ranked), reverse=True)
+    assert all(r.plies == 0 and r.equity == pytest.approx(r.probabilities.equity()) for r in ranked)
+    # In a match the plays are ranked by match winning chances, as the bot plays them.
+    state = CubeState(match_length=5, score=(3, 2))
+    in_match = neural.ranked_moves(pos, (6, 4), state)
+    assert in_match[0].move == neural.choose_move(pos, (6, 4), state)
+    assert all(0.0 <= r.equity <= 1.0 for r in in_match)
+    assert neural.ranked_moves(pos.flip(), (6, 6)) != []
+    decision = neural.cube_decision(pos, CubeState())
+    assert decision.action is neural.cube_action(pos, CubeState())
+
+
+def test_lookahead_ranks_the_filtered_plays_first() -> None:
+    one = get("strong")
+    assert isinstance(one, NeuralPlayer)
+    pos, dice = Position.initial(), (4, 2)
+    ranked = one.ranked_moves(pos, dice)
+    depths = [r.plies for r in ranked]
+    deep = depths.count(1)
+    assert 1 <= deep <= 5 and depths == [1] * deep + [0] * (len(ranked) - deep)
+    assert ranked[0].move == one.choose_move(pos, dice)
+    assert len(ranked) == len(pos.legal_moves(dice))
+
+
+@pytest.mark.parametrize("module", [players, driver, probabilities], ids=lambda m: m.__name__)
+def test_docstring_examples(module: object) -> None:
+    result = doctest.testmod(module)  # type: ignore[arg-type]
+    assert result.attempted > 0 and result.failed == 0

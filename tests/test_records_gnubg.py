@@ -14,6 +14,7 @@ import pytest
 from records_helpers import (
     GNUBG,
     beavered_money_match,
+    beavered_then_played,
     closed_out_game,
     complaints,
     play_signature,
@@ -76,7 +77,7 @@ def test_gnubg_imports_a_closed_out_pass(tmp_path: Path) -> None:
     # SGF has no node.  gnubg imports both and holds the same plays.
     m = to_match(MatchFile(0, ("a", "b"), (closed_out_game(),), crawford=False))
     record = from_match(m, ("a", "b"))
-    assert any(type(a).__name__ == "Pass" for g in record.games for a in g.actions)
+    assert any(type(a).__name__ == "FilePass" for g in record.games for a in g.actions)
     for back in gnubg_round_trip(tmp_path, record):
         assert back.warnings == ()
         assert play_signature(back) == play_signature(record)
@@ -167,3 +168,44 @@ def test_gnubg_resumes_an_unfinished_match_where_we_stopped(tmp_path: Path, stop
         warnings: list[str] = []
         back = mod.read(mod.write(m), warnings)
         assert warnings == [] and back.gnubg_id() == m.gnubg_id()
+
+
+def gnubg_id_after(tmp_path: Path, load: str, settings: tuple[str, ...] = ()) -> str:
+    """The Position ID:Match ID gnubg shows after ``load`` (its own complaints none)."""
+    out = run_gnubg([*settings, load, "show board"], tmp_path)
+    assert complaints(out) == []
+    lines = out.splitlines()
+    pos = [ln.split(":", 1)[1].strip() for ln in lines if "Position ID:" in ln][-1]
+    mid = [ln.split(":", 1)[1].strip() for ln in lines if "Match ID   :" in ln][-1]
+    return f"{pos}:{mid}"
+
+
+def test_gnubg_imports_the_take_of_a_beaver_where_we_stand(tmp_path: Path) -> None:
+    # Double, beaver, take, then the doubler plays: we wrote the take as an empty
+    # half-row, which moved the doubler's roll into the other column, and gnubg imported
+    # our file to another position.  gnubg writes no line for that take.
+    m = beavered_then_played()
+    (tmp_path / "b.mat").write_text(mat.write(m))
+    (tmp_path / "b.sgf").write_text(sgf.write(m))
+    money = ("set jacoby off", "set beavers 1")
+    assert gnubg_id_after(tmp_path, "import mat b.mat", money) == m.gnubg_id()
+    assert gnubg_id_after(tmp_path, "load match b.sgf", money) == m.gnubg_id()
+    # And gnubg's own export of it is ours, byte for byte but the date.
+    out = run_gnubg([*money, "import mat b.mat", "export match mat back.mat"], tmp_path)
+    assert complaints(out) == []
+    assert (tmp_path / "back.mat").read_text().split("\n", 1)[1] == mat.write(m)
+
+
+def test_gnubg_reads_its_resignation_after_a_forced_roll_as_we_do(tmp_path: Path) -> None:
+    # tests/data/samples/gnubg107_resign_after_forced_roll.*: gnubg wrote them (the
+    # .commands file); gnubg imports the .mat to the final state we read from it.
+    name = "gnubg107_resign_after_forced_roll"
+    m = mat.read((SAMPLES / f"{name}.mat").read_text())
+    (tmp_path / "f.mat").write_text((SAMPLES / f"{name}.mat").read_text())
+    out = run_gnubg(["import mat f.mat", "show score"], tmp_path)
+    assert complaints(out) == []
+    assert "gnubg 1, root 0 (match to 1 point" in out and m.score == (1, 0)
+    # Our own files of that match say the same to gnubg.
+    (tmp_path / "ours.mat").write_text(mat.write(m, ("gnubg", "root")))
+    out = run_gnubg(["import mat ours.mat", "show score"], tmp_path)
+    assert complaints(out) == [] and "gnubg 1, root 0 (match to 1 point" in out

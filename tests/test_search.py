@@ -9,13 +9,15 @@ from backgammon import Position
 from backgammon.board import iter_rolls
 from backgammon.players.bearoff import BearoffDatabase
 from backgammon.players.encode import boards_array
-from backgammon.players.net import flip_probs
-from backgammon.players.search import Searcher, default_evaluator
+from backgammon.players.evaluator import CompositeEvaluator
+from backgammon.players.net import default_nets
+from backgammon.players.probabilities import flip_probs
+from backgammon.players.search import Searcher
 
 
 @pytest.fixture(scope="module")
 def searcher() -> Searcher:
-    return Searcher(default_evaluator(), BearoffDatabase.load(progress=False))
+    return Searcher(CompositeEvaluator(default_nets(), BearoffDatabase.load(progress=False)))
 
 
 def one_ply_by_hand(s: Searcher, pos: Position) -> np.ndarray:
@@ -29,7 +31,7 @@ def one_ply_by_hand(s: Searcher, pos: Position) -> np.ndarray:
             if after.is_game_over():
                 p = s.probs_after(boards_array([after.board]))[0]
             else:
-                p = flip_probs(s.probs(boards_array([after.board])))[0]
+                p = flip_probs(s.evaluator.evaluate(boards_array([after.board])))[0]
             e = float(s.equity(p[None, :])[0])
             if e > best_e:
                 best_p, best_e = p, e
@@ -52,9 +54,10 @@ def test_bearoff_positions_use_the_database(searcher: Searcher) -> None:
     b = [0] * 26
     b[1], b[2] = 2, 1  # three checkers left, twelve off
     b[24], b[23] = -5, -5  # the opponent: ten left, five off
-    p = searcher.probs(boards_array([b]))[0]
-    assert searcher.bearoff is not None
-    assert p[0] == pytest.approx(searcher.bearoff.win_probabilities(np.array([b]))[0])
+    composite = searcher.evaluator
+    assert isinstance(composite, CompositeEvaluator) and composite.bearoff is not None
+    p = composite.evaluate(boards_array([b]))[0]
+    assert p[0] == pytest.approx(composite.bearoff.win_probabilities(np.array([b]))[0])
     assert p[1] == p[2] == p[3] == p[4] == 0.0  # both sides have borne off: no gammons
 
 
@@ -67,3 +70,35 @@ def test_rank_moves_is_sorted_and_complete(searcher: Searcher) -> None:
     assert searcher.best_move(pos, (4, 2), 0) == ranked[0][0]
     deep = searcher.rank_moves(pos, (4, 2), plies=1)
     assert 1 <= len(deep) <= searcher.filter_moves
+
+
+class PipRace:
+    """A toy evaluator: the winning chance from the pip counts alone."""
+
+    def evaluate(self, boards: np.ndarray) -> np.ndarray:
+        mine = (np.maximum(boards, 0) * np.arange(26)).sum(axis=1)
+        theirs = (np.maximum(-boards, 0) * (25 - np.arange(26))).sum(axis=1)
+        out = np.zeros((len(boards), 5))
+        out[:, 0] = 1.0 / (1.0 + np.exp((mine - theirs - 8) / 20.0))
+        return out
+
+
+def test_the_lookahead_wraps_any_evaluator() -> None:
+    toy = Searcher(PipRace())
+    pos = Position.initial().play(Position.initial().legal_moves((6, 5))[0])
+    assert np.allclose(toy.evaluate(pos, 1), one_ply_by_hand(toy, pos), atol=1e-12)
+    assert toy.best_move(pos, (6, 6), 1) in pos.legal_moves((6, 6))
+
+
+def test_finished_games_are_exact_at_any_depth(searcher: Searcher) -> None:
+    b = [0] * 26
+    b[1] = -1  # the side on roll has borne off; the other has one checker left
+    won = Position(b)
+    assert won.is_game_over()
+    for plies in (0, 1):
+        assert np.array_equal(searcher.evaluate(won, plies), [1.0, 0, 0, 0, 0])
+    # In a batch, finished and live boards each get their own.
+    both = boards_array([won.board, Position.initial().board])
+    p = searcher.evaluator.evaluate(both)
+    assert np.array_equal(p[0], [1.0, 0, 0, 0, 0])
+    assert np.array_equal(p[1], searcher.evaluate(Position.initial()))

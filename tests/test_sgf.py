@@ -13,14 +13,14 @@ from reference import SAMPLES
 from backgammon import mat, sgf
 from backgammon.convert import convert, convert_text, detect_format
 from backgammon.matchfile import (
-    Double,
-    Drop,
-    GameEnd,
+    FileDouble,
+    FileDrop,
+    FileGameEnd,
+    FileResign,
+    FileRoll,
     GameFile,
     MatchFile,
     MatchFileError,
-    Resign,
-    Roll,
     from_match,
 )
 
@@ -34,11 +34,11 @@ def test_sample_root_and_moves() -> None:
     assert record.warnings == ()
     assert record.length == 5 and record.players == ("gnubg", "root") and record.crawford
     (game,) = record.games
-    assert game.number == 2 and game.score == (0, 2) and game.end == GameEnd(1, 1)
+    assert game.number == 2 and game.score == (0, 2) and game.end == FileGameEnd(1, 1)
     # ;B[54lqae] = 13/8 24/20 from Black's side; ;B[41yaae] = 25/24 24/20* (hit found).
-    assert game.actions[0] == Roll(1, (5, 4), ((13, 8, False), (24, 20, False)))
-    assert game.actions[4] == Roll(1, (4, 1), ((25, 24, False), (24, 20, True)))
-    assert game.actions[-2:] == (Double(1, 2), Drop(0))
+    assert game.actions[0] == FileRoll(1, (5, 4), ((13, 8, False), (24, 20, False)))
+    assert game.actions[4] == FileRoll(1, (4, 1), ((25, 24, False), (24, 20, True)))
+    assert game.actions[-2:] == (FileDouble(1, 2), FileDrop(0))
 
 
 def test_sample_rewrites_byte_exact() -> None:
@@ -80,8 +80,10 @@ def test_convert_files(tmp_path: Path) -> None:
 
 
 def test_names_with_brackets_are_escaped() -> None:
-    game = GameFile(1, (0, 0), (Roll(0, (3, 1), ((8, 5, False), (6, 5, False))), Resign(1, 1)))
-    game = GameFile(1, (0, 0), game.actions, GameEnd(0, 1, True))
+    game = GameFile(
+        1, (0, 0), (FileRoll(0, (3, 1), ((8, 5, False), (6, 5, False))), FileResign(1, 1))
+    )
+    game = GameFile(1, (0, 0), game.actions, FileGameEnd(0, 1, True))
     record = MatchFile(1, ("a]b", "c\\d"), (game,), crawford=False)
     text = sgf.write_record(record)
     assert "PW[a\\]b]PB[c\\\\d]" in text and "RE[W+1R]" in text
@@ -96,8 +98,8 @@ def test_setup_dice_node_then_resignation() -> None:
         ";W[31hefe]\n;B[42qusu]\n;PL[W]DI[65])\n"
     )
     (game,) = sgf.read_record(text).games
-    assert game.actions[2] == Roll(0, (6, 5), (), played=False)
-    assert game.actions[3] == Resign(0, 2) and game.end == GameEnd(1, 2, True)
+    assert game.actions[2] == FileRoll(0, (6, 5), (), played=False)
+    assert game.actions[3] == FileResign(0, 2) and game.end == FileGameEnd(1, 2, True)
     assert sgf.write_record(sgf.read_record(text)).endswith(";PL[W]DI[65])\n")
 
 
@@ -127,7 +129,7 @@ def test_errors_carry_line_numbers() -> None:
 def test_variations_follow_main_line_with_warning() -> None:
     text = "(;GM[6]MI[length:1]\n;W[31hefe](;B[42qusu])(;B[21lnst]))"
     record = sgf.read_record(text)
-    assert record.games[0].actions[1] == Roll(1, (4, 2), ((8, 4, False), (6, 4, False)))
+    assert record.games[0].actions[1] == FileRoll(1, (4, 2), ((8, 4, False), (6, 4, False)))
     assert any("variations" in w for w in record.warnings)
 
 

@@ -32,7 +32,7 @@ LIGHT, DARK = "#f3efe2", "#3a2f2a"
 
 
 def test_initial_position_draws_fifteen_checkers_each_on_the_right_points() -> None:
-    """R1: the starting position, 2-5-3-5 for each side; the mover (light) at the bottom."""
+    """R2: the starting position, 2-5-3-5 for each side; the mover (light) at the bottom."""
     root = parse(board_svg(Position.initial()))
     assert checkers_by_point(root, LIGHT) == {24: 2, 13: 5, 8: 3, 6: 5}
     # The opponent's checkers on the mover's 1, 12, 17, 19.

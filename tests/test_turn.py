@@ -86,7 +86,7 @@ def test_larger_die_rule_refuses_the_smaller_step() -> None:
 
 
 def test_bar_first() -> None:
-    """R11: a checker on the bar enters before any other moves."""
+    """R12: a checker on the bar enters before any other moves."""
     board = list(Position.initial().board)
     board[24] -= 1
     board[BAR] = 1
@@ -134,7 +134,7 @@ def test_apply_steps_and_move_of_agree_with_play() -> None:
     with pytest.raises(IllegalMoveError):
         pos.move_of([(7, 5)])  # no checker on 7
     with pytest.raises(IllegalMoveError):
-        pos.apply_steps([(13, 1)])  # point 1 is closed (R7)
+        pos.apply_steps([(13, 1)])  # point 1 is closed (R6)
 
 
 @given(st.integers(0, 100_000), st.integers(0, 80), st.integers(1, 6), st.integers(1, 6))

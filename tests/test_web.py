@@ -479,3 +479,45 @@ def test_a_failing_bot_does_not_undo_the_human_action(
         s = play_turn(client, m["id"], m["token"], s)
     assert s["turn"] == 1  # the bot's turn, which it could not take
     assert len([r for r in stored_actions(db) if r[0] == m["id"]]) == s["seq"]
+
+
+def test_the_bot_acts_through_the_one_driver_with_every_cube_rule(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """bot_action is decide() as a stored action: the bot sees Jacoby and beavers (in a
+    money game) and its beaver and its play come back as the web stores them."""
+    from backgammon.match import Match
+    from backgammon.players import CubeAction, CubeState
+    from backgammon.rules import Rules
+    from backgammon.web import game as web_game
+    from backgammon.web.store import MatchRow
+
+    seen: list[CubeState] = []
+
+    class Beaverer:
+        name = "beaverer"
+
+        def choose_move(self, position: Position, dice: Any, cube: Any = None) -> Any:
+            return position.legal_moves(dice)[0]
+
+        def cube_action(self, position: Position, cube: CubeState, offered: bool = False) -> Any:
+            seen.append(cube)
+            return CubeAction.BEAVER if offered else CubeAction.DOUBLE
+
+        def accept_resignation(self, position: Position, points: int, cube: Any = None) -> bool:
+            return True
+
+    monkeypatch.setitem(web_game._BOT_PLAYERS, "beaverer", Beaverer())
+    row = MatchRow("m", 0.0, 1, "beaverer", 1, ("x", "y"), "00" * 32, "", ("Me", "Bot"))
+    game = web_game.Game(row)
+    game.match = Match(rules=Rules.money(jacoby=True, beavers=True))
+    game.match.roll((3, 1))
+    assert web_game.bot_action("beaverer", game) == {
+        "action": "move",
+        "steps": [[s, t] for s, t, _h in game.match.legal_moves()[0]],
+    }
+    game.match.move(game.match.legal_moves()[0])
+    assert web_game.bot_action("beaverer", game) == {"action": "double"}
+    game.match.double()
+    assert web_game.bot_action("beaverer", game) == {"action": "beaver"}
+    assert seen[-1] == CubeState(jacoby=True, beavers=True)

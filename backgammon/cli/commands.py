@@ -264,9 +264,10 @@ def selfplay_command(args: argparse.Namespace) -> int:
 
 
 def train_command(args: argparse.Namespace, rest: Sequence[str]) -> int:
-    """``backgammon train`` and ``backgammon distill``: the players package's two training
+    """``backgammon train`` and ``backgammon distill``: backgammon.training's two
     stages (TD self-play, then fitting to 1-ply evaluations)."""
-    from backgammon.players import distill, train
+    from backgammon.training import distill
+    from backgammon.training import td as train
 
     program = train if args.command == "train" else distill
     return int(program.main(list(rest)) or 0)

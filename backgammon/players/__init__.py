@@ -1,4 +1,5 @@
-"""Players: one protocol for every bot, and :func:`get` to make one by name.
+"""Players: one protocol for every bot, :func:`get` to make one by name and :func:`decide`
+to make one act on a :class:`~backgammon.match.Match`.
 
     >>> from backgammon import Position
     >>> from backgammon.players import get
@@ -9,52 +10,32 @@
 
 Conventions: ``position`` is always seen from the side on roll (as in the core);
 ``cube`` (a :class:`CubeState`) describes the match and cube from that same side.
+Training tools live apart, in :mod:`backgammon.training`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from backgammon.board import Move, Position
+from backgammon.players.base import CubeAdviser, MoveRanker, Player, RankedMove
 from backgammon.players.cube import CubeAction, CubeDecision, CubeState, CubeStateError
+from backgammon.players.driver import Decision, decide
 
 __all__ = [
     "PLAYERS",
     "CubeAction",
+    "CubeAdviser",
     "CubeDecision",
     "CubeState",
     "CubeStateError",
+    "Decision",
+    "MoveRanker",
     "Player",
+    "RankedMove",
     "UnknownPlayerError",
+    "decide",
     "get",
 ]
-
-
-@runtime_checkable
-class Player(Protocol):
-    """What every bot does."""
-
-    name: str
-
-    def choose_move(
-        self, position: Position, dice: Sequence[int], cube: CubeState | None = None
-    ) -> Move | None:
-        """One of ``position.legal_moves(dice)``, or None when there is no legal play."""
-        ...
-
-    def cube_action(self, position: Position, cube: CubeState, offered: bool = False) -> CubeAction:
-        """With ``offered`` False the player is on roll and answers DOUBLE or NO_DOUBLE;
-        with ``offered`` True the side on roll has doubled and the player (its opponent)
-        answers TAKE, PASS or BEAVER."""
-        ...
-
-    def accept_resignation(
-        self, position: Position, points: int, cube: CubeState | None = None
-    ) -> bool:
-        """The side on roll offers to resign ``points`` (1 single, 2 gammon, 3 backgammon)
-        times the cube; True if the player (its opponent) accepts."""
-        ...
 
 
 class UnknownPlayerError(ValueError):

@@ -1,8 +1,9 @@
 """Cube decisions from cubeless probabilities: money (Janowski) and match play (a MET).
 
 Everything here works on plain values so it does not depend on the match layer: a
-:class:`CubeState` says the match length (0 for money), the score, the cube value and owner
-and whether this is the Crawford game, all from the point of view of the side on roll.
+:class:`CubeState` says the match length (0 for money), the score, the cube value and owner,
+whether this is the Crawford game and the money rules in force, all from the point of view
+of the side on roll (:meth:`CubeState.from_match` reads them off a ``Match``).
 
 Money: cubeful equity is Janowski's interpolation between the dead-cube equity and the
 fully-live-cube equity, weighted by a cube efficiency ``x``.  Match: the same idea in match
@@ -18,9 +19,12 @@ from __future__ import annotations
 import enum
 import itertools
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
+
+if TYPE_CHECKING:
+    from backgammon.match import Match
 
 __all__ = [
     "CubeAction",
@@ -90,6 +94,26 @@ class CubeState:
                 raise CubeStateError("Jacoby and beavers are money-game rules")
         elif self.crawford:
             raise CubeStateError("the Crawford rule is for matches")
+
+    @classmethod
+    def from_match(cls, match: Match, player: int | None = None) -> CubeState:
+        """The cube, score and rules of ``match`` (Crawford, Jacoby, beavers) from
+        ``player``'s side; by default from the player on roll, the side ``match.position``
+        is seen from (player 0 before the opening roll), so the two go together."""
+        if player is None:
+            player = match.on_roll if match.on_roll is not None else 0
+        rules = match.rules
+        owner = match.cube_owner
+        score = match.score
+        return cls(
+            match_length=rules.match_length or 0,
+            score=(score[player], score[1 - player]),
+            cube_value=match.cube_value,
+            cube_owner=0 if owner is None else (1 if owner == player else -1),
+            crawford=match.is_crawford_game,
+            jacoby=rules.is_money and rules.jacoby,
+            beavers=rules.is_money and rules.beavers,
+        )
 
     @property
     def is_money(self) -> bool:

@@ -1,14 +1,14 @@
 """A small numpy neural network with gnubg's five outputs, and the contact/race pair.
 
-Outputs, all from the point of view of the side on roll and cumulative like gnubg's:
-``P(win)``, ``P(win gammon or better)``, ``P(win backgammon)``, ``P(lose gammon or
-worse)``, ``P(lose backgammon)``.
+Outputs are the five cumulative probabilities of :mod:`backgammon.players.probabilities`,
+from the point of view of the side on roll.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -16,54 +16,19 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.players.encode import N_INPUTS, encode_with_race
+from backgammon.players.probabilities import N_OUTPUTS
 
-__all__ = [
-    "Evaluator",
-    "Net",
-    "cubeless_equity",
-    "flip_probs",
-    "terminal_probs_after",
-]
+__all__ = ["DEFAULT_WEIGHTS", "Net", "NetPair", "default_nets"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-N_OUTPUTS = 5
+DEFAULT_WEIGHTS = Path(__file__).with_name("data") / "weights.npz"
+"""The shipped weights."""
 
 
 def _sigmoid(x: FloatArray) -> FloatArray:
     return np.asarray(0.5 * (1.0 + np.tanh(0.5 * x)))
-
-
-def flip_probs(p: FloatArray) -> FloatArray:
-    """The same five probabilities seen from the other side."""
-    q = p[:, _FLIP]
-    q[:, 0] = 1.0 - p[:, 0]
-    return q
-
-
-_FLIP = [0, 3, 4, 1, 2]
-
-
-def cubeless_equity(p: FloatArray) -> FloatArray:
-    """Cubeless money equity of each row of five probabilities."""
-    return np.asarray(2.0 * p[:, 0] - 1.0 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
-
-
-def terminal_probs_after(b: IntArray) -> tuple[npt.NDArray[np.bool_], FloatArray]:
-    """For boards just played (opponent on roll): which are won, and the exact outcome.
-
-    The probabilities are from the point of view of the side that has just played.
-    """
-    won = np.asarray(~(b < 0).any(axis=1))  # the player who just moved has none left
-    loser = np.maximum(b, 0)
-    gammon = loser.sum(axis=1) == 15
-    backgammon = gammon & (loser[:, 19:26].sum(axis=1) > 0)
-    probs = np.zeros((len(b), N_OUTPUTS))
-    probs[:, 0] = 1.0
-    probs[:, 1] = gammon
-    probs[:, 2] = backgammon
-    return won, np.asarray(probs, dtype=np.float64)
 
 
 @dataclass
@@ -128,22 +93,22 @@ class Net:
 
 
 @dataclass
-class Evaluator:
-    """A contact net and a race net; positions are routed by whether contact is left."""
+class NetPair:
+    """A contact net and a race net, saved together in one weights file; each board goes to
+    one of them by whether contact is left.  Raw outputs: see
+    :class:`~backgammon.players.evaluator.CompositeEvaluator` for what play uses."""
 
     contact: Net
     race: Net
     meta: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def random(
-        cls, rng: np.random.Generator, hidden: int = 128, race_hidden: int = 64
-    ) -> Evaluator:
+    def random(cls, rng: np.random.Generator, hidden: int = 128, race_hidden: int = 64) -> NetPair:
         """An untrained pair of nets."""
         return cls(Net.random(N_INPUTS, hidden, rng), Net.random(N_INPUTS, race_hidden, rng))
 
     def evaluate(self, b: IntArray) -> FloatArray:
-        """The five probabilities for the side on roll of each (unfinished) board."""
+        """The nets' five outputs for the side on roll of each (unfinished) board."""
         x, race = encode_with_race(b)
         return self.evaluate_encoded(x, race)
 
@@ -158,20 +123,6 @@ class Evaluator:
         out[~race] = self.contact(x[~race])
         return out
 
-    def evaluate_after(self, b: IntArray) -> FloatArray:
-        """Probabilities for the side that just played, of boards with the opponent on roll.
-
-        Finished games get their exact result; the rest go through the nets.
-        """
-        won, exact = terminal_probs_after(b)
-        if won.all():
-            return exact
-        if not won.any():
-            return flip_probs(self.evaluate(b))
-        out = exact
-        out[~won] = flip_probs(self.evaluate(b[~won]))
-        return out
-
     def save(self, path: str | Path) -> None:
         """Write both nets and the metadata to one ``.npz`` file."""
         arrays = {**self.contact.arrays("contact_"), **self.race.arrays("race_")}
@@ -181,8 +132,14 @@ class Evaluator:
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: str | Path) -> Evaluator:
+    def load(cls, path: str | Path) -> NetPair:
         """Read a file written by :meth:`save`."""
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             return cls(Net.from_arrays(data, "contact_"), Net.from_arrays(data, "race_"), meta)
+
+
+@lru_cache(maxsize=4)
+def default_nets(path: str = str(DEFAULT_WEIGHTS)) -> NetPair:
+    """The shipped (or given) weights, loaded once."""
+    return NetPair.load(path)

@@ -9,6 +9,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from backgammon.board import Move, Position
+from backgammon.players.base import RankedMove
 from backgammon.players.bearoff import BearoffDatabase
 from backgammon.players.cube import (
     CubeAction,
@@ -17,9 +18,11 @@ from backgammon.players.cube import (
     cube_decision,
     cube_efficiency,
 )
+from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
-from backgammon.players.net import Evaluator
-from backgammon.players.search import DEFAULT_WEIGHTS, Searcher, default_evaluator
+from backgammon.players.net import DEFAULT_WEIGHTS, NetPair, default_nets
+from backgammon.players.probabilities import Probabilities
+from backgammon.players.search import Searcher
 
 __all__ = ["NeuralPlayer", "limit_blas_threads", "match_weights"]
 
@@ -55,7 +58,9 @@ def match_weights(
 
 class NeuralPlayer:
     """Plays with our trained network at 0, 1 or 2 ply; cube decisions by Janowski (money)
-    or the match-equity table (matches)."""
+    or the match-equity table (matches).  Ranks plays
+    (:class:`~backgammon.players.base.MoveRanker`) and gives cubeful equities
+    (:class:`~backgammon.players.base.CubeAdviser`)."""
 
     def __init__(
         self,
@@ -71,22 +76,21 @@ class NeuralPlayer:
         limit_blas_threads()
         self.plies = plies
         self.name = f"neural-{plies}ply"
-        self.evaluator: Evaluator = (
-            default_evaluator() if weights is None else Evaluator.load(weights)
-        )
+        self.nets: NetPair = default_nets() if weights is None else NetPair.load(weights)
         if weights is None:
             self.weights_path = DEFAULT_WEIGHTS
         else:
             self.weights_path = Path(weights)
         self.met = met
         db = BearoffDatabase.load() if bearoff else None
-        self.searcher = Searcher(self.evaluator, db)
+        self.evaluator = CompositeEvaluator(self.nets, db)
+        self.searcher = Searcher(self.evaluator)
 
     def _searcher(self, cube: CubeState | None) -> Searcher:
+        """Money play maximises cubeless equity; match play dead-cube match winning chances."""
         if cube is None or cube.is_money:
             return self.searcher
-        s = Searcher(self.evaluator, self.searcher.bearoff, match_weights(cube, self.met))
-        return s
+        return Searcher(self.evaluator, match_weights(cube, self.met))
 
     def choose_move(
         self, position: Position, dice: Sequence[int], cube: CubeState | None = None
@@ -94,17 +98,29 @@ class NeuralPlayer:
         """The best play (money equity, or match winning chances in a match)."""
         return self._searcher(cube).best_move(position, dice, self.plies)
 
-    def probabilities(self, position: Position, plies: int | None = None) -> np.ndarray:
-        """The five cubeless probabilities for the side on roll."""
+    def ranked_moves(
+        self, position: Position, dice: Sequence[int], cube: CubeState | None = None
+    ) -> list[RankedMove]:
+        """Every legal play, best first, as :meth:`choose_move` judges them (plays the
+        lookahead filters out follow, judged at 0-ply)."""
+        searcher = self._searcher(cube)
+        return [
+            RankedMove(move, Probabilities.of(p), float(searcher.equity(p[None, :])[0]), plies)
+            for move, p, plies in searcher.rank_all(position, dice, self.plies)
+        ]
+
+    def probabilities(self, position: Position, plies: int | None = None) -> Probabilities:
+        """The five cubeless probabilities for the side on roll (at the player's depth)."""
         if position.is_game_over():
             raise ValueError("the game is over")
-        return self.searcher.evaluate(position, self.plies if plies is None else plies)
+        p = self.searcher.evaluate(position, self.plies if plies is None else plies)
+        return Probabilities.of(p)
 
     def cube_decision(self, position: Position, cube: CubeState) -> CubeDecision:
         """Cubeful equities and actions for the side on roll of ``position``."""
         p = self.probabilities(position)
         x = cube_efficiency(position.is_race(), position.pip_counts()[0])
-        return cube_decision([float(v) for v in p], cube, x, self.met)
+        return cube_decision(p, cube, x, self.met)
 
     def cube_action(self, position: Position, cube: CubeState, offered: bool = False) -> CubeAction:
         """Double or not (``offered`` False, we are on roll); take, pass or beaver when the
@@ -120,14 +136,12 @@ class NeuralPlayer:
         is at least what we expect to win by playing on (cubeless)."""
         if points not in (1, 2, 3):
             raise ValueError(f"a resignation is of 1, 2 or 3 points, got {points}")
-        p = self.probabilities(position, 0)
-        ours = np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
+        ours = Probabilities.of(self.probabilities(position, 0)).flip()
         if cube is None or cube.is_money:
-            equity = 2 * ours[0] - 1 + ours[1] - ours[3] + ours[2] - ours[4]
-            return bool(points >= equity - 1e-9)
+            return bool(points >= ours.equity() - 1e-9)
         w, c = match_weights(cube.flip(), self.met)
         a, b = cube.flip().away
         offered = self.met.equity(
             a - points * cube.cube_value, b, cube.crawford or cube.post_crawford
         )
-        return bool(offered >= float(w @ ours + c) - 1e-9)
+        return bool(offered >= float(w @ ours.array() + c) - 1e-9)

@@ -1,52 +1,38 @@
-"""Position evaluation at 0, 1 and 2 ply with move filtering, built on the trained nets.
+"""Lookahead at 0, 1 and 2 ply with move filtering, wrapping any evaluator.
 
-0-ply is the network (or exact values for finished games and the bear-off probabilities of
-pure bear-offs).  n-ply averages the 21 rolls of the side on roll, each played with the best
-of its plays: candidates are ranked at 0-ply and only the best few are looked at more deeply.
-All candidate plays of a roll are evaluated in one numpy call.
+0-ply is the evaluator (:class:`~backgammon.players.evaluator.CompositeEvaluator` in play).
+n-ply averages the 21 rolls of the side on roll, each played with the best of its plays:
+candidates are ranked at 0-ply and only the best few are looked at more deeply.  All
+candidate plays of a roll are evaluated in one numpy call.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 from backgammon.board import Move, Position, iter_rolls
-from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.encode import boards_array
-from backgammon.players.net import Evaluator, flip_probs, terminal_probs_after
+from backgammon.players.evaluator import Evaluator
+from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
 
-__all__ = ["DEFAULT_WEIGHTS", "Searcher", "default_evaluator", "money_weights"]
+__all__ = ["Searcher"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-DEFAULT_WEIGHTS = Path(__file__).with_name("data") / "weights.npz"
 _ROLLS = [(a, b, 1.0 if a == b else 2.0) for a, b in iter_rolls()]
 
 
-@lru_cache(maxsize=4)
-def default_evaluator(path: str = str(DEFAULT_WEIGHTS)) -> Evaluator:
-    """The shipped (or given) weights, loaded once."""
-    return Evaluator.load(path)
-
-
-def money_weights() -> tuple[FloatArray, float]:
-    """Cubeless money equity as ``w @ p + c`` of the five probabilities."""
-    return np.array([2.0, 1.0, 1.0, -1.0, -1.0]), -1.0
-
-
 class Searcher:
-    """Evaluates positions and chooses plays at a fixed depth."""
+    """The multi-ply evaluator: evaluates positions and ranks plays at a given depth on top
+    of any 0-ply :class:`~backgammon.players.evaluator.Evaluator`."""
 
     def __init__(
         self,
         evaluator: Evaluator,
-        bearoff: BearoffDatabase | None = None,
         weights: tuple[FloatArray, float] | None = None,
         filter_moves: int = 5,
         filter_width: float = 0.16,
@@ -56,47 +42,15 @@ class Searcher:
         ``filter_moves``/``filter_width`` bound the plays looked at beyond 0-ply and
         ``deep_moves`` the replies looked at inside a 2-ply lookahead."""
         self.evaluator = evaluator
-        self.bearoff = bearoff
-        self.w, self.c = weights if weights is not None else money_weights()
+        self.w, self.c = weights if weights is not None else MONEY_WEIGHTS
         self.filter_moves = filter_moves
         self.filter_width = filter_width
         self.deep_moves = deep_moves
 
     # ------------------------------------------------------------------ 0-ply
-    def probs(self, boards: IntArray) -> FloatArray:
-        """0-ply probabilities for the side on roll of each unfinished board.
-
-        The net's five outputs are independent sigmoids; they are made consistent here
-        (a gammon is a win, a backgammon a gammon).
-        """
-        p = self.evaluator.evaluate(boards)
-        np.minimum(p[:, 1], p[:, 0], out=p[:, 1])
-        np.minimum(p[:, 2], p[:, 1], out=p[:, 2])
-        np.minimum(p[:, 3], 1.0 - p[:, 0], out=p[:, 3])
-        np.minimum(p[:, 4], p[:, 3], out=p[:, 4])
-        if self.bearoff is not None:
-            bo = is_bearoff(boards)
-            if bo.any():
-                sub = boards[bo]
-                q = p[bo]
-                q[:, 0] = self.bearoff.win_probabilities(sub)
-                mine_off = np.maximum(sub, 0).sum(axis=1) < 15
-                theirs_off = np.maximum(-sub, 0).sum(axis=1) < 15
-                q[:, 1] = np.where(theirs_off, 0.0, np.minimum(q[:, 1], q[:, 0]))
-                q[:, 3] = np.where(mine_off, 0.0, np.minimum(q[:, 3], 1.0 - q[:, 0]))
-                q[:, 2] = 0.0
-                q[:, 4] = 0.0
-                p[bo] = q
-        return p
-
     def probs_after(self, boards: IntArray) -> FloatArray:
         """0-ply probabilities for the side that has just played (opponent on roll)."""
-        won, exact = terminal_probs_after(boards)
-        if won.all():
-            return exact
-        out = exact
-        out[~won] = flip_probs(self.probs(boards[~won]))
-        return out
+        return flip_probs(self.evaluator.evaluate(boards))
 
     def equity(self, probs: FloatArray) -> FloatArray:
         """The equity being maximised, for each row of probabilities."""
@@ -104,12 +58,13 @@ class Searcher:
 
     # ------------------------------------------------------------------ n-ply
     def evaluate(self, position: Position, plies: int = 0) -> FloatArray:
-        """Probabilities for the side on roll of an unfinished position at ``plies``."""
+        """Probabilities for the side on roll of a position at ``plies`` (a finished game's
+        are exact at any depth)."""
         return self._evaluate(position, plies)
 
     def _evaluate(self, pos: Position, plies: int) -> FloatArray:
-        if plies <= 0:
-            return np.asarray(self.probs(boards_array([pos.board]))[0])
+        if plies <= 0 or pos.is_game_over():
+            return np.asarray(self.evaluator.evaluate(boards_array([pos.board]))[0])
         total = np.zeros(5)
         if plies == 1:
             # Every roll's plays in one batch.
@@ -137,10 +92,7 @@ class Searcher:
             best_p: FloatArray | None = None
             best_e = -np.inf
             for i in keep:
-                if after[i].is_game_over():
-                    q = probs[i]
-                else:
-                    q = flip_probs(self._evaluate(after[i], plies - 1)[None, :])[0]
+                q = flip_probs(self._evaluate(after[i], plies - 1))
                 e = float(self.equity(q[None, :])[0])
                 if e > best_e:
                     best_e, best_p = e, q
@@ -157,25 +109,36 @@ class Searcher:
         self, position: Position, dice: Sequence[int], plies: int = 0
     ) -> list[tuple[Move, FloatArray]]:
         """Legal plays with the mover's probabilities, best first (filtered beyond 0-ply)."""
+        ranked = self.rank_all(position, dice, plies)
+        if len(ranked) > 1 and plies > 0:
+            ranked = [r for r in ranked if r[2] == plies]
+        return [(move, p) for move, p, _ in ranked]
+
+    def rank_all(
+        self, position: Position, dice: Sequence[int], plies: int = 0
+    ) -> list[tuple[Move, FloatArray, int]]:
+        """Every legal play with the mover's probabilities and the depth they come from, best
+        first: beyond 0-ply the plays the filter keeps, at ``plies``, then the others at
+        0-ply in their 0-ply order."""
         moves = position.legal_moves(dice)
         if not moves:
             return []
         after = [position.play(m) for m in moves]
         probs = self.probs_after(boards_array(p.board for p in after))
         eq = self.equity(probs)
+        order = [int(i) for i in np.argsort(-eq, kind="stable")]
         if plies <= 0 or len(moves) == 1:
-            order = np.argsort(-eq, kind="stable")
-            return [(moves[int(i)], probs[int(i)]) for i in order]
+            return [(moves[i], probs[i], 0) for i in order]
         keep = self._filter(eq, self.filter_moves if plies == 1 else max(2, self.filter_moves // 2))
         scored: list[tuple[float, int, FloatArray]] = []
         for i in keep:
-            if after[i].is_game_over():
-                q = probs[i]
-            else:
-                q = flip_probs(self._evaluate(after[i], plies)[None, :])[0]
+            q = flip_probs(self._evaluate(after[i], plies))
             scored.append((float(self.equity(q[None, :])[0]), i, q))
         scored.sort(key=lambda t: (-t[0], t[1]))
-        return [(moves[i], q) for _, i, q in scored]
+        kept = set(keep)
+        return [(moves[i], q, plies) for _, i, q in scored] + [
+            (moves[i], probs[i], 0) for i in order if i not in kept
+        ]
 
     def best_move(self, position: Position, dice: Sequence[int], plies: int = 0) -> Move | None:
         """The best legal play of ``dice`` at ``plies``, or None if there is none."""

@@ -23,6 +23,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
+from backgammon import __version__
 from backgammon.web.game import BOTS, DEFAULT_BOT, ActionError, Game, action_dict, bot_action
 from backgammon.web.store import MatchRow, Store, StoreError, hash_token
 
@@ -272,7 +273,7 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         task.cancel()
         store.close()
 
-    app = FastAPI(title="backgammon", description=API_DOC, version="0.1.0", lifespan=lifespan)
+    app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
 
     @app.exception_handler(ApiError)

@@ -20,6 +20,7 @@ from backgammon.board import (
 from backgammon.dice import AuditableDice, verify
 from backgammon.match import (
     Accept,
+    ActionKind,
     Beaver,
     Double,
     Drop,
@@ -36,7 +37,7 @@ from backgammon.match import (
     Roll,
     Take,
 )
-from backgammon.players import CubeAction, CubeState, Player
+from backgammon.players import Player, decide
 from backgammon.players import get as get_player
 from backgammon.svg import match_svg
 from backgammon.turn import EntryError, TurnEntry
@@ -350,43 +351,11 @@ def _player(name: str) -> Player:
     return _BOT_PLAYERS[name]
 
 
-def _cube_state(m: Match) -> CubeState:
-    """The cube and score from the side of the player on roll (the players' convention)."""
-    r = m.on_roll if m.on_roll is not None else 0
-    owner = 0 if m.cube_owner is None else (1 if m.cube_owner == r else -1)
-    return CubeState(
-        match_length=m.rules.match_length or 0,
-        score=(m.score[r], m.score[1 - r]),
-        cube_value=m.cube_value,
-        cube_owner=owner,
-        crawford=m.is_crawford_game,
-    )
-
-
 def bot_action(name: str, game: Game) -> dict[str, Any]:
     """The bot's next action in ``game`` (it is the bot's to act), decided by the player
-    ``name`` from :mod:`backgammon.players`."""
-    m = game.match
-    bot = _player(name)
-    actions = {str(a) for a in m.legal_actions()}
-    position, cube = m.position, _cube_state(m)
-    if "take" in actions:  # the bot answers a double (position from the doubler's side)
-        answer = bot.cube_action(position, cube, offered=True)
-        if answer is CubeAction.PASS:
-            return {"action": "drop"}
-        if answer is CubeAction.BEAVER and "beaver" in actions:
-            return {"action": "beaver"}
-        return {"action": "take"}
-    if "accept" in actions:
-        level = m.resignation
-        points = int(level) if level is not None else 1
-        accepted = bot.accept_resignation(position, points, cube)
-        return {"action": "accept" if accepted else "reject"}
-    if "roll" in actions:
-        if "double" in actions and bot.cube_action(position, cube) is CubeAction.DOUBLE:
-            return {"action": "double"}
-        return {"action": "roll"}
-    dice = m.dice
-    assert dice is not None
-    move = bot.choose_move(position, dice, cube) or Move()
-    return {"action": "move", "steps": [[s, t] for s, t, _h in move]}
+    ``name`` from :mod:`backgammon.players`, as a stored action."""
+    decision = decide(_player(name), game.match)
+    if decision.kind is ActionKind.MOVE:
+        move = decision.move if decision.move is not None else Move()
+        return {"action": "move", "steps": [[s, t] for s, t, _h in move]}
+    return {"action": str(decision.kind)}

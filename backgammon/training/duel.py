@@ -11,22 +11,15 @@ import random
 from typing import Protocol
 
 from backgammon.board import Move, Position
+from backgammon.training.selfplay import opening_roll
 
-__all__ = ["Chooser", "duplicate_pairs", "mean_and_error", "opening_roll", "play_game"]
+__all__ = ["Chooser", "duplicate_pairs", "mean_and_error", "play_game"]
 
 
 class Chooser(Protocol):
     """The one thing a duel needs of a player."""
 
     def choose_move(self, position: Position, dice: tuple[int, int]) -> Move | None: ...
-
-
-def opening_roll(rng: random.Random) -> tuple[int, int]:
-    """The first roll of a game: both dice thrown until they differ (R3)."""
-    while True:
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        if d1 != d2:
-            return d1, d2
 
 
 def play_game(first: Chooser, second: Chooser, seed: int) -> int:

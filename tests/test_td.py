@@ -7,14 +7,14 @@ from pathlib import Path
 
 import numpy as np
 
-from backgammon.players.net import Evaluator
-from backgammon.players.train import main, play_training_game
+from backgammon.players.net import NetPair
+from backgammon.training.td import main, play_training_game
 
 SMALL = ["--hidden", "8", "--race-hidden", "4", "--every", "1", "--keep-every", "1000"]
 
 
 def weights(path: Path) -> list[np.ndarray]:
-    ev = Evaluator.load(path)
+    ev = NetPair.load(path)
     return [ev.contact.w1, ev.contact.w2, ev.race.w1, ev.race.b2]
 
 
@@ -29,7 +29,7 @@ def test_same_seed_same_weights_and_resume_continues_exactly(tmp_path: Path) -> 
     assert main(["--games", "3", "--dir", str(c), "--resume", *SMALL]) == 0
     for x, y in zip(weights(a / "latest.npz"), weights(c / "latest.npz"), strict=True):
         assert np.array_equal(x, y)
-    assert Evaluator.load(c / "latest.npz").meta["games"] == 3
+    assert NetPair.load(c / "latest.npz").meta["games"] == 3
 
 
 def test_other_seed_other_weights(tmp_path: Path) -> None:
@@ -41,7 +41,7 @@ def test_other_seed_other_weights(tmp_path: Path) -> None:
 
 
 def test_a_game_moves_the_outputs_towards_the_result() -> None:
-    ev = Evaluator.random(np.random.default_rng(0), hidden=8, race_hidden=4)
+    ev = NetPair.random(np.random.default_rng(0), hidden=8, race_hidden=4)
     before = ev.contact.w2.copy()
     plies, err = play_training_game(ev, random.Random(0), alpha=0.1, lam=0.7)
     assert plies > 10 and err > 0
@@ -55,11 +55,11 @@ def test_a_game_moves_the_outputs_towards_the_result() -> None:
 def test_average_of_checkpoints(tmp_path: Path) -> None:
     a, b = tmp_path / "a.npz", tmp_path / "b.npz"
     rng = np.random.default_rng(3)
-    Evaluator.random(rng, hidden=8, race_hidden=4).save(a)
-    Evaluator.random(rng, hidden=8, race_hidden=4).save(b)
+    NetPair.random(rng, hidden=8, race_hidden=4).save(a)
+    NetPair.random(rng, hidden=8, race_hidden=4).save(b)
     assert main(["--dir", str(tmp_path), "--average", str(a), str(b)]) == 0
-    mean = Evaluator.load(tmp_path / "average.npz")
-    x, y = Evaluator.load(a), Evaluator.load(b)
+    mean = NetPair.load(tmp_path / "average.npz")
+    x, y = NetPair.load(a), NetPair.load(b)
     assert np.allclose(mean.contact.w1, (x.contact.w1 + y.contact.w1) / 2)
     assert np.allclose(mean.race.b2, (x.race.b2 + y.race.b2) / 2)
     assert [s["file"] for s in mean.meta["averaged_from"]] == ["a.npz", "b.npz"]

@@ -1,10 +1,11 @@
 """TD(lambda) self-play training of the contact and race nets with our own move generator.
 
-Run ``python -m backgammon.players.train --help``.  Each game is played greedily by the
-current nets (0-ply); at its end the lambda-returns of every position are computed backwards
-from the exact result and each net takes one gradient step on its positions.  Checkpoints
-hold the weights *and* the random state, so a run resumed from a checkpoint continues
-exactly as if it had not been stopped, and a run is reproducible from its seed.
+Run ``python -m backgammon.training.td --help`` (or ``backgammon train``).  Each game is
+played greedily by the current nets (0-ply); at its end the lambda-returns of every position
+are computed backwards from the exact result and each net takes one gradient step on its
+positions.  Checkpoints hold the weights *and* the random state, so a run resumed from a
+checkpoint continues exactly as if it had not been stopped, and a run is reproducible from
+its seed.
 """
 
 from __future__ import annotations
@@ -20,42 +21,21 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from backgammon.board import Position
-from backgammon.players.duel import opening_roll
 from backgammon.players.encode import boards_array, encode_with_race
-from backgammon.players.net import N_OUTPUTS, Evaluator, Net, cubeless_equity, flip_probs
+from backgammon.players.evaluator import CompositeEvaluator
+from backgammon.players.net import Net, NetPair
+from backgammon.players.probabilities import N_OUTPUTS, flip_probs
+from backgammon.training.selfplay import greedy_game
 
 __all__ = ["average", "main", "play_training_game"]
 
 
-def _flip_one(p: np.ndarray) -> np.ndarray:
-    return np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
-
-
 def play_training_game(
-    ev: Evaluator, rng: random.Random, alpha: float, lam: float
+    ev: NetPair, rng: random.Random, alpha: float, lam: float
 ) -> tuple[int, float]:
     """Play one self-play game, then update the nets; returns (plies, squared error)."""
-    pos = Position.initial()
-    dice = opening_roll(rng)
-    states = [pos.board]
-    outcome: np.ndarray | None = None
-    while True:
-        moves = pos.legal_moves(dice)
-        if not moves:
-            pos = pos.flip()
-        else:
-            after = [pos.play(m) for m in moves]
-            b = boards_array(p.board for p in after)
-            probs = ev.evaluate_after(b)
-            i = int(np.argmax(cubeless_equity(probs)))
-            pos = after[i]
-            if pos.is_game_over():
-                outcome = probs[i]
-                break
-        states.append(pos.board)
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-    assert outcome is not None
+    raw = CompositeEvaluator(ev, consistent=False)  # the nets' own outputs, exact ends
+    states, outcome = greedy_game(rng, lambda b: flip_probs(raw.evaluate(b)))
     b = boards_array(states)
     x, race = encode_with_race(b)
     v = ev.evaluate_encoded(x, race)
@@ -65,7 +45,7 @@ def play_training_game(
     targets[n - 1] = g
     vf = flip_probs(v)
     for t in range(n - 2, -1, -1):
-        g = (1.0 - lam) * vf[t + 1] + lam * _flip_one(g)
+        g = (1.0 - lam) * vf[t + 1] + lam * flip_probs(g)
         targets[t] = g
     err = 0.0
     if race.any():
@@ -75,10 +55,10 @@ def play_training_game(
     return n, err
 
 
-def average(paths: Sequence[Path]) -> Evaluator:
+def average(paths: Sequence[Path]) -> NetPair:
     """The mean of the weights of several checkpoints of one run (smooths out the noise of
     the last updates); the metadata of the last one, plus where the mean came from."""
-    evs = [Evaluator.load(p) for p in paths]
+    evs = [NetPair.load(p) for p in paths]
 
     def mean(nets: list[Net]) -> Net:
         return Net(
@@ -91,16 +71,16 @@ def average(paths: Sequence[Path]) -> Evaluator:
         {"file": Path(p).name, "games": e.meta.get("games")}
         for p, e in zip(paths, evs, strict=True)
     ]
-    return Evaluator(mean([e.contact for e in evs]), mean([e.race for e in evs]), meta)
+    return NetPair(mean([e.contact for e in evs]), mean([e.race for e in evs]), meta)
 
 
-def _save(ev: Evaluator, path: Path, rng: random.Random, games: int) -> None:
+def _save(ev: NetPair, path: Path, rng: random.Random, games: int) -> None:
     ev.meta["games"] = games
     ev.meta["rng_state"] = json.dumps(rng.getstate())
     ev.save(path)
 
 
-def _load_rng(ev: Evaluator) -> random.Random:
+def _load_rng(ev: NetPair) -> random.Random:
     rng = random.Random()
     version, state, gauss = json.loads(ev.meta["rng_state"])
     rng.setstate((version, tuple(state), gauss))
@@ -108,7 +88,7 @@ def _load_rng(ev: Evaluator) -> random.Random:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m backgammon.players.train``: train or resume, with progress and checkpoints."""
+    """``python -m backgammon.training.td``: train or resume, with progress and checkpoints."""
     ap = argparse.ArgumentParser(prog="backgammon train", description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=100_000, help="total games to reach")
     ap.add_argument("--dir", type=Path, default=Path("train-run"), help="checkpoint directory")
@@ -138,12 +118,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.dir.mkdir(parents=True, exist_ok=True)
     latest = args.dir / "latest.npz"
     if args.resume and latest.exists():
-        ev = Evaluator.load(latest)
+        ev = NetPair.load(latest)
         rng = _load_rng(ev)
         games = int(ev.meta["games"])
         print(f"resumed from {latest} at game {games}", flush=True)
     else:
-        ev = Evaluator.random(np.random.default_rng(args.seed), args.hidden, args.race_hidden)
+        ev = NetPair.random(np.random.default_rng(args.seed), args.hidden, args.race_hidden)
         rng = random.Random(args.seed)
         games = 0
         ev.meta.update(seed=args.seed, hidden=args.hidden, race_hidden=args.race_hidden)

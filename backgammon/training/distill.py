@@ -1,6 +1,6 @@
 """Second training stage: teach the 0-ply nets what our own 1-ply lookahead says.
 
-TD(lambda) self-play (:mod:`backgammon.players.train`) plateaus; the 1-ply search built on
+TD(lambda) self-play (:mod:`backgammon.training.td`) plateaus; the 1-ply search built on
 the same nets plays clearly better.  This stage plays self-play games with the current nets,
 keeps the positions reached (and a few of the plays not chosen, so that the net learns to
 rank candidates), labels each with its 1-ply evaluation, and fits the nets to those labels.
@@ -25,10 +25,11 @@ from threadpoolctl import threadpool_limits
 
 from backgammon.board import Position, iter_rolls
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.duel import opening_roll
 from backgammon.players.encode import boards_array, encode_with_race
-from backgammon.players.net import Evaluator, Net
+from backgammon.players.evaluator import CompositeEvaluator
+from backgammon.players.net import Net, NetPair
 from backgammon.players.search import Searcher
+from backgammon.training.selfplay import greedy_game
 
 __all__ = ["fit", "generate", "main", "one_ply", "widen"]
 
@@ -95,29 +96,16 @@ def generate(
             total += len(pending)
             pending.clear()
 
+    def keep(after: list[Position], eq: FloatArray, best: int) -> None:
+        order = np.argsort(-eq, kind="stable")
+        others = [int(i) for i in order[1:among]]
+        rng.shuffle(others)
+        kept = [after[best]] + [after[i] for i in others[:alternatives]]
+        bo = is_bearoff(boards_array(p.board for p in kept))
+        pending.extend(p for p, x in zip(kept, bo, strict=True) if not x and not p.is_game_over())
+
     for game in range(games):
-        pos = Position.initial()
-        dice = opening_roll(rng)
-        while True:
-            moves = pos.legal_moves(dice)
-            if not moves:
-                pos = pos.flip()
-            else:
-                after = [pos.play(m) for m in moves]
-                b = boards_array(p.board for p in after)
-                eq = searcher.equity(searcher.probs_after(b))
-                order = np.argsort(-eq, kind="stable")
-                pos = after[int(order[0])]
-                others = [int(i) for i in order[1:among]]
-                rng.shuffle(others)
-                keep = [pos] + [after[i] for i in others[:alternatives]]
-                bo = is_bearoff(boards_array(p.board for p in keep))
-                pending.extend(
-                    p for p, x in zip(keep, bo, strict=True) if not x and not p.is_game_over()
-                )
-                if pos.is_game_over():
-                    break
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
+        greedy_game(rng, searcher.probs_after, keep)
         if len(pending) >= chunk:
             flush()
         if progress and (game + 1) % 10 == 0:
@@ -185,7 +173,7 @@ def _mse(net: Net, x: FloatArray, target: FloatArray) -> float:
 
 
 def fit(
-    ev: Evaluator,
+    ev: NetPair,
     boards: IntArray,
     targets: FloatArray,
     epochs: int,
@@ -228,7 +216,7 @@ def fit(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m backgammon.players.distill generate|fit``."""
+    """``python -m backgammon.training.distill generate|fit``."""
     ap = argparse.ArgumentParser(prog="backgammon distill", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate", help="self-play positions labelled at 1-ply")
@@ -247,10 +235,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--hidden", type=int, default=0, help="widen the contact net to this many")
     args = ap.parse_args(argv)
     threadpool_limits(limits=1)
-    ev = Evaluator.load(args.weights)
+    ev = NetPair.load(args.weights)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.cmd == "generate":
-        searcher = Searcher(ev, BearoffDatabase.load())
+        searcher = Searcher(CompositeEvaluator(ev, BearoffDatabase.load()))
         boards, probs = generate(searcher, args.games, random.Random(args.seed))
         np.savez_compressed(args.out, boards=boards, probs=probs)
         print(f"saved {len(boards)} positions to {args.out}")

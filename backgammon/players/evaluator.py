@@ -1,0 +1,84 @@
+"""One evaluator interface, and the composite that play uses.
+
+An :class:`Evaluator` gives the five cubeless probabilities
+(:mod:`backgammon.players.probabilities`) of a batch of boards, each seen from its side on
+roll.  :class:`CompositeEvaluator` routes each board to what knows it best: a finished game
+to its exact result, a pure bear-off to the bear-off database, the rest to the race or the
+contact net.  Lookahead (:class:`~backgammon.players.search.Searcher`) wraps any evaluator.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from backgammon.players.bearoff import BearoffDatabase, is_bearoff
+from backgammon.players.probabilities import game_over_probs
+
+__all__ = ["CompositeEvaluator", "Evaluator"]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """Cubeless 0-ply judgement of positions, many at a time (one numpy call is much cheaper
+    than many)."""
+
+    def evaluate(self, boards: IntArray) -> FloatArray:
+        """The ``(N, 5)`` probabilities of ``(N, 26)`` boards, each for its side on roll."""
+        ...
+
+
+class CompositeEvaluator:
+    """Finished games exactly, pure bear-offs from the database, the rest by the nets.
+
+    The nets' five outputs are independent sigmoids; they are made consistent here (a
+    gammon is a win, a backgammon a gammon).  In a bear-off the database gives the winning
+    chance and the race net the gammon chances (none once a side has borne a checker off).
+    """
+
+    def __init__(
+        self, nets: Evaluator, bearoff: BearoffDatabase | None = None, consistent: bool = True
+    ) -> None:
+        """``nets`` (a :class:`~backgammon.players.net.NetPair`) judge contact and race
+        positions, ``bearoff`` (optional) pure bear-offs; ``consistent`` False keeps the
+        nets' raw outputs (what TD training learns from)."""
+        self.nets = nets
+        self.bearoff = bearoff
+        self.consistent = consistent
+
+    def evaluate(self, boards: IntArray) -> FloatArray:
+        """The probabilities for the side on roll of each board, finished or not."""
+        done, exact = game_over_probs(boards)
+        if not done.any():
+            return self._live(boards)
+        if not done.all():
+            exact[~done] = self._live(boards[~done])
+        return exact
+
+    def _live(self, boards: IntArray) -> FloatArray:
+        p = self.nets.evaluate(boards)
+        if not self.consistent:
+            return p
+        np.minimum(p[:, 1], p[:, 0], out=p[:, 1])
+        np.minimum(p[:, 2], p[:, 1], out=p[:, 2])
+        np.minimum(p[:, 3], 1.0 - p[:, 0], out=p[:, 3])
+        np.minimum(p[:, 4], p[:, 3], out=p[:, 4])
+        if self.bearoff is not None:
+            bo = is_bearoff(boards)
+            if bo.any():
+                sub = boards[bo]
+                q = p[bo]
+                q[:, 0] = self.bearoff.win_probabilities(sub)
+                mine_off = np.maximum(sub, 0).sum(axis=1) < 15
+                theirs_off = np.maximum(-sub, 0).sum(axis=1) < 15
+                q[:, 1] = np.where(theirs_off, 0.0, np.minimum(q[:, 1], q[:, 0]))
+                q[:, 3] = np.where(mine_off, 0.0, np.minimum(q[:, 3], 1.0 - q[:, 0]))
+                q[:, 2] = 0.0
+                q[:, 4] = 0.0
+                p[bo] = q
+        return p
