@@ -10,7 +10,7 @@ import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import NoReturn, TextIO
 
 from rich.console import Console
 from rich.text import Text
@@ -24,9 +24,10 @@ from backgammon.cli.reader import Reader
 from backgammon.cli.records import default_save_path, read_mat, write_mat
 from backgammon.cli.render import BoardView, make_console, render_board
 from backgammon.cli.session import PlayOptions, Session
-from backgammon.cli.state import _dice, _length, _on_roll
+from backgammon.cli.state import _actor, _dice, _length, _on_roll
 from backgammon.dice import AuditableDice, DiceSource, SeededDice
 from backgammon.match import Match
+from backgammon.players import CubeState
 from backgammon.rules import Rules
 
 __all__ = ["main"]
@@ -112,23 +113,20 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     return Session(match, bots, console, reader, options, source).run()
 
 
-def position_from_text(text: str) -> tuple[Position, Any]:
-    """A position (and the match state, if given) from a Position ID, gnubg ID or XGID."""
+def position_from_text(text: str) -> tuple[Position, Match | None]:
+    """A position (and the match state, if given) from a Position ID, gnubg ID or XGID; an
+    ID whose match part cannot be read still gives its position."""
     text = text.strip()
     if text.startswith("XGID=") or len(text.split(":")[0]) == 26:
         try:
-            from backgammon.match import Match
-
             match = Match.from_xgid(text)
-        except (ImportError, ValueError):
+        except ValueError:
             return Position.from_xgid(text), None
         return match.position, match
     if ":" in text:
         try:
-            from backgammon.match import Match
-
             match = Match.from_gnubg_id(text)
-        except (ImportError, ValueError):
+        except ValueError:
             return Position.from_position_id(text.split(":")[0]), None
         return match.position, match
     return Position.from_position_id(text), None
@@ -144,7 +142,7 @@ def show_command(args: argparse.Namespace) -> int:
         )
     else:
         me = _on_roll(match)
-        me = int(match.turn) if me is None else me
+        me = _actor(match) if me is None else me
         session = Session(
             match,
             {},
@@ -193,7 +191,8 @@ def hint_command(args: argparse.Namespace) -> int:
         console.print(cube_hint(bot, match), markup=False)
         return 0
     console.print(f"Best plays of {dice[0]}{dice[1]}:")
-    for line in hint_lines(bot, pos, dice, limit=args.count):
+    cube = CubeState.from_match(match) if match is not None else None
+    for line in hint_lines(bot, pos, dice, limit=args.count, cube=cube):
         console.print(line, markup=False, soft_wrap=True)
     return 0
 

@@ -11,16 +11,7 @@ from rich.text import Text
 
 from backgammon.board import Move, Position
 from backgammon.cli import audit
-from backgammon.cli.advice import (
-    Bot,
-    _bot_accepts_resignation,
-    _bot_answer,
-    _bot_doubles,
-    _bot_move,
-    cube_hint,
-    hint_lines,
-    load_bot,
-)
+from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
 from backgammon.cli.errors import UsageError, bound, clip
 from backgammon.cli.reader import Reader
 from backgammon.cli.records import write_mat
@@ -39,6 +30,7 @@ from backgammon.cli.state import (
 )
 from backgammon.dice import AuditableDice, DiceSource, verify
 from backgammon.match import ActionKind, Match, Phase
+from backgammon.players import CubeState, decide
 from backgammon.turn import TurnEntry, format_partial
 
 __all__ = ["HELP", "PlayOptions", "Session"]
@@ -316,7 +308,7 @@ class Session:
         if actor in self.options.humans:
             self.human(phase, actor)
         else:
-            self.bot_acts(phase, actor)
+            self.bot_acts(actor)
 
     def roll(self) -> None:
         """The player on roll throws; a lost turn is reported."""
@@ -335,54 +327,33 @@ class Session:
         return self.options.names[player] if player is not None else "?"
 
     # ------------------------------------------------------------------ bots
-    def bot_acts(self, phase: str, actor: int) -> None:
-        """The bot's decision in ``phase``."""
+    def bot_acts(self, actor: int) -> None:
+        """The bot's decision (by :func:`backgammon.players.decide`), made and reported."""
         m = self.match
         name = self.options.names[actor]
-        bot = self.bots[actor]
-        if phase == "roll":
-            if m.may_double() and _bot_doubles(bot, m):
-                m.double()
-                self.say(
-                    f"{name} doubles: the cube is offered at {m.cube_value * 2}.", "bold magenta"
-                )
-                return
+        decision = decide(self.bots[actor], m)
+        kind = decision.kind
+        if kind is ActionKind.ROLL:
             self.roll()
             return
-        if phase == "move":
-            pos, dice = _position_for(m, actor), _dice(m)
+        dice, level = _dice(m), m.resignation
+        decision.apply(m)
+        if kind is ActionKind.MOVE:
             assert dice is not None
-            move = _bot_move(bot, m, actor) or pos.legal_moves(dice)[0]
-            _play(m, move)
-            self.say(f"{name} rolls {dice[0]}{dice[1]} and plays {move}.", "bold")
-            return
-        if phase == "doubled":
-            decision = _bot_answer(bot, m)
-            if decision == "beaver" and ActionKind.BEAVER in m.legal_actions():
-                m.beaver()
-                self.say(
-                    f"{name} beavers: the cube is offered at {m.cube_value * 2}.", "bold magenta"
-                )
-            elif decision in ("take", "beaver"):
-                m.take()
-                self.say(f"{name} takes: the cube is at {m.cube_value}.", "bold magenta")
-            else:
-                m.drop()
-                self.say(f"{name} passes.", "bold magenta")
-            return
-        if phase == "resigned":
-            level = m.resignation
-            if _bot_accepts_resignation(bot, m):
-                m.accept_resignation()
-                self.say(
-                    f"{name} accepts the resignation ({level.name.lower() if level else ''}).",
-                    "bold",
-                )
-            else:
-                m.reject_resignation()
-                self.say(f"{name} rejects the resignation: play on.", "bold")
-            return
-        raise RuntimeError(f"no bot action for the phase {phase!r}")  # pragma: no cover
+            self.say(f"{name} rolls {dice[0]}{dice[1]} and plays {decision.move}.", "bold")
+        elif kind is ActionKind.DOUBLE:
+            self.say(f"{name} doubles: the cube is offered at {m.cube_value * 2}.", "bold magenta")
+        elif kind is ActionKind.BEAVER:
+            self.say(f"{name} beavers: the cube is offered at {m.cube_value * 2}.", "bold magenta")
+        elif kind is ActionKind.TAKE:
+            self.say(f"{name} takes: the cube is at {m.cube_value}.", "bold magenta")
+        elif kind is ActionKind.DROP:
+            self.say(f"{name} passes.", "bold magenta")
+        elif kind is ActionKind.ACCEPT:
+            what = level.name.lower() if level is not None else ""
+            self.say(f"{name} accepts the resignation ({what}).", "bold")
+        else:
+            self.say(f"{name} rejects the resignation: play on.", "bold")
 
     # ------------------------------------------------------------------ humans
     def human(self, phase: str, actor: int) -> None:
@@ -519,7 +490,8 @@ class Session:
         m = self.match
         bot = self.adviser()
         if entry is not None:
-            for line in hint_lines(bot, entry.position, entry.dice):
+            cube = CubeState.from_match(m, actor)
+            for line in hint_lines(bot, entry.position, entry.dice, cube=cube):
                 self.say(line)
             return
         self.say(cube_hint(bot, m))
