@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
-from backgammon import Position
+from backgammon import Move, Position
 from backgammon.dice import FixedDice
 from backgammon.match import Match
 from backgammon.rules import Rules
@@ -57,3 +58,35 @@ def snapshot(m: Match) -> tuple[object, ...]:
         tuple(m.legal_actions()),
         tuple(m.legal_moves()),
     )
+
+
+def random_position(seed: int, plies: int) -> Position:
+    """The position after up to ``plies`` random legal plays from the start (seeded)."""
+    rng = random.Random(seed)
+    pos = Position.initial()
+    for _ in range(plies):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        moves = pos.legal_moves(dice)
+        nxt = pos.play(rng.choice(moves)) if moves else pos.play(Move())
+        if nxt.is_game_over():
+            break
+        pos = nxt
+    return pos
+
+
+def act(m: Match, rng: random.Random, *, resign_weight: float = 0.05) -> None:
+    """One random legal action (resignations kept rare so that games get played out)."""
+    acts = m.legal_actions()
+    weights = [resign_weight if a in ("resign", "accept") else 1.0 for a in acts]
+    a = rng.choices(acts, weights)[0]
+    if a == "move":
+        moves = m.legal_moves()
+        m.move(rng.choice(moves) if moves else Move())
+    elif a == "resign":
+        m.resign(rng.choice(["single", "gammon", "backgammon"][m.state.declined :]))
+    elif a == "accept":
+        m.accept_resignation()
+    elif a == "reject":
+        m.reject_resignation()
+    else:
+        getattr(m, a)()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
 import re
 import signal
 import subprocess
@@ -14,25 +13,13 @@ import pytest
 from clihelp import Program, Terminal, _data_home, last_line, listed_plays, run_cli  # noqa: F401 (a fixture)
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from matchhelp import random_position
 from reference import SAMPLES
 
 from backgammon.board import Move, Position
 from backgammon.cli import BoardView, render_board
 
 # --------------------------------------------------------------------------- the board
-
-
-def _random_position(seed: int, plies: int) -> Position:
-    rng = random.Random(seed)
-    pos = Position.initial()
-    for _ in range(plies):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        moves = pos.legal_moves(dice)
-        nxt = pos.play(rng.choice(moves)) if moves else pos.play(Move())
-        if nxt.is_game_over():
-            break
-        pos = nxt
-    return pos
 
 
 def _rows(text: str) -> list[str]:
@@ -52,7 +39,7 @@ def test_board_numbers_points_from_the_humans_side() -> None:
 @settings(max_examples=40, deadline=None)
 def test_board_shows_every_checker_where_it_is(seed: int, plies: int) -> None:
     """Each point column of the ASCII board holds as many marks as checkers (R1)."""
-    pos = _random_position(seed, plies)
+    pos = random_position(seed, plies)
     rows = _rows(render_board(BoardView(pos), unicode=False).plain)
     top = rows.index(next(r for r in rows if r.strip().startswith("+13")))
     upper = rows[top + 1 : top + 6]

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from matchhelp import board, match_at
+from matchhelp import act, board, match_at
 
 from backgammon import GameResult, Move
 from backgammon.dice import SeededDice
@@ -257,7 +257,7 @@ def _extend_attempt(m: Match, rng: random.Random) -> None:
     for _ in range(rng.randint(1, 12)):
         if shadow.is_over:
             break
-        _legal(shadow, rng)
+        act(shadow, rng)
     todo: list[object] = list(shadow.record.actions())[len(list(m.record.actions())) :]
     mutated = rng.random() < 0.7
     if mutated and todo:
@@ -345,23 +345,6 @@ def _id_attempts(m: Match, rng: random.Random) -> Match | None:
     return out
 
 
-def _legal(m: Match, rng: random.Random) -> None:
-    acts = m.legal_actions()
-    weights = [0.05 if a in ("resign", "accept") else 1.0 for a in acts]
-    a = rng.choices(acts, weights)[0]
-    if a == "move":
-        moves = m.legal_moves()
-        m.move(rng.choice(moves) if moves else Move())
-    elif a == "resign":
-        m.resign(rng.choice(["single", "gammon", "backgammon"][m.state.declined :]))
-    elif a == "accept":
-        m.accept_resignation()
-    elif a == "reject":
-        m.reject_resignation()
-    else:
-        getattr(m, a)()
-
-
 def _episode(m: Match, rng: random.Random, steps: int) -> set[Phase]:
     phases = set()
     for step in range(steps):
@@ -380,7 +363,7 @@ def _episode(m: Match, rng: random.Random, steps: int) -> set[Phase]:
                 m = other
         if m.is_over:
             break
-        _legal(m, rng)
+        act(m, rng)
     phases.add(m.phase)
     for _ in range(30):  # the last state too (a won match takes nothing more)
         what, action = _call(m, rng)
@@ -436,6 +419,6 @@ def test_fuzz_reaches_every_phase() -> None:
             if "resign" in m.legal_actions() and rng.random() < 0.2:
                 m.resign(rng.choice(["single", "gammon", "backgammon"][m.state.declined :]))
             else:
-                _legal(m, rng)
+                act(m, rng)
         seen.add(m.phase)
     assert seen == set(Phase)

@@ -21,7 +21,7 @@ from hypothesis.stateful import (
     precondition,
     rule,
 )
-from matchhelp import snapshot
+from matchhelp import act, snapshot
 
 from backgammon import Move
 from backgammon.dice import SeededDice
@@ -53,23 +53,6 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow],
     phases=[HPhase.explicit, HPhase.reuse, HPhase.generate],
 )
-
-
-def act(m: Match, rng: random.Random, *, resign_weight: float = 0.05) -> None:
-    """One random legal action (resignations kept rare so that games get played out)."""
-    acts = m.legal_actions()
-    weights = [resign_weight if a in ("resign", "accept") else 1.0 for a in acts]
-    a = rng.choices(acts, weights)[0]
-    if a == "move":
-        m.move(rng.choice(m.legal_moves()))
-    elif a == "resign":
-        m.resign(rng.choice(["single", "gammon", "backgammon"][m.state.declined :]))
-    elif a == "accept":
-        m.accept_resignation()
-    elif a == "reject":
-        m.reject_resignation()
-    else:
-        getattr(m, a)()
 
 
 def _sorted(dice: tuple[int, int] | None) -> tuple[int, ...] | None:

@@ -7,22 +7,10 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from matchhelp import random_position
 
 from backgammon.board import BAR, OFF, IllegalMoveError, Move, Position
 from backgammon.turn import EntryError, TurnEntry
-
-
-def _random_position(seed: int, plies: int) -> Position:
-    rng = random.Random(seed)
-    pos = Position.initial()
-    for _ in range(plies):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        moves = pos.legal_moves(dice)
-        nxt = pos.play(rng.choice(moves)) if moves else pos.play(Move())
-        if nxt.is_game_over():
-            break
-        pos = nxt
-    return pos
 
 
 def test_whole_play_in_any_spelling() -> None:
@@ -143,7 +131,7 @@ def test_every_legal_play_can_be_entered_step_by_step(
     seed: int, plies: int, d1: int, d2: int
 ) -> None:
     """Entering the single steps of any legal play, one at a time, completes exactly it."""
-    pos = _random_position(seed, plies)
+    pos = random_position(seed, plies)
     legal = pos.legal_moves((d1, d2))
     for move in legal[:8]:
         entry = TurnEntry(pos, (d1, d2))
@@ -165,7 +153,7 @@ def test_every_legal_play_can_be_entered_step_by_step(
 def test_next_steps_always_lead_to_a_legal_play(seed: int, plies: int, d1: int, d2: int) -> None:
     """Law: following any offered next step always ends in a legal play, and every legal
     play's result can be reached by following offered steps."""
-    pos = _random_position(seed, plies)
+    pos = random_position(seed, plies)
     legal = pos.legal_moves((d1, d2))
     results = {pos.play(m) for m in legal} or {pos.play(Move())}  # R10: no play
     rng = random.Random(seed)

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from backgammon import match as bm
-from backgammon import matchfile
 from backgammon.cli.errors import UsageError, clip
+from backgammon.cli.records import read_file
 from backgammon.dice import DiceError, verify
 
 __all__ = ["check", "comment", "recorded"]
@@ -93,22 +93,11 @@ def check(path: Path, seed: str, commitment: str | None = None) -> list[str]:
     """What is wrong with the dice of the match saved in ``path`` for ``seed`` (a hex
     string) and ``commitment`` (else the one the file records): empty when every throw came
     from the seed.  Unreadable files and arguments raise :class:`UsageError`."""
-    from backgammon import mat, sgf
-
     if not _HEX.match(seed) or len(seed) % 2:
         raise UsageError(f"--seed is the hex string shown at the end of play, not {clip(seed)}")
     if commitment is not None and not _HEX.match(commitment):
         raise UsageError(f"--commitment is a hex string, not {clip(commitment)}")
-    reader = sgf if path.suffix.lower() == ".sgf" else mat
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    try:
-        record = reader.read_record(text)
-        replayed = matchfile.to_match(record)
-    except matchfile.MatchFileError as exc:
-        raise UsageError(f"{path}: {exc}") from exc
+    record, replayed = read_file(path)
     kept, throws = recorded(record.comment)
     if throws is None:
         raise UsageError(

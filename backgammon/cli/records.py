@@ -12,7 +12,7 @@ from backgammon.cli.errors import UsageError
 from backgammon.dice import DiceSource
 from backgammon.match import Match
 
-__all__ = ["data_folder", "default_save_path", "read_mat", "write_mat"]
+__all__ = ["data_folder", "default_save_path", "read_file", "read_mat", "write_mat"]
 
 
 def data_folder() -> Path:
@@ -49,8 +49,9 @@ def write_mat(m: Match, path: Path, names: tuple[str, str], comment: str = "") -
     path.write_text(writer.write_record(record), encoding="utf-8")
 
 
-def read_mat(path: Path, dice: DiceSource) -> tuple[Match, tuple[str, str]]:
-    """A match read from a .mat (or SGF) file, to be continued, and its players' names."""
+def read_file(path: Path) -> tuple[matchfile.MatchFile, Match]:
+    """A saved .mat (or SGF, by the name) file: its model, and the match it replays to.
+    Anything unreadable raises :class:`UsageError` naming the file."""
     from backgammon import mat, sgf
 
     reader = sgf if path.suffix.lower() == ".sgf" else mat
@@ -60,9 +61,14 @@ def read_mat(path: Path, dice: DiceSource) -> tuple[Match, tuple[str, str]]:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
     try:
         record = reader.read_record(text)
-        match = matchfile.to_match(record)
+        return record, matchfile.to_match(record)
     except matchfile.MatchFileError as exc:
         raise UsageError(f"{path}: {exc}") from exc
+
+
+def read_mat(path: Path, dice: DiceSource) -> tuple[Match, tuple[str, str]]:
+    """A match read from a .mat (or SGF) file, to be continued, and its players' names."""
+    record, match = read_file(path)
     if match.is_over:
         raise UsageError(f"{path}: the match is already over")
     match.dice_source = dice
