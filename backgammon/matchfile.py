@@ -16,7 +16,7 @@ types (:class:`backgammon.match.Roll` is a throw; :class:`FileRoll` is a throw a
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 
 from backgammon import match as bm
@@ -32,6 +32,7 @@ from backgammon.board import (
 from backgammon.dice import FixedDice
 from backgammon.ids import GameState, MatchIdFields, encode_match_id
 from backgammon.rules import MAX_CUBE_LIMIT, Rules
+from backgammon.turn import EntryError, TurnEntry
 
 __all__ = [
     "MAX_DIGITS",
@@ -502,12 +503,12 @@ def resolve_play(
     simple = all(s - t in die_values or (t == OFF and s - t < max(dice)) for s, t, _ in segments)
     steps: tuple[Step, ...] | None = None
     if simple and segments:
-        try:
-            move = pos.move_of(segments)
-        except IllegalMoveError:
-            move = None
-        if move is not None and _uses_dice(move, dice) and pos.is_legal(move, dice):
-            steps = tuple(move)
+        entry = TurnEntry(pos, dice)
+        with suppress(EntryError):
+            for s, t, _hit in segments:
+                entry.add(s, t)
+        if entry.move is not None and len(entry.steps) == len(segments):
+            steps = entry.steps  # one die each, in the written order
     if steps is None:
         try:
             steps = tuple(pos.parse_move(text, dice))
@@ -525,20 +526,6 @@ def resolve_play(
     if marks_hits and segments and written_hits != actual_hits:
         warnings.append(f"line {line}: hit marks in {text.strip()!r} corrected")
     return steps, warnings
-
-
-def _uses_dice(steps: Sequence[Step], dice: tuple[int, int]) -> bool:
-    """True when the steps use distinct dice of the roll (bear-offs may use a larger die)."""
-    dice_left = [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
-    for s, t, _ in steps:
-        pips = s - t
-        if pips in dice_left:
-            dice_left.remove(pips)
-        elif t == OFF and any(d > pips for d in dice_left):
-            dice_left.remove(min(d for d in dice_left if d > pips))
-        else:
-            return False
-    return True
 
 
 # ----------------------------------------------------------------------------- Match -> file
