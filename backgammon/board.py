@@ -514,6 +514,11 @@ def check_dice(dice: object) -> tuple[int, int]:
 
 
 def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
+    """The dice checked, larger first (the common case, a tuple of two ints, checked fast)."""
+    if type(dice) is tuple and len(dice) == 2:
+        d1, d2 = dice
+        if type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6:
+            return (d1, d2) if d1 >= d2 else (d2, d1)
     d1, d2 = check_dice(dice)
     return (d1, d2) if d1 >= d2 else (d2, d1)
 
