@@ -523,6 +523,7 @@ def test_money_session_double_take_resign_gammon_then_quit(tmp_path: Path) -> No
 
 
 def test_two_humans_take_turns_at_one_keyboard(tmp_path: Path) -> None:
+    """The board is drawn from the side to move, but Player 1 is always X and Player 2 O."""
     r = run_cli(
         "play",
         "--vs",
@@ -531,6 +532,7 @@ def test_two_humans_take_turns_at_one_keyboard(tmp_path: Path) -> None:
         "1",
         "--seed",
         "9",
+        "--ascii",
         "--out",
         "h.mat",
         stdin="1\n" * 400,
@@ -541,6 +543,11 @@ def test_two_humans_take_turns_at_one_keyboard(tmp_path: Path) -> None:
     assert "The match is over: Player " in r.stdout
     text = (tmp_path / "h.mat").read_text()
     assert "Player 1 : 0" in text and "Player 2 : 0" in text
+    marks = re.findall(r"^ ([XO]) (Player \d)   score", r.stdout, re.M)
+    assert {name for _, name in marks} == {"Player 1", "Player 2"}
+    assert set(marks) == {("X", "Player 1"), ("O", "Player 2")}
+    bottoms = re.findall(r"^ [XO] (Player \d)   score.*on roll", r.stdout, re.M)
+    assert {"Player 1", "Player 2"} <= set(bottoms)  # each was drawn at the bottom
 
 
 def test_a_terminal_without_unicode_gets_a_plain_ascii_board(tmp_path: Path) -> None:

@@ -1,38 +1,21 @@
-"""The board in the terminal: each player keeps one mark, and the screen fits 80x24."""
+"""The board in the terminal: each player keeps one mark, and the screen fits 80x24 (two
+humans at one keyboard are in test_cli.py)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from clihelp import Program, Terminal, _data_home, last_line, listed_plays, run_cli  # noqa: F401
+from clihelp import (
+    Program,
+    Terminal,
+    _data_home,  # noqa: F401 (an autouse fixture: saves go to a test folder)
+    last_line,
+    listed_plays,
+)
 
 from backgammon.board import Position
 from backgammon.cli import BoardView, render_board
-
-
-def test_two_humans_keep_their_marks_when_the_board_turns(tmp_path: Path) -> None:
-    """The board is drawn from the side to move, but Player 1 is always X and Player 2 O."""
-    r = run_cli(
-        "play",
-        "--vs",
-        "human",
-        "--length",
-        "1",
-        "--seed",
-        "9",
-        "--ascii",
-        "--out",
-        "h.mat",
-        stdin="1\n" * 400,
-        cwd=tmp_path,
-    )
-    assert r.returncode == 0, r.stderr
-    marks = re.findall(r"^ ([XO]) (Player \d)   score", r.stdout, re.M)
-    assert {name for _, name in marks} == {"Player 1", "Player 2"}
-    assert set(marks) == {("X", "Player 1"), ("O", "Player 2")}
-    bottoms = re.findall(r"^ [XO] (Player \d)   score.*on roll", r.stdout, re.M)
-    assert {"Player 1", "Player 2"} <= set(bottoms)  # each was drawn at the bottom
 
 
 def test_the_second_players_checkers_keep_their_mark_at_the_bottom() -> None:
