@@ -1,5 +1,5 @@
 """The ``backgammon`` command line: one argparse subcommand per face of the package (play,
-show, hint, moves, convert, selfplay, train, distill, serve, verify)."""
+show, hint, moves, convert, selfplay, train, distill, serve, verify, rollout)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from rich.text import Text
 from backgammon import matchfile
 from backgammon.board import Position
 from backgammon.cli import audit
+from backgammon.cli import rollout as rollout_cli
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
 from backgammon.cli.errors import UsageError, bound, clip, cut
 from backgammon.cli.reader import Reader
@@ -465,6 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="backgammon.sqlite3",
         help="where matches are kept: an SQLite file or sqlite:/// URL (./backgammon.sqlite3)",
     )
+    rollout_cli.add_parser(sub)
     return parser
 
 
@@ -486,6 +488,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "selfplay": selfplay_command,
         "serve": serve_command,
         "verify": verify_command,
+        "rollout": rollout_cli.rollout_command,
     }
     try:
         if args.command in _PASSED_ON:
