@@ -38,6 +38,7 @@ __all__ = [
     "RolloutSettings",
     "RolloutSettingsError",
     "TrialResults",
+    "doubled",
     "evaluator_for",
     "play_trials",
 ]
@@ -49,6 +50,7 @@ _ROLLS = [(a, b, 1.0 if a == b else 2.0) for a, b in iter_rolls()]
 _ROLL_WEIGHTS = np.array([w for _, _, w in _ROLLS]) / 36.0
 _ALL_ROLLS = tuple((a, b) for a, b, _ in _ROLLS)
 _CACHE_SIZE = 4096
+_SLICE = 2048
 _TURN_CHUNK = 64
 
 
@@ -121,6 +123,19 @@ class TrialResults:
     first: int
     probs: FloatArray
     cubeful: FloatArray
+
+
+def doubled(state: CubeState) -> CubeState:
+    """The cube after the side on roll doubles and the other takes (and owns it)."""
+    return CubeState(
+        state.match_length,
+        state.score,
+        2 * state.cube_value,
+        -1,
+        state.crawford,
+        state.jacoby,
+        state.beavers,
+    )
 
 
 @lru_cache(maxsize=4)
@@ -223,10 +238,18 @@ class _Engine:
         return -v if state.is_money else 1.0 - v
 
     # ------------------------------------------------------------ evaluation
+    def evaluate_boards(self, boards: IntArray) -> FloatArray:
+        """The evaluator on ``boards`` in slices (a huge matrix product is slower per row)."""
+        if len(boards) <= _SLICE:
+            return self.ev.evaluate(boards)
+        return np.concatenate(
+            [self.ev.evaluate(boards[s : s + _SLICE]) for s in range(0, len(boards), _SLICE)]
+        )
+
     def evaluate(self, positions: list[Position]) -> FloatArray:
         """Probabilities for the side on roll of each position at the bots' depth."""
         if self.s.plies == 0 or not positions:
-            return self.ev.evaluate(boards_array(p.board for p in positions))
+            return self.evaluate_boards(boards_array(p.board for p in positions))
         searcher = Searcher(self.ev)
         return np.array([searcher.evaluate(p, self.s.plies) for p in positions])
 
@@ -258,7 +281,7 @@ class _Engine:
                     else:
                         children.append(pos.flip())
                     seg_req.extend([r] * (len(children) - starts[-1]))
-            probs = flip_probs(self.ev.evaluate(boards_array(p.board for p in children)))
+            probs = flip_probs(self.evaluate_boards(boards_array(p.board for p in children)))
             wc = [self.weights(state) for _, state, _ in keys]
             w = np.array([x[0] for x in wc])
             c = np.array([x[1] for x in wc])
@@ -303,15 +326,7 @@ class _Engine:
             if d.response is CubeAction.PASS:
                 self.finish(g, i, probs[k], d.double_pass * self.cube_scale(state), root[k])
             else:  # a take (a beaver is played as a take, as gnubg's rollouts do)
-                g.cube[i] = CubeState(
-                    state.match_length,
-                    state.score,
-                    2 * state.cube_value,
-                    -1,
-                    state.crawford,
-                    state.jacoby,
-                    state.beavers,
-                )
+                g.cube[i] = doubled(state)
 
     def move_step(self, g: _Games, turn: int, dice_idx: IntArray) -> None:
         """Every live game plays its roll; with variance reduction the luck of the roll is

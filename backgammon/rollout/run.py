@@ -26,6 +26,7 @@ from backgammon.rollout.engine import (
     Candidate,
     RolloutJob,
     RolloutSettings,
+    doubled,
     evaluator_for,
 )
 from backgammon.rollout.local import Backend, local_backend
@@ -77,19 +78,6 @@ class RolloutResult:
         }
 
 
-def _doubled(state: CubeState) -> CubeState:
-    """The cube after the side on roll doubles and the other takes."""
-    return CubeState(
-        state.match_length,
-        state.score,
-        2 * state.cube_value,
-        -1,
-        state.crawford,
-        state.jacoby,
-        state.beavers,
-    )
-
-
 def candidates_for(
     position: Position,
     state: CubeState,
@@ -112,7 +100,7 @@ def candidates_for(
             raise ValueError("the side on roll cannot double here")
         return (
             Candidate(CUBE_LABELS[0], position.board, False, state, cube_first=False),
-            Candidate(CUBE_LABELS[1], position.board, False, _doubled(state), cube_first=False),
+            Candidate(CUBE_LABELS[1], position.board, False, doubled(state), cube_first=False),
         )
     if dice is None:
         return (Candidate("", position.board, False, state),)
