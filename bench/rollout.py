@@ -6,9 +6,10 @@ the same settings, in one run.
 For each position (the side on roll's view, no dice) it rolls out cubeless at 0 ply with our
 engine in one process and with Debian's ``/usr/games/gnubg`` (``rollout``, one thread, the
 same trials, truncation, variance reduction and quasi-random dice) and prints both equities
-with their standard errors and both speeds in trials per second per core, with the ratio.
-gnubg's time is its whole run less the time of the same script without the rollout.  Then it
-times our rollout of the first position on one and on two worker processes (the scaling).
+with their standard errors and both speeds in trials per CPU-second, with the ratio (CPU
+time, as the machine may be shared: ours in this process, gnubg's its whole run less that of
+the same script without the rollout).  Then it times (wall clock) our rollout of the first
+position on one and on two worker processes (the scaling).
 gnubg prints rollout results only to a terminal, so it runs under ``script`` (a pseudo-tty).
 """
 
@@ -16,9 +17,11 @@ from __future__ import annotations
 
 import argparse
 import re
+import resource
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from backgammon.board import Position
@@ -75,11 +78,18 @@ _RESULT = re.compile(
 )
 
 
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
 def run_gnubg(script: str) -> tuple[float, str]:
+    """gnubg's CPU seconds (it waits between progress reports, so not the wall time) and
+    its output."""
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
         f.write(script)
         name = f.name
-    start = time.perf_counter()
+    start = _children_cpu()
     done = subprocess.run(
         ["script", "-q", "-c", f"{GNUBG} -t -q < {name}", "/dev/null"],
         capture_output=True,
@@ -87,7 +97,7 @@ def run_gnubg(script: str) -> tuple[float, str]:
         timeout=3600,
         check=False,
     )
-    elapsed = time.perf_counter() - start
+    elapsed = _children_cpu() - start
     Path(name).unlink()
     return elapsed, done.stdout.replace("\r", "")
 
@@ -104,10 +114,13 @@ def gnubg_rollout(
     return float(m.group(6)), float(m.group(7)), max(total - base, 1e-3)
 
 
-def ours(pos: Position, settings: RolloutSettings, workers: int) -> tuple[float, float, float]:
-    start = time.perf_counter()
+def ours(
+    pos: Position, settings: RolloutSettings, workers: int, clock: Callable[[], float]
+) -> tuple[float, float, float]:
+    """Our equity, its SE and the seconds on ``clock``."""
+    start = clock()
     r = rollout(pos, settings=settings, workers=workers)
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     c = r.candidates[0]
     return c.equity, c.se, elapsed
 
@@ -134,7 +147,7 @@ def main() -> None:
     ratios = []
     for plays in OPENINGS[: args.positions]:
         pos = position_after(plays)
-        eq, se, t = ours(pos, settings, 1)
+        eq, se, t = ours(pos, settings, 1, time.process_time)
         g_eq, g_se, g_t = gnubg_rollout(pos, args.trials, args.truncate, args.vr)
         ratio = (args.trials / t) / (args.trials / g_t)
         ratios.append(ratio)
@@ -147,8 +160,8 @@ def main() -> None:
     more = RolloutSettings(
         trials=4 * args.trials, truncate=args.truncate, variance_reduction=args.vr, seed=1
     )
-    _, _, t1 = ours(pos, more, 1)
-    _, _, t2 = ours(pos, more, 2)
+    _, _, t1 = ours(pos, more, 1, time.perf_counter)
+    _, _, t2 = ours(pos, more, 2, time.perf_counter)
     print(
         f"scaling, {more.trials} trials: 1 worker {more.trials / t1:.1f} t/s, "
         f"2 workers {more.trials / t2:.1f} t/s, speed-up {t1 / t2:.2f}x"

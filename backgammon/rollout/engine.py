@@ -149,7 +149,7 @@ def evaluator_for(weights: str | None, bearoff: bool) -> CompositeEvaluator:
 class _Games:
     """The live state of a batch's games (one per trial and candidate)."""
 
-    def __init__(self, job: RolloutJob, first: int, count: int) -> None:
+    def __init__(self, job: RolloutJob, count: int) -> None:
         n_c = len(job.candidates)
         self.n = n_c * count
         self.trial = np.repeat(np.arange(count), n_c)  # game g = trial * n_c + candidate
@@ -167,6 +167,8 @@ class _Games:
 
 
 class _Engine:
+    """Plays one batch: the cube, the roll and the play of every live game, ply by ply."""
+
     def __init__(self, job: RolloutJob, evaluator: Evaluator) -> None:
         self.job = job
         self.s = job.settings
@@ -394,7 +396,7 @@ class _Engine:
 
     # ------------------------------------------------------------ trials
     def play(self, first: int, count: int) -> TrialResults:
-        g = _Games(self.job, first, count)
+        g = _Games(self.job, count)
         trials = np.arange(first, first + count)
         turns = 0
         dice = np.empty((count, 0), dtype=np.int64)
