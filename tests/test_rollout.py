@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 import random
-import sys
 from contextlib import redirect_stdout
 from functools import cache
 
@@ -331,7 +330,7 @@ def test_the_command_writes_the_json_shape_best_first() -> None:
 
 
 def test_the_command_prints_a_table_and_reports_bad_options(
-    capsys: pytest.CaptureFixture[str], tmp_path: object
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert (
         main(["rollout", "4HPwATDgc/ABMA", "--trials", "4", "--truncate", "1", "--workers", "1"])
@@ -343,4 +342,18 @@ def test_the_command_prints_a_table_and_reports_bad_options(
     assert "--workers" in capsys.readouterr().err
     assert main(["rollout", "4HPwATDgc/ABMA", "--trials", "0"]) == 2
     assert main(["rollout", "4HPwATDgc/ABMA", "--dice", "77"]) == 2
-    assert sys.stdout is not None
+
+
+def test_the_command_takes_the_roll_and_match_from_an_xgid() -> None:
+    """An XGID's dice are rolled out when no --dice or --cube is given; a match score gives
+    MWC beside the normalised equity."""
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
+    data = _cli_json(xgid, "--top", "2", "--trials", "6", "--truncate", "1", "--workers", "1")
+    pos = Position.from_xgid(xgid)
+    for c in data["candidates"]:  # type: ignore[union-attr]
+        pos.parse_move(c["play"], (5, 2))
+        assert "mwc" not in c
+    match = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:1:2:0:5:10"
+    data = _cli_json(match, "--top", "1", "--trials", "6", "--truncate", "1", "--workers", "1")
+    (c,) = data["candidates"]  # type: ignore[misc]
+    assert 0.0 < c["mwc"] < 1.0 and c["mwc_se"] >= 0.0
