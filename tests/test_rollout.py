@@ -357,3 +357,24 @@ def test_the_command_takes_the_roll_and_match_from_an_xgid() -> None:
     data = _cli_json(match, "--top", "1", "--trials", "6", "--truncate", "1", "--workers", "1")
     (c,) = data["candidates"]  # type: ignore[misc]
     assert 0.0 < c["mwc"] < 1.0 and c["mwc_se"] >= 0.0
+
+
+def test_a_match_cube_rollout_is_in_match_winning_chances() -> None:
+    """5-point match at 2-2 (3-away each): double/pass is worth the MET's 2-away/3-away
+    to the doubler; no double and double/take are chances between 0 and 1 whose normalised
+    equity puts a won game at +1 and a lost one at -1 for the cube at 1."""
+    from backgammon.players.met import KAZAROSS_XG2
+
+    state = CubeState(match_length=5, score=(2, 2))
+    r = rollout(
+        Position.initial(),
+        state,
+        cube=True,
+        settings=RolloutSettings(trials=12, batch=6, truncate=3, cubeful=True),
+    )
+    nd, dt, dp = r.candidates
+    assert dp.mwc == KAZAROSS_XG2.equity(2, 3) and dp.equity == 1.0
+    win, lose = KAZAROSS_XG2.equity(2, 3), KAZAROSS_XG2.equity(3, 2)
+    for c in (nd, dt):
+        assert c.mwc is not None and 0.0 < c.mwc < 1.0
+        assert c.equity == pytest.approx(2 * (c.mwc - lose) / (win - lose) - 1)
