@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -15,7 +15,9 @@ from rich.table import Table
 
 from backgammon.cli.errors import UsageError
 from backgammon.players import CubeState
-from backgammon.rollout import RolloutResult, RolloutSettings, rollout
+
+if TYPE_CHECKING:
+    from backgammon.rollout import RolloutResult
 
 __all__ = ["add_parser", "rollout_command"]
 
@@ -83,6 +85,7 @@ def rollout_command(args: argparse.Namespace) -> int:
     """``backgammon rollout ID [--dice 31 | --cube] ...``"""
     from backgammon.cli.commands import _parse_dice, position_from_text
     from backgammon.cli.state import _dice
+    from backgammon.rollout import RolloutSettings, rollout  # numpy and the nets: only here
 
     pos, match = position_from_text(args.id)
     state = CubeState.from_match(match) if match is not None else CubeState()
