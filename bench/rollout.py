@@ -2,6 +2,7 @@
 the same settings, in one run.
 
     python bench/rollout.py [--trials 144] [--truncate 7] [--no-vr] [--positions 4]
+                            [--scaling-trials 576]
 
 For each position (the side on roll's view, no dice) it rolls out cubeless at 0 ply with our
 engine in one process and with Debian's ``/usr/games/gnubg`` (``rollout``, one thread, the
@@ -131,6 +132,7 @@ def main() -> None:
     ap.add_argument("--truncate", type=int, default=7, help="plies (0: to the end)")
     ap.add_argument("--no-vr", dest="vr", action="store_false")
     ap.add_argument("--positions", type=int, default=4)
+    ap.add_argument("--scaling-trials", type=int, default=576, help="trials of the 1 vs 2 run")
     args = ap.parse_args()
     settings = RolloutSettings(
         trials=args.trials, truncate=args.truncate, variance_reduction=args.vr, seed=1
@@ -158,7 +160,7 @@ def main() -> None:
     print(f"speed ours / gnubg (per core): mean {sum(ratios) / len(ratios):.2f}")
     pos = position_after(OPENINGS[0])
     more = RolloutSettings(
-        trials=4 * args.trials, truncate=args.truncate, variance_reduction=args.vr, seed=1
+        trials=args.scaling_trials, truncate=args.truncate, variance_reduction=args.vr, seed=1
     )
     _, _, t1 = ours(pos, more, 1, time.perf_counter)
     _, _, t2 = ours(pos, more, 2, time.perf_counter)
