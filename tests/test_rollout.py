@@ -54,6 +54,7 @@ def test_a_trials_dice_depend_on_the_seed_and_its_number_alone() -> None:
         alone = roll_indices(3, np.array([41]), 80, quasi)
         among = roll_indices(3, np.arange(30, 50), 80, quasi)
         assert (alone[0] == among[11]).all()
+        assert (roll_indices(3, np.array([41]), 64, quasi)[0] == alone[0, :64]).all()
         assert not (roll_indices(4, np.array([41]), 80, quasi) == alone).all()
     assert to_dice(0) == (1, 1) and to_dice(6 * 2 + 4) == (5, 3) and to_dice(4 * 6 + 2) == (5, 3)
 
