@@ -234,4 +234,3 @@ def format_board_line(line: BoardLine) -> str:
         raise InvalidBoardLineError(f"a board line has 26 board numbers, got {len(line.board)}")
     names = [name.replace(":", "_").replace("\n", " ") for name in (line.player, line.opponent)]
     return "board:" + ":".join(names + [str(x) for x in numbers])
-

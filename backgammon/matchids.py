@@ -321,9 +321,9 @@ def board_line(
 ) -> str:
     """The FIBS board line of the state for ``player`` ("you": colour O, moving from 24 to
     1), formats.md §6.  ``names`` are players 0 and 1.  With ``gnubg`` the line is written
-    as gnubg writes it to an external player: names and scores in the order player 0,
-    player 1 unless a double is pending, dice in both fields, money as length 0, and the
-    last field 0 only in the Crawford game."""
+    as gnubg writes it to its external player 1: names and scores in the order opponent,
+    player (player 0, player 1) unless a double is pending, dice in both fields, money as
+    length 0, and the last field 0 only in the Crawford game."""
     if s.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED) or s.on_roll is None:
         raise MatchError(f"a board line is written while rolling, moving or doubled, not {s.phase}")
     if s.beavers:
@@ -334,12 +334,9 @@ def board_line(
     mine = s.on_roll == you
     pos = s.position if mine else s.position.flip()
     doubled = s.phase is Phase.DOUBLED
-    order = (0, 1) if gnubg and not doubled else (you, opp)
+    order = (opp, you) if gnubg and not doubled else (you, opp)
     dice = s.dice or (0, 0)
-    if gnubg:
-        dice_fields = (dice, dice)
-    else:
-        dice_fields = (dice, (0, 0)) if mine else ((0, 0), dice)
+    dice_fields = (dice, dice) if gnubg else (dice, (0, 0)) if mine else ((0, 0), dice)
     off_you, off_opp = pos.off
     bar_you, bar_opp = (0, 0) if gnubg else pos.bar
     return format_board_line(
@@ -367,7 +364,9 @@ def board_line(
     )
 
 
-def state_from_board_line(text: str, rules: Rules | None = None, *, gnubg: bool = False) -> MatchState:
+def state_from_board_line(
+    text: str, rules: Rules | None = None, *, gnubg: bool = False
+) -> MatchState:
     """The state a FIBS board line describes, with the line's player ("you") as player 1
     and the opponent as player 0 (as in gnubg's lines); ``gnubg`` reads gnubg's order of
     names and scores (see :func:`board_line`).  Raises :class:`InvalidBoardLineError`."""
@@ -413,7 +412,7 @@ def _state_of_line(line: BoardLine, rules: Rules | None, gnubg: bool) -> MatchSt
         position=pos if mine else pos.flip(),
         phase=Phase.DOUBLED if doubled else Phase.MOVE if dice != (0, 0) else Phase.ROLL,
         on_roll=1 if mine else 0,
-        dice=(max(dice), min(dice)) if dice != (0, 0) else (),
+        dice=dice if dice != (0, 0) else (),
         cube_value=line.cube,
         cube_owner=owner,
         beavers=0,

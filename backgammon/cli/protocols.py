@@ -4,6 +4,7 @@ for UBGI front ends (:mod:`backgammon.protocols`)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from backgammon.cli.advice import load_bot
@@ -13,7 +14,9 @@ __all__ = ["add_protocol_commands", "external_command", "ubgi_command"]
 
 def add_protocol_commands(sub: argparse._SubParsersAction, bots: str) -> None:  # type: ignore[type-arg]
     """The two subcommands' options."""
-    ext = sub.add_parser("external", help="serve the bot to gnubg (set player 1 external HOST:PORT)")
+    ext = sub.add_parser(
+        "external", help="serve the bot to gnubg (set player 1 external HOST:PORT)"
+    )
     ext.add_argument("--port", type=int, required=True, help="the TCP port (0: a free one)")
     ext.add_argument("--host", default="127.0.0.1", help="the address to listen on (127.0.0.1)")
     ext.add_argument("--bot", default=None, help=f"the bot: {bots}")
@@ -36,10 +39,8 @@ def external_command(args: argparse.Namespace) -> int:
     def ready(address: tuple[str, int]) -> None:
         print(f"backgammon external: listening on {address[0]}:{address[1]}", flush=True)
 
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         serve_external(external, args.port, args.host, ready=ready)
-    except KeyboardInterrupt:
-        pass
     return 0
 
 

@@ -92,5 +92,6 @@ def serve_external(
 
     with Server((host, port), Handler) as server:
         if ready is not None:
-            ready(server.server_address[:2])
+            address = server.server_address
+            ready((str(address[0]), int(address[1])))
         server.serve_forever()

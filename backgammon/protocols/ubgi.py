@@ -68,19 +68,22 @@ class UbgiEngine:
 
     def _set_option(self, rest: str) -> list[str]:
         parts = rest.split()
-        if len(parts) == 4 and parts[0] == "name" and parts[1].lower() == "plies":
-            if parts[2] == "value" and parts[3] in {str(p) for p in _PLIES}:
-                self.plies = int(parts[3])
-                if self.player is not None:
-                    self.player = self.make_player(self.plies)
-                return []
-        return ["sorry"]
+        if parts[:2] != ["name", "plies"] or len(parts) != 4 or parts[2] != "value":
+            return ["sorry"]
+        if parts[3] not in {str(p) for p in _PLIES}:
+            return ["sorry"]
+        self.plies = int(parts[3])
+        if self.player is not None:
+            self.player = self.make_player(self.plies)
+        return []
 
     def _best_action(self, text: str) -> str:
         if self.player is None:
             self.player = self.make_player(self.plies)
         try:
-            match = Match.from_xgid(text) if text.startswith("XGID=") else Match.from_board_line(text)
+            match = (
+                Match.from_xgid(text) if text.startswith("XGID=") else Match.from_board_line(text)
+            )
         except (InvalidBoardLineError, InvalidXgidError, MatchError, RulesError):
             return "sorry"
         if match.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED):

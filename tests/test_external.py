@@ -1,0 +1,88 @@
+"""gnubg's external player: our bot answers gnubg's board lines, and Debian's gnubg plays a
+whole 3-point match against it through ``backgammon external``."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from records_helpers import GNUBG
+from test_fibsboard import GNUBG_DOUBLED, GNUBG_MOVE, GNUBG_ROLL
+
+from backgammon import mat
+from backgammon.match import Match
+from backgammon.players import get
+from backgammon.protocols import ExternalPlayer
+
+
+@pytest.fixture(scope="module")
+def external() -> ExternalPlayer:
+    return ExternalPlayer(get("neural", plies=0))
+
+
+def test_answers(external: ExternalPlayer) -> None:
+    """To roll: roll or double (R21); with dice: one of the legal plays in gnubg notation;
+    doubled: take or drop (R22); a line that is not one: gnubg's ``Error:`` answer."""
+    assert external.answer(GNUBG_ROLL) in ("roll", "double")
+    m = Match.from_board_line(GNUBG_MOVE, gnubg=True)
+    assert external.answer(GNUBG_MOVE) in {str(x) for x in m.legal_moves()}
+    assert external.answer("\x00" + GNUBG_DOUBLED + "\n") in ("take", "drop")
+    assert external.answer("board:nonsense").startswith("Error: ")
+
+
+def test_dead_cube_is_not_doubled(external: ExternalPlayer) -> None:
+    """R28: in the Crawford game the cube is dead, so the bot rolls."""
+    base = GNUBG_ROLL.replace("board:gnubg:root:5:1:3:", "board:gnubg:root:3:2:0:")
+    crawford = base[: base.rindex(":0:1")] + ":0:0"
+    assert external.answer(crawford) == "roll"
+
+
+def test_gnubg_plays_a_match_against_us(tmp_path: Path) -> None:
+    """gnubg 0-ply (player 0) plays a whole 3-point match against ``backgammon external``
+    with our 0-ply bot (player 1); the .mat file gnubg exports replays through our Match
+    to the score gnubg announced, with a winner."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "backgammon", "external", "--port", "0", "--ply", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        found = re.search(r"listening on [\d.]+:(\d+)", first)
+        assert found, first
+        port = found.group(1)
+        out = tmp_path / "match.mat"
+        commands = [
+            "set display off",
+            "set player 0 gnubg",
+            "set player 0 chequerplay evaluation plies 0",
+            "set player 0 cubedecision evaluation plies 0",
+            f"set player 1 external localhost:{port}",
+            "set seed 7",
+            "new match 3",
+            f"export match mat {out}",
+            "quit",
+            "y",
+            "",
+        ]
+        run = subprocess.run(
+            [GNUBG, "-t", "-q"],
+            input="\n".join(commands),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert "has won the match" in run.stdout, run.stdout[-3000:]
+    assert "Warning" not in run.stdout and "Error" not in run.stdout, run.stdout[-3000:]
+    scores = re.findall(r"The score \(after (\d+) games?\) is: \S+ (\d+), \S+ (\d+)", run.stdout)
+    games, s0, s1 = (int(x) for x in scores[-1])
+    match = mat.read(out.read_text())
+    assert match.is_over and match.score == (s0, s1) and max(s0, s1) >= 3
+    assert match.game_number == games
