@@ -1,4 +1,4 @@
-"""The FIBS ``board:`` line ("rawboard", boardstyle 3), both ways (formats.md §6).
+"""The FIBS ``board:`` line ("rawboard", boardstyle 3), both ways (formats.md §8).
 
 FIBS sends it to clients, gnubg sends it to its external players and UBGI front ends send
 it to engines.  This layer reads and writes the 52 fields only, and turns the 26 board

@@ -344,7 +344,7 @@ class Match:
         gnubg: bool = False,
         dice: DiceSource | None = None,
     ) -> Match:
-        """A match resumed from a FIBS board line (formats.md §6), its player ("you") as
+        """A match resumed from a FIBS board line (formats.md §8), its player ("you") as
         player 1; ``gnubg`` reads the line as gnubg writes it to external players."""
         return cls._resume(matchids.state_from_board_line(text, rules, gnubg=gnubg), dice)
 

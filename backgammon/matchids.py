@@ -320,7 +320,7 @@ def board_line(
     gnubg: bool = False,
 ) -> str:
     """The FIBS board line of the state for ``player`` ("you": colour O, moving from 24 to
-    1), formats.md §6.  ``names`` are players 0 and 1.  With ``gnubg`` the line is written
+    1), formats.md §8.  ``names`` are players 0 and 1.  With ``gnubg`` the line is written
     as gnubg writes it to its external player 1: names and scores in the order opponent,
     player (player 0, player 1) unless a double is pending, dice in both fields, money as
     length 0, and the last field 0 only in the Crawford game."""

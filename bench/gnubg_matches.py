@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import subprocess
 import sys
 import tempfile
 import threading
@@ -26,10 +25,9 @@ from pathlib import Path
 from backgammon import mat
 from backgammon.match import Match
 from backgammon.players import get
-from backgammon.protocols.external import ExternalPlayer, serve_external
+from backgammon.protocols.external import ExternalPlayer, play_gnubg, serve_external
 from backgammon.record import Beaver, Double, Drop, Take
 
-GNUBG = "/usr/games/gnubg"
 US, GNU = 1, 0
 
 
@@ -62,34 +60,6 @@ def start_server(plies: int | None) -> int:
     return port[0]
 
 
-def run_gnubg(port: int, plies: int, seed: int, blocks: list[str], timeout: float) -> str:
-    """gnubg with our bot as player 1; ``blocks`` are the commands of each match or game."""
-    commands = [
-        "set display off",
-        "set jacoby off",
-        "set beavers 0",
-        "set player 0 name gnubg",
-        "set player 0 gnubg",
-        f"set player 0 chequerplay evaluation plies {plies}",
-        f"set player 0 cubedecision evaluation plies {plies}",
-        "set player 1 name ours",
-        f"set player 1 external localhost:{port}",
-        f"set seed {seed}",
-        *blocks,
-        "quit",
-        "y",
-        "",
-    ]
-    run = subprocess.run(
-        [GNUBG, "-t", "-q"],
-        input="\n".join(commands),
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-    return run.stdout
-
-
 def cube_actions(match: Match) -> Counter[str]:
     """Doubles, takes, drops and beavers of each side in a replayed match."""
     seen: Counter[str] = Counter()
@@ -120,7 +90,7 @@ def main() -> int:
         ]
         blocks += ["set automatic game off"]
         blocks += [f"new session\nexport match mat {folder}/g{i}.mat" for i in range(args.money)]
-        out = run_gnubg(port, args.gnubg_plies, args.seed, blocks, args.timeout)
+        out = play_gnubg(port, blocks, plies=args.gnubg_plies, seed=args.seed, timeout=args.timeout)
         if "Error" in out or "Warning" in out:
             print(out[-3000:], file=sys.stderr)
             return 1

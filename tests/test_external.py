@@ -15,7 +15,7 @@ from test_fibsboard import GNUBG_DOUBLED, GNUBG_MOVE, GNUBG_ROLL
 from backgammon import mat
 from backgammon.match import Match
 from backgammon.players import get
-from backgammon.protocols import ExternalPlayer
+from backgammon.protocols.external import ExternalPlayer, play_gnubg
 
 
 @pytest.fixture(scope="module")
@@ -56,32 +56,14 @@ def test_gnubg_plays_a_match_against_us(tmp_path: Path) -> None:
         assert found, first
         port = found.group(1)
         out = tmp_path / "match.mat"
-        commands = [
-            "set display off",
-            "set player 0 gnubg",
-            "set player 0 chequerplay evaluation plies 0",
-            "set player 0 cubedecision evaluation plies 0",
-            f"set player 1 external localhost:{port}",
-            "set seed 7",
-            "new match 3",
-            f"export match mat {out}",
-            "quit",
-            "y",
-            "",
-        ]
-        run = subprocess.run(
-            [GNUBG, "-t", "-q"],
-            input="\n".join(commands),
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
+        blocks = ["new match 3", f"export match mat {out}"]
+        output = play_gnubg(int(port), blocks, plies=0, seed=7, timeout=300, gnubg=GNUBG)
     finally:
         server.terminate()
         server.wait(timeout=10)
-    assert "has won the match" in run.stdout, run.stdout[-3000:]
-    assert "Warning" not in run.stdout and "Error" not in run.stdout, run.stdout[-3000:]
-    scores = re.findall(r"The score \(after (\d+) games?\) is: \S+ (\d+), \S+ (\d+)", run.stdout)
+    assert "has won the match" in output, output[-3000:]
+    assert "Warning" not in output and "Error" not in output, output[-3000:]
+    scores = re.findall(r"The score \(after (\d+) games?\) is: \S+ (\d+), \S+ (\d+)", output)
     games, s0, s1 = (int(x) for x in scores[-1])
     match = mat.read(out.read_text())
     assert match.is_over and match.score == (s0, s1) and max(s0, s1) >= 3

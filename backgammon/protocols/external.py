@@ -3,7 +3,7 @@
 double, take, drop or beaver, as our bot decides.
 
 gnubg writes each line NUL-terminated, from player 1's side, with names and scores in the
-order player 0, player 1 unless a double is pending (formats.md §6); it decides
+order player 0, player 1 unless a double is pending (formats.md §8); it decides
 resignations itself and rolls for the external player when the cube is not available.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import socket
 import socketserver
+import subprocess
 import threading
 from collections.abc import Callable
 
@@ -20,7 +21,7 @@ from backgammon.matchstate import MatchError
 from backgammon.players import Player
 from backgammon.protocols.answer import answer_text, rules_for_line
 
-__all__ = ["ExternalPlayer", "serve_external"]
+__all__ = ["ExternalPlayer", "play_gnubg", "serve_external"]
 
 _MAX_LINE = 4096
 
@@ -95,3 +96,42 @@ def serve_external(
             address = server.server_address
             ready((str(address[0]), int(address[1])))
         server.serve_forever()
+
+
+def play_gnubg(
+    port: int,
+    blocks: list[str],
+    *,
+    plies: int = 0,
+    seed: int = 1,
+    timeout: float = 600,
+    gnubg: str = "/usr/games/gnubg",
+) -> str:
+    """Run gnubg without a terminal with its own bot at ``plies`` as player 0 and the
+    external player on ``localhost:port`` as player 1 (money without Jacoby or beavers),
+    then the commands ``blocks`` (``new match 7``, ``export match mat FILE``...); returns
+    what gnubg printed."""
+    commands = [
+        "set display off",
+        "set jacoby off",
+        "set beavers 0",
+        "set player 0 name gnubg",
+        "set player 0 gnubg",
+        f"set player 0 chequerplay evaluation plies {plies}",
+        f"set player 0 cubedecision evaluation plies {plies}",
+        "set player 1 name ours",
+        f"set player 1 external localhost:{port}",
+        f"set seed {seed}",
+        *blocks,
+        "quit",
+        "y",
+        "",
+    ]
+    run = subprocess.run(
+        [gnubg, "-t", "-q"],
+        input="\n".join(commands),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    return run.stdout
