@@ -3,14 +3,17 @@ whole 3-point match against it through ``backgammon external``."""
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from records_helpers import GNUBG
 from test_fibsboard import GNUBG_DOUBLED, GNUBG_MOVE, GNUBG_ROLL
+from test_fuzz_readers import texts
 
 from backgammon import mat
 from backgammon.match import Match
@@ -68,3 +71,14 @@ def test_gnubg_plays_a_match_against_us(tmp_path: Path) -> None:
     match = mat.read(out.read_text())
     assert match.is_over and match.score == (s0, s1) and max(s0, s1) >= 3
     assert match.game_number == games
+
+
+def test_fuzz_answers(external: ExternalPlayer) -> None:
+    """Random, cut and mutated lines always get an answer (a word, a legal play or an
+    ``Error:`` line gnubg shows), in time; nothing raises."""
+    rng = random.Random(14)
+    for text in texts(rng, [GNUBG_ROLL, GNUBG_MOVE, GNUBG_DOUBLED], 400):
+        start = time.perf_counter()
+        reply = external.answer(text)
+        assert isinstance(reply, str) and "\n" not in reply
+        assert time.perf_counter() - start < 2.0

@@ -3,17 +3,21 @@ its standard input, answers read line by line."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 
 import pytest
 from matchhelp import board
 from test_fibsboard import FIBS_EXAMPLE
+from test_fuzz_readers import texts
 
 from backgammon.match import Match
 from backgammon.players import get
 from backgammon.protocols.answer import plain_move
+from backgammon.protocols.ubgi import UbgiEngine
 
 OPENING_52 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
 TO_ROLL = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10"
@@ -90,3 +94,18 @@ def test_session(engine: Engine) -> None:
     assert e.ask(OPENING_52) in {plain_move(x) for x in Match.from_xgid(OPENING_52).legal_moves()}
     e.send("quit")
     assert e.proc.wait(timeout=30) == 0
+
+
+def test_fuzz_commands() -> None:
+    """Random, cut and mutated commands and positions get answer lines (or none), never an
+    exception, in time; the engine keeps running."""
+    engine = UbgiEngine(lambda plies: get("neural", plies=plies))
+    rng = random.Random(15)
+    for text in texts(rng, ["ubgi", "isready", OPENING_52, FIBS_EXAMPLE, DOUBLED], 400):
+        if text.strip().strip("\x00").strip().partition(" ")[0] == "quit":
+            continue
+        start = time.perf_counter()
+        out = engine.handle(text)
+        assert all(isinstance(x, str) and "\n" not in x for x in out)
+        assert time.perf_counter() - start < 2.0
+    assert not engine.done
