@@ -11,14 +11,17 @@ import time
 from pathlib import Path
 
 import pytest
+from matchhelp import board, match_at
 from records_helpers import GNUBG
 from test_fibsboard import GNUBG_DOUBLED, GNUBG_MOVE, GNUBG_ROLL
 from test_fuzz_readers import texts
 
 from backgammon import mat
 from backgammon.match import Match
+from backgammon.matchids import board_line
 from backgammon.players import get
 from backgammon.protocols.external import ExternalPlayer, play_gnubg
+from backgammon.rules import Rules
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +85,20 @@ def test_fuzz_answers(external: ExternalPlayer) -> None:
         reply = external.answer(text)
         assert isinstance(reply, str) and "\n" not in reply
         assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize("length", [None, 7])
+def test_answers_are_from_our_side(external: ExternalPlayer, length: int | None) -> None:
+    """R21-R22 from the right seat: doubled by a side about to bear off its last two
+    checkers we drop; doubled by a side far behind in the race we take; to roll far behind
+    we do not double."""
+    rules = Rules.match(length) if length else Rules.money()
+    winning = board({1: 2}, {13: 8, 12: 7})  # from the doubler's side: two checkers left
+    losing = board({13: 8, 12: 7}, {1: 2})
+    for pos, answer in ((winning, "drop"), (losing, "take")):
+        m = match_at(pos, on_roll=0, rules=rules)
+        m.double()
+        line = board_line(m.state, gnubg=True)
+        assert external.answer(line) == answer
+    m = match_at(losing, on_roll=1, rules=rules)
+    assert external.answer(board_line(m.state, gnubg=True)) == "roll"
