@@ -104,8 +104,8 @@ def test_fuzz_commands() -> None:
     for text in texts(rng, ["ubgi", "isready", OPENING_52, FIBS_EXAMPLE, DOUBLED], 400):
         if text.strip().strip("\x00").strip().partition(" ")[0] == "quit":
             continue
-        start = time.perf_counter()
+        start = time.process_time()
         out = engine.handle(text)
         assert all(isinstance(x, str) and "\n" not in x for x in out)
-        assert time.perf_counter() - start < 2.0
+        assert time.process_time() - start < 2.0
     assert not engine.done
