@@ -1,5 +1,5 @@
 """The ``backgammon`` command line: one argparse subcommand per face of the package (play,
-show, hint, moves, convert, selfplay, train, distill, serve, verify, rollout)."""
+show, hint, moves, convert, selfplay, train, distill, serve, verify, external, ubgi, rollout)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ from backgammon.cli import audit
 from backgammon.cli import rollout as rollout_cli
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
 from backgammon.cli.errors import UsageError, bound, clip, cut
+from backgammon.cli.protocols import add_protocol_commands, external_command, ubgi_command
 from backgammon.cli.reader import Reader
 from backgammon.cli.records import default_save_path, read_mat, write_mat
 from backgammon.cli.render import BoardView, make_console, render_board
@@ -466,6 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="backgammon.sqlite3",
         help="where matches are kept: an SQLite file or sqlite:/// URL (./backgammon.sqlite3)",
     )
+    add_protocol_commands(sub, _BOTS)
     rollout_cli.add_parser(sub)
     return parser
 
@@ -488,6 +490,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "selfplay": selfplay_command,
         "serve": serve_command,
         "verify": verify_command,
+        "external": external_command,
+        "ubgi": ubgi_command,
         "rollout": rollout_cli.rollout_command,
     }
     try:
