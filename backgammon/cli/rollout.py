@@ -42,7 +42,10 @@ def add_parser(sub: Any) -> None:
         "--workers", type=int, default=None, help="local processes (default: one per core)"
     )
     p.add_argument(
-        "--ray", default=None, metavar="ADDRESS", help="run on a Ray cluster (an address or auto)"
+        "--ray",
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Ray cluster: its address, auto (this node's), or local (start one here)",
     )
     p.add_argument("--top", type=int, default=5, help="with --dice: the best N plays at 0 ply (5)")
     p.add_argument(

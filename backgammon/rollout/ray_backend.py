@@ -13,9 +13,13 @@ from typing import Any
 
 from backgammon.rollout.engine import RolloutJob, TrialResults, play_trials
 
-__all__ = ["RayBackend"]
+__all__ = ["RayBackend", "RayUnavailableError"]
 
 Batch = tuple[int, int]
+
+
+class RayUnavailableError(ValueError):
+    """Ray is not installed (``pip install 'backgammon[cluster]'``)."""
 
 
 def _play(job: RolloutJob, first: int, count: int) -> TrialResults:
@@ -33,7 +37,7 @@ class RayBackend:
         try:
             import ray
         except ImportError as exc:  # pragma: no cover - depends on the install
-            raise RuntimeError(
+            raise RayUnavailableError(
                 "the Ray backend needs ray: pip install 'backgammon[cluster]'"
             ) from exc
         self._ray: Any = ray
