@@ -65,6 +65,7 @@ def board_svg(
     dice: tuple[int, int] | None = None,
     cube_value: int = 1,
     cube_owner: Side | None = None,
+    cube_offered: Side | None = None,
     score: tuple[int, int] | None = None,
     length: int | None = None,
     crawford: bool = False,
@@ -79,14 +80,16 @@ def board_svg(
     """An SVG document of ``position`` and optional match context.
 
     ``score``, ``names`` are (bottom, top); ``cube_owner`` is "bottom", "top" or None
-    (centred); ``highlight`` and ``selected`` are points in the bottom player's numbering
-    (25 = bar, 0 = the borne-off tray); ``home`` puts the bottom player's home board on the
-    right (gnubg's default) or the left.
+    (centred); ``cube_offered`` is the side a double is offered to (the cube, showing
+    ``cube_value``, is drawn on that side's half of the board); ``highlight`` and
+    ``selected`` are points in the bottom player's numbering (25 = bar, 0 = the tray);
+    ``home`` puts the bottom player's home board on the right (gnubg's default) or the left.
     """
     if home not in ("right", "left"):
         raise ValueError(f"home must be 'right' or 'left', not {home!r}")
-    if cube_owner not in (None, "bottom", "top"):
-        raise ValueError(f"cube_owner must be 'bottom', 'top' or None, not {cube_owner!r}")
+    for side in (cube_owner, cube_offered):
+        if side not in (None, "bottom", "top"):
+            raise ValueError(f"a cube side is 'bottom', 'top' or None, not {side!r}")
     if cube_value < 1 or cube_value & (cube_value - 1):
         raise ValueError(f"cube value must be a power of two, not {cube_value}")
     if dice is not None and not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
@@ -173,15 +176,22 @@ def board_svg(
         add(_slab(off_x, _FIELD_Y + _FIELD_H - 14 - i * 12, st.bottom_checker))
     add("</g>")
     cube_y = {None: _MID_Y - 18, "top": _FIELD_Y + 8, "bottom": _FIELD_Y + _FIELD_H - 44}
-    add(f'<g class="cube" data-owner="{cube_owner or "centre"}">')
+    if cube_offered is None:
+        add(f'<g class="cube" data-owner="{cube_owner or "centre"}">')
+        x, y = cube_x + 8, cube_y[cube_owner]
+        shown = 64 if cube_owner is None and cube_value == 1 else cube_value
+    else:  # in the middle of the offered side's half, away from the dice
+        add(f'<g class="cube offered" data-offered="{cube_offered}">')
+        receiver_right = (cube_offered == "bottom") != left_home
+        x = (_BAR_X + _BAR_W if receiver_right else _FIELD_X) + _HALF // 2 - 18
+        y, shown = _MID_Y - 18, cube_value
     add(
-        f'<rect x="{cube_x + 8}" y="{cube_y[cube_owner]}" width="36" height="36" rx="5" '
+        f'<rect x="{x}" y="{y}" width="36" height="36" rx="5" '
         f'fill="#fffdf5" stroke="#222" stroke-width="1.5"/>'
     )
     add(
-        f'<text x="{cube_x + 26}" y="{cube_y[cube_owner] + 25}" font-size="18" '
-        f'font-weight="bold" text-anchor="middle" fill="#222">'
-        f"{64 if cube_owner is None and cube_value == 1 else cube_value}</text>"
+        f'<text x="{x + 18}" y="{y + 25}" font-size="18" '
+        f'font-weight="bold" text-anchor="middle" fill="#222">{shown}</text>'
     )
     add("</g>")
     # Dice on the half of the board of the side to move.
@@ -248,12 +258,14 @@ def match_svg(
     on_roll = match.on_roll if match.on_roll is not None else viewer
     owner = match.cube_owner
     score = match.score
+    offered = match.state.responder if match.phase == "doubled" else None
     return board_svg(
         match.position if position is None else position,
         on_roll_at_bottom=on_roll == viewer,
         dice=match.dice,
-        cube_value=match.cube_value,
+        cube_value=match.cube_value * (1 if offered is None else 2),
         cube_owner=None if owner is None else ("bottom" if owner == viewer else "top"),
+        cube_offered=None if offered is None else ("bottom" if offered == viewer else "top"),
         score=(score[viewer], score[1 - viewer]),
         length=match.rules.match_length or 0,
         crawford=match.is_crawford_game,
