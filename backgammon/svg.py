@@ -76,8 +76,12 @@ def board_svg(
     home: Literal["right", "left"] = "right",
     width: int | None = None,
     style: BoardStyle | None = None,
+    interactive: bool = False,
 ) -> str:
     """An SVG document of ``position`` and optional match context.
+
+    ``interactive`` makes every point, the bar and the tray focusable buttons labelled with
+    what is on them (for keyboards and screen readers).
 
     ``score``, ``names`` are (bottom, top); ``cube_owner`` is "bottom", "top" or None
     (centred); ``cube_offered`` is the side a double is offered to (the cube, showing
@@ -101,6 +105,16 @@ def board_svg(
     st = style or BoardStyle()
     pos = position if on_roll_at_bottom else position.flip()
     b = pos.board  # > 0 bottom player's checkers, < 0 top player's
+    who = (names[0] or "bottom", names[1] or "top")
+
+    def button(point: int, counts: tuple[int, int]) -> str:
+        if not interactive:
+            return ""
+        place = {BAR: "bar", OFF: "borne off"}.get(point, f"point {point}")
+        held = [f"{n} of {escape(w)}'s checkers" for n, w in zip(counts, who, strict=True) if n]
+        label = f"{place}: {', '.join(held) or 'empty'}"
+        return f' role="button" tabindex="0" aria-label="{label}"'
+
     left_home = home == "left"
     out: list[str] = []
     add = out.append
@@ -124,7 +138,11 @@ def board_svg(
         else:
             y0, tip = _FIELD_Y + _FIELD_H, _FIELD_Y + _FIELD_H - _POINT_H
         is_target = point in targets
-        add(f'<g class="point{" target" if is_target else ""}" data-point="{point}">')
+        counts = (max(b[point], 0), max(-b[point], 0))
+        add(
+            f'<g class="point{" target" if is_target else ""}" data-point="{point}"'
+            f"{button(point, counts)}>"
+        )
         add(
             f'<rect x="{x}" y="{_FIELD_Y if top else _MID_Y}" width="{_PW}" '
             f'height="{_FIELD_H // 2}" fill="transparent"/>'
@@ -145,7 +163,10 @@ def board_svg(
         )
         add("</g>")
     # The bar: the bottom player's checkers below the middle, the top player's above.
-    add(f'<g class="point bar{" target" if BAR in targets else ""}" data-point="{BAR}">')
+    add(
+        f'<g class="point bar{" target" if BAR in targets else ""}" data-point="{BAR}"'
+        f"{button(BAR, (b[BAR], -b[0]))}>"
+    )
     add(
         f'<rect x="{_BAR_X}" y="{_FIELD_Y}" width="{_BAR_W}" height="{_FIELD_H}" '
         f'fill="{st.frame}"/>'
@@ -164,7 +185,10 @@ def board_svg(
     off_x = _W - _TRAY if not left_home else 0
     cube_x = 0 if not left_home else _W - _TRAY
     off_bottom, off_top = pos.off
-    add(f'<g class="point tray{" target" if OFF in targets else ""}" data-point="{OFF}">')
+    add(
+        f'<g class="point tray{" target" if OFF in targets else ""}" data-point="{OFF}"'
+        f"{button(OFF, (off_bottom, off_top))}>"
+    )
     add(
         f'<rect x="{off_x + 6}" y="{_FIELD_Y}" width="{_TRAY - 12}" height="{_FIELD_H}" '
         f'fill="{st.target if OFF in targets else st.board}" rx="4"'
@@ -246,9 +270,11 @@ def match_svg(
     selected: int | None = None,
     home: Literal["right", "left"] = "right",
     width: int | None = None,
+    interactive: bool = False,
 ) -> str:
     """The board of a :class:`~backgammon.match.Match` from player ``viewer``'s side (at the
-    bottom), with its dice, cube, score, length and Crawford flag.
+    bottom), with its dice, cube, score, length and Crawford flag (``interactive`` as in
+    :func:`board_svg`).
 
     ``names`` are players 0 and 1; ``position`` replaces the match's position (seen from
     the player on roll), e.g. to show a play in progress.
@@ -274,6 +300,7 @@ def match_svg(
         selected=selected,
         home=home,
         width=width,
+        interactive=interactive,
     )
 
 

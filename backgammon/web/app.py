@@ -22,6 +22,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Body, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -445,6 +446,9 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home() -> str:
         return _page("index.html")
+
+    static = str(resources.files("backgammon.web").joinpath("static"))
+    app.mount("/static", StaticFiles(directory=static), name="static")
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:

@@ -381,6 +381,7 @@ class Game:
             highlight=highlight,
             selected=selected,
             home="left" if home == "left" else "right",
+            interactive=True,
         )
 
     def export(self, row: MatchRow, fmt: str) -> str:
