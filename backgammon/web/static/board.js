@@ -232,6 +232,8 @@ function autoRoll(acts) {
 }
 
 function setState(s) {
+  // A pushed state can arrive after the answer to our own action: never step back.
+  if (state && s.id === state.id && s.seq < state.seq) return;
   const fresh = !state || s.seq !== state.seq;
   const old = state;
   state = s;
