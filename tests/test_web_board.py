@@ -380,3 +380,41 @@ def test_a_public_invitation_is_listed_claimed_once_and_leaves_the_lobby(
     is_error(client.post(f"/api/matches/{m['id']}/claim", json={"name": "Yan"}), 409, "seat_taken")
     is_error(client.post(f"/api/matches/{private['id']}/claim", json={}), 409, "seat_taken")
     assert client.get("/api/lobby").json()["invitations"] == []
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-30, 30) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=8,
+)
+_KINDS = st.sampled_from(["roll", "move", "name", "double", "take", "resign", "accept", "x"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seat=st.integers(0, 1),
+    kind=_KINDS,
+    extra=st.dictionaries(st.sampled_from(["name", "move", "steps", "level"]), _JSON),
+    rolls=st.integers(0, 3),
+)
+def test_any_action_is_applied_or_refused_with_nothing_changed(
+    seat: int, kind: str, extra: dict[str, Any], rolls: int
+) -> None:
+    """Fuzz: whatever a seat sends (names included), Game.apply either accepts it or
+    raises ActionError and leaves the match, its names and its actions as they were."""
+    from backgammon.web.game import ActionError, Game
+    from backgammon.web.store import MatchRow
+
+    row = MatchRow("f", 0.0, 3, None, None, ("a", "b"), "00" * 32, "c", ("Ann", "Bob"))
+    game = Game(row)
+    for _ in range(rolls):  # somewhere in the opening: before, at or after a roll
+        if "roll" in {str(a) for a in game.match.legal_actions()}:
+            actor = game.actor()
+            game.apply(0 if actor is None else actor, {"action": "roll"})
+    before = (game.seq, list(game.names), game.match.gnubg_id(), game.match.phase)
+    try:
+        game.apply(seat, {"action": kind, **extra})
+    except ActionError:
+        assert (game.seq, list(game.names), game.match.gnubg_id(), game.match.phase) == before
+    else:
+        assert game.seq == before[0] + 1

@@ -657,3 +657,31 @@ def test_themes_and_the_phone_layout_look_right(server: Server, browser: Browser
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     phone.screenshot(path=str(SHOTS / "web-phone-390.png"), full_page=True)
     phone.context.close()
+
+
+def test_auto_roll_moving_checkers_and_sound(server: Server, browser: Browser) -> None:
+    """With auto-roll on, the page throws the dice itself when no double is possible (the
+    opening roll); a play slides the checkers that moved; the beep needs no asset."""
+    r = httpx.post(f"{server.url}/api/matches", json={"length": 5, "bot": "random"})
+    ctx = browser.new_context()
+    ctx.add_init_script(
+        "localStorage.setItem('bg-auto-roll', 'on'); localStorage.setItem('bg-sound', 'on');"
+        "window.slides = 0; const animate = Element.prototype.animate;"
+        "Element.prototype.animate = function (...a) { window.slides++;"
+        " return animate.apply(this, a); };"
+    )
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + r.json()["link"])
+    page.wait_for_function("state && state.seq > 0", timeout=10000)  # nobody clicked Roll
+    page.wait_for_function(
+        "state.actions.includes('move') || state.actions.includes('double')", timeout=15000
+    )
+    s = page_state(page)
+    if "move" in s["actions"]:
+        page.fill("#move-text", notation(max(s["plays"], key=len)))
+        page.click("#move-form button")
+    page.wait_for_function("window.slides > 0", timeout=15000)
+    assert errors == []
+    ctx.close()
