@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_web import auth
 
 from backgammon import mat, sgf
 from backgammon.match import Match
@@ -23,10 +24,6 @@ from backgammon.web.errors import MESSAGE, NAME_LENGTH, BadNameError, check_name
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(str(tmp_path / "board.sqlite3"))) as c:
         yield c
-
-
-def auth(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 def create(client: TestClient, **spec: Any) -> dict[str, Any]:

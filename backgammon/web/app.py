@@ -62,13 +62,24 @@ Play backgammon over HTTP and WebSockets.
   (the creator's seat 0; against a human also the invitation link with seat 1's token).
 * Authenticate as a seat with `Authorization: Bearer <token>` or the `bg_<match id>` cookie
   set by the seat's link `/m/<id>/join/<token>`.  Without a token you are a spectator.
+* `POST /api/matches` takes `length` 1-25, or `money: true` with `jacoby`/`beavers`; against
+  a human, `public: true` lists the invitation in `GET /api/lobby` instead of giving an
+  invitation link, and `POST /api/matches/{id}/claim` takes its free seat.
 * `GET /api/matches/{id}` is the state as seen by you; `POST /api/matches/{id}/actions`
-  acts (`roll`, `move`, `double`, `take`, `drop`, `beaver`, `resign`, `accept`, `reject`).
+  acts (`roll`, `move`, `double`, `take`, `drop`, `beaver`, `resign`, `accept`, `reject`,
+  and `name` to choose your name before the first roll).  A `move` is `steps` or `move`
+  text in gnubg notation, read as leniently as the terminal reads it.
+* `POST /api/matches/{id}/rematch` (a seat of a finished match): the same seats, names and
+  rules in a new match; both players' calls lead to the same one.
 * WebSocket `/api/matches/{id}/ws` (same authentication): the server sends
   `{"type": "state", "state": {...}}` after every change; you may send an action object as
   in `POST .../actions` and get back either a state or `{"type": "error", "error": ...}`.
-* Errors are `{"error": {"code": ..., "message": ...}}` with a 4xx status; a refused action
-  changes nothing.
+* Errors are `{"error": {"code": ..., "message": ...}}` with a 4xx status, everywhere
+  (validation, unknown routes, wrong methods, WebSocket frames); types are strict (`"3"` is
+  not a length), messages repeat at most a few dozen characters of the input, and a refused
+  action changes nothing.
+* Names are 1-31 printable characters without a colon (gnubg keeps 31 and ends a .mat
+  name at its first colon).
 """
 
 
