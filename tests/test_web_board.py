@@ -415,3 +415,13 @@ def test_any_action_is_applied_or_refused_with_nothing_changed(
         assert (game.seq, list(game.names), game.match.gnubg_id(), game.match.phase) == before
     else:
         assert game.seq == before[0] + 1
+
+
+def test_a_seat_claimed_after_the_host_rolled_is_still_given(client: TestClient) -> None:
+    m = create(client, opponent="human", public=True, name="Ann")
+    act(client, m["id"], m["token"], action="roll")
+    r = client.post(f"/api/matches/{m['id']}/claim", json={"name": "Zed"})
+    assert r.status_code == 201
+    client.cookies.clear()
+    s = client.get(f"/api/matches/{m['id']}", headers=auth(r.json()["token"])).json()
+    assert s["seat"] == 1 and s["names"] == ["Ann", "Friend"]  # too late to choose a name

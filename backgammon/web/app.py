@@ -530,7 +530,8 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
             live.row = dataclasses.replace(
                 live.row, token_hashes=(live.row.token_hashes[0], hash_token(token))
             )
-        await server.act(live, 1, {"action": "name", "name": seat_name.name})
+        with contextlib.suppress(ApiError):  # the host may have rolled: the seat is still given
+            await server.act(live, 1, {"action": "name", "name": seat_name.name})
         return server.seat_response(match_id, 1, token)
 
     @app.post("/api/matches/{match_id}/rematch", status_code=201)
