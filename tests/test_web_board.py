@@ -425,3 +425,27 @@ def test_a_seat_claimed_after_the_host_rolled_is_still_given(client: TestClient)
     client.cookies.clear()
     s = client.get(f"/api/matches/{m['id']}", headers=auth(r.json()["token"])).json()
     assert s["seat"] == 1 and s["names"] == ["Ann", "Friend"]  # too late to choose a name
+
+
+def test_a_database_from_before_the_options_column_is_read(tmp_path: Path) -> None:
+    """Matches stored before money sessions and the lobby existed keep playing."""
+    import sqlite3
+
+    from backgammon.web.store import Store
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.execute(
+            "CREATE TABLE matches (id TEXT PRIMARY KEY, created REAL NOT NULL, length INTEGER "
+            "NOT NULL, bot TEXT, bot_seat INTEGER, token0 TEXT NOT NULL, token1 TEXT NOT NULL, "
+            "seed TEXT NOT NULL, commitment TEXT NOT NULL, names TEXT NOT NULL, "
+            "over INTEGER NOT NULL DEFAULT 0)"
+        )
+        old.execute(
+            "INSERT INTO matches VALUES ('m1', 1.0, 3, NULL, NULL, 'a', 'b', ?, 'c', "
+            '\'["Ann", "Bob"]\', 0)',
+            ("00" * 32,),
+        )
+    row = Store(str(path)).get_match("m1")
+    assert row is not None and row.length == 3 and row.names == ("Ann", "Bob")
+    assert (row.jacoby, row.beavers, row.public, row.rematch_of) == (False, False, False, None)
