@@ -449,3 +449,20 @@ def test_a_database_from_before_the_options_column_is_read(tmp_path: Path) -> No
     row = Store(str(path)).get_match("m1")
     assert row is not None and row.length == 3 and row.names == ("Ann", "Bob")
     assert (row.jacoby, row.beavers, row.public, row.rematch_of) == (False, False, False, None)
+
+
+def test_an_internal_failure_is_answered_in_the_one_shape(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backgammon.web.game import Game
+
+    m = create(client)
+
+    def broken(*_a: Any, **_k: Any) -> str:
+        raise RuntimeError("boom with secret details")
+
+    monkeypatch.setattr(Game, "svg", broken)
+    lenient = TestClient(client.app, raise_server_exceptions=False)  # no second lifespan
+    r = lenient.get(f"/api/matches/{m['id']}/board.svg")
+    assert "secret" not in r.text
+    is_error(r, 500, "internal")

@@ -446,6 +446,11 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
             return JSONResponse(error_body("bad_parameter", validation_message(errors)), 422)
         return JSONResponse(error_body("invalid_request", validation_message(errors)), 400)
 
+    @app.exception_handler(Exception)
+    async def _internal(_request: Request, exc: Exception) -> JSONResponse:
+        _log.error("internal error", exc_info=exc)
+        return JSONResponse(error_body("internal", "internal server error"), status_code=500)
+
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {404: "not_found", 405: "method_not_allowed"}
