@@ -118,6 +118,14 @@ def board_svg(
     left_home = home == "left"
     out: list[str] = []
     add = out.append
+    # Checker counts are drawn after their point's group, so that a point's name for
+    # screen readers is its label alone (a count inside would be read as part of it).
+    later: list[str] = []
+
+    def flush() -> None:
+        out.extend(later)
+        later.clear()
+
     size = f' width="{width}" height="{width * _H // _W}"' if width else ""
     add(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}"{size} '
@@ -155,13 +163,14 @@ def board_svg(
         n = b[point]
         if n:
             fill = st.bottom_checker if n > 0 else st.top_checker
-            _stack(add, x + _PW // 2, top, abs(n), fill, st, point == selected, point)
+            _stack(add, later, x + _PW // 2, top, abs(n), fill, st, point == selected, point)
         label_y = _STRIP + 12 if top else _H - _STRIP - 4
         add(
             f'<text x="{x + _PW // 2}" y="{label_y}" font-size="12" text-anchor="middle" '
             f'fill="{st.text}">{point}</text>'
         )
         add("</g>")
+        flush()
     # The bar: the bottom player's checkers below the middle, the top player's above.
     add(
         f'<g class="point bar{" target" if BAR in targets else ""}" data-point="{BAR}"'
@@ -179,8 +188,9 @@ def board_svg(
         for i in range(min(count, 3)):
             cy = _MID_Y + sign * (_R + 14 + i * 2 * _R)
             label = str(count) if i == 2 and count > 3 else ""
-            _checker(add, cx, cy, fill, st, sel and i == min(count, 3) - 1, label, str(BAR))
+            _checker(add, later, cx, cy, fill, st, sel and i == min(count, 3) - 1, label, str(BAR))
     add("</g>")
+    flush()
     # Trays: borne-off checkers on the home side, the cube on the other side.
     off_x = _W - _TRAY if not left_home else 0
     cube_x = 0 if not left_home else _W - _TRAY
@@ -317,18 +327,34 @@ def _point_xy(point: int, left_home: bool) -> tuple[int, bool]:
 
 
 def _stack(
-    add: _Add, cx: int, top: bool, n: int, fill: str, st: BoardStyle, selected: bool, point: int
+    add: _Add,
+    later: list[str],
+    cx: int,
+    top: bool,
+    n: int,
+    fill: str,
+    st: BoardStyle,
+    selected: bool,
+    point: int,
 ) -> None:
     """Up to five checkers on a point, the fifth showing the count when there are more."""
     shown = min(n, 5)
     for i in range(shown):
         cy = _FIELD_Y + _R + i * 2 * _R if top else _FIELD_Y + _FIELD_H - _R - i * 2 * _R
         label = str(n) if i == 4 and n > 5 else ""
-        _checker(add, cx, cy, fill, st, selected and i == shown - 1, label, str(point))
+        _checker(add, later, cx, cy, fill, st, selected and i == shown - 1, label, str(point))
 
 
 def _checker(
-    add: _Add, cx: int, cy: int, fill: str, st: BoardStyle, sel: bool, label: str, point: str
+    add: _Add,
+    later: list[str],
+    cx: int,
+    cy: int,
+    fill: str,
+    st: BoardStyle,
+    sel: bool,
+    label: str,
+    point: str,
 ) -> None:
     stroke = f'stroke="{st.target}" stroke-width="4"' if sel else 'stroke="#111" stroke-width="1"'
     cls = "checker selected" if sel else "checker"
@@ -338,9 +364,9 @@ def _checker(
     )
     if label:
         ink = "#000" if fill == st.bottom_checker else "#fff"
-        add(
-            f'<text x="{cx}" y="{cy + 5}" font-size="15" font-weight="bold" '
-            f'text-anchor="middle" fill="{ink}">{label}</text>'
+        later.append(
+            f'<text class="count" x="{cx}" y="{cy + 5}" font-size="15" font-weight="bold" '
+            f'text-anchor="middle" fill="{ink}" pointer-events="none">{label}</text>'
         )
 
 

@@ -340,6 +340,17 @@ def opened(server: Server, m: dict[str, Any]) -> dict[str, Any]:
     return s
 
 
+def roll_opening(page: Page) -> int:
+    """Click Roll until the opening roll is not a tie (R3); the seat that won it."""
+    while True:
+        seq = page_state(page)["seq"]
+        page.click("#btn-roll")
+        page.wait_for_function(f"state.seq > {seq}")
+        on_roll = page_state(page)["on_roll"]
+        if on_roll is not None:
+            return int(on_roll)
+
+
 def seat_page(browser: Browser, server: Server, link: str, **kw: Any) -> Page:
     page = browser.new_context(**kw).new_page()
     page.goto(server.url + link)
@@ -553,12 +564,7 @@ def test_a_money_session_with_a_beaver_by_clicking(server: Server, browser: Brow
     assert s["rules"] == {"money": True, "jacoby": True, "beavers": True}
     assert "Money session" in friend.inner_text("#title")
     pages = [host, friend]
-    friend.click("#btn-roll")
-    friend.wait_for_function("state.seq > 0 && state.on_roll !== null || state.seq > 1")
-    while page_state(friend)["on_roll"] is None:
-        friend.click("#btn-roll")
-        friend.wait_for_timeout(200)
-    mover = page_state(friend)["on_roll"]
+    mover = roll_opening(friend)
     p = pages[mover]
     p.wait_for_function("state.actions.includes('move')")
     play = max(page_state(p)["plays"], key=len)
@@ -603,17 +609,13 @@ def test_rematch_and_a_public_invitation_joined_from_the_lobby(
     host.wait_for_function("state.names[1] === 'Zed'")
     mid = page_state(host)["id"]
     # The match ends by a resignation; both ask for a rematch and meet in the same new match.
-    host.click("#btn-roll")
-    host.wait_for_function("state.seq > 0")
-    while page_state(host)["on_roll"] is None:
-        host.click("#btn-roll")
-        host.wait_for_timeout(200)
+    on_roll = roll_opening(host)
     pages = [host, guest]
-    resigner = pages[page_state(host)["on_roll"]]
+    resigner = pages[on_roll]
     resigner.wait_for_selector("#btn-resign", state="visible")
     resigner.once("dialog", lambda d: d.accept())
     resigner.click("#btn-resign")
-    accepter = pages[1 - page_state(host)["on_roll"]]
+    accepter = pages[1 - on_roll]
     accepter.wait_for_selector("#btn-accept", state="visible")
     accepter.click("#btn-accept")
     for page in pages:
