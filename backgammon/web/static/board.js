@@ -143,7 +143,10 @@ function statusText(s, acts, mine, moving) {
     if (s.plays.length === 1 && s.plays[0].length === 0) return "No legal play: confirm to pass the turn.";
     return complete() ? "Confirm your play (or undo)." : "Move a checker: pick it up, then a lit point. Or type the play.";
   }
-  if (acts.has("take")) return `${name(1 - s.seat)} ${acts.has("beaver") || !s.rules.beavers ? "doubles" : "redoubles"} to ${s.cube.offered}: take or pass?`;
+  if (acts.has("take")) {
+    const beavered = / (beavers|raccoons)$/.test(s.log[s.log.length - 1] || "");
+    return `${name(1 - s.seat)} ${beavered ? "redoubles" : "doubles"} to ${s.cube.offered}: take or pass?`;
+  }
   if (acts.has("accept")) return `${name(1 - s.seat)} resigns a ${s.resignation}: accept or reject?`;
   return "Your turn.";
 }
