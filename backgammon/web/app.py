@@ -38,6 +38,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
 from backgammon.rules import RulesError
+from backgammon.web.engine import engine_router
 from backgammon.web.errors import ApiError, check_name, validation_message
 from backgammon.web.errors import body as error_body
 from backgammon.web.game import (
@@ -429,6 +430,7 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
+    app.include_router(engine_router())
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
