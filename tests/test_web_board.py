@@ -101,7 +101,7 @@ def test_unknown_routes_wrong_methods_and_malformed_bodies_have_the_one_shape(
     three = {"action": "move", "steps": [[1, 2, 3]]}
     is_error(client.post(url, json=three, headers=auth(tok)), 400)
     is_error(client.post(url, json={"action": "roll", "extra": 1}, headers=auth(tok)), 400)
-    is_error(client.get(f"/api/matches/{mid}/replay/x"), 422, "bad_parameter")
+    is_error(client.get(f"/api/matches/{mid}/replay/x"), 400, "invalid_request")
 
 
 @pytest.mark.parametrize(

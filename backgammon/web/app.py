@@ -444,8 +444,6 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
             return JSONResponse(
                 error_body("malformed_json", "the body is not JSON"), status_code=400
             )
-        if first.get("loc", ("body",))[0] in ("query", "path"):  # e.g. selected=99
-            return JSONResponse(error_body("bad_parameter", validation_message(errors)), 422)
         return JSONResponse(error_body("invalid_request", validation_message(errors)), 400)
 
     @app.exception_handler(Exception)
@@ -585,13 +583,13 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         steps: Annotated[
             str, Query(max_length=200, description="partial play, e.g. '24-18,13-11'")
         ] = "",
-        selected: Annotated[int | None, Query(ge=0, le=25, description="a point 0-25")] = None,
+        selected: Annotated[int | None, Query(description="a point 0-25")] = None,
         highlight: Annotated[
             str, Query(max_length=200, description="points 0-25 to highlight, e.g. '18,13'")
         ] = "",
         home: Literal["right", "left"] = "right",
         at: Annotated[
-            int | None, Query(ge=0, description="replay: the board after this many actions")
+            int | None, Query(description="replay: the board after this many actions")
         ] = None,
         authorization: Auth = None,
     ) -> Response:
@@ -605,8 +603,10 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
             raise ApiError(
                 400, "bad_query", "steps are like '24-18,13-11', highlight like '18,13'"
             ) from exc
-        if any(not 0 <= p <= 25 for p in marks):
-            raise ApiError(422, "bad_parameter", "highlight: points are 0-25")
+        if any(not 0 <= p <= 25 for p in [*marks, *([] if selected is None else [selected])]):
+            raise ApiError(422, "bad_parameter", "selected and highlight are points 0-25")
+        if at is not None and at < 0:
+            raise ApiError(422, "bad_parameter", "at is a number of actions, 0 or more")
         game = live.game
         if at is not None:
             game = _replayed(live, at)
