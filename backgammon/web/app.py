@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import json
 import logging
 import secrets
 import time
@@ -20,12 +22,34 @@ from typing import Annotated, Any, Literal
 from fastapi import Body, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from fastapi.staticfiles import StaticFiles
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    field_validator,
+)
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
+from backgammon.rules import RulesError
 from backgammon.web.engine import engine_router
-from backgammon.web.game import BOTS, DEFAULT_BOT, ActionError, Game, action_dict, bot_action
+from backgammon.web.errors import ApiError, check_name, validation_message
+from backgammon.web.errors import body as error_body
+from backgammon.web.game import (
+    BOTS,
+    DEFAULT_BOT,
+    ActionError,
+    Game,
+    action_dict,
+    bot_action,
+    rules_of,
+)
 from backgammon.web.store import MatchRow, Store, StoreError, hash_token
 
 __all__ = ["create_app"]
@@ -39,41 +63,98 @@ Play backgammon over HTTP and WebSockets.
   (the creator's seat 0; against a human also the invitation link with seat 1's token).
 * Authenticate as a seat with `Authorization: Bearer <token>` or the `bg_<match id>` cookie
   set by the seat's link `/m/<id>/join/<token>`.  Without a token you are a spectator.
+* `POST /api/matches` takes `length` 1-25, or `money: true` with `jacoby`/`beavers`; against
+  a human, `public: true` lists the invitation in `GET /api/lobby` instead of giving an
+  invitation link, and `POST /api/matches/{id}/claim` takes its free seat.
 * `GET /api/matches/{id}` is the state as seen by you; `POST /api/matches/{id}/actions`
-  acts (`roll`, `move`, `double`, `take`, `drop`, `beaver`, `resign`, `accept`, `reject`).
+  acts (`roll`, `move`, `double`, `take`, `drop`, `beaver`, `resign`, `accept`, `reject`,
+  and `name` to choose your name before the first roll).  A `move` is `steps` or `move`
+  text in gnubg notation, read as leniently as the terminal reads it.
+* `POST /api/matches/{id}/rematch` (a seat of a finished match): the same seats, names and
+  rules in a new match; both players' calls lead to the same one.
 * WebSocket `/api/matches/{id}/ws` (same authentication): the server sends
   `{"type": "state", "state": {...}}` after every change; you may send an action object as
   in `POST .../actions` and get back either a state or `{"type": "error", "error": ...}`.
-* Errors are `{"error": {"code": ..., "message": ...}}` with a 4xx status; a refused action
-  changes nothing.
+* Errors are `{"error": {"code": ..., "message": ...}}` with a 4xx status, everywhere
+  (validation, unknown routes, wrong methods, WebSocket frames); types are strict (`"3"` is
+  not a length), messages repeat at most a few dozen characters of the input, and a refused
+  action changes nothing.
+* Names are 1-31 printable characters without a colon (gnubg keeps 31 and ends a .mat
+  name at its first colon).
 """
 
 
 class NewMatch(BaseModel):
-    """How to start a match."""
+    """How to start a match (types are strict: ``"3"`` or ``true`` is not a length)."""
 
-    length: int = Field(1, ge=1, le=25, description="match length in points")
+    model_config = ConfigDict(extra="forbid")
+
+    length: StrictInt = Field(1, ge=1, le=25, description="match length in points")
     opponent: Literal["bot", "human"] = "bot"
-    bot: str = Field(DEFAULT_BOT, description="bot strength (see GET /api/bots)")
-    name: str = Field("Guest", max_length=30, description="your name")
+    bot: StrictStr = Field(DEFAULT_BOT, max_length=40, description="bot (see GET /api/bots)")
+    name: StrictStr = Field("Guest", max_length=200, description="your name (1-31 characters)")
+    money: StrictBool = Field(False, description="a money session instead of a match")
+    jacoby: StrictBool = Field(False, description="money: gammons count only once doubled")
+    beavers: StrictBool = Field(False, description="money: beavers allowed")
+    public: StrictBool = Field(False, description="against a human: list it in the lobby")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return check_name(value)
 
 
 class ActionIn(BaseModel):
-    """One action of a seat."""
+    """One action of a seat (types are strict)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     action: Literal[
-        "roll", "move", "double", "take", "drop", "pass", "beaver", "resign", "accept", "reject"
+        "roll",
+        "move",
+        "double",
+        "take",
+        "drop",
+        "pass",
+        "beaver",
+        "resign",
+        "accept",
+        "reject",
+        "name",
     ]
-    move: str | None = Field(None, description="a play in gnubg notation, e.g. '8/5 6/5'")
-    steps: list[tuple[int, int]] | None = Field(
-        None, description="a play as (from, to) steps, points from the mover's side"
+    move: StrictStr | None = Field(
+        None, max_length=200, description="a play in gnubg notation, e.g. '8/5 6/5'"
+    )
+    steps: list[tuple[StrictInt, StrictInt]] | None = Field(
+        None, max_length=8, description="a play as (from, to) steps, points from the mover's side"
     )
     level: Literal["single", "gammon", "backgammon"] | None = Field(
         None, description="for resign: what is resigned"
     )
-    seq: int | None = Field(
+    name: StrictStr | None = Field(
+        None, max_length=200, description="for name: your name at the table (before the first roll)"
+    )
+    seq: StrictInt | None = Field(
         None, description="optional: the number of actions you have seen (refused if stale)"
     )
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else check_name(value)
+
+
+class SeatName(BaseModel):
+    """The name to sit down with."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: StrictStr = Field("Guest", max_length=200, description="your name (1-31 characters)")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return check_name(value)
 
 
 class Cube(BaseModel):
@@ -81,6 +162,26 @@ class Cube(BaseModel):
 
     value: int
     owner: int | None = Field(description="seat owning the cube, None when centred")
+    offered: int | None = Field(None, description="the value a pending double offers")
+
+
+class Rules(BaseModel):
+    """How the match is played."""
+
+    money: bool = Field(description="a money session (length 0) rather than a match")
+    jacoby: bool
+    beavers: bool
+
+
+class GameEnd(BaseModel):
+    """How the most recent game ended."""
+
+    game: int
+    winner: int
+    points: int
+    result: Literal["single", "gammon", "backgammon"]
+    reason: Literal["played", "dropped", "resigned"]
+    score: list[int] = Field(description="the score after it")
 
 
 class State(BaseModel):
@@ -90,8 +191,9 @@ class State(BaseModel):
     seq: int = Field(description="number of accepted actions")
     seat: int | None = Field(description="your seat (0 or 1), None for a spectator")
     names: list[str]
+    rules: Rules
     bot: str | None
-    length: int
+    length: int = Field(description="match length, 0 for a money session")
     score: list[int]
     game: int = Field(description="game number, from 1")
     phase: str = Field(description="opening, roll, move, doubled, resigned or over")
@@ -111,20 +213,13 @@ class State(BaseModel):
         description="when you are to move: every order of (from, to) steps of each legal play"
     )
     log: list[str] = Field(description="the match so far, plays in gnubg notation")
+    ended: GameEnd | None = Field(description="the most recent game's end (None before one)")
     svg: str = Field(description="the board from your side")
     seed: str | None = Field(None, description="the dice seed, revealed when the match is over")
     rolls: list[list[int]] | None = Field(None, description="every throw, when the match is over")
     dice_verified: bool | None = Field(
         None, description="whether every throw is the seed's (when over)"
     )
-
-
-class ApiError(Exception):
-    """An error answered as ``{"error": {"code", "message"}}`` with an HTTP status."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
 
 
 @dataclass
@@ -172,20 +267,54 @@ class Server:
         tokens = [secrets.token_urlsafe(18), secrets.token_urlsafe(18)]
         seed = secrets.token_bytes(32)
         bot = spec.bot if spec.opponent == "bot" else None
-        names = (spec.name or "Guest", BOTS[spec.bot] if bot else "Friend")
+        names = (spec.name, BOTS[spec.bot] if bot else "Friend")
+        public = spec.public and bot is None  # seat 1 is claimed from the lobby
         row = MatchRow(
             id=secrets.token_urlsafe(8),
             created=time.time(),
-            length=spec.length,
+            length=0 if spec.money else spec.length,
             bot=bot,
             bot_seat=1 if bot else None,
-            token_hashes=(hash_token(tokens[0]), hash_token(tokens[1])),
+            token_hashes=(hash_token(tokens[0]), "" if public else hash_token(tokens[1])),
             seed=seed.hex(),
             commitment=Game.commitment_of(seed),
             names=names,
+            jacoby=spec.jacoby,
+            beavers=spec.beavers,
+            public=public,
         )
+        try:
+            rules_of(row)
+        except RulesError as exc:
+            raise ApiError(422, "bad_rules", str(exc)) from exc
         self.store.create_match(row)
         return row, tokens
+
+    def create_rematch(self, live: Live) -> MatchRow:
+        """Store a rematch of ``live``'s match: same seats, tokens, names and rules."""
+        seed = secrets.token_bytes(32)
+        row = dataclasses.replace(
+            live.row,
+            id=secrets.token_urlsafe(8),
+            created=time.time(),
+            seed=seed.hex(),
+            commitment=Game.commitment_of(seed),
+            names=(live.game.names[0], live.game.names[1]),
+            public=False,
+            rematch_of=live.row.id,
+        )
+        self.store.create_match(row)
+        return row
+
+    def seat_response(self, match_id: str, seat: int, token: str) -> JSONResponse:
+        """The answer that gives a seat of ``match_id``: its token, link and cookie."""
+        link = f"/m/{match_id}/join/{token}"
+        body = {"id": match_id, "seat": seat, "token": token, "link": link}
+        response = JSONResponse(body, status_code=201)
+        response.set_cookie(
+            f"bg_{match_id}", token, httponly=True, samesite="lax", max_age=90 * 24 * 3600
+        )
+        return response
 
     async def act(self, live: Live, seat: int | None, action: dict[str, Any]) -> None:
         """Check, store, then apply one action of ``seat``; then let the bot answer."""
@@ -253,6 +382,31 @@ def _token(authorization: str | None, cookie: str | None) -> str | None:
     return cookie
 
 
+async def _receive_action(ws: WebSocket) -> dict[str, Any]:
+    """The next action sent on ``ws``: a JSON text frame holding an action object.
+
+    Anything else (a binary frame, malformed JSON, an invalid action) is an ApiError; the
+    connection stays open.
+    """
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise ApiError(400, "invalid_request", "send actions as JSON text frames, not binary")
+    try:
+        parsed = json.loads(text)
+    except ValueError as exc:
+        raise ApiError(400, "malformed_json", "the message is not JSON") from exc
+    if not isinstance(parsed, dict):
+        raise ApiError(400, "invalid_request", "send an action object")
+    try:
+        action = ActionIn.model_validate(parsed)
+    except ValidationError as exc:
+        raise ApiError(400, "invalid_request", validation_message(exc.errors())) from exc
+    return action_dict(action.model_dump(exclude_none=True))
+
+
 def _page(name: str) -> str:
     return resources.files("backgammon.web").joinpath("static", name).read_text("utf-8")
 
@@ -280,26 +434,37 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(
-            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
-        )
+        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
         first = errors[0] if errors else {}
-        code = "malformed_json" if first.get("type") == "json_invalid" else "invalid_request"
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        message = (
-            f"{where}: {first.get('msg', 'invalid request')}"
-            if where
-            else first.get("msg", "invalid request")
+        if first.get("type") == "json_invalid":
+            return JSONResponse(
+                error_body("malformed_json", "the body is not JSON"), status_code=400
+            )
+        return JSONResponse(error_body("invalid_request", validation_message(errors)), 400)
+
+    @app.exception_handler(Exception)
+    async def _internal(_request: Request, exc: Exception) -> JSONResponse:
+        _log.error("internal error", exc_info=exc)
+        return JSONResponse(error_body("internal", "internal server error"), status_code=500)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        code = codes.get(exc.status_code, "http_error")
+        return JSONResponse(
+            error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
         )
-        return JSONResponse({"error": {"code": code, "message": message}}, status_code=400)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home() -> str:
         return _page("index.html")
+
+    static = str(resources.files("backgammon.web").joinpath("static"))
+    app.mount("/static", StaticFiles(directory=static), name="static")
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
@@ -339,13 +504,54 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
             "watch": f"/m/{row.id}",
             "commitment": row.commitment,
         }
-        if row.bot is None:
+        if row.bot is None and not row.public:
             body["invite"] = f"/m/{row.id}/join/{tokens[1]}"
         response = JSONResponse(body, status_code=201)
         response.set_cookie(
             f"bg_{row.id}", tokens[0], httponly=True, samesite="lax", max_age=90 * 24 * 3600
         )
         return response
+
+    @app.get("/api/lobby")
+    async def lobby() -> dict[str, Any]:
+        """Open public invitations (newest first): join one with POST .../claim."""
+        rows = store.open_invitations()
+        return {
+            "invitations": [
+                {"id": r.id, "host": r.names[0], "length": r.length, "money": r.length == 0}
+                | {"jacoby": r.jacoby, "beavers": r.beavers, "created": r.created}
+                for r in rows
+            ]
+        }
+
+    @app.post("/api/matches/{match_id}/claim", status_code=201)
+    async def claim(match_id: str, seat_name: Annotated[SeatName, Body()]) -> JSONResponse:
+        """Take the free seat of a public invitation; the answer holds its token."""
+        live = server.load(match_id)
+        token = secrets.token_urlsafe(18)
+        async with live.lock:
+            if not live.row.public or not store.claim_seat(match_id, hash_token(token)):
+                raise ApiError(409, "seat_taken", "this invitation has been taken")
+            live.row = dataclasses.replace(
+                live.row, token_hashes=(live.row.token_hashes[0], hash_token(token))
+            )
+        with contextlib.suppress(ApiError):  # the host may have rolled: the seat is still given
+            await server.act(live, 1, {"action": "name", "name": seat_name.name})
+        return server.seat_response(match_id, 1, token)
+
+    @app.post("/api/matches/{match_id}/rematch", status_code=201)
+    async def rematch(match_id: str, request: Request, authorization: Auth = None) -> JSONResponse:
+        """A new match like this finished one, the same seats holding the same tokens."""
+        live = server.load(match_id)
+        token = _token(authorization, request.cookies.get(f"bg_{match_id}"))
+        seat = server.seat_of(live, token)
+        if seat is None or token is None:
+            raise ApiError(403, "spectator", "only the players can ask for a rematch")
+        if not live.game.is_over:
+            raise ApiError(409, "not_over", "the match is still being played")
+        async with live.lock:
+            new_id = store.rematch_of(match_id) or server.create_rematch(live).id
+        return server.seat_response(new_id, seat, token)
 
     @app.get("/api/matches/{match_id}", response_model=State)
     async def get_state(
@@ -374,9 +580,13 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
     async def board(
         match_id: str,
         request: Request,
-        steps: Annotated[str, Query(description="partial play, e.g. '24-18,13-11'")] = "",
-        selected: int | None = None,
-        highlight: Annotated[str, Query(description="points to highlight, e.g. '18,13'")] = "",
+        steps: Annotated[
+            str, Query(max_length=200, description="partial play, e.g. '24-18,13-11'")
+        ] = "",
+        selected: Annotated[int | None, Query(description="a point 0-25")] = None,
+        highlight: Annotated[
+            str, Query(max_length=200, description="points 0-25 to highlight, e.g. '18,13'")
+        ] = "",
         home: Literal["right", "left"] = "right",
         at: Annotated[
             int | None, Query(description="replay: the board after this many actions")
@@ -390,7 +600,13 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
             step_list = [(int(a), int(b)) for a, b in (s.split("-") for s in steps.split(",") if s)]
             marks = [int(p) for p in highlight.split(",") if p]
         except ValueError as exc:
-            raise ApiError(400, "bad_query", f"cannot read steps or highlight: {exc}") from exc
+            raise ApiError(
+                400, "bad_query", "steps are like '24-18,13-11', highlight like '18,13'"
+            ) from exc
+        if any(not 0 <= p <= 25 for p in [*marks, *([] if selected is None else [selected])]):
+            raise ApiError(422, "bad_parameter", "selected and highlight are points 0-25")
+        if at is not None and at < 0:
+            raise ApiError(422, "bad_parameter", "at is a number of actions, 0 or more")
         game = live.game
         if at is not None:
             game = _replayed(live, at)
@@ -449,19 +665,10 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
             await ws.send_json({"type": "state", "state": live.game.view(live.row, seat)})
             while True:
                 try:
-                    message = await ws.receive_json()
-                    if not isinstance(message, dict):
-                        raise ApiError(400, "invalid_request", "send an action object")
-                    parsed = ActionIn.model_validate(message)
-                    await server.act(live, seat, action_dict(parsed.model_dump(exclude_none=True)))
+                    action = await _receive_action(ws)
+                    await server.act(live, seat, action)
                 except ApiError as exc:
-                    await ws.send_json(
-                        {"type": "error", "error": {"code": exc.code, "message": exc.message}}
-                    )
-                except ValueError as exc:  # malformed JSON or a pydantic ValidationError
-                    await ws.send_json(
-                        {"type": "error", "error": {"code": "invalid_request", "message": str(exc)}}
-                    )
+                    await ws.send_json({"type": "error", **error_body(exc.code, exc.message)})
         except WebSocketDisconnect:
             pass
         finally:

@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS matches (
     seed        TEXT NOT NULL,
     commitment  TEXT NOT NULL,
     names       TEXT NOT NULL,
-    over        INTEGER NOT NULL DEFAULT 0
+    over        INTEGER NOT NULL DEFAULT 0,
+    options     TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS actions (
     match_id    TEXT NOT NULL REFERENCES matches(id),
@@ -81,6 +82,19 @@ class MatchRow:
     seed: str
     commitment: str
     names: tuple[str, str]
+    jacoby: bool = False
+    beavers: bool = False
+    public: bool = False
+    rematch_of: str | None = None
+
+    def options(self) -> dict[str, Any]:
+        """The optional facts, stored as one JSON column (money rules, lobby, rematch)."""
+        return {
+            "jacoby": self.jacoby,
+            "beavers": self.beavers,
+            "public": self.public,
+            "rematch_of": self.rematch_of,
+        }
 
 
 class Store:
@@ -95,6 +109,11 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
+            columns = [r[1] for r in self._db.execute("PRAGMA table_info(matches)")]
+            if "options" not in columns:  # a database made before the column existed
+                self._db.execute(
+                    "ALTER TABLE matches ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"
+                )
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open database {database!r}: {exc}") from exc
         self._lock = threading.Lock()
@@ -108,7 +127,7 @@ class Store:
         """Store a new match."""
         with self._lock:
             self._db.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
                 (
                     row.id,
                     row.created,
@@ -119,6 +138,7 @@ class Store:
                     row.seed,
                     row.commitment,
                     json.dumps(list(row.names)),
+                    json.dumps(row.options()),
                 ),
             )
 
@@ -129,7 +149,38 @@ class Store:
         if r is None:
             return None
         names = json.loads(r[9])
-        return MatchRow(r[0], r[1], r[2], r[3], r[4], (r[5], r[6]), r[7], r[8], tuple(names))
+        options = json.loads(r[11])
+        return MatchRow(
+            r[0], r[1], r[2], r[3], r[4], (r[5], r[6]), r[7], r[8], tuple(names), **options
+        )
+
+    def claim_seat(self, match_id: str, token_hash: str) -> bool:
+        """Give seat 1 of a public invitation to ``token_hash``; False if already taken."""
+        with self._lock:
+            cur = self._db.execute(
+                "UPDATE matches SET token1 = ? WHERE id = ? AND token1 = ''",
+                (token_hash, match_id),
+            )
+        return cur.rowcount == 1
+
+    def open_invitations(self, limit: int = 50) -> list[MatchRow]:
+        """Public invitations whose seat 1 is still free, newest first."""
+        with self._lock:
+            ids = self._db.execute(
+                "SELECT id FROM matches WHERE over = 0 AND bot IS NULL AND token1 = '' "
+                "AND json_extract(options, '$.public') ORDER BY created DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [row for (i,) in ids if (row := self.get_match(i)) is not None]
+
+    def rematch_of(self, match_id: str) -> str | None:
+        """The id of the rematch made of ``match_id``, if one was made."""
+        with self._lock:
+            r = self._db.execute(
+                "SELECT id FROM matches WHERE json_extract(options, '$.rematch_of') = ?",
+                (match_id,),
+            ).fetchone()
+        return None if r is None else str(r[0])
 
     def match_ids(self, *, unfinished_bot_matches: bool = False) -> list[str]:
         """Every stored match (or only the unfinished ones against a bot), oldest first."""
