@@ -125,8 +125,8 @@ def ask_gnubg(cases: list[Case]) -> float:
         raise SystemExit(f"gnubg gave {len(blocks)} cube analyses for {len(cases)} cases")
     for c, block in zip(cases, blocks, strict=True):
         lines = block.splitlines()
-        m = next(_PROBS.match(line) for line in lines if _PROBS.match(line))
-        w, wg, wbg, _, lg, lbg = (float(v) for v in m.groups())
+        found = [m for m in map(_PROBS.match, lines) if m]
+        w, wg, wbg, _, lg, lbg = (float(v) for v in found[0].groups())
         c.probs = (w, wg, wbg, lg, lbg)
         action = next(line for line in lines if line.startswith("Proper cube action:"))
         words = action.split(":", 1)[1].strip().lower()
@@ -165,9 +165,9 @@ def main() -> int:
         f"{n} positions ({money} money, {n - money} match; "
         f"gnubg: {doubles} doubles, {passes} passes)"
     )
-    for label, (d, t) in tallies.items():
+    for label, (dd, t) in tallies.items():
         print(
-            f"{label}: double/no-double agree {100 * d / n:.1f}%, "
+            f"{label}: double/no-double agree {100 * dd / n:.1f}%, "
             f"take/pass agree {100 * t / n:.1f}%"
         )
     return 0
