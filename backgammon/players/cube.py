@@ -27,6 +27,7 @@ import numpy.typing as npt
 from numpy.typing import ArrayLike
 
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.players.probabilities import MONEY_WEIGHTS
 
 if TYPE_CHECKING:
     from backgammon.match import Match
@@ -41,6 +42,7 @@ __all__ = [
     "cube_efficiency",
     "cube_values",
     "cubeful",
+    "dead_cube_weights",
     "decision_from_values",
     "double_pass_value",
     "emg_to_mwc",
@@ -488,6 +490,21 @@ def emg_to_mwc(
     w = met.equity(a - state.cube_value, b, post)
     lo = met.equity(a, b - state.cube_value, post)
     return np.asarray(0.5 * (e * (w - lo) + (w + lo)))
+
+
+def dead_cube_weights(
+    state: CubeState, met: MatchEquityTable = KAZAROSS_XG2
+) -> tuple[FloatArray, float]:
+    """The side on roll's dead-cube value as ``w @ p + c`` of the five probabilities:
+    cubeless money equity, or in a match the MWC of each outcome through the table."""
+    if state.is_money:
+        return MONEY_WEIGHTS
+    m = _Met(state, met)
+    v = state.cube_value
+    w1, w2, w3 = m(v, 0), m(2 * v, 0), m(3 * v, 0)
+    l1, l2, l3 = m(0, v), m(0, 2 * v), m(0, 3 * v)
+    # p = (win, win g+, win bg, lose g+, lose bg) are cumulative: outcomes are differences.
+    return np.array([w1 - l1, w2 - w1, w3 - w2, l2 - l1, l3 - l2]), l1
 
 
 def money_equity(p: Probs, owner: int, x: float, jacoby: bool = False) -> float:
