@@ -17,7 +17,7 @@ from rich.text import Text
 
 from backgammon import matchfile
 from backgammon.board import Position
-from backgammon.cli import audit
+from backgammon.cli import analyse, audit
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
 from backgammon.cli.errors import UsageError, bound, clip, cut
 from backgammon.cli.reader import Reader
@@ -465,6 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="backgammon.sqlite3",
         help="where matches are kept: an SQLite file or sqlite:/// URL (./backgammon.sqlite3)",
     )
+    analyse.add_parser(sub)
     return parser
 
 
@@ -486,6 +487,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "selfplay": selfplay_command,
         "serve": serve_command,
         "verify": verify_command,
+        "analyse": analyse.analyse_command,
     }
     try:
         if args.command in _PASSED_ON:
