@@ -48,6 +48,7 @@ from backgammon.matchfile import (
     GameFile,
     MatchFile,
 )
+from backgammon.players.base import RankedMove
 from backgammon.players.cube import CubeDecision, CubeState, to_emg
 from backgammon.players.met import KAZAROSS_XG2
 from backgammon.players.neural import NeuralPlayer
@@ -59,6 +60,8 @@ __all__ = [
     "Judged",
     "PlayerStats",
     "analyse",
+    "cube_errors",
+    "judge_play",
     "mark",
     "rating",
 ]
@@ -234,6 +237,41 @@ def _emg_diff(a: float, b: float, state: CubeState) -> float:
     return float(to_emg(a, state) - to_emg(b, state))
 
 
+def cube_errors(d: CubeDecision, state: CubeState) -> dict[str, float]:
+    """What each cube action loses (EMG, 0 when right) against the best, from the cubeful
+    values of a decision: the doubler's "no double" and "double" (the taker answering
+    best), the taker's "take" and "pass"."""
+    nd, dt, dp = (float(to_emg(v, state)) for v in (d.no_double, d.double_take, d.double_pass))
+    best = max(nd, min(dt, dp)) if state.may_double() else nd
+    return {
+        "no double": max(best - nd, 0.0),
+        "double": max(best - min(dt, dp), 0.0),
+        "take": max(dt - dp, 0.0),
+        "pass": max(dp - dt, 0.0),
+    }
+
+
+def judge_play(
+    bot: NeuralPlayer,
+    pos: Position,
+    dice: tuple[int, int],
+    state: CubeState,
+    move: Move,
+    plies: int,
+) -> tuple[float, RankedMove, RankedMove] | None:
+    """The error (EMG) of playing ``move``, the best play and the played one, all judged
+    at ``plies``; None when the roll has at most one legal play."""
+    legal = pos.legal_moves(dice)
+    if len(legal) <= 1:
+        return None
+    result = pos.play(move).board
+    move = next((mv for mv in legal if pos.play(mv).board == result), move)
+    ranked = bot.ranked_moves(pos, dice, state, include=[move], plies=plies)
+    best = ranked[0]
+    mine = next(r for r in ranked if r.move == move and r.plies == best.plies)
+    return max(best.equity - mine.equity, 0.0), best, mine
+
+
 class _Judge:
     """The running analysis of one match."""
 
@@ -271,65 +309,39 @@ class _Judge:
             marks[d.mark] = marks.get(d.mark, 0) + 1
 
     def missed_double(self, m: Match, game: int, row: int, player: int) -> None:
-        """Judge not doubling before a roll when the player could double."""
+        """Judge not doubling before a roll when the player could double: the decision
+        counts when it was close (doubling not wrong by 0.16 or more)."""
         state = CubeState.from_match(m)
         d = self.cube(m)
-        best = max(d.no_double, min(d.double_take, d.double_pass))
-        dt_emg = float(to_emg(d.double_take, state))
-        close = float(to_emg(best, state)) - min(dt_emg, 1.0) < _CLOSE
-        error = _emg_diff(best, d.no_double, state)
-        if close:
-            self.stats[player].cube_decisions += 1
-        if error > 1e-9:
-            self.stats[player].cube_error += error
-        if close or error > 1e-9:
-            word = "Double" if error > 1e-9 else "No double"
+        errors = cube_errors(d, state)
+        error = errors["no double"]
+        close = errors["double"] < _CLOSE
+        s = self.stats[player]
+        s.cube_decisions += close
+        s.cube_error += error
+        if close or error > 0.0:
+            best = "Double" if error > 0.0 else "No double"
             self.add(
                 Judged(
-                    game,
-                    row,
-                    player,
-                    "double",
-                    "No double",
-                    word,
-                    max(error, 0.0),
-                    mark(error),
-                    m.gnubg_id(),
-                    counted=True,
+                    game, row, player, "double", "No double", best, error, mark(error), m.gnubg_id()
                 )
             )
 
     def double(self, m: Match, game: int, row: int, player: int) -> None:
         """Judge an actual double (the taker's best answer is what doubling gets)."""
-        state = CubeState.from_match(m)
-        d = self.cube(m)
-        best = max(d.no_double, min(d.double_take, d.double_pass))
-        error = max(_emg_diff(best, min(d.double_take, d.double_pass), state), 0.0)
+        error = cube_errors(self.cube(m), CubeState.from_match(m))["double"]
         self.stats[player].cube_decisions += 1
         self.stats[player].cube_error += error
+        best = "Double" if error <= 0.0 else "No double"
         self.add(
-            Judged(
-                game,
-                row,
-                player,
-                "double",
-                "Double",
-                "Double" if error <= 1e-9 else "No double",
-                error,
-                mark(error),
-                m.gnubg_id(),
-            )
+            Judged(game, row, player, "double", "Double", best, error, mark(error), m.gnubg_id())
         )
 
     def answer(self, m: Match, game: int, row: int, player: int, took: bool) -> None:
         """Judge a take or a pass (the doubler's values, the taker's loss)."""
-        state = CubeState.from_match(m)
-        d = self.cube(m)
-        if took:
-            error = max(_emg_diff(d.double_take, d.double_pass, state), 0.0)
-        else:
-            error = max(_emg_diff(d.double_pass, d.double_take, state), 0.0)
-        right = "Take" if d.double_take <= d.double_pass else "Pass"
+        errors = cube_errors(self.cube(m), CubeState.from_match(m))
+        error = errors["take" if took else "pass"]
+        right = "Pass" if errors["take"] > 0.0 else "Take"
         self.stats[player].cube_decisions += 1
         self.stats[player].cube_error += error
         self.add(
@@ -366,23 +378,13 @@ class _Judge:
 
     def checker(self, m: Match, game: int, row: int, player: int, move: Move) -> None:
         """Judge a play (the match stands after the roll, before the play)."""
-        pos, dice = m.position, m.dice
+        dice = m.dice
         assert dice is not None
         state = CubeState.from_match(m)
-        legal = pos.legal_moves(dice)
-        if len(legal) <= 1:
+        judged = judge_play(self.bot, m.position, dice, state, move, self.plies)
+        if judged is None:
             return
-        result = pos.play(move).board
-        move = next((mv for mv in legal if pos.play(mv).board == result), move)
-        ranked = self.bot.ranked_moves(
-            pos, dice, state, keep=None, include=[move], plies=self.plies
-        )
-        deep = [r for r in ranked if r.plies == ranked[0].plies]
-        best = deep[0]
-        mine = next((r for r in deep if r.move == move), None)
-        if mine is None:  # the played move is always judged at depth; a safety net
-            mine = next(r for r in ranked if r.move == move)
-        error = max(best.equity - mine.equity, 0.0)
+        error, best, mine = judged
         s = self.stats[player]
         s.unforced += 1
         s.checker_error += error
@@ -394,7 +396,7 @@ class _Judge:
                 row,
                 player,
                 "checker",
-                str(move),
+                str(mine.move),
                 str(best.move),
                 error,
                 mark(error),

@@ -103,6 +103,7 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         confirm=reader.interactive if args.confirm is None else args.confirm,
         unicode=unicode,
         save_path=save_path,
+        tutor=args.tutor,
     )
     what = f"a {_length(match)}-point match" if _length(match) else "a money session"
     opponent = "each other" if args.vs == "human" else f"the bot ({names[1]})"
@@ -368,6 +369,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", default=None, help="your name in the match file")
     play.add_argument(
         "--no-auto", action="store_true", help="do not make forced plays automatically"
+    )
+    play.add_argument(
+        "--tutor",
+        action="store_true",
+        help="warn before a play or cube action that loses 0.08 or more (gnubg's 'bad')",
     )
     play.add_argument(
         "--confirm",

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from backgammon.board import Move, Position
 from backgammon.cli import audit
-from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
+from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot, tutor_warning
 from backgammon.cli.errors import UsageError, bound, clip
 from backgammon.cli.reader import Reader
 from backgammon.cli.records import write_mat
@@ -132,6 +132,7 @@ class PlayOptions:
     confirm: bool = True
     unicode: bool = True
     save_path: Path = Path("backgammon.mat")
+    tutor: bool = False
 
 
 class Session:
@@ -415,6 +416,12 @@ class Session:
         """Carry out a roll, cube or resignation command (the match refuses what is illegal)."""
         m = self.match
         who = self._name(m.turn)
+        if (
+            command in ("roll", "double", "take", "pass")
+            and m.turn in self.options.humans
+            and self.tutor_objects(m.turn, command)
+        ):
+            return
         if command == "roll":
             self.roll()
         elif command == "double":
@@ -485,9 +492,28 @@ class Session:
             self._adviser = next(iter(self.bots.values()), None) or load_bot(None)
         return self._adviser
 
+    def advice_allowed(self) -> bool:
+        """Hints and the tutor are off in a match between two people until it ends."""
+        return len(self.options.humans) < 2 or self.match.is_over
+
+    def tutor_objects(self, actor: int, action: str, move: Move | None = None) -> bool:
+        """With the tutor on: warn when ``action`` (a play, or double/take/pass/roll) loses
+        at least gnubg's "bad" threshold and ask whether to go ahead; True to reconsider."""
+        if not self.options.tutor or not self.advice_allowed():
+            return False
+        warning = tutor_warning(self.adviser(), self.match, actor, action, move)
+        if warning is None:
+            return False
+        self.say(warning, "bold yellow")
+        answer = self.reader.read("Go ahead anyway? (y/n) > ").strip().lower()
+        return answer not in ("y", "yes")
+
     def hint(self, actor: int, entry: TurnEntry | None = None) -> None:
         """The bot's advice for the player ``actor``."""
         m = self.match
+        if not self.advice_allowed():
+            self.say("Hints are off in a match between two people until it ends.")
+            return
         bot = self.adviser()
         if entry is not None:
             cube = CubeState.from_match(m, actor)
@@ -567,6 +593,12 @@ class Session:
                     self.draw()
                     self.list_plays(entry)
                     continue
+            if self.tutor_objects(actor, "move", move):
+                while entry.steps:
+                    entry.undo()
+                self.draw()
+                self.list_plays(entry)
+                continue
             _play(m, move)
             return
 
