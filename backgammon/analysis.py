@@ -63,6 +63,7 @@ __all__ = [
     "cube_errors",
     "judge_play",
     "mark",
+    "mat_rows",
     "rating",
 ]
 
@@ -410,7 +411,7 @@ def _other(value: float, state: CubeState) -> float:
     return -value if state.is_money else 1.0 - value
 
 
-def _rows(game: GameFile) -> list[int]:
+def mat_rows(game: GameFile) -> list[int]:
     """The .mat row of each action of a game (two half-rows a row; player 1's opening
     roll takes the right half of row 1; the take of a beaver has no half-row)."""
     out = []
@@ -469,7 +470,7 @@ def analyse(
             break
         start_mwc = _standing(m)
         first_roll = True
-        for action, row in zip(game.actions, _rows(game), strict=True):
+        for action, row in zip(game.actions, mat_rows(game), strict=True):
             p = action.player
             phase = m.phase
             if isinstance(action, FileRoll):
