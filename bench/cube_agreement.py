@@ -18,43 +18,22 @@ from __future__ import annotations
 
 import argparse
 import random
-import re
-import subprocess
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import gnubg_nn
-from gnubg_reference import played_game_cases, to_gnubg
+from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnubg
 
-from backgammon import Position
-from backgammon.ids import GameState, MatchIdFields, encode_match_id
 from backgammon.players import get
 from backgammon.players.cube import CubeAction, CubeState, cube_decision, cube_efficiency
 
-GNUBG = "/usr/games/gnubg"
-_PROBS = re.compile(r"^\s+([\d.]+) ([\d.]+) ([\d.]+) - ([\d.]+) ([\d.]+) ([\d.]+)\s*$")
 
-
-@dataclass
-class Case:
-    """One cube decision: the position (side on roll's view), our cube state, and what
-    gnubg printed (its probabilities and action) once it has run."""
-
-    position: Position
-    state: CubeState
-    probs: tuple[float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 0.0)
-    doubles: bool = False
-    takes: bool = True
-
-
-def make_cases(count: int, seed: int, money: float) -> list[Case]:
+def make_cases(count: int, seed: int, money: float) -> list[GnubgCube]:
     """Positions from gnubg's self-play with random cube states (see the module doc)."""
     rng = random.Random(seed)
-    out: list[Case] = []
+    out: list[GnubgCube] = []
     for pos, _, _ in played_game_cases(6000, seed=seed):
         if len(out) >= count:
             break
@@ -66,7 +45,7 @@ def make_cases(count: int, seed: int, money: float) -> list[Case]:
             owner = rng.choice([0, 1])
             jacoby = owner == 0 and rng.random() < 0.5
             out.append(
-                Case(pos, CubeState(0, (0, 0), 1 if owner == 0 else 2, owner, jacoby=jacoby))
+                GnubgCube(pos, CubeState(0, (0, 0), 1 if owner == 0 else 2, owner, jacoby=jacoby))
             )
             continue
         length = rng.choice([3, 5, 7, 9, 11])
@@ -75,64 +54,8 @@ def make_cases(count: int, seed: int, money: float) -> list[Case]:
         cube, owner = 1, 0
         if b > 1 and rng.random() < 0.3 and a > 2 and b > 2:
             cube, owner = 2, 1
-        out.append(Case(pos, CubeState(length, (length - a, length - b), cube, owner)))
+        out.append(GnubgCube(pos, CubeState(length, (length - a, length - b), cube, owner)))
     return out
-
-
-def _match_id(state: CubeState) -> str:
-    """gnubg's Match ID with player 0 (the side on roll) to roll."""
-    owner = None if state.cube_owner == 0 else (0 if state.cube_owner == 1 else 1)
-    return encode_match_id(
-        MatchIdFields(
-            cube_value=state.cube_value,
-            cube_owner=owner,
-            dice_owner=0,
-            crawford=state.crawford,
-            game_state=GameState.PLAYING,
-            turn=0,
-            match_length=state.match_length,
-            score=state.score,
-            no_jacoby=not state.jacoby,
-        )
-    )
-
-
-def ask_gnubg(cases: list[Case]) -> float:
-    """Fill in gnubg's probabilities and actions (one gnubg process); its seconds."""
-    cmds = ["set output digits 5", "set evaluation cubedecision evaluation plies 0"]
-    for c in cases:
-        money = c.state.is_money
-        cmds += [
-            "new session" if money else f"new match {c.state.match_length}",
-            f"set jacoby {'on' if c.state.jacoby else 'off'}" if money else "",
-            "set beavers off",
-            f"set matchid {_match_id(c.state)}",
-            f"set board {c.position.position_id()}",
-            "hint",
-        ]
-    start = time.perf_counter()
-    out = subprocess.run(
-        [GNUBG, "-t", "-q"],
-        input="\n".join(x for x in cmds if x) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=3600,
-        check=False,
-    ).stdout
-    seconds = time.perf_counter() - start
-    blocks = out.split("Cube analysis")[1:]
-    if len(blocks) != len(cases):
-        raise SystemExit(f"gnubg gave {len(blocks)} cube analyses for {len(cases)} cases")
-    for c, block in zip(cases, blocks, strict=True):
-        lines = block.splitlines()
-        found = [m for m in map(_PROBS.match, lines) if m]
-        w, wg, wbg, _, lg, lbg = (float(v) for v in found[0].groups())
-        c.probs = (w, wg, wbg, lg, lbg)
-        action = next(line for line in lines if line.startswith("Proper cube action:"))
-        words = action.split(":", 1)[1].strip().lower()
-        c.doubles = words.startswith(("double", "redouble"))
-        c.takes = "pass" not in words
-    return seconds
 
 
 def main() -> int:
@@ -143,7 +66,7 @@ def main() -> int:
     ap.add_argument("--show", action="store_true", help="print each disagreement")
     args = ap.parse_args()
     cases = make_cases(args.positions, args.seed, args.money)
-    ask_gnubg(cases)
+    ask_gnubg_cube(cases)
     net = get("neural", plies=0)
     n = len(cases)
     tallies = {"logic": [0, 0], "end to end": [0, 0]}
