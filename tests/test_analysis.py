@@ -233,3 +233,46 @@ def test_analysis_of_a_match_counts_unforced_plays_and_luck(net: NeuralPlayer) -
 
     b = analyse(to_match(record), net, plies=0, names=record.players)
     assert [d.error_emg for d in b.decisions] == pytest.approx([d.error_emg for d in a.decisions])
+
+
+def test_hints_are_off_between_two_people_until_the_match_ends(tmp_path: Path) -> None:
+    r = run_cli("play", "--vs", "human", "--seed", "3", stdin="hint\nquit\n", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "Hints are off in a match between two people until it ends." in r.stdout
+    assert "EMG" not in r.stdout
+
+
+def test_the_tutor_warns_before_a_bad_play_and_lets_it_be_reconsidered(tmp_path: Path) -> None:
+    # Seed 3: the bot opens, we roll 21 and may hit; 8/7 8/6 leaves the blot standing and
+    # loses far more than gnubg's "bad" threshold (0.08 EMG); the tutor asks, we say no.
+    script = "\n8/7 8/6\nn\nquit\n"
+    r = run_cli(
+        "play",
+        "--seed",
+        "3",
+        "--bot",
+        "random",
+        "--tutor",
+        "--out",
+        "t.mat",
+        stdin=script,
+        cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "Tutor: 8/7 8/6 loses" in r.stdout and "Go ahead anyway? (y/n) > n" in r.stdout
+    assert "8/7 8/6" not in (tmp_path / "t.mat").read_text()  # taken back, not played
+    # The best play passes without a word.
+    r = run_cli(
+        "play",
+        "--seed",
+        "3",
+        "--bot",
+        "random",
+        "--tutor",
+        "--out",
+        "u.mat",
+        stdin="\n24/22*/21\nquit\n",
+        cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "Tutor:" not in r.stdout and "21: 24/22* 22/21" in (tmp_path / "u.mat").read_text()

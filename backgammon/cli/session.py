@@ -30,7 +30,7 @@ from backgammon.cli.state import (
 )
 from backgammon.dice import AuditableDice, DiceSource, verify
 from backgammon.match import ActionKind, Match, Phase
-from backgammon.players import CubeState, decide
+from backgammon.players import CubeState, MoveRanker, decide
 from backgammon.turn import TurnEntry, format_partial
 
 __all__ = ["HELP", "PlayOptions", "Session"]
@@ -156,6 +156,7 @@ class Session:
         self.dice = dice
         self._last_score: tuple[int, int] = _score(match)
         self._adviser: Bot | None = None
+        self._tutor: Bot | None = None
 
     # ------------------------------------------------------------------ output
     def say(self, text: str, style: str | None = None) -> None:
@@ -492,6 +493,15 @@ class Session:
             self._adviser = next(iter(self.bots.values()), None) or load_bot(None)
         return self._adviser
 
+    def tutor(self) -> Bot:
+        """The bot that tutors: the adviser if it gives equities, else the best bot."""
+        bot = self.adviser()
+        if not isinstance(bot, MoveRanker):
+            if self._tutor is None:
+                self._tutor = load_bot(None)
+            bot = self._tutor
+        return bot
+
     def advice_allowed(self) -> bool:
         """Hints and the tutor are off in a match between two people until it ends."""
         return len(self.options.humans) < 2 or self.match.is_over
@@ -501,7 +511,7 @@ class Session:
         at least gnubg's "bad" threshold and ask whether to go ahead; True to reconsider."""
         if not self.options.tutor or not self.advice_allowed():
             return False
-        warning = tutor_warning(self.adviser(), self.match, actor, action, move)
+        warning = tutor_warning(self.tutor(), self.match, actor, action, move)
         if warning is None:
             return False
         self.say(warning, "bold yellow")
