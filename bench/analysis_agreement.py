@@ -8,7 +8,10 @@ it as SGF.  We analyse the same files (:func:`backgammon.analysis.analyse` at ``
 Printed: the correlation of the per-player overall error rates (mEMG per decision), their
 mean absolute difference, the share of gnubg's "very bad" marks that we mark bad or very
 bad, and the analysis time against gnubg re-analysing the same files at our ply, as a ratio.
-The default run takes a few minutes; ``--matches 30 --length 5 --ply 2`` is the full one.
+``--method`` also runs our analysis with gnubg's own 0-ply net (gnubg-nn) in place of ours
+against gnubg's 0-ply analysis, which separates the method (cubeful values, definitions)
+from the net.  The default run takes a few minutes; ``--matches 30 --length 5 --ply 2`` is
+the full one.
 """
 
 from __future__ import annotations
@@ -24,10 +27,12 @@ from pathlib import Path
 
 import numpy as np
 
-from backgammon import sgf
+from backgammon import Position, sgf
 from backgammon.analysis import Analysis, analyse, mat_rows
 from backgammon.matchfile import FileDouble, FileDrop, FileRoll, FileTake, MatchFile
 from backgammon.players.neural import NeuralPlayer
+from backgammon.players.probabilities import game_over_probs
+from backgammon.players.search import Searcher
 
 GNUBG = "/usr/games/gnubg"
 _NODE = re.compile(r";([BW])\[([^\]]*)\]([^;()]*)")
@@ -88,6 +93,36 @@ def play_and_analyse(
     return out
 
 
+def gnubg_rates(files: list[str], ply: int) -> tuple[list[float], float]:
+    """gnubg's overall error rates (mEMG, two per file) analysing at ``ply``; its seconds."""
+    cmds = [
+        f"set analysis chequerplay evaluation plies {ply}",
+        f"set analysis cubedecision evaluation plies {ply}",
+    ]
+    for f in files:
+        cmds += [f"load match {f}", "analyse match", "show statistics match"]
+    text, seconds = gnubg(cmds)
+    found = [_RATE.match(line) for line in text.splitlines() if line.startswith("Error rate")]
+    overall = [m for m in found if m][2::3]  # checker, cube, overall for each file
+    return [-float(v) for m in overall for v in (m.group(1), m.group(2))], seconds
+
+
+class GnubgNet:
+    """gnubg's 0-ply net (gnubg-nn) as an :class:`~backgammon.players.evaluator.Evaluator`."""
+
+    def evaluate(self, boards: np.ndarray) -> np.ndarray:
+        import gnubg_nn
+
+        b = np.asarray(boards)
+        over, exact = game_over_probs(b)
+        out = np.array(exact, dtype=np.float64)
+        for i, row in enumerate(b):
+            if not over[i]:
+                not_on_roll, on_roll = Position(tuple(int(v) for v in row)).arrays()
+                out[i] = gnubg_nn.probabilities([list(not_on_roll), list(on_roll)], 0)
+        return out
+
+
 def gnubg_marks(text: str, record: MatchFile) -> dict[tuple[int, int, int, str], str]:
     """gnubg's marks on the checker plays and cube actions of a saved SGF, keyed like our
     decisions: (game, .mat row, player, kind)."""
@@ -122,6 +157,7 @@ def main() -> int:
     ap.add_argument("--length", type=int, default=3)
     ap.add_argument("--ply", type=int, default=1, help="our analysis depth (gnubg's is 2)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--method", action="store_true", help="also with gnubg's net, at 0-ply")
     args = ap.parse_args()
     bot = NeuralPlayer(0)
     theirs: list[float] = []
@@ -145,13 +181,19 @@ def main() -> int:
                     very_bad += 1
                     matched += mine.get(key, "") in ("bad", "very bad")
         files = [str(p) for p, _ in games]
-        cmds = [
-            f"set analysis chequerplay evaluation plies {args.ply}",
-            f"set analysis cubedecision evaluation plies {args.ply}",
-        ]
-        for f in files:
-            cmds += [f"load match {f}", "analyse match"]
-        _, gnubg_seconds = gnubg(cmds)
+        _, gnubg_seconds = gnubg_rates(files, args.ply)
+        theirs0: list[float] = []
+        ours0: list[float] = []
+        if args.method:
+            theirs0, _ = gnubg_rates(files, 0)
+            gbot = NeuralPlayer(0)
+            gbot.evaluator = GnubgNet()
+            gbot.searcher = Searcher(gbot.evaluator)
+            for path, _ in games:
+                record = sgf.read_record(path.read_text(encoding="utf-8"))
+                judged = analyse(record, gbot, 0)
+                by_name = {p.name: 1000.0 * p.overall_rate for p in judged.players}
+                ours0 += [by_name[record.players[0]], by_name[record.players[1]]]
     t, o = np.array(theirs), np.array(ours)
     corr = (
         float(np.corrcoef(t, o)[0, 1])
@@ -167,6 +209,13 @@ def main() -> int:
     print(f"correlation {corr:.3f}, mean absolute difference {np.abs(t - o).mean():.1f} mEMG")
     share = 100.0 * matched / very_bad if very_bad else float("nan")
     print(f"gnubg's very bad marks we mark bad or very bad: {matched}/{very_bad} ({share:.0f}%)")
+    if args.method:
+        t0, o0 = np.array(theirs0), np.array(ours0)
+        print(
+            f"method (gnubg's 0-ply net in our analysis against gnubg's 0-ply analysis): "
+            f"correlation {float(np.corrcoef(t0, o0)[0, 1]):.3f}, "
+            f"mean absolute difference {np.abs(t0 - o0).mean():.1f} mEMG"
+        )
     print(
         f"analysis time at {args.ply}-ply: ours {our_seconds:.1f}s, gnubg {gnubg_seconds:.1f}s, "
         f"ratio {our_seconds / gnubg_seconds:.1f}"
