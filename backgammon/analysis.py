@@ -293,15 +293,6 @@ class _Judge:
             self._cube = (key, decision)
         return self._cube[1]
 
-    def roll_value(self, pos: Position, dice: tuple[int, int], state: CubeState) -> float:
-        """0-ply cubeful value of the best play of ``dice`` for the mover."""
-        searcher = self.bot.searcher
-        ranked = searcher.rank_cubeful(pos, dice, state, 0)
-        if ranked:
-            return ranked[0][2]
-        _, v = searcher.cubeful(pos.flip(), [state.flip()], 0, top=False)
-        return float(-v[0] if state.is_money else 1.0 - v[0])
-
     # ------------------------------------------------------------------ decisions
     def add(self, d: Judged) -> None:
         self.decisions.append(d)
@@ -363,9 +354,10 @@ class _Judge:
         """The luck of ``dice`` for ``player`` (before the play)."""
         pos = m.position
         state = CubeState.from_match(m)
+        by_roll = self.bot.searcher.roll_values(pos, state)
         rolls = [(a, b) for a, b in iter_rolls() if not (opening and a == b)]
         weights = np.array([1.0 if (a == b or opening) else 2.0 for a, b in rolls])
-        values = np.array([self.roll_value(pos, r, state) for r in rolls])
+        values = np.array([by_roll[r] for r in rolls])
         mean = float(weights @ values / weights.sum())
         hi, lo = max(dice), min(dice)
         rolled = values[rolls.index((hi, lo))]

@@ -217,6 +217,28 @@ class Searcher:
         total_v = weights @ _flip_values(child_v, money)
         return total_p / 36.0, self._gather(total_v / 36.0, states, top)
 
+    def roll_values(self, position: Position, state: CubeState) -> dict[tuple[int, int], float]:
+        """0-ply cubeful value for the mover of the best play of each of the 21 rolls (the
+        turn passing when there is none), every roll's plays evaluated in one batch: what
+        the luck of a roll is measured against."""
+        segments: list[tuple[int, int, int, int]] = []
+        afters: list[Position] = []
+        for a, b, _ in _ROLLS:
+            moves = position.legal_moves((a, b))
+            start = len(afters)
+            if moves:
+                afters.extend(position.play(m) for m in moves)
+            else:
+                afters.append(position.flip())
+            segments.append((a, b, start, len(afters)))
+        boards = boards_array(p.board for p in afters)
+        theirs = self.evaluator.evaluate(boards)
+        v = _flip_values(
+            self._leaf_values(np.asarray(theirs), boards, [state.flip()], False)[:, 0],
+            state.is_money,
+        )
+        return {(a, b): float(v[start:end].max()) for a, b, start, end in segments}
+
     def rank_cubeful(
         self,
         position: Position,
