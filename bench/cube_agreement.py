@@ -11,7 +11,8 @@ and its proper cube action.  Two comparisons:
 
 * logic: gnubg's probabilities through our cube logic (:mod:`backgammon.players.cube`)
   against gnubg's action (double/no double, take/pass);
-* end to end: our own net's probabilities through our cube logic against gnubg's action.
+* end to end: our own net's cube decision (cubeful, at ``--plies``) against gnubg's action
+  (gnubg at 0-ply).
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import gnubg_nn
 from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnubg
 
-from backgammon.players import get
 from backgammon.players.cube import CubeAction, CubeState, cube_decision, cube_efficiency
+from backgammon.players.neural import NeuralPlayer
 
 
 def make_cases(count: int, seed: int, money: float) -> list[GnubgCube]:
@@ -64,17 +65,21 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--money", type=float, default=0.2, help="share of money-game cases")
     ap.add_argument("--show", action="store_true", help="print each disagreement")
+    ap.add_argument("--plies", type=int, default=0, help="our depth end to end (0, 1, 2)")
     args = ap.parse_args()
     cases = make_cases(args.positions, args.seed, args.money)
     ask_gnubg_cube(cases)
-    net = get("neural", plies=0)
+    net = NeuralPlayer(args.plies)
     n = len(cases)
-    tallies = {"logic": [0, 0], "end to end": [0, 0]}
+    end = f"end to end, ours at {args.plies}-ply"
+    tallies = {"logic": [0, 0], end: [0, 0]}
     for c in cases:
         x = cube_efficiency(c.position.is_race(), c.position.pip_counts()[0])
-        mine = tuple(float(v) for v in net.probabilities(c.position))  # type: ignore[attr-defined]
-        for label, probs in (("logic", c.probs), ("end to end", mine)):
-            d = cube_decision(list(probs), c.state, x)
+        for label in tallies:
+            if label == "logic":
+                d = cube_decision(list(c.probs), c.state, x)
+            else:
+                d = net.cube_decision(c.position, c.state)
             same_double = (d.action is CubeAction.DOUBLE) == c.doubles
             same_take = (d.response is not CubeAction.PASS) == c.takes
             tallies[label][0] += same_double
