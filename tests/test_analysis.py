@@ -11,10 +11,11 @@ import dataclasses
 import json
 from pathlib import Path
 
+import gnubg_nn
 import numpy as np
 import pytest
 from clihelp import run_cli
-from gnubg_reference import GnubgCube, ask_gnubg_cube, cube_cases
+from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnubg
 
 from backgammon import Position, mat
 from backgammon.analysis import THRESHOLDS, analyse, mark, mat_rows, rating
@@ -77,7 +78,11 @@ def test_cube_logic_agrees_with_gnubg_on_random_cube_states() -> None:
     # R22-R33: gnubg's own probabilities through our cube logic against its proper cube
     # action on positions from its self-play, money (Jacoby or not, centred or owned cube)
     # and match scores (centred or owned, post-Crawford); bench/cube_agreement.py at scale.
-    rng_cases = cube_cases(60, seed=4)
+    positions = [
+        pos
+        for pos, _, _ in played_game_cases(200, seed=4)
+        if not pos.is_game_over() and 0.55 <= gnubg_nn.probabilities(to_gnubg(pos), 0)[0] <= 0.92
+    ][:60]
     states = [
         CubeState(),
         CubeState(jacoby=True),
@@ -86,7 +91,7 @@ def test_cube_logic_agrees_with_gnubg_on_random_cube_states() -> None:
         CubeState(9, (2, 5), 2, 1),
         CubeState(5, (1, 4)),
     ]
-    cases = [GnubgCube(c.position, states[i % len(states)]) for i, c in enumerate(rng_cases)]
+    cases = [GnubgCube(pos, states[i % len(states)]) for i, pos in enumerate(positions)]
     ask_gnubg_cube(cases)
     agree = 0
     for c in cases:
@@ -242,10 +247,9 @@ def test_hints_are_off_between_two_people_until_the_match_ends(tmp_path: Path) -
     assert "EMG" not in r.stdout
 
 
-def test_the_tutor_warns_before_a_bad_play_and_lets_it_be_reconsidered(tmp_path: Path) -> None:
-    # Seed 3: the bot opens, we roll 21 and may hit; 8/7 8/6 leaves the blot standing and
-    # loses far more than gnubg's "bad" threshold (0.08 EMG); the tutor asks, we say no.
-    script = "\n8/7 8/6\nn\nquit\n"
+def _tutored(tmp_path: Path, script: str) -> tuple[str, str]:
+    """Seed 3 against the random bot with the tutor: it opens, we roll 21 (Enter), then
+    ``script``; the output and the saved match."""
     r = run_cli(
         "play",
         "--seed",
@@ -255,24 +259,19 @@ def test_the_tutor_warns_before_a_bad_play_and_lets_it_be_reconsidered(tmp_path:
         "--tutor",
         "--out",
         "t.mat",
-        stdin=script,
+        stdin="\n" + script,
         cwd=tmp_path,
     )
     assert r.returncode == 0, r.stderr
-    assert "Tutor: 8/7 8/6 loses" in r.stdout and "Go ahead anyway? (y/n) > n" in r.stdout
-    assert "8/7 8/6" not in (tmp_path / "t.mat").read_text()  # taken back, not played
+    return r.stdout, (tmp_path / "t.mat").read_text()
+
+
+def test_the_tutor_warns_before_a_bad_play_and_lets_it_be_reconsidered(tmp_path: Path) -> None:
+    # We may hit with 21; 8/7 8/6 leaves the blot standing and loses far more than gnubg's
+    # "bad" threshold (0.08 EMG): the tutor asks, we say no, the play is taken back.
+    out, saved = _tutored(tmp_path, "8/7 8/6\nn\nquit\n")
+    assert "Tutor: 8/7 8/6 loses" in out and "Go ahead anyway? (y/n) > n" in out
+    assert "8/7 8/6" not in saved
     # The best play passes without a word.
-    r = run_cli(
-        "play",
-        "--seed",
-        "3",
-        "--bot",
-        "random",
-        "--tutor",
-        "--out",
-        "u.mat",
-        stdin="\n24/22*/21\nquit\n",
-        cwd=tmp_path,
-    )
-    assert r.returncode == 0, r.stderr
-    assert "Tutor:" not in r.stdout and "21: 24/22* 22/21" in (tmp_path / "u.mat").read_text()
+    out, saved = _tutored(tmp_path, "24/22*/21\nquit\n")
+    assert "Tutor:" not in out and "21: 24/22* 22/21" in saved

@@ -471,10 +471,8 @@ def to_emg(value: ArrayLike, state: CubeState, met: MatchEquityTable = KAZAROSS_
     v = np.asarray(value, dtype=np.float64)
     if state.is_money:
         return v
-    a, b = state.away
-    post = state.crawford or state.post_crawford
-    w = met.equity(a - state.cube_value, b, post)
-    lo = met.equity(a, b - state.cube_value, post)
+    m = _Met(state, met)
+    w, lo = m(state.cube_value, 0), m(0, state.cube_value)
     return np.asarray((2.0 * v - (w + lo)) / (w - lo))
 
 
@@ -485,10 +483,8 @@ def emg_to_mwc(
     e = np.asarray(emg, dtype=np.float64)
     if state.is_money:
         return e
-    a, b = state.away
-    post = state.crawford or state.post_crawford
-    w = met.equity(a - state.cube_value, b, post)
-    lo = met.equity(a, b - state.cube_value, post)
+    m = _Met(state, met)
+    w, lo = m(state.cube_value, 0), m(0, state.cube_value)
     return np.asarray(0.5 * (e * (w - lo) + (w + lo)))
 
 

@@ -51,6 +51,22 @@ def cube_lives(boards: IntArray) -> FloatArray:
     return np.asarray(np.where(over, 0.0, x))
 
 
+def _roll_children(pos: Position) -> tuple[list[Position], list[tuple[int, int, int, int, float]]]:
+    """Every play of every one of the 21 rolls (the turn passing when there is none), in
+    one list for one batch, and per roll ``(die1, die2, start, end, weight)`` into it."""
+    afters: list[Position] = []
+    segments: list[tuple[int, int, int, int, float]] = []
+    for a, b, weight in _ROLLS:
+        moves = pos.legal_moves((a, b))
+        start = len(afters)
+        if moves:
+            afters.extend(pos.play(m) for m in moves)
+        else:
+            afters.append(pos.flip())
+        segments.append((a, b, start, len(afters), weight))
+    return afters, segments
+
+
 def _flip_values(values: FloatArray, money: bool) -> FloatArray:
     """Cubeful values seen from the other side: minus an equity, one minus an MWC."""
     return -values if money else 1.0 - values
@@ -99,19 +115,10 @@ class Searcher:
         total = np.zeros(5)
         if plies == 1:
             # Every roll's plays in one batch.
-            segments: list[tuple[int, int, float]] = []
-            boards: list[tuple[int, ...]] = []
-            for a, b, weight in _ROLLS:
-                moves = pos.legal_moves((a, b))
-                start = len(boards)
-                if moves:
-                    boards.extend(pos.play(m).board for m in moves)
-                else:
-                    boards.append(pos.flip().board)
-                segments.append((start, len(boards), weight))
-            probs = self.probs_after(boards_array(boards))
+            afters, segments = _roll_children(pos)
+            probs = self.probs_after(boards_array(p.board for p in afters))
             eq = self.equity(probs)
-            for start, end, weight in segments:
+            for _, _, start, end, weight in segments:
                 best = start + int(np.argmax(eq[start:end]))
                 total += weight * probs[best]
             return total / 36.0
@@ -191,21 +198,12 @@ class Searcher:
         money = states[0].is_money
         kids = self._children(states, top)
         w, c = dead_cube_weights(states[0], self.met)
-        segments: list[tuple[int, int, float]] = []
-        afters: list[Position] = []
-        for a, b, weight in _ROLLS:
-            moves = position.legal_moves((a, b))
-            start = len(afters)
-            if moves:
-                afters.extend(position.play(m) for m in moves)
-            else:
-                afters.append(position.flip())
-            segments.append((start, len(afters), weight))
+        afters, segments = _roll_children(position)
         boards = boards_array(p.board for p in afters)
         probs = self.probs_after(boards)
         eq = probs @ w + c
-        chosen = [start + int(np.argmax(eq[start:end])) for start, end, _ in segments]
-        weights = np.array([weight for _, _, weight in segments])
+        chosen = [start + int(np.argmax(eq[start:end])) for _, _, start, end, _ in segments]
+        weights = np.array([weight for *_, weight in segments])
         if plies == 1:
             child_p = flip_probs(probs[chosen])
             child_v = self._leaf_values(child_p, boards[chosen], kids, False)
@@ -221,23 +219,14 @@ class Searcher:
         """0-ply cubeful value for the mover of the best play of each of the 21 rolls (the
         turn passing when there is none), every roll's plays evaluated in one batch: what
         the luck of a roll is measured against."""
-        segments: list[tuple[int, int, int, int]] = []
-        afters: list[Position] = []
-        for a, b, _ in _ROLLS:
-            moves = position.legal_moves((a, b))
-            start = len(afters)
-            if moves:
-                afters.extend(position.play(m) for m in moves)
-            else:
-                afters.append(position.flip())
-            segments.append((a, b, start, len(afters)))
+        afters, segments = _roll_children(position)
         boards = boards_array(p.board for p in afters)
         theirs = self.evaluator.evaluate(boards)
         v = _flip_values(
             self._leaf_values(np.asarray(theirs), boards, [state.flip()], False)[:, 0],
             state.is_money,
         )
-        return {(a, b): float(v[start:end].max()) for a, b, start, end in segments}
+        return {(a, b): float(v[start:end].max()) for a, b, start, end, _ in segments}
 
     def rank_cubeful(
         self,
