@@ -25,7 +25,7 @@ from backgammon.match import Match
 from backgammon.matchfile import MatchFile
 from backgammon.web.store import database_path
 
-__all__ = ["PLIES", "analysis_router"]
+__all__ = ["PLIES", "analysis_router", "shutdown_analyses"]
 
 PLIES = 1
 """The depth of the web analysis (the terminal's default)."""
@@ -40,6 +40,14 @@ def _executor() -> ProcessPoolExecutor:
     if _pool is None:
         _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
     return _pool
+
+
+def shutdown_analyses() -> None:
+    """Stop the worker process (the server is shutting down)."""
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
 
 
 def _job(record: MatchFile, seq: int, out: str, plies: int) -> None:

@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
-from backgammon.web.analysis import analysis_router
+from backgammon.web.analysis import analysis_router, shutdown_analyses
 from backgammon.web.game import BOTS, DEFAULT_BOT, ActionError, Game, action_dict, bot_action
 from backgammon.web.store import MatchRow, Store, StoreError, hash_token
 
@@ -273,6 +273,7 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         yield
         task.cancel()
         store.close()
+        shutdown_analyses()
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
