@@ -280,10 +280,15 @@ class _Met:
         self.a, self.b = state.away
         self.post = state.crawford or state.post_crawford
         self.met = met
+        self._seen: dict[tuple[int, int], float] = {}
 
     def __call__(self, won: int, lost: int) -> float:
         """The side on roll wins ``won`` points and loses ``lost`` (one of them zero)."""
-        return self.met.equity(self.a - won, self.b - lost, self.post)
+        key = (won, lost)
+        value = self._seen.get(key)
+        if value is None:
+            value = self._seen[key] = self.met.equity(self.a - won, self.b - lost, self.post)
+        return value
 
     def win(self, v: int, g: FloatArray, b: FloatArray) -> FloatArray:
         """Average MWC when the side on roll wins with cube ``v`` and these gammon ratios."""
@@ -295,15 +300,18 @@ class _Met:
 
 
 def _cash_points(
-    p: FloatArray, state: CubeState, cube: int, met: MatchEquityTable
+    ratios: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+    m: _Met,
+    state: CubeState,
+    cube: int,
 ) -> tuple[FloatArray, FloatArray]:
     """Fully-live cash points at cube ``cube``, each in its own side's winning chances:
     (side on roll, other side).  From the highest level where a double would be dead (its
     take point is the dead one, the taker's automatic redouble allowed for) down to
     ``cube``: a side's cash point is where the other's take, holding the doubled cube with
-    its own live cash point one level up, stops being worth more than passing."""
-    m = _Met(state, met)
-    g0, b0, g1, b1 = _ratios(p)
+    its own live cash point one level up, stops being worth more than passing.  ``ratios``
+    are :func:`_ratios` of the probabilities, ``m`` the MWC lookups of ``state``."""
+    g0, b0, g1, b1 = ratios
     a, b = state.away
 
     # Per side k (0 = on roll): its away, the other's, its gammon ratios and the other's,
@@ -389,7 +397,7 @@ def _match_cubeful(
     )
     if not _cubeful_match_needed(state, v):
         return dead
-    cp_me, cp_opp = _cash_points(p, state, v, met)
+    cp_me, cp_opp = _cash_points((g0, b0, g1, b1), m, state, v)
     tg, opp_tg = cp_me, 1.0 - cp_opp
     cash, opp_cash = np.full_like(win, m(v, 0)), np.full_like(win, m(0, v))
     mwc_win, mwc_lose = m.win(v, g0, b0), m.lose(v, g1, b1)
