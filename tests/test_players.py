@@ -142,9 +142,11 @@ def test_the_net_ranks_plays_and_advises_on_the_cube(neural: Player) -> None:
     assert sorted(str(r.move) for r in ranked) == sorted(str(m) for m in pos.legal_moves(dice))
     assert ranked[0].move == neural.choose_move(pos, dice)
     assert [r.equity for r in ranked] == sorted((r.equity for r in ranked), reverse=True)
-    # At 0-ply a play's value is the opponent's cubeful equity (centred cube, on roll after
-    # the play) with the sign changed: Janowski's formula over the play's probabilities.
-    for r in ranked:
+    # With no cube the plays are ranked by cubeless money equity.
+    assert all(r.plies == 0 and r.equity == pytest.approx(r.probabilities.equity()) for r in ranked)
+    # With a centred money cube, at 0-ply a play's value is the opponent's cubeful equity (on
+    # roll after the play) with the sign changed: Janowski's formula over its probabilities.
+    for r in neural.ranked_moves(pos, dice, CubeState()):
         after = pos.play(r.move)
         x = cube_lives(boards_array([after.board]))
         theirs = cubeful(r.probabilities.flip(), CubeState(), x)[0]

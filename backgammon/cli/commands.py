@@ -192,7 +192,7 @@ def hint_command(args: argparse.Namespace) -> int:
         console.print(cube_hint(bot, match), markup=False)
         return 0
     console.print(f"Best plays of {dice[0]}{dice[1]}:")
-    cube = CubeState.from_match(match) if match is not None else None
+    cube = CubeState.from_match(match) if match is not None else CubeState()
     for line in hint_lines(bot, pos, dice, limit=args.count, cube=cube):
         console.print(line, markup=False, soft_wrap=True)
     return 0

@@ -79,22 +79,18 @@ class NeuralPlayer:
         self.searcher = Searcher(self.evaluator)
         self.searcher.met = met
 
-    def _searcher(self, cube: CubeState | None) -> Searcher:
-        """Money play maximises cubeless equity; match play dead-cube match winning chances."""
-        if cube is None or cube.is_money:
-            return self.searcher
-        return Searcher(self.evaluator, match_weights(cube, self.met))
-
     def choose_move(
         self, position: Position, dice: Sequence[int], cube: CubeState | None = None
     ) -> Move | None:
         """The play with the best cubeful value at the real score (money equity, or match
-        winning chances in a match); a centred money cube when ``cube`` is None."""
+        winning chances in a match); with no ``cube`` (no cube in play) the best cubeless
+        money equity."""
         moves = position.legal_moves(dice)
         if len(moves) <= 1:
             return moves[0] if moves else None
-        state = cube if cube is not None else CubeState()
-        return self.searcher.rank_cubeful(position, dice, state, self.plies)[0][0]
+        if cube is None:
+            return self.searcher.best_move(position, dice, self.plies)
+        return self.searcher.rank_cubeful(position, dice, cube, self.plies)[0][0]
 
     def ranked_moves(
         self,
@@ -106,19 +102,20 @@ class NeuralPlayer:
         plies: int | None = None,
     ) -> list[RankedMove]:
         """Every legal play, best first, by cubeful value at the cube and score of ``cube``
-        (a centred money cube when None), as :meth:`choose_move` judges them.  ``keep``
+        (cubeless money equity when None), as :meth:`choose_move` judges them.  ``keep``
         plays (the filter's choice by default) and those in ``include`` are judged at the
         player's depth (or ``plies``), the others follow at 0-ply."""
-        state = cube if cube is not None else CubeState()
         depth = self.plies if plies is None else plies
-        ranked = self.searcher.rank_cubeful(position, dice, state, depth, keep, include)
+        ranked = self.searcher.rank_cubeful(position, dice, cube, depth, keep, include)
+        if cube is None:
+            return [RankedMove(m, Probabilities.of(p), v, n) for m, p, v, n in ranked]
         return [
             RankedMove(
                 move,
                 Probabilities.of(p),
-                float(to_emg(value, state, self.met)),
+                float(to_emg(value, cube, self.met)),
                 n,
-                None if state.is_money else value,
+                None if cube.is_money else value,
             )
             for move, p, value, n in ranked
         ]

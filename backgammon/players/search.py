@@ -232,13 +232,15 @@ class Searcher:
         self,
         position: Position,
         dice: Sequence[int],
-        state: CubeState,
+        state: CubeState | None,
         plies: int = 0,
         keep: int | None = None,
         include: Sequence[Move] = (),
     ) -> list[tuple[Move, FloatArray, float, int]]:
         """Legal plays of ``dice`` judged by cubeful value for the mover (money equity per
-        unit cube, or MWC), best first, as ``(move, mover's probabilities, value, plies)``.
+        unit cube, or MWC) at the cube of ``state``, or by the searcher's cubeless equity
+        when ``state`` is None; best first, as ``(move, mover's probabilities, value,
+        plies)``.
 
         Beyond 0-ply the plays the filter keeps (``keep`` of them if given, all within the
         filter width otherwise up to the filter's count) and the plays in ``include`` are
@@ -249,10 +251,12 @@ class Searcher:
         after = [position.play(m) for m in moves]
         boards = boards_array(p.board for p in after)
         probs = self.probs_after(boards)
-        opp = [state.flip()]
-        v0 = _flip_values(
-            self._leaf_values(flip_probs(probs), boards, opp, False)[:, 0], state.is_money
-        )
+        if state is None:
+            v0 = self.equity(probs)
+        else:
+            opp = [state.flip()]
+            theirs = self._leaf_values(flip_probs(probs), boards, opp, False)[:, 0]
+            v0 = _flip_values(theirs, state.is_money)
         order = [int(i) for i in np.argsort(-v0, kind="stable")]
         if plies <= 0 or len(moves) == 1:
             return [(moves[i], probs[i], float(v0[i]), 0) for i in order]
@@ -264,8 +268,13 @@ class Searcher:
         chosen += [i for i, m in enumerate(moves) if m in include and i not in chosen]
         deep: list[tuple[float, int, FloatArray]] = []
         for i in chosen:
-            p, v = self.cubeful(after[i], opp, plies, top=False)
-            deep.append((float(_flip_values(v, state.is_money)[0]), i, flip_probs(p)))
+            if state is None:
+                q = flip_probs(self._evaluate(after[i], plies))
+                value = float(self.equity(q[None, :])[0])
+            else:
+                p, v = self.cubeful(after[i], opp, plies, top=False)
+                q, value = flip_probs(p), float(_flip_values(v, state.is_money)[0])
+            deep.append((value, i, q))
         deep.sort(key=lambda t: (-t[0], t[1]))
         done = set(chosen)
         return [(moves[i], q, val, plies) for val, i, q in deep] + [
