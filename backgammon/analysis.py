@@ -50,7 +50,7 @@ from backgammon.matchfile import (
 )
 from backgammon.players.base import RankedMove
 from backgammon.players.cube import CubeDecision, CubeState, to_emg
-from backgammon.players.met import KAZAROSS_XG2
+from backgammon.players.met import MatchEquityTable
 from backgammon.players.neural import NeuralPlayer
 
 __all__ = [
@@ -115,7 +115,6 @@ class Judged:
     error_emg: float
     mark: str
     gnubg_id: str
-    counted: bool = True
     best_move: Move | None = None
 
 
@@ -227,7 +226,6 @@ class Analysis:
                     "gnubg_id": d.gnubg_id,
                 }
                 for d in self.decisions
-                if d.counted
             ],
             "mwc": [{"game": g, "move": mv, "value": v} for g, mv, v in self.track],
         }
@@ -460,8 +458,7 @@ def analyse(
     for game in record.games:
         if m.is_over:
             break
-        start_mwc = _standing(m)
-        first_roll = True
+        start_mwc = _standing(m, bot.met)
         for action, row in zip(game.actions, mat_rows(game), strict=True):
             p = action.player
             phase = m.phase
@@ -469,10 +466,9 @@ def analyse(
                 if phase is Phase.ROLL and m.may_double(p):
                     judge.missed_double(m, game.number, row, p)
                 if action.played:
-                    _roll_and_judge(judge, m, game.number, row, action, first_roll)
+                    _roll_and_judge(judge, m, game.number, row, action)
                 else:
                     matchfile.apply_action(m, action)
-                first_roll = False
             elif isinstance(action, FileDouble):
                 if phase is Phase.ROLL:
                     judge.double(m, game.number, row, p)
@@ -486,14 +482,14 @@ def analyse(
             done += 1
             if progress is not None:
                 progress(done, total)
-        end = _standing(m)
+        end = _standing(m, bot.met)
         for k in (0, 1):
             judge.stats[k].result += end[k] - start_mwc[k]
     return Analysis(judge.stats, judge.decisions, judge.track, plies, record.length)
 
 
-def _standing(m: Match) -> tuple[float, float]:
-    """Each player's match winning chance now (a match), or money won so far."""
+def _standing(m: Match, met: MatchEquityTable) -> tuple[float, float]:
+    """Each player's match winning chance before a game (a match), or money won so far."""
     rules = m.rules
     if rules.is_money:
         return float(m.score[0] - m.score[1]), float(m.score[1] - m.score[0])
@@ -502,20 +498,17 @@ def _standing(m: Match) -> tuple[float, float]:
     if m.is_over:
         w = 1.0 if m.winner == 0 else 0.0
         return w, 1.0 - w
-    post = m.is_post_crawford or m.is_crawford_game
-    e = KAZAROSS_XG2.equity(a, b, post)
+    e = met.equity(a, b, m.is_post_crawford)
     return e, 1.0 - e
 
 
-def _roll_and_judge(
-    judge: _Judge, m: Match, game: int, row: int, action: FileRoll, opening: bool
-) -> None:
-    """Roll the file's dice (luck), then judge and make the play."""
+def _roll_and_judge(judge: _Judge, m: Match, game: int, row: int, action: FileRoll) -> None:
+    """Roll the file's dice (luck: before the roll, or for the opening roll once it has
+    decided who plays), then judge and make the play."""
     p = action.player
-    if m.phase is Phase.ROLL or m.phase is Phase.OPENING:
-        pos_opening = m.phase is Phase.OPENING
-        if not pos_opening:
-            judge.luck(m, p, action.dice, opening=False)
+    opening = m.phase is Phase.OPENING
+    if m.phase is Phase.ROLL:
+        judge.luck(m, p, action.dice, opening=False)
     matchfile.apply_action(m, dataclasses.replace(action, steps=(), played=False))
     if m.phase is not Phase.MOVE:
         return
