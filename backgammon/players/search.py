@@ -16,6 +16,7 @@ side on roll may double, about the doubled cube.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -89,6 +90,7 @@ class Searcher:
         ``deep_moves`` the replies looked at inside a 2-ply lookahead."""
         self.evaluator = evaluator
         self.met: MatchEquityTable = KAZAROSS_XG2
+        self._recent: dict[tuple[int, ...], Any] = {}
         self.w, self.c = weights if weights is not None else MONEY_WEIGHTS
         self.filter_moves = filter_moves
         self.filter_width = filter_width
@@ -198,9 +200,8 @@ class Searcher:
         money = states[0].is_money
         kids = self._children(states, top)
         w, c = dead_cube_weights(states[0], self.met)
-        afters, segments = _roll_children(position)
-        boards = boards_array(p.board for p in afters)
-        probs = self.probs_after(boards)
+        afters, segments, boards, raw = self._expanded(position)
+        probs = flip_probs(raw)
         eq = probs @ w + c
         chosen = [start + int(np.argmax(eq[start:end])) for _, _, start, end, _ in segments]
         weights = np.array([weight for *_, weight in segments])
@@ -215,13 +216,28 @@ class Searcher:
         total_v = weights @ _flip_values(child_v, money)
         return total_p / 36.0, self._gather(total_v / 36.0, states, top)
 
+    def _expanded(
+        self, position: Position
+    ) -> tuple[list[Position], list[tuple[int, int, int, int, float]], IntArray, FloatArray]:
+        """The plays of the 21 rolls (:func:`_roll_children`), their boards and 0-ply
+        probabilities for the side then on roll; the last few positions are remembered, as
+        an analysis asks the same position about the cube and then about the roll's luck."""
+        key = position.board
+        hit = self._recent.get(key)
+        if hit is None:
+            afters, segments = _roll_children(position)
+            boards = boards_array(p.board for p in afters)
+            hit = (afters, segments, boards, np.asarray(self.evaluator.evaluate(boards)))
+            if len(self._recent) >= 4:
+                self._recent.pop(next(iter(self._recent)))
+            self._recent[key] = hit
+        return hit
+
     def roll_values(self, position: Position, state: CubeState) -> dict[tuple[int, int], float]:
         """0-ply cubeful value for the mover of the best play of each of the 21 rolls (the
         turn passing when there is none), every roll's plays evaluated in one batch: what
         the luck of a roll is measured against."""
-        afters, segments = _roll_children(position)
-        boards = boards_array(p.board for p in afters)
-        theirs = self.evaluator.evaluate(boards)
+        _, segments, boards, theirs = self._expanded(position)
         v = _flip_values(
             self._leaf_values(np.asarray(theirs), boards, [state.flip()], False)[:, 0],
             state.is_money,
