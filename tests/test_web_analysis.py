@@ -5,22 +5,14 @@ error clicked to see its boards; and the rule that two people get no analysis mi
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
+import test_web_browser
 from playwright.sync_api import sync_playwright
-from test_web_browser import ARGS, CHROMIUM, Server, free_port
+from test_web_browser import ARGS, CHROMIUM, Server
 
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "web.sqlite3", free_port())
-    srv.start()
-    yield srv
-    srv.stop()
+server = test_web_browser.server  # the same fixture: `backgammon serve` on a free port
 
 
 def play_out(client: httpx.Client, match_id: str, token: str) -> dict[str, Any]:
