@@ -210,6 +210,13 @@ def _rows(probs: ArrayLike) -> FloatArray:
     return p.reshape(-1, 5)
 
 
+def _divide(num: ArrayLike, den: ArrayLike, otherwise: float) -> FloatArray:
+    """``num / den``, or ``otherwise`` where ``den`` is zero."""
+    n, d = np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64)
+    ok = np.abs(d) > 1e-12
+    return np.asarray(np.where(ok, n / np.where(ok, d, 1.0), otherwise))
+
+
 def _lerp(
     p: FloatArray, x0: FloatArray, y0: FloatArray, x1: FloatArray, y1: FloatArray
 ) -> FloatArray:
@@ -350,28 +357,12 @@ def _cash_points(
                 c = 4 * v if (mine <= 2 * v < theirs) else 2 * v
                 dtl = avg(look, c, their_gb, False)
                 dtw = avg(look, c, my_gb, True)
-                den = dtl - dtw
-                cps.append(
-                    np.where(
-                        np.abs(den) > 1e-12,
-                        (dtl - cash) / np.where(np.abs(den) > 1e-12, den, 1.0),
-                        1.0,
-                    )
-                )
+                cps.append(_divide(dtl - cash, dtl - dtw, 1.0))
             else:
                 rdp = look(0, 2 * v)
                 dtw = avg(look, 2 * v, my_gb, True)
                 other_cp = live[2 * v][1 - k]
-                den = rdp - dtw
-                cps.append(
-                    1.0
-                    - other_cp
-                    * np.where(
-                        np.abs(den) > 1e-12,
-                        (cash - dtw) / np.where(np.abs(den) > 1e-12, den, 1.0),
-                        0.0,
-                    )
-                )
+                cps.append(1.0 - other_cp * _divide(cash - dtw, rdp - dtw, 0.0))
         live[v] = cps
         v //= 2
     return live[cube][0], live[cube][1]
