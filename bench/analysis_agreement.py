@@ -83,6 +83,7 @@ def play_and_analyse(
             "analyse match",
             "show statistics match",
             f"save match {path}",
+            f"export match mat {path.with_suffix('.mat')}",
         ]
         text, _ = gnubg(cmds)
         rates = [line for line in text.splitlines() if line.startswith("Error rate mEMG")]
@@ -100,7 +101,8 @@ def gnubg_rates(files: list[str], ply: int) -> tuple[list[float], float]:
         f"set analysis cubedecision evaluation plies {ply}",
     ]
     for f in files:
-        cmds += [f"load match {f}", "analyse match", "show statistics match"]
+        load = f"import mat {f}" if f.endswith(".mat") else f"load match {f}"
+        cmds += [load, "analyse match", "show statistics match"]
     text, seconds = gnubg(cmds)
     found = [_RATE.match(line) for line in text.splitlines() if line.startswith("Error rate")]
     overall = [m for m in found if m][2::3]  # checker, cube, overall for each file
@@ -180,7 +182,8 @@ def main() -> int:
                 if word == "very bad":
                     very_bad += 1
                     matched += mine.get(key, "") in ("bad", "very bad")
-        files = [str(p) for p, _ in games]
+        # gnubg keeps its analysis in the SGF and would not redo it: time it on the .mat.
+        files = [str(p.with_suffix(".mat")) for p, _ in games]
         _, gnubg_seconds = gnubg_rates(files, args.ply)
         theirs0: list[float] = []
         ours0: list[float] = []
