@@ -11,6 +11,7 @@ import json
 import multiprocessing
 import os
 import tempfile
+import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from importlib import resources
@@ -38,8 +39,25 @@ def _executor() -> ProcessPoolExecutor:
     threads)."""
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        _pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
     return _pool
+
+
+def _watch_parent(parent: int) -> None:
+    """In the worker: exit as soon as the server process is gone (however it ended), so
+    that no worker outlives it."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 def shutdown_analyses() -> None:
