@@ -1,90 +1,102 @@
-"""Match cube decisions: ours against gnubg's ``evaluate_cube_decision`` (gnubg-nn).
+"""Cube decisions: ours against GNU Backgammon's own (Debian ``gnubg``, 0-ply ``hint``).
 
-    python bench/cube_agreement.py [--positions 400] [--seed 1]
+    python bench/cube_agreement.py [--positions 300] [--seed 1] [--money 0.2]
 
-Positions come from games of gnubg 0-ply against itself, kept when the side on roll has
-55-92% cubeless winning chances (where cube decisions are not trivial); each gets a random
-match score (pre-Crawford, or post-Crawford with the side on roll trailing) and a centred
-cube.  Two comparisons:
+Positions come from games of gnubg 0-ply against itself (gnubg-nn), kept when the side on
+roll has 55-92% cubeless winning chances (where cube decisions are not trivial).  Each gets
+a random cube state: a money game (a share ``--money``, with or without Jacoby), or a match
+score (pre-Crawford, or post-Crawford with the side on roll trailing) with a centred cube or
+one the side on roll owns.  Debian's gnubg prints for each its 0-ply cubeless probabilities
+and its proper cube action.  Two comparisons:
 
-* logic: the same probabilities (gnubg's 0-ply) through gnubg's cube logic and through ours
-  (Janowski-style live cube over the Kazaross-XG2 table; gnubg-nn uses its own table);
-* logic, gnubg's table: the same, with our cube logic reading gnubg-nn's own pre-Crawford
-  table (``gnubg_nn.equities``; post-Crawford values stay Kazaross-XG2's), which separates
-  differences of table from differences of method;
-* full: our decision from our own net's probabilities against gnubg's from its own.
-
-Prints the percentage of agreeing double and take decisions.
+* logic: gnubg's probabilities through our cube logic (:mod:`backgammon.players.cube`)
+  against gnubg's action (double/no double, take/pass);
+* end to end: our own net's cube decision (cubeful, at ``--plies``) against gnubg's action
+  (gnubg at 0-ply).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import gnubg_nn
-from gnubg_reference import CubeCase, cube_cases
+from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnubg
 
-from backgammon.players import get
-from backgammon.players.cube import (
-    CubeAction,
-    CubeDecision,
-    CubeState,
-    cube_decision,
-    cube_efficiency,
-)
-from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.players.cube import CubeAction, CubeState, cube_decision, cube_efficiency
+from backgammon.players.neural import NeuralPlayer
 
 
-def gnubg_table(size: int = 25) -> MatchEquityTable:
-    """gnubg-nn's pre-Crawford match equities (it reports them as -1..1) as a table."""
-    pre = tuple(
-        tuple((1.0 + gnubg_nn.equities.value(i, j)) / 2.0 for j in range(1, size + 1))
-        for i in range(1, size + 1)
-    )
-    return MatchEquityTable("gnubg-nn", pre, KAZAROSS_XG2.post[:size])
+def make_cases(count: int, seed: int, money: float) -> list[GnubgCube]:
+    """Positions from gnubg's self-play with random cube states (see the module doc)."""
+    rng = random.Random(seed)
+    out: list[GnubgCube] = []
+    for pos, _, _ in played_game_cases(6000, seed=seed):
+        if len(out) >= count:
+            break
+        if pos.is_game_over() or rng.random() < 0.5:
+            continue
+        if not 0.55 <= gnubg_nn.probabilities(to_gnubg(pos), 0)[0] <= 0.92:
+            continue
+        if rng.random() < money:
+            owner = rng.choice([0, 1])
+            jacoby = owner == 0 and rng.random() < 0.5
+            out.append(
+                GnubgCube(pos, CubeState(0, (0, 0), 1 if owner == 0 else 2, owner, jacoby=jacoby))
+            )
+            continue
+        length = rng.choice([3, 5, 7, 9, 11])
+        a = rng.randint(2, length)
+        b = 1 if rng.random() < 0.2 else rng.randint(2, length)
+        cube, owner = 1, 0
+        if b > 1 and rng.random() < 0.3 and a > 2 and b > 2:
+            cube, owner = 2, 1
+        out.append(GnubgCube(pos, CubeState(length, (length - a, length - b), cube, owner)))
+    return out
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--positions", type=int, default=400)
+    ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--money", type=float, default=0.2, help="share of money-game cases")
+    ap.add_argument("--show", action="store_true", help="print each disagreement")
+    ap.add_argument("--plies", type=int, default=0, help="our depth end to end (0, 1, 2)")
     args = ap.parse_args()
-    net = get("neural", plies=0)
-    cases = cube_cases(args.positions, args.seed)
-    logic = {"double": 0, "take": 0}
-    same_table = {"double": 0, "take": 0}
-    full = {"double": 0, "take": 0}
-    their_met = gnubg_table()
-
-    def tally(counts: dict[str, int], ours: CubeDecision, case: CubeCase) -> None:
-        counts["double"] += (ours.action is CubeAction.DOUBLE) == case.gnubg_doubles
-        counts["take"] += (ours.response is not CubeAction.PASS) == case.gnubg_takes
-
-    for case in cases:
-        pos, length = case.position, case.length
-        state = CubeState(length, (length - case.away[0], length - case.away[1]))
-        x = cube_efficiency(pos.is_race(), pos.pip_counts()[0])
-        tally(logic, cube_decision(case.probs, state, x), case)
-        tally(same_table, cube_decision(case.probs, state, x, their_met), case)
-        mine = [float(v) for v in net.probabilities(pos)]  # type: ignore[attr-defined]
-        tally(full, cube_decision(mine, state, x), case)
-    gnubg_doubles = sum(c.gnubg_doubles for c in cases)
-    gnubg_passes = sum(not c.gnubg_takes for c in cases)
+    cases = make_cases(args.positions, args.seed, args.money)
+    ask_gnubg_cube(cases)
+    net = NeuralPlayer(args.plies)
     n = len(cases)
-    print(f"{n} match positions (gnubg: {gnubg_doubles} doubles, {gnubg_passes} passes)")
-    rows = (
-        ("same probabilities (cube logic)", logic),
-        ("same probabilities and gnubg-nn's table", same_table),
-        ("own nets (end to end)", full),
+    end = f"end to end, ours at {args.plies}-ply"
+    tallies = {"logic": [0, 0], end: [0, 0]}
+    for c in cases:
+        x = cube_efficiency(c.position.is_race(), c.position.pip_counts()[0])
+        for label in tallies:
+            if label == "logic":
+                d = cube_decision(list(c.probs), c.state, x)
+            else:
+                d = net.cube_decision(c.position, c.state)
+            same_double = (d.action is CubeAction.DOUBLE) == c.doubles
+            same_take = (d.response is not CubeAction.PASS) == c.takes
+            tallies[label][0] += same_double
+            tallies[label][1] += same_take
+            if args.show and label == "logic" and not (same_double and same_take):
+                print(c.state, c.probs, "gnubg", c.doubles, c.takes, "ours", d)
+    doubles = sum(c.doubles for c in cases)
+    passes = sum(not c.takes for c in cases)
+    money = sum(c.state.is_money for c in cases)
+    print(
+        f"{n} positions ({money} money, {n - money} match; "
+        f"gnubg: {doubles} doubles, {passes} passes)"
     )
-    for label, counts in rows:
+    for label, (dd, t) in tallies.items():
         print(
-            f"{label}: double/no-double agree {100 * counts['double'] / n:.1f}%, "
-            f"take/pass agree {100 * counts['take'] / n:.1f}%"
+            f"{label}: double/no-double agree {100 * dd / n:.1f}%, "
+            f"take/pass agree {100 * t / n:.1f}%"
         )
     return 0
 

@@ -8,12 +8,18 @@ so that odd positions (many checkers back, several on the bar, closed boards) sh
 from __future__ import annotations
 
 import random
+import re
+import subprocess
+import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import gnubg_nn
 
 from backgammon import Position
+from backgammon.ids import GameState, MatchIdFields, encode_match_id
+from backgammon.players.cube import CubeState
 
 Case = tuple[Position, int, int]
 
@@ -205,3 +211,81 @@ def cube_cases(count: int, seed: int) -> list[CubeCase]:
             CubeCase(pos, p5, length, (x_away, o_away), bool(double) and not too_good, bool(take))
         )
     return out
+
+
+GNUBG = "/usr/games/gnubg"
+_PROBS = re.compile(r"^\s+([\d.]+) ([\d.]+) ([\d.]+) - ([\d.]+) ([\d.]+) ([\d.]+)\s*$")
+
+
+@dataclass
+class GnubgCube:
+    """One cube decision: the position (side on roll's view), our cube state, and what
+    gnubg printed (its probabilities and action) once it has run."""
+
+    position: Position
+    state: CubeState
+    probs: tuple[float, float, float, float, float] = (0.0, 0.0, 0.0, 0.0, 0.0)
+    doubles: bool = False
+    takes: bool = True
+
+
+def _match_id(state: CubeState) -> str:
+    """gnubg's Match ID with player 0 (the side on roll) to roll."""
+    owner = None if state.cube_owner == 0 else (0 if state.cube_owner == 1 else 1)
+    return encode_match_id(
+        MatchIdFields(
+            cube_value=state.cube_value,
+            cube_owner=owner,
+            dice_owner=0,
+            crawford=state.crawford,
+            game_state=GameState.PLAYING,
+            turn=0,
+            match_length=state.match_length,
+            score=state.score,
+            no_jacoby=not state.jacoby,
+        )
+    )
+
+
+def ask_gnubg_cube(cases: list[GnubgCube]) -> float:
+    """Fill in Debian gnubg's 0-ply probabilities and proper cube actions (one gnubg
+    process; every case must allow a double); its seconds."""
+    cmds = [
+        "set output digits 5",
+        "set evaluation cubedecision evaluation plies 0",
+        "set player 0 human",
+        "set player 1 human",
+    ]
+    for c in cases:
+        money = c.state.is_money
+        cmds += [
+            "new session" if money else f"new match {c.state.match_length}",
+            f"set jacoby {'on' if c.state.jacoby else 'off'}" if money else "",
+            "set beavers off",
+            f"set matchid {_match_id(c.state)}",
+            f"set board {c.position.position_id()}",
+            "hint",
+        ]
+    start = time.perf_counter()
+    out = subprocess.run(
+        [GNUBG, "-t", "-q"],
+        input="\n".join(x for x in cmds if x) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    ).stdout
+    seconds = time.perf_counter() - start
+    blocks = out.split("Cube analysis")[1:]
+    if len(blocks) != len(cases):
+        raise SystemExit(f"gnubg gave {len(blocks)} cube analyses for {len(cases)} cases")
+    for c, block in zip(cases, blocks, strict=True):
+        lines = block.splitlines()
+        found = [m for m in map(_PROBS.match, lines) if m]
+        w, wg, wbg, _, lg, lbg = (float(v) for v in found[0].groups())
+        c.probs = (w, wg, wbg, lg, lbg)
+        action = next(line for line in lines if line.startswith("Proper cube action:"))
+        words = action.split(":", 1)[1].strip().lower()
+        c.doubles = words.startswith(("double", "redouble"))
+        c.takes = "pass" not in words
+    return seconds

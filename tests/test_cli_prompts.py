@@ -144,8 +144,8 @@ def test_hint_ranks_the_plays_with_the_match_score(tmp_path: Path) -> None:
     """The default bot ranks plays (players.MoveRanker) and advises on the cube."""
     r = run_cli("play", "--seed", "3", "--out", "h.mat", stdin="hint\n\nhint\nquit\n", cwd=tmp_path)
     assert r.returncode == 0, r.stderr
-    assert "No double " in r.stdout and "Advice: no double." in r.stdout
-    ranked = re.findall(r"^ +\d\. (.+?) +0-ply equity ([+-]\d\.\d{3})", r.stdout, re.M)
+    assert "No double " in r.stdout and "Proper: no double" in r.stdout
+    ranked = re.findall(r"^ +\d\. (.+?) +0-ply EMG ([+-]\d\.\d{3})", r.stdout, re.M)
     assert len(ranked) == 5
     equities = [float(e) for _, e in ranked]
     assert equities == sorted(equities, reverse=True)

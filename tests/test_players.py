@@ -20,7 +20,10 @@ from backgammon.players import (
     get,
     probabilities,
 )
+from backgammon.players.cube import cubeful
+from backgammon.players.encode import boards_array
 from backgammon.players.neural import NeuralPlayer, match_weights
+from backgammon.players.search import cube_lives
 
 
 @pytest.fixture(scope="module")
@@ -139,12 +142,21 @@ def test_the_net_ranks_plays_and_advises_on_the_cube(neural: Player) -> None:
     assert sorted(str(r.move) for r in ranked) == sorted(str(m) for m in pos.legal_moves(dice))
     assert ranked[0].move == neural.choose_move(pos, dice)
     assert [r.equity for r in ranked] == sorted((r.equity for r in ranked), reverse=True)
+    # With no cube the plays are ranked by cubeless money equity.
     assert all(r.plies == 0 and r.equity == pytest.approx(r.probabilities.equity()) for r in ranked)
-    # In a match the plays are ranked by match winning chances, as the bot plays them.
+    # With a centred money cube, at 0-ply a play's value is the opponent's cubeful equity (on
+    # roll after the play) with the sign changed: Janowski's formula over its probabilities.
+    for r in neural.ranked_moves(pos, dice, CubeState()):
+        after = pos.play(r.move)
+        x = cube_lives(boards_array([after.board]))
+        theirs = cubeful(r.probabilities.flip(), CubeState(), x)[0]
+        assert r.plies == 0 and r.mwc is None and r.equity == pytest.approx(-theirs)
+    # In a match the plays are ranked by cubeful match winning chances, as the bot plays them.
     state = CubeState(match_length=5, score=(3, 2))
     in_match = neural.ranked_moves(pos, (6, 4), state)
     assert in_match[0].move == neural.choose_move(pos, (6, 4), state)
-    assert all(0.0 <= r.equity <= 1.0 for r in in_match)
+    assert all(r.mwc is not None and 0.0 <= r.mwc <= 1.0 for r in in_match)
+    assert [r.mwc for r in in_match] == sorted((r.mwc or 0.0 for r in in_match), reverse=True)
     assert neural.ranked_moves(pos.flip(), (6, 6)) != []
     decision = neural.cube_decision(pos, CubeState())
     assert decision.action is neural.cube_action(pos, CubeState())

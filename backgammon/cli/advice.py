@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from backgammon.board import Position
+from backgammon.board import Move, Position
 from backgammon.cli.errors import UsageError
 from backgammon.match import ActionKind, Match, Phase
 from backgammon.players import CubeAdviser, CubeState, MoveRanker, Player, decide
 from backgammon.players import get as get_player
+from backgammon.players.cube import CubeAction, to_emg
+from backgammon.players.neural import NeuralPlayer
 
-__all__ = ["Bot", "cube_hint", "hint_lines", "load_bot"]
+__all__ = ["Bot", "cube_hint", "hint_lines", "load_bot", "tutor_warning"]
 
 Bot = Player
 """What plays a seat: any player of :mod:`backgammon.players`."""
@@ -39,41 +41,109 @@ def hint_lines(
     limit: int = 5,
     cube: CubeState | None = None,
 ) -> list[str]:
-    """The bot's best plays of ``dice`` with their equities, best first (``cube`` gives the
-    match score the ranking allows for)."""
+    """The bot's best plays of ``dice`` at the real score, cube and Crawford state
+    (``cube``; a centred money cube when None), best first: cubeful equity normalised to a
+    money game (EMG), in a match the match winning chance too, and each one's difference to
+    the best.  The listed plays are all judged at the same depth."""
     legal = position.legal_moves(dice)
     if not legal:
         return ["No legal play: the turn passes."]
     if not isinstance(bot, MoveRanker):
         move = bot.choose_move(position, dice, cube) or legal[0]
         return [f" The bot would play {move} (this bot gives no equities)."]
-    ranked = bot.ranked_moves(position, dice, cube)[:limit]
-    best = ranked[0].equity
+    if isinstance(bot, NeuralPlayer):
+        ranked = bot.ranked_moves(position, dice, cube, keep=limit)
+    else:
+        ranked = bot.ranked_moves(position, dice, cube)
+    ranked = [r for r in ranked if r.plies == ranked[0].plies][:limit]
+    best = ranked[0]
     lines = []
     for i, r in enumerate(ranked, 1):
-        diff = "" if i == 1 else f"{r.equity - best:+.3f}"
+        diff = "" if i == 1 else f"({r.equity - best.equity:+.3f})"
+        mwc = ""
+        if r.mwc is not None and best.mwc is not None:
+            d = "" if i == 1 else f" ({100 * (r.mwc - best.mwc):+.1f})"
+            mwc = f"  MWC {100 * r.mwc:5.1f}%{d:<8}"
         p = r.probabilities
         lines.append(
-            f" {i:2d}. {r.move!s:<20} {r.plies}-ply equity {r.equity:+.3f} {diff:>6}"
+            f" {i:2d}. {r.move!s:<20} {r.plies}-ply EMG {r.equity:+.3f} {diff:<9}{mwc}"
             f"  win {p.win:5.1%} gammon {p.win_gammon:5.1%}"
         )
     return lines
 
 
 def cube_hint(bot: Bot, m: Match) -> str:
-    """The bot's advice on the cube now, with cubeful equities when the bot gives them."""
+    """The bot's advice on the cube now, from the side that decides: the doubler's three
+    cubeful equities (EMG, with MWC in a match) and proper action when it may double, the
+    taker's take and pass equities and answer when a double is pending."""
     phase = m.phase
     if phase not in (Phase.ROLL, Phase.DOUBLED):
         return "No cube advice here."
     if phase is Phase.ROLL and not m.may_double():
         return "You cannot double now: roll."
     if isinstance(bot, CubeAdviser):  # the position and cube are the doubler's, on roll
-        d = bot.cube_decision(m.position, CubeState.from_match(m))
-        text = (
-            f"No double {d.no_double:+.3f}, double/take {d.double_take:+.3f}, "
-            f"double/pass {d.double_pass:+.3f}. "
+        state = CubeState.from_match(m)
+        d = bot.cube_decision(m.position, state)
+        nd, dt, dp = (float(to_emg(v, state)) for v in (d.no_double, d.double_take, d.double_pass))
+
+        def mwc(v: float, taker: bool = False) -> str:
+            if state.is_money:
+                return ""
+            return f" (MWC {100 * (1.0 - v if taker else v):.1f}%)"
+
+        if phase is Phase.ROLL:
+            best = max(nd, min(dt, dp))
+            proper = "double" if d.action is CubeAction.DOUBLE else "no double"
+            if d.action is not CubeAction.DOUBLE and dt > dp and nd >= dp:
+                proper = "too good to double"
+            answer = "pass" if d.response is CubeAction.PASS else d.response.value
+            return (
+                f"No double {nd:+.3f}{mwc(d.no_double)} ({nd - best:+.3f}), "
+                f"double/take {dt:+.3f}{mwc(d.double_take)} ({dt - best:+.3f}), "
+                f"double/pass {dp:+.3f}{mwc(d.double_pass)} ({dp - best:+.3f}). "
+                f"Proper: {proper}, {answer}."
+            )
+        take, drop = -dt, -dp
+        return (
+            f"Take {take:+.3f}{mwc(d.double_take, True)}, pass {drop:+.3f}"
+            f"{mwc(d.double_pass, True)}. Advice: {d.response.value} "
+            f"({abs(take - drop):.3f} better)."
         )
-        return text + f"Advice: {(d.action if phase is Phase.ROLL else d.response).value}."
     kind = decide(bot, m).kind
     would = {ActionKind.DOUBLE: "double", ActionKind.DROP: "pass"}.get(kind, str(kind.value))
     return f"The bot would {would}."
+
+
+def tutor_warning(
+    bot: Bot, m: Match, actor: int, action: str, move: Move | None = None
+) -> str | None:
+    """The tutor's warning when ``action`` ("move" with ``move``, or "roll", "double",
+    "take", "pass") loses at least gnubg's "bad" threshold (0.08 EMG); None otherwise or
+    when the bot gives no equities."""
+    from backgammon.analysis import THRESHOLDS, cube_errors, judge_play, mark
+
+    bad = dict(THRESHOLDS)["bad"]
+    if not isinstance(bot, NeuralPlayer):
+        return None
+    state = CubeState.from_match(m)
+    if action == "move":
+        if move is None or m.dice is None:
+            return None
+        judged = judge_play(bot, m.position, m.dice, state, move, bot.plies)
+        if judged is None or judged[0] < bad:
+            return None
+        error, best, mine = judged
+        return f"Tutor: {mine.move} loses {error:.3f} (EMG) against {best.move} ({mark(error)})."
+    if action == "roll" and not (m.phase is Phase.ROLL and m.may_double()):
+        return None
+    if action in ("take", "pass") and m.phase is not Phase.DOUBLED:
+        return None
+    if action == "double" and m.phase is not Phase.ROLL:
+        return None
+    errors = cube_errors(bot.cube_decision(m.position, state), state)
+    error = errors["no double" if action == "roll" else action]
+    if error < bad:
+        return None
+    better = {"roll": "double", "double": "no double", "take": "pass", "pass": "take"}[action]
+    what = "not doubling" if action == "roll" else f"{action.replace('pass', 'passing')}"
+    return f"Tutor: {what} loses {error:.3f} (EMG) against {better} ({mark(error)})."

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from backgammon import matchfile
 from backgammon.board import Position
-from backgammon.cli import audit
+from backgammon.cli import analyse, audit
 from backgammon.cli import rollout as rollout_cli
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
 from backgammon.cli.errors import UsageError, bound, clip, cut
@@ -105,6 +105,7 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         confirm=reader.interactive if args.confirm is None else args.confirm,
         unicode=unicode,
         save_path=save_path,
+        tutor=args.tutor,
     )
     what = f"a {_length(match)}-point match" if _length(match) else "a money session"
     opponent = "each other" if args.vs == "human" else f"the bot ({names[1]})"
@@ -193,7 +194,7 @@ def hint_command(args: argparse.Namespace) -> int:
         console.print(cube_hint(bot, match), markup=False)
         return 0
     console.print(f"Best plays of {dice[0]}{dice[1]}:")
-    cube = CubeState.from_match(match) if match is not None else None
+    cube = CubeState.from_match(match) if match is not None else CubeState()
     for line in hint_lines(bot, pos, dice, limit=args.count, cube=cube):
         console.print(line, markup=False, soft_wrap=True)
     return 0
@@ -372,6 +373,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-auto", action="store_true", help="do not make forced plays automatically"
     )
     play.add_argument(
+        "--tutor",
+        action="store_true",
+        help="warn before a play or cube action that loses 0.08 or more (gnubg's 'bad')",
+    )
+    play.add_argument(
         "--confirm",
         dest="confirm",
         action="store_true",
@@ -469,6 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_protocol_commands(sub, _BOTS)
     rollout_cli.add_parser(sub)
+    analyse.add_parser(sub)
     return parser
 
 
@@ -493,6 +500,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "external": external_command,
         "ubgi": ubgi_command,
         "rollout": rollout_cli.rollout_command,
+        "analyse": analyse.analyse_command,
     }
     try:
         if args.command in _PASSED_ON:

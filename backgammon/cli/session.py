@@ -11,7 +11,7 @@ from rich.text import Text
 
 from backgammon.board import Move, Position
 from backgammon.cli import audit
-from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
+from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot, tutor_warning
 from backgammon.cli.errors import UsageError, bound, clip
 from backgammon.cli.reader import Reader
 from backgammon.cli.records import write_mat
@@ -30,7 +30,7 @@ from backgammon.cli.state import (
 )
 from backgammon.dice import AuditableDice, DiceSource, verify
 from backgammon.match import ActionKind, Match, Phase
-from backgammon.players import CubeState, decide
+from backgammon.players import CubeState, MoveRanker, decide
 from backgammon.turn import TurnEntry, format_partial
 
 __all__ = ["HELP", "PlayOptions", "Session"]
@@ -132,6 +132,7 @@ class PlayOptions:
     confirm: bool = True
     unicode: bool = True
     save_path: Path = Path("backgammon.mat")
+    tutor: bool = False
 
 
 class Session:
@@ -155,6 +156,7 @@ class Session:
         self.dice = dice
         self._last_score: tuple[int, int] = _score(match)
         self._adviser: Bot | None = None
+        self._tutor: Bot | None = None
 
     # ------------------------------------------------------------------ output
     def say(self, text: str, style: str | None = None) -> None:
@@ -415,6 +417,12 @@ class Session:
         """Carry out a roll, cube or resignation command (the match refuses what is illegal)."""
         m = self.match
         who = self._name(m.turn)
+        if (
+            command in ("roll", "double", "take", "pass")
+            and m.turn in self.options.humans
+            and self.tutor_objects(m.turn, command)
+        ):
+            return
         if command == "roll":
             self.roll()
         elif command == "double":
@@ -485,9 +493,37 @@ class Session:
             self._adviser = next(iter(self.bots.values()), None) or load_bot(None)
         return self._adviser
 
+    def tutor(self) -> Bot:
+        """The bot that tutors: the adviser if it gives equities, else the best bot."""
+        bot = self.adviser()
+        if not isinstance(bot, MoveRanker):
+            if self._tutor is None:
+                self._tutor = load_bot(None)
+            bot = self._tutor
+        return bot
+
+    def advice_allowed(self) -> bool:
+        """Hints and the tutor are off in a match between two people until it ends."""
+        return len(self.options.humans) < 2 or self.match.is_over
+
+    def tutor_objects(self, actor: int, action: str, move: Move | None = None) -> bool:
+        """With the tutor on: warn when ``action`` (a play, or double/take/pass/roll) loses
+        at least gnubg's "bad" threshold and ask whether to go ahead; True to reconsider."""
+        if not self.options.tutor or not self.advice_allowed():
+            return False
+        warning = tutor_warning(self.tutor(), self.match, actor, action, move)
+        if warning is None:
+            return False
+        self.say(warning, "bold yellow")
+        answer = self.reader.read("Go ahead anyway? (y/n) > ").strip().lower()
+        return answer not in ("y", "yes")
+
     def hint(self, actor: int, entry: TurnEntry | None = None) -> None:
         """The bot's advice for the player ``actor``."""
         m = self.match
+        if not self.advice_allowed():
+            self.say("Hints are off in a match between two people until it ends.")
+            return
         bot = self.adviser()
         if entry is not None:
             cube = CubeState.from_match(m, actor)
@@ -567,6 +603,12 @@ class Session:
                     self.draw()
                     self.list_plays(entry)
                     continue
+            if self.tutor_objects(actor, "move", move):
+                while entry.steps:
+                    entry.undo()
+                self.draw()
+                self.list_plays(entry)
+                continue
             _play(m, move)
             return
 

@@ -51,16 +51,19 @@ class Player(Protocol):
 class RankedMove:
     """One play of a roll as a bot judges it.
 
-    ``probabilities`` are the mover's after the play; ``equity`` is what the ranking
-    maximises: cubeless money equity, or in a match the dead-cube match winning chance;
-    ``plies`` is the depth the judgement comes from (plays the lookahead filtered out are
-    judged at 0-ply).
+    ``probabilities`` are the mover's after the play; ``equity`` is the value the
+    ranking maximises: with a cube, the cubeful value as equity normalised to a money game
+    (EMG: money equity per unit of the cube, or in a match the match winning chance ``mwc``
+    mapped so that losing the cube's points is -1 and winning them +1); with no cube the
+    cubeless money equity.  ``plies`` is the depth the judgement comes from (plays the
+    lookahead filtered out are judged at 0-ply).
     """
 
     move: Move
     probabilities: Probabilities
     equity: float
     plies: int
+    mwc: float | None = None
 
 
 @runtime_checkable

@@ -1,27 +1,33 @@
-"""Cube decisions from cubeless probabilities: money (Janowski) and match play (a MET).
+"""Cubeful values from cubeless probabilities: money (Janowski) and match play (a MET).
 
 Everything here works on plain values so it does not depend on the match layer: a
 :class:`CubeState` says the match length (0 for money), the score, the cube value and owner,
 whether this is the Crawford game and the money rules in force, all from the point of view
 of the side on roll (:meth:`CubeState.from_match` reads them off a ``Match``).
 
-Money: cubeful equity is Janowski's interpolation between the dead-cube equity and the
-fully-live-cube equity, weighted by a cube efficiency ``x``.  Match: the same idea in match
-winning chances (MWC) over the match-equity table.  Take points are computed level by level
-as gnubg does: the dead-cube take point at the doubled value, mixed by ``x`` with the live one
-in which the taker may redouble (its cash point being the doubler's take point one level up),
-until a level where the redouble would be dead.  The Crawford game and dead cubes (a cube
-that cannot usefully be turned) remove the corresponding doubling windows.
+The method is gnubg's at 0-ply.  Money: Janowski's interpolation between the dead-cube
+equity and the fully-live-cube one (linear between take and cash points), weighted by the
+cube life ``x``; Jacoby and beavers respected.  Match: the same in match winning chances
+(MWC) over the match-equity table, the live cash points found level by level from the
+highest cube that would be dead (with the taker's automatic redouble) down to the current
+one; the Crawford game, 2-away/2-away and cubes dead for both sides leave the dead-cube MWC.
+:func:`to_emg` expresses an MWC as equity normalised to a money game (EMG).  Lookahead
+(1- and 2-ply) is in :class:`~backgammon.players.search.Searcher`.
 """
 
 from __future__ import annotations
 
 import enum
-import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
+import numpy as np
+import numpy.typing as npt
+from numpy.typing import ArrayLike
+
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.players.probabilities import MONEY_WEIGHTS
 
 if TYPE_CHECKING:
     from backgammon.match import Match
@@ -31,12 +37,22 @@ __all__ = [
     "CubeDecision",
     "CubeState",
     "CubeStateError",
+    "best_cube_value",
     "cube_decision",
     "cube_efficiency",
+    "cube_values",
+    "cubeful",
+    "dead_cube_weights",
+    "decision_from_values",
+    "double_pass_value",
+    "emg_to_mwc",
     "money_equity",
+    "to_emg",
 ]
 
 Probs = tuple[float, float, float, float, float]
+FloatArray = npt.NDArray[np.float64]
+Ratios = tuple[FloatArray, FloatArray]
 
 
 class CubeStateError(ValueError):
@@ -142,6 +158,19 @@ class CubeState:
             self.beavers,
         )
 
+    def doubled(self) -> CubeState:
+        """The cube after the side on roll doubles and is taken: twice the value, the
+        opponent's."""
+        return CubeState(
+            self.match_length,
+            self.score,
+            2 * self.cube_value,
+            -1,
+            False,
+            self.jacoby,
+            self.beavers,
+        )
+
     def may_double(self) -> bool:
         """True if the side on roll is allowed to double and the cube is not dead for it."""
         if self.cube_owner == -1 or self.crawford:
@@ -167,26 +196,310 @@ class CubeDecision(NamedTuple):
 
 
 def cube_efficiency(race: bool, pips: int) -> float:
-    """Janowski's cube efficiency: 0.68 in contact; in a race it grows with the pip count."""
+    """Janowski's cube efficiency as gnubg sets it: 0.68 in contact; in a race it grows
+    with the pip count of the side on roll, from 0.6 to 0.7."""
     if not race:
         return 0.68
     return min(0.7, max(0.6, 0.55 + 0.00125 * pips))
 
 
-def _win_loss_values(p: Probs) -> tuple[float, float]:
-    """Average points won when winning and lost when losing (gammons included)."""
-    win, wg, wbg, lg, lbg = p
-    w = 1.0 + (wg + wbg) / win if win > 1e-9 else 1.0
-    lose = 1.0 - win
-    l_ = 1.0 + (lg + lbg) / lose if lose > 1e-9 else 1.0
-    return w, l_
+def _rows(probs: ArrayLike) -> FloatArray:
+    p = np.asarray(probs, dtype=np.float64)
+    if p.shape[-1:] != (5,):
+        raise ValueError(f"need five probabilities, got shape {p.shape}")
+    return p.reshape(-1, 5)
 
 
-def _interp(p: float, knots: list[tuple[float, float]]) -> float:
-    for (x0, y0), (x1, y1) in itertools.pairwise(knots):
-        if p <= x1:
-            return y0 if x1 <= x0 else y0 + (y1 - y0) * (p - x0) / (x1 - x0)
-    return knots[-1][1]
+def _divide(num: ArrayLike, den: ArrayLike, otherwise: float) -> FloatArray:
+    """``num / den``, or ``otherwise`` where ``den`` is zero."""
+    n, d = np.asarray(num, dtype=np.float64), np.asarray(den, dtype=np.float64)
+    ok = np.abs(d) > 1e-12
+    return np.asarray(np.where(ok, n / np.where(ok, d, 1.0), otherwise))
+
+
+def _lerp(
+    p: FloatArray, x0: FloatArray, y0: FloatArray, x1: FloatArray, y1: FloatArray
+) -> FloatArray:
+    """The line through (x0, y0) and (x1, y1) at p (y1 where the two x coincide)."""
+    span = x1 - x0
+    ok = np.abs(span) > 1e-12
+    return np.where(ok, y0 + (y1 - y0) * (p - x0) / np.where(ok, span, 1.0), y1)
+
+
+def _ratios(p: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Share of gammons (not backgammons) and of backgammons among wins, then among losses."""
+    win, lose = p[:, 0], 1.0 - p[:, 0]
+    w = np.where(win > 0.0, win, 1.0)
+    lo = np.where(lose > 0.0, lose, 1.0)
+    g0 = np.where(win > 0.0, (p[:, 1] - p[:, 2]) / w, 0.0)
+    b0 = np.where(win > 0.0, p[:, 2] / w, 0.0)
+    g1 = np.where(lose > 0.0, (p[:, 3] - p[:, 4]) / lo, 0.0)
+    b1 = np.where(lose > 0.0, p[:, 4] / lo, 0.0)
+    return g0, b0, g1, b1
+
+
+# ---------------------------------------------------------------------------- money
+
+
+def _money_cubeful(p: FloatArray, owner: int, x: FloatArray, jacoby: bool) -> FloatArray:
+    """Janowski's cubeful money equity per unit cube: the dead-cube equity and the
+    fully-live one (linear between the take and cash points) mixed by the cube life ``x``.
+    With Jacoby and a centred cube gammons count neither dead nor beyond the cash point."""
+    win = p[:, 0]
+    gp = 0.0 if (jacoby and owner == 0) else 1.0
+    dead = 2.0 * win - 1.0 + gp * (p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
+    usable = (win > 1e-7) & (win < 1.0 - 1e-7)
+    ws = np.where(usable, win, 0.5)
+    rw = 1.0 + (p[:, 1] + p[:, 2]) / ws
+    rl = 1.0 + (p[:, 3] + p[:, 4]) / (1.0 - ws)
+    tp = (rl - 0.5) / (rw + rl + 0.5)
+    cp = (rl + 1.0) / (rw + rl + 0.5)
+    zero, one = np.zeros_like(win), np.ones_like(win)
+    if owner == 0:
+        low = -one if jacoby else _lerp(win, zero, -rl, tp, -one)
+        high = one if jacoby else _lerp(win, cp, one, one, rw)
+        live = np.where(win < tp, low, np.where(win < cp, _lerp(win, tp, -one, cp, one), high))
+    elif owner == 1:
+        live = np.where(win < cp, _lerp(win, zero, -rl, cp, one), _lerp(win, cp, one, one, rw))
+    else:
+        live = np.where(win < tp, _lerp(win, zero, -rl, tp, -one), _lerp(win, tp, -one, one, rw))
+    return np.where(usable, dead * (1.0 - x) + live * x, dead)
+
+
+# ---------------------------------------------------------------------------- match
+
+
+def _cubeful_match_needed(state: CubeState, cube: int) -> bool:
+    """False where the cube can no longer matter and the MWC is the dead-cube one: both
+    sides win the match with a single game, 2-away/2-away, or the Crawford game."""
+    a, b = state.away
+    if a <= cube and b <= cube:
+        return False
+    if a == 2 and b == 2:
+        return False
+    return not state.crawford
+
+
+class _Met:
+    """MWC of the side on roll after the game, by points each side still needs."""
+
+    def __init__(self, state: CubeState, met: MatchEquityTable) -> None:
+        self.a, self.b = state.away
+        self.post = state.crawford or state.post_crawford
+        self.met = met
+        self._seen: dict[tuple[int, int], float] = {}
+
+    def __call__(self, won: int, lost: int) -> float:
+        """The side on roll wins ``won`` points and loses ``lost`` (one of them zero)."""
+        key = (won, lost)
+        value = self._seen.get(key)
+        if value is None:
+            value = self._seen[key] = self.met.equity(self.a - won, self.b - lost, self.post)
+        return value
+
+    def win(self, v: int, g: FloatArray, b: FloatArray) -> FloatArray:
+        """Average MWC when the side on roll wins with cube ``v`` and these gammon ratios."""
+        return (1.0 - g - b) * self(v, 0) + g * self(2 * v, 0) + b * self(3 * v, 0)
+
+    def lose(self, v: int, g: FloatArray, b: FloatArray) -> FloatArray:
+        """Average MWC when the side on roll loses with cube ``v`` and the other's ratios."""
+        return (1.0 - g - b) * self(0, v) + g * self(0, 2 * v) + b * self(0, 3 * v)
+
+
+def _cash_points(
+    ratios: tuple[FloatArray, FloatArray, FloatArray, FloatArray],
+    m: _Met,
+    state: CubeState,
+    cube: int,
+) -> tuple[FloatArray, FloatArray]:
+    """Fully-live cash points at cube ``cube``, each in its own side's winning chances:
+    (side on roll, other side).  From the highest level where a double would be dead (its
+    take point is the dead one, the taker's automatic redouble allowed for) down to
+    ``cube``: a side's cash point is where the other's take, holding the doubled cube with
+    its own live cash point one level up, stops being worth more than passing.  ``ratios``
+    are :func:`_ratios` of the probabilities, ``m`` the MWC lookups of ``state``."""
+    g0, b0, g1, b1 = ratios
+    a, b = state.away
+
+    # Per side k (0 = on roll): its away, the other's, its gammon ratios and the other's,
+    # and MWC lookups from k's side.
+    def from_me(won: int, lost: int) -> float:
+        return m(won, lost)
+
+    def from_other(won: int, lost: int) -> float:
+        return 1.0 - m(lost, won)
+
+    sides: tuple[tuple[int, int, Ratios, Ratios, Callable[[int, int], float]], ...] = (
+        (a, b, (g0, b0), (g1, b1), from_me),
+        (b, a, (g1, b1), (g0, b0), from_other),
+    )
+
+    def avg(
+        look: Callable[[int, int], float], v: int, gb: tuple[FloatArray, FloatArray], win: bool
+    ) -> FloatArray:
+        g, bg = gb
+        pts = (v, 2 * v, 3 * v)
+        vals = [look(q, 0) if win else look(0, q) for q in pts]
+        return (1.0 - g - bg) * vals[0] + g * vals[1] + bg * vals[2]
+
+    top = cube
+    while a > 2 * top and b > 2 * top:
+        top *= 2
+    live: dict[int, list[FloatArray]] = {}
+    v = top
+    while v >= cube:
+        cps: list[FloatArray] = []
+        for k, (mine, theirs, my_gb, their_gb, look) in enumerate(sides):
+            cash = look(v, 0)
+            if a <= 2 * v or b <= 2 * v:
+                # The doubled cube is dead; the taker redoubles at once if the doubler would
+                # win the match with it and the taker would not.
+                c = 4 * v if (mine <= 2 * v < theirs) else 2 * v
+                dtl = avg(look, c, their_gb, False)
+                dtw = avg(look, c, my_gb, True)
+                cps.append(_divide(dtl - cash, dtl - dtw, 1.0))
+            else:
+                rdp = look(0, 2 * v)
+                dtw = avg(look, 2 * v, my_gb, True)
+                other_cp = live[2 * v][1 - k]
+                cps.append(1.0 - other_cp * _divide(cash - dtw, rdp - dtw, 0.0))
+        live[v] = cps
+        v //= 2
+    return live[cube][0], live[cube][1]
+
+
+def _match_cubeful(
+    p: FloatArray, state: CubeState, x: FloatArray, met: MatchEquityTable
+) -> FloatArray:
+    """Cubeful MWC of the side on roll (gnubg's 0-ply method): the dead-cube MWC and the
+    live-cube one, piecewise linear in the winning chance through the cash points the cube
+    position allows, mixed by the cube life ``x``."""
+    m = _Met(state, met)
+    v = state.cube_value
+    g0, b0, g1, b1 = _ratios(p)
+    win = p[:, 0]
+    dead = (
+        (win - p[:, 1]) * m(v, 0)
+        + (p[:, 1] - p[:, 2]) * m(2 * v, 0)
+        + p[:, 2] * m(3 * v, 0)
+        + (1.0 - win - p[:, 3]) * m(0, v)
+        + (p[:, 3] - p[:, 4]) * m(0, 2 * v)
+        + p[:, 4] * m(0, 3 * v)
+    )
+    if not _cubeful_match_needed(state, v):
+        return dead
+    cp_me, cp_opp = _cash_points((g0, b0, g1, b1), m, state, v)
+    tg, opp_tg = cp_me, 1.0 - cp_opp
+    cash, opp_cash = np.full_like(win, m(v, 0)), np.full_like(win, m(0, v))
+    mwc_win, mwc_lose = m.win(v, g0, b0), m.lose(v, g1, b1)
+    zero, one = np.zeros_like(win), np.ones_like(win)
+    if state.cube_owner == 0:
+        live = np.where(
+            win <= opp_tg,
+            _lerp(win, zero, mwc_lose, opp_tg, opp_cash),
+            np.where(
+                win < tg,
+                _lerp(win, opp_tg, opp_cash, tg, cash),
+                _lerp(win, tg, cash, one, mwc_win),
+            ),
+        )
+    elif state.cube_owner == 1:
+        live = np.where(
+            win <= tg, _lerp(win, zero, mwc_lose, tg, cash), _lerp(win, tg, cash, one, mwc_win)
+        )
+    else:
+        live = np.where(
+            win <= opp_tg,
+            _lerp(win, zero, mwc_lose, opp_tg, opp_cash),
+            _lerp(win, opp_tg, opp_cash, one, mwc_win),
+        )
+    return dead * (1.0 - x) + live * x
+
+
+# ---------------------------------------------------------------------------- together
+
+
+def cubeful(
+    probs: ArrayLike, state: CubeState, x: ArrayLike = 0.68, met: MatchEquityTable = KAZAROSS_XG2
+) -> FloatArray:
+    """0-ply cubeful value for the side on roll, leaving the cube where ``state`` has it
+    (no cube action now; later doubles are in the live-cube model): money equity per unit
+    of the current cube, or the match winning chance.  ``probs`` is one row or ``(N, 5)``,
+    ``x`` the cube life (one value or one per row); returns one value per row."""
+    p = _rows(probs)
+    xs = np.broadcast_to(np.asarray(x, dtype=np.float64), (len(p),))
+    if state.is_money:
+        return _money_cubeful(p, state.cube_owner, xs, state.jacoby)
+    return _match_cubeful(p, state, xs, met)
+
+
+def double_pass_value(state: CubeState, met: MatchEquityTable = KAZAROSS_XG2) -> float:
+    """What the side on roll gets if it doubles and is passed: one unit of the current cube
+    (money), or the MWC of winning the cube's points."""
+    if state.is_money:
+        return 1.0
+    a, b = state.away
+    return met.equity(a - state.cube_value, b, state.crawford or state.post_crawford)
+
+
+def cube_values(
+    probs: ArrayLike, state: CubeState, x: ArrayLike = 0.68, met: MatchEquityTable = KAZAROSS_XG2
+) -> tuple[FloatArray, FloatArray, float]:
+    """No double, double/take and double/pass for the side on roll at 0-ply (money per unit
+    of the current cube, so double/take counts the doubled cube twice)."""
+    nd = cubeful(probs, state, x, met)
+    dt = cubeful(probs, state.doubled(), x, met)
+    if state.is_money:
+        dt = 2.0 * dt
+    return nd, dt, double_pass_value(state, met)
+
+
+def best_cube_value(nd: FloatArray, dt: FloatArray, dp: float, state: CubeState) -> FloatArray:
+    """The side on roll's value after its best cube action (no double, or the taker's best
+    answer to a double when doubling is at least as good), as gnubg does inside a lookahead."""
+    if not state.may_double():
+        return nd
+    answer = np.minimum(dt, dp)
+    return np.where(answer >= nd, answer, nd)
+
+
+def to_emg(value: ArrayLike, state: CubeState, met: MatchEquityTable = KAZAROSS_XG2) -> FloatArray:
+    """A cubeful value as equity normalised to a money game (EMG): money equities are
+    already per unit cube; an MWC maps linearly so that losing the cube's points is -1 and
+    winning them +1 (gnubg's mwc2eq)."""
+    v = np.asarray(value, dtype=np.float64)
+    if state.is_money:
+        return v
+    m = _Met(state, met)
+    w, lo = m(state.cube_value, 0), m(0, state.cube_value)
+    return np.asarray((2.0 * v - (w + lo)) / (w - lo))
+
+
+def emg_to_mwc(
+    emg: ArrayLike, state: CubeState, met: MatchEquityTable = KAZAROSS_XG2
+) -> FloatArray:
+    """The inverse of :func:`to_emg` in a match (money: the value itself)."""
+    e = np.asarray(emg, dtype=np.float64)
+    if state.is_money:
+        return e
+    m = _Met(state, met)
+    w, lo = m(state.cube_value, 0), m(0, state.cube_value)
+    return np.asarray(0.5 * (e * (w - lo) + (w + lo)))
+
+
+def dead_cube_weights(
+    state: CubeState, met: MatchEquityTable = KAZAROSS_XG2
+) -> tuple[FloatArray, float]:
+    """The side on roll's dead-cube value as ``w @ p + c`` of the five probabilities:
+    cubeless money equity, or in a match the MWC of each outcome through the table."""
+    if state.is_money:
+        return MONEY_WEIGHTS
+    m = _Met(state, met)
+    v = state.cube_value
+    w1, w2, w3 = m(v, 0), m(2 * v, 0), m(3 * v, 0)
+    l1, l2, l3 = m(0, v), m(0, 2 * v), m(0, 3 * v)
+    # p = (win, win g+, win bg, lose g+, lose bg) are cumulative: outcomes are differences.
+    return np.array([w1 - l1, w2 - w1, w3 - w2, l2 - l1, l3 - l2]), l1
 
 
 def money_equity(p: Probs, owner: int, x: float, jacoby: bool = False) -> float:
@@ -195,117 +508,24 @@ def money_equity(p: Probs, owner: int, x: float, jacoby: bool = False) -> float:
     ``owner``: 0 centred, 1 we own the cube, -1 the opponent does.  With the Jacoby rule
     and a centred cube gammons do not count.
     """
-    win = p[0]
-    if jacoby and owner == 0:
-        w = l_ = 1.0
-    else:
-        w, l_ = _win_loss_values(p)
-    dead = win * w - (1.0 - win) * l_
-    tp = (l_ - 0.5) / (w + l_ + 0.5)
-    cp = (l_ + 1.0) / (w + l_ + 0.5)
-    knots = [(0.0, -l_)]
-    if owner <= 0:
-        knots.append((tp, -1.0))
-    if owner >= 0:
-        knots.append((cp, 1.0))
-    knots.append((1.0, w))
-    live = _interp(win, knots)
-    return x * live + (1.0 - x) * dead
+    return float(_money_cubeful(_rows(p), owner, np.array([x]), jacoby)[0])
 
 
-def _money(p: Probs, state: CubeState, x: float) -> CubeDecision:
-    nd = money_equity(p, state.cube_owner, x, state.jacoby)
-    dt = 2.0 * money_equity(p, -1, x)
-    dp = 1.0
-    return _decide(nd, dt, dp, state, beaver=state.beavers and dt < 0.0)
-
-
-def _decide(nd: float, dt: float, dp: float, state: CubeState, beaver: bool) -> CubeDecision:
-    double = state.may_double() and min(dt, dp) > nd
+def decision_from_values(nd: float, dt: float, dp: float, state: CubeState) -> CubeDecision:
+    """The doubler's action and the taker's answer from the three cubeful values (the
+    doubler's view).  With beavers a taker beavers a double whose take is worth less than
+    nothing to the doubler, which the doubler must then count twice."""
+    beaver = state.is_money and state.beavers and dt < 0.0
+    effective = 2.0 * dt if beaver else dt
+    double = state.may_double() and min(effective, dp) >= nd
     if dt > dp:
         response = CubeAction.PASS
     elif beaver:
         response = CubeAction.BEAVER
     else:
         response = CubeAction.TAKE
-    return CubeDecision(nd, dt, dp, CubeAction.DOUBLE if double else CubeAction.NO_DOUBLE, response)
-
-
-def _match_mwc(
-    p: Probs, state: CubeState, cube: int, owner: int, x: float, met: MatchEquityTable
-) -> float:
-    """Cubeful MWC of the side on roll with the cube at ``cube`` owned by ``owner``."""
-    a, b = state.away
-    post = state.crawford or state.post_crawford  # games after this one are post-Crawford
-
-    def mwc(me: int, opp: int) -> float:
-        return met.equity(me, opp, post)
-
-    win, wg, wbg, lg, lbg = p
-    outcomes = (
-        (win - wg, mwc(a - cube, b)),
-        (wg - wbg, mwc(a - 2 * cube, b)),
-        (wbg, mwc(a - 3 * cube, b)),
-        (1.0 - win - lg, mwc(a, b - cube)),
-        (lg - lbg, mwc(a, b - 2 * cube)),
-        (lbg, mwc(a, b - 3 * cube)),
-    )
-    dead = sum(q * m for q, m in outcomes)
-    if x == 0.0:
-        return dead
-    lose = 1.0 - win
-
-    def avg(scale: int, winning: bool) -> float:
-        if winning:
-            if win < 1e-9:
-                return mwc(a - scale, b)
-            return (
-                (win - wg) * mwc(a - scale, b)
-                + (wg - wbg) * mwc(a - 2 * scale, b)
-                + wbg * mwc(a - 3 * scale, b)
-            ) / win
-        if lose < 1e-9:
-            return mwc(a, b - scale)
-        return (
-            (lose - lg) * mwc(a, b - scale)
-            + (lg - lbg) * mwc(a, b - 2 * scale)
-            + lbg * mwc(a, b - 3 * scale)
-        ) / lose
-
-    def take_point(mine: bool, k: int) -> float:
-        """The winning chance the taker needs to take a double to ``k`` (then owning it):
-        the dead-cube point, mixed by the cube efficiency with the live one in which the
-        taker may redouble (whose cash point is the doubler's take point one level up)."""
-        if mine:
-            w, lo = avg(k, True), avg(k, False)
-            pass_, cash = mwc(a, b - k // 2), mwc(a - k, b)
-            redouble = a > k
-        else:
-            w, lo = 1.0 - avg(k, False), 1.0 - avg(k, True)
-            pass_, cash = 1.0 - mwc(a - k // 2, b), 1.0 - mwc(a, b - k)
-            redouble = b > k
-        if w <= lo:
-            return 0.0
-        dead = min(max((pass_ - lo) / (w - lo), 0.0), 1.0)
-        if not redouble or k >= 64 * cube or cash <= lo:
-            return dead
-        cash_point = 1.0 - take_point(not mine, 2 * k)
-        live_tp = min(max(cash_point * (pass_ - lo) / (cash - lo), 0.0), 1.0)
-        return x * live_tp + (1.0 - x) * dead
-
-    w1, l1 = avg(cube, True), avg(cube, False)
-    i_can = owner >= 0 and not state.crawford and a > cube
-    they_can = owner <= 0 and not state.crawford and b > cube
-    knots = [(0.0, l1)]
-    if they_can:
-        knots.append((take_point(True, 2 * cube), mwc(a, b - cube)))
-    if i_can:
-        cp = 1.0 - take_point(False, 2 * cube)
-        if cp >= knots[-1][0]:
-            knots.append((cp, mwc(a - cube, b)))
-    knots.append((1.0, w1))
-    live = _interp(win, knots)
-    return x * live + (1.0 - x) * dead
+    action = CubeAction.DOUBLE if double else CubeAction.NO_DOUBLE
+    return CubeDecision(nd, dt, dp, action, response)
 
 
 def cube_decision(
@@ -318,12 +538,5 @@ def cube_decision(
     p = tuple(float(v) for v in probs)
     if len(p) != 5:
         raise ValueError(f"need five probabilities, got {len(p)}")
-    p5: Probs = (p[0], p[1], p[2], p[3], p[4])
-    if state.is_money:
-        return _money(p5, state, x)
-    a, b = state.away
-    v = state.cube_value
-    nd = _match_mwc(p5, state, v, state.cube_owner, x, met)
-    dt = _match_mwc(p5, state, 2 * v, -1, x, met)
-    dp = met.equity(a - v, b, state.crawford or state.post_crawford)
-    return _decide(nd, dt, dp, state, beaver=False)
+    nd, dt, dp = cube_values(p, state, x, met)
+    return decision_from_values(float(nd[0]), float(dt[0]), dp, state)

@@ -15,8 +15,10 @@ from backgammon.players.cube import (
     CubeAction,
     CubeDecision,
     CubeState,
-    cube_decision,
-    cube_efficiency,
+    dead_cube_weights,
+    decision_from_values,
+    double_pass_value,
+    to_emg,
 )
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
@@ -42,23 +44,13 @@ def match_weights(
     cube: CubeState, met: MatchEquityTable = KAZAROSS_XG2
 ) -> tuple[np.ndarray, float]:
     """Dead-cube match winning chances as ``w @ p + c`` of the five probabilities."""
-    a, b = cube.away
-    v = cube.cube_value
-    post = cube.crawford or cube.post_crawford
-
-    def m(x: int, y: int) -> float:
-        return met.equity(x, y, post)
-
-    w1, w2, w3 = m(a - v, b), m(a - 2 * v, b), m(a - 3 * v, b)
-    l1, l2, l3 = m(a, b - v), m(a, b - 2 * v), m(a, b - 3 * v)
-    # p = (win, win g+, win bg, lose g+, lose bg); exclusive outcomes are differences.
-    w = np.array([w1 - l1, w2 - w1, w3 - w2, l2 - l1, l3 - l2])
-    return w, l1
+    return dead_cube_weights(cube, met)
 
 
 class NeuralPlayer:
-    """Plays with our trained network at 0, 1 or 2 ply; cube decisions by Janowski (money)
-    or the match-equity table (matches).  Ranks plays
+    """Plays with our trained network at 0, 1 or 2 ply, plays and cube actions by cubeful
+    value at the real score (gnubg's method: Janowski for money, the match-equity table in
+    matches, the cube carried through the lookahead).  Ranks plays
     (:class:`~backgammon.players.base.MoveRanker`) and gives cubeful equities
     (:class:`~backgammon.players.base.CubeAdviser`)."""
 
@@ -85,28 +77,47 @@ class NeuralPlayer:
         db = BearoffDatabase.load() if bearoff else None
         self.evaluator = CompositeEvaluator(self.nets, db)
         self.searcher = Searcher(self.evaluator)
-
-    def _searcher(self, cube: CubeState | None) -> Searcher:
-        """Money play maximises cubeless equity; match play dead-cube match winning chances."""
-        if cube is None or cube.is_money:
-            return self.searcher
-        return Searcher(self.evaluator, match_weights(cube, self.met))
+        self.searcher.met = met
 
     def choose_move(
         self, position: Position, dice: Sequence[int], cube: CubeState | None = None
     ) -> Move | None:
-        """The best play (money equity, or match winning chances in a match)."""
-        return self._searcher(cube).best_move(position, dice, self.plies)
+        """The play with the best cubeful value at the real score (money equity, or match
+        winning chances in a match); with no ``cube`` (no cube in play) the best cubeless
+        money equity."""
+        moves = position.legal_moves(dice)
+        if len(moves) <= 1:
+            return moves[0] if moves else None
+        if cube is None:
+            return self.searcher.best_move(position, dice, self.plies)
+        return self.searcher.rank_cubeful(position, dice, cube, self.plies)[0][0]
 
     def ranked_moves(
-        self, position: Position, dice: Sequence[int], cube: CubeState | None = None
+        self,
+        position: Position,
+        dice: Sequence[int],
+        cube: CubeState | None = None,
+        keep: int | None = None,
+        include: Sequence[Move] = (),
+        plies: int | None = None,
     ) -> list[RankedMove]:
-        """Every legal play, best first, as :meth:`choose_move` judges them (plays the
-        lookahead filters out follow, judged at 0-ply)."""
-        searcher = self._searcher(cube)
+        """Every legal play, best first, by cubeful value at the cube and score of ``cube``
+        (cubeless money equity when None), as :meth:`choose_move` judges them.  ``keep``
+        plays (the filter's choice by default) and those in ``include`` are judged at the
+        player's depth (or ``plies``), the others follow at 0-ply."""
+        depth = self.plies if plies is None else plies
+        ranked = self.searcher.rank_cubeful(position, dice, cube, depth, keep, include)
+        if cube is None:
+            return [RankedMove(m, Probabilities.of(p), v, n) for m, p, v, n in ranked]
         return [
-            RankedMove(move, Probabilities.of(p), float(searcher.equity(p[None, :])[0]), plies)
-            for move, p, plies in searcher.rank_all(position, dice, self.plies)
+            RankedMove(
+                move,
+                Probabilities.of(p),
+                float(to_emg(value, cube, self.met)),
+                n,
+                None if cube.is_money else value,
+            )
+            for move, p, value, n in ranked
         ]
 
     def probabilities(self, position: Position, plies: int | None = None) -> Probabilities:
@@ -116,11 +127,15 @@ class NeuralPlayer:
         p = self.searcher.evaluate(position, self.plies if plies is None else plies)
         return Probabilities.of(p)
 
-    def cube_decision(self, position: Position, cube: CubeState) -> CubeDecision:
-        """Cubeful equities and actions for the side on roll of ``position``."""
-        p = self.probabilities(position)
-        x = cube_efficiency(position.is_race(), position.pip_counts()[0])
-        return cube_decision(p, cube, x, self.met)
+    def cube_decision(
+        self, position: Position, cube: CubeState, plies: int | None = None
+    ) -> CubeDecision:
+        """Cubeful values (money equity per unit cube, or MWC) and actions for the side on
+        roll of ``position``, at the player's depth or ``plies``."""
+        depth = self.plies if plies is None else plies
+        _, v = self.searcher.cubeful(position, [cube, cube.doubled()], depth, top=True)
+        dt = float(v[1]) * (2.0 if cube.is_money else 1.0)
+        return decision_from_values(float(v[0]), dt, double_pass_value(cube, self.met), cube)
 
     def cube_action(self, position: Position, cube: CubeState, offered: bool = False) -> CubeAction:
         """Double or not (``offered`` False, we are on roll); take, pass or beaver when the

@@ -4,26 +4,73 @@
 n-ply averages the 21 rolls of the side on roll, each played with the best of its plays:
 candidates are ranked at 0-ply and only the best few are looked at more deeply.  All
 candidate plays of a roll are evaluated in one numpy call.
+
+Cubeful lookahead (:meth:`Searcher.cubeful`, :meth:`Searcher.rank_cubeful`) follows gnubg:
+every node carries the cube positions it is asked about; a leaf turns its probabilities
+into cubeful values (:mod:`~backgammon.players.cube`), where the side on roll also takes
+its best cube action unless it is the top of the search; an inner node averages its
+children over the 21 rolls, the children asked both about the cube as it is and, where the
+side on roll may double, about the doubled cube.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from backgammon.board import Move, Position, iter_rolls
-from backgammon.players.encode import boards_array
+from backgammon.players.cube import (
+    CubeState,
+    best_cube_value,
+    cubeful,
+    dead_cube_weights,
+    double_pass_value,
+)
+from backgammon.players.encode import boards_array, is_race
 from backgammon.players.evaluator import Evaluator
+from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
 
-__all__ = ["Searcher"]
+__all__ = ["Searcher", "cube_lives"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _ROLLS = [(a, b, 1.0 if a == b else 2.0) for a, b in iter_rolls()]
+
+
+def cube_lives(boards: IntArray) -> FloatArray:
+    """gnubg's cube efficiency of each board (side on roll's view): 0.68 in contact, in a
+    race 0.55 + 0.00125 per pip of the side on roll within 0.6-0.7, 0 once the game is over."""
+    b = np.asarray(boards, dtype=np.int64).reshape(-1, 26)
+    pips = (np.maximum(b, 0) * np.arange(26)).sum(axis=1)
+    x = np.where(is_race(b), np.clip(0.55 + 0.00125 * pips, 0.6, 0.7), 0.68)
+    over = ~(b > 0).any(axis=1) | ~(b < 0).any(axis=1)
+    return np.asarray(np.where(over, 0.0, x))
+
+
+def _roll_children(pos: Position) -> tuple[list[Position], list[tuple[int, int, int, int, float]]]:
+    """Every play of every one of the 21 rolls (the turn passing when there is none), in
+    one list for one batch, and per roll ``(die1, die2, start, end, weight)`` into it."""
+    afters: list[Position] = []
+    segments: list[tuple[int, int, int, int, float]] = []
+    for a, b, weight in _ROLLS:
+        moves = pos.legal_moves((a, b))
+        start = len(afters)
+        if moves:
+            afters.extend(pos.play(m) for m in moves)
+        else:
+            afters.append(pos.flip())
+        segments.append((a, b, start, len(afters), weight))
+    return afters, segments
+
+
+def _flip_values(values: FloatArray, money: bool) -> FloatArray:
+    """Cubeful values seen from the other side: minus an equity, one minus an MWC."""
+    return -values if money else 1.0 - values
 
 
 class Searcher:
@@ -42,6 +89,8 @@ class Searcher:
         ``filter_moves``/``filter_width`` bound the plays looked at beyond 0-ply and
         ``deep_moves`` the replies looked at inside a 2-ply lookahead."""
         self.evaluator = evaluator
+        self.met: MatchEquityTable = KAZAROSS_XG2
+        self._recent: dict[tuple[int, ...], Any] = {}
         self.w, self.c = weights if weights is not None else MONEY_WEIGHTS
         self.filter_moves = filter_moves
         self.filter_width = filter_width
@@ -68,19 +117,10 @@ class Searcher:
         total = np.zeros(5)
         if plies == 1:
             # Every roll's plays in one batch.
-            segments: list[tuple[int, int, float]] = []
-            boards: list[tuple[int, ...]] = []
-            for a, b, weight in _ROLLS:
-                moves = pos.legal_moves((a, b))
-                start = len(boards)
-                if moves:
-                    boards.extend(pos.play(m).board for m in moves)
-                else:
-                    boards.append(pos.flip().board)
-                segments.append((start, len(boards), weight))
-            probs = self.probs_after(boards_array(boards))
+            afters, segments = _roll_children(pos)
+            probs = self.probs_after(boards_array(p.board for p in afters))
             eq = self.equity(probs)
-            for start, end, weight in segments:
+            for _, _, start, end, weight in segments:
                 best = start + int(np.argmax(eq[start:end]))
                 total += weight * probs[best]
             return total / 36.0
@@ -104,6 +144,158 @@ class Searcher:
         order = np.argsort(-eq, kind="stable")
         top = eq[order[0]]
         return [int(i) for i in order[:limit] if eq[i] >= top - self.filter_width]
+
+    # ------------------------------------------------------------------ cubeful
+    def _leaf_values(
+        self, probs: FloatArray, boards: IntArray, states: Sequence[CubeState], top: bool
+    ) -> FloatArray:
+        """``(N, S)`` cubeful values of leaves for each cube position (side on roll)."""
+        xs = cube_lives(boards)
+        cols = []
+        for s in states:
+            nd = cubeful(probs, s, xs, self.met)
+            if top or not s.may_double():
+                cols.append(nd)
+                continue
+            dt = cubeful(probs, s.doubled(), xs, self.met) * (2.0 if s.is_money else 1.0)
+            cols.append(best_cube_value(nd, dt, double_pass_value(s, self.met), s))
+        return np.stack(cols, axis=1)
+
+    def _children(self, states: Sequence[CubeState], top: bool) -> list[CubeState]:
+        """The cube positions asked of a child (the opponent on roll): per state the cube as
+        it is, then (not at the top, where the side on roll may double) the doubled cube."""
+        out = []
+        for s in states:
+            out.append(s.flip())
+            if not top and s.may_double():
+                out.append(s.doubled().flip())
+        return out
+
+    def _gather(self, child: FloatArray, states: Sequence[CubeState], top: bool) -> FloatArray:
+        """A node's values from its children's (already flipped to this side): the best
+        cube action of the side on roll for each state (gnubg's GetECF3)."""
+        out = np.empty((*child.shape[:-1], len(states)))
+        j = 0
+        for k, s in enumerate(states):
+            nd = child[..., j]
+            j += 1
+            if not top and s.may_double():
+                dt = child[..., j] * (2.0 if s.is_money else 1.0)
+                j += 1
+                out[..., k] = best_cube_value(nd, dt, double_pass_value(s, self.met), s)
+            else:
+                out[..., k] = nd
+        return out
+
+    def cubeful(
+        self, position: Position, states: Sequence[CubeState], plies: int = 0, top: bool = True
+    ) -> tuple[FloatArray, FloatArray]:
+        """Cubeless probabilities and cubeful values (one per cube position in ``states``,
+        each from the side on roll) of ``position`` at ``plies``.  ``top`` leaves out the
+        side on roll's cube action now (it is what is being decided)."""
+        if plies <= 0 or position.is_game_over():
+            boards = boards_array([position.board])
+            probs = np.asarray(self.evaluator.evaluate(boards))
+            return probs[0], self._leaf_values(probs, boards, states, top)[0]
+        money = states[0].is_money
+        kids = self._children(states, top)
+        w, c = dead_cube_weights(states[0], self.met)
+        afters, segments, boards, raw = self._expanded(position)
+        probs = flip_probs(raw)
+        eq = probs @ w + c
+        chosen = [start + int(np.argmax(eq[start:end])) for _, _, start, end, _ in segments]
+        weights = np.array([weight for *_, weight in segments])
+        if plies == 1:
+            child_p = flip_probs(probs[chosen])
+            child_v = self._leaf_values(child_p, boards[chosen], kids, False)
+        else:
+            pairs = [self.cubeful(afters[i], kids, plies - 1, top=False) for i in chosen]
+            child_p = np.array([p for p, _ in pairs])
+            child_v = np.array([v for _, v in pairs])
+        total_p = weights @ flip_probs(child_p)
+        total_v = weights @ _flip_values(child_v, money)
+        return total_p / 36.0, self._gather(total_v / 36.0, states, top)
+
+    def _expanded(
+        self, position: Position
+    ) -> tuple[list[Position], list[tuple[int, int, int, int, float]], IntArray, FloatArray]:
+        """The plays of the 21 rolls (:func:`_roll_children`), their boards and 0-ply
+        probabilities for the side then on roll; the last few positions are remembered, as
+        an analysis asks the same position about the cube and then about the roll's luck."""
+        key = position.board
+        hit = self._recent.get(key)
+        if hit is None:
+            afters, segments = _roll_children(position)
+            boards = boards_array(p.board for p in afters)
+            hit = (afters, segments, boards, np.asarray(self.evaluator.evaluate(boards)))
+            if len(self._recent) >= 4:
+                self._recent.pop(next(iter(self._recent)))
+            self._recent[key] = hit
+        return hit
+
+    def roll_values(self, position: Position, state: CubeState) -> dict[tuple[int, int], float]:
+        """0-ply cubeful value for the mover of the best play of each of the 21 rolls (the
+        turn passing when there is none), every roll's plays evaluated in one batch: what
+        the luck of a roll is measured against."""
+        _, segments, boards, theirs = self._expanded(position)
+        v = _flip_values(
+            self._leaf_values(np.asarray(theirs), boards, [state.flip()], False)[:, 0],
+            state.is_money,
+        )
+        return {(a, b): float(v[start:end].max()) for a, b, start, end, _ in segments}
+
+    def rank_cubeful(
+        self,
+        position: Position,
+        dice: Sequence[int],
+        state: CubeState | None,
+        plies: int = 0,
+        keep: int | None = None,
+        include: Sequence[Move] = (),
+    ) -> list[tuple[Move, FloatArray, float, int]]:
+        """Legal plays of ``dice`` judged by cubeful value for the mover (money equity per
+        unit cube, or MWC) at the cube of ``state``, or by the searcher's cubeless equity
+        when ``state`` is None; best first, as ``(move, mover's probabilities, value,
+        plies)``.
+
+        Beyond 0-ply the plays the filter keeps (``keep`` of them if given, all within the
+        filter width otherwise up to the filter's count) and the plays in ``include`` are
+        judged at ``plies``; the others follow at 0-ply."""
+        moves = position.legal_moves(dice)
+        if not moves:
+            return []
+        after = [position.play(m) for m in moves]
+        boards = boards_array(p.board for p in after)
+        probs = self.probs_after(boards)
+        if state is None:
+            v0 = self.equity(probs)
+        else:
+            opp = [state.flip()]
+            theirs = self._leaf_values(flip_probs(probs), boards, opp, False)[:, 0]
+            v0 = _flip_values(theirs, state.is_money)
+        order = [int(i) for i in np.argsort(-v0, kind="stable")]
+        if plies <= 0 or len(moves) == 1:
+            return [(moves[i], probs[i], float(v0[i]), 0) for i in order]
+        if keep is None:
+            limit = self.filter_moves if plies == 1 else max(2, self.filter_moves // 2)
+            chosen = self._filter(v0, limit)
+        else:
+            chosen = order[:keep]
+        chosen += [i for i, m in enumerate(moves) if m in include and i not in chosen]
+        deep: list[tuple[float, int, FloatArray]] = []
+        for i in chosen:
+            if state is None:
+                q = flip_probs(self._evaluate(after[i], plies))
+                value = float(self.equity(q[None, :])[0])
+            else:
+                p, v = self.cubeful(after[i], opp, plies, top=False)
+                q, value = flip_probs(p), float(_flip_values(v, state.is_money)[0])
+            deep.append((value, i, q))
+        deep.sort(key=lambda t: (-t[0], t[1]))
+        done = set(chosen)
+        return [(moves[i], q, val, plies) for val, i, q in deep] + [
+            (moves[i], probs[i], float(v0[i]), 0) for i in order if i not in done
+        ]
 
     def rank_moves(
         self, position: Position, dice: Sequence[int], plies: int = 0

@@ -38,6 +38,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
 from backgammon.rules import RulesError
+from backgammon.web.analysis import analysis_router, shutdown_analyses
 from backgammon.web.engine import engine_router
 from backgammon.web.errors import ApiError, check_name, validation_message
 from backgammon.web.errors import body as error_body
@@ -427,10 +428,12 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         yield
         task.cancel()
         store.close()
+        shutdown_analyses()
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
     app.include_router(engine_router())
+    app.include_router(analysis_router(database))
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:

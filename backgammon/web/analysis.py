@@ -1,0 +1,179 @@
+"""Match analysis in the browser: ``POST /api/matches/{id}/analysis`` starts it in a worker
+process (never on the server's event loop), ``GET`` reports progress and, when done, the
+analysis (:func:`backgammon.analysis.analyse`, as ``backgammon analyse --json`` writes it);
+``/m/{id}/analysis`` is the page that shows it.  A finished match can be analysed, and a
+match against the bot while it is played; between two people only once it is over (hints
+are off until then).  Results are stored with the database, one JSON file per match."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import tempfile
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from backgammon import matchfile
+from backgammon.match import Match
+from backgammon.matchfile import MatchFile
+from backgammon.web.store import database_path
+
+__all__ = ["PLIES", "analysis_router", "shutdown_analyses"]
+
+PLIES = 1
+"""The depth of the web analysis (the terminal's default)."""
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def _executor() -> ProcessPoolExecutor:
+    """One worker process for analyses, started on first use (spawned: the server has
+    threads)."""
+    global _pool
+    if _pool is None:
+        _pool = ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_watch_parent,
+            initargs=(os.getpid(),),
+        )
+    return _pool
+
+
+def _watch_parent(parent: int) -> None:
+    """In the worker: exit as soon as the server process is gone (however it ended), so
+    that no worker outlives it."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def shutdown_analyses() -> None:
+    """Stop the worker process (the server is shutting down)."""
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
+
+
+def _job(record: MatchFile, seq: int, out: str, plies: int) -> None:
+    """In the worker: analyse, writing progress then the result beside ``out``."""
+    from backgammon.analysis import analyse
+
+    progress = Path(out + ".progress")
+    last = [0.0]
+
+    def report(done: int, total: int) -> None:
+        now = time.monotonic()
+        if now - last[0] > 0.5 or done == total:
+            last[0] = now
+            progress.write_text(json.dumps([done, total]))
+
+    result = analyse(record, plies=plies, progress=report).to_json()
+    result["seq"] = seq
+    tmp = out + ".tmp"
+    Path(tmp).write_text(json.dumps(result))
+    os.replace(tmp, out)
+    progress.unlink(missing_ok=True)
+
+
+def _folder(database: str) -> Path:
+    path = database_path(database)
+    if path == ":memory:":
+        return Path(tempfile.mkdtemp(prefix="backgammon-analysis-"))
+    return Path(str(path) + ".analysis")
+
+
+def _page() -> str:
+    return resources.files("backgammon.web").joinpath("static", "analysis.html").read_text("utf-8")
+
+
+def analysis_router(database: str) -> APIRouter:
+    """The analysis endpoints for the matches of ``database`` (the app's server is read
+    from ``request.app.state.server``)."""
+    router = APIRouter()
+    folder = _folder(database)
+    running: dict[str, Future[None]] = {}
+
+    def out_path(match_id: str) -> Path:  # only for ids the server has loaded
+        return folder / f"{match_id}.json"
+
+    def live_of(request: Request, match_id: str) -> Any:
+        return request.app.state.server.load(match_id)
+
+    @router.get("/m/{match_id}/analysis", response_class=HTMLResponse, include_in_schema=False)
+    async def page(request: Request, match_id: str) -> str:
+        live_of(request, match_id)
+        return _page()
+
+    @router.post("/api/matches/{match_id}/analysis", status_code=202)
+    async def start(request: Request, match_id: str) -> JSONResponse:
+        """Start analysing the match (finished, or against the bot so far)."""
+        live = live_of(request, match_id)
+        game = live.game
+        if not game.is_over and live.row.bot is None:
+            return _error(409, "not_over", "hints are off between two people until the end")
+        job = running.get(match_id)
+        if job is not None and not job.done():
+            return JSONResponse({"status": "running"}, status_code=202)
+        names = (live.row.names[0], live.row.names[1])
+        record = matchfile.from_match(game.match, names)
+        folder.mkdir(parents=True, exist_ok=True)
+        out = out_path(match_id)
+        running[match_id] = _executor().submit(_job, record, game.seq, str(out), PLIES)
+        return JSONResponse({"status": "running"}, status_code=202)
+
+    @router.get("/api/matches/{match_id}/analysis")
+    async def status(request: Request, match_id: str) -> dict[str, Any]:
+        """``status`` none, running, done or failed; ``progress`` [done, total] while
+        running; ``analysis`` when done (``seq``: how many actions it covers)."""
+        live = live_of(request, match_id)
+        out = out_path(match_id)
+        job = running.get(match_id)
+        if job is not None and not job.done():
+            progress = Path(str(out) + ".progress")
+            try:
+                done = json.loads(progress.read_text())
+            except (OSError, ValueError):
+                done = [0, 0]
+            return {"status": "running", "progress": done}
+        if job is not None and job.exception() is not None:
+            return {"status": "failed", "error": str(job.exception())}
+        if out.exists():
+            data = json.loads(out.read_text())
+            return {"status": "done", "analysis": data, "current": data.get("seq") == live.game.seq}
+        return {"status": "none"}
+
+    @router.get("/api/analysis/board.svg")
+    async def board(gnubg_id: str, play: str = "", viewer: int = 0) -> Response:
+        """The board of a decision from its gnubg ID, from ``viewer``'s side; with ``play``
+        (a play of the dice in the ID) the board after it."""
+        try:
+            m = Match.from_gnubg_id(gnubg_id)
+            position = None
+            if play and m.dice is not None:
+                position = m.position.play(m.position.parse_move(play, m.dice)).flip()
+            from backgammon.svg import match_svg
+
+            svg = match_svg(m, viewer=viewer if viewer in (0, 1) else 0, position=position)
+        except ValueError as exc:
+            return _error(400, "bad_query", str(exc))
+        return Response(svg, media_type="image/svg+xml")
+
+    return router
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)

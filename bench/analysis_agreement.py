@@ -1,0 +1,230 @@
+"""Match analysis: ours against GNU Backgammon's on the same matches.
+
+    python bench/analysis_agreement.py [--matches 6] [--length 3] [--ply 1] [--seed 1]
+
+Debian's gnubg plays ``--matches`` matches against itself, each side with its own random
+evaluation noise (0 to 0.1, so error rates range widely), analyses each at 2-ply and saves
+it as SGF.  We analyse the same files (:func:`backgammon.analysis.analyse` at ``--ply``).
+Printed: the correlation of the per-player overall error rates (mEMG per decision), their
+mean absolute difference, the share of gnubg's "very bad" marks that we mark bad or very
+bad, and the analysis time against gnubg re-analysing the same files at our ply, as a ratio.
+``--method`` also runs our analysis with gnubg's own 0-ply net (gnubg-nn) in place of ours
+against gnubg's 0-ply analysis, which separates the method (cubeful values, definitions)
+from the net.  The default run takes a few minutes; ``--matches 30 --length 5 --ply 2`` is
+the full one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from backgammon import Position, sgf
+from backgammon.analysis import Analysis, analyse, mat_rows
+from backgammon.matchfile import FileDouble, FileDrop, FileRoll, FileTake, MatchFile
+from backgammon.players.neural import NeuralPlayer
+from backgammon.players.probabilities import game_over_probs
+from backgammon.players.search import Searcher
+
+GNUBG = "/usr/games/gnubg"
+_NODE = re.compile(r";([BW])\[([^\]]*)\]([^;()]*)")
+_RATE = re.compile(r"^Error rate mEMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)")
+
+
+def gnubg(commands: list[str]) -> tuple[str, float]:
+    """Run gnubg on ``commands``; its output and seconds."""
+    start = time.perf_counter()
+    out = subprocess.run(
+        [GNUBG, "-t", "-q"],
+        input="\n".join(commands) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    ).stdout
+    return out, time.perf_counter() - start
+
+
+def play_and_analyse(
+    folder: Path, n: int, length: int, seed: int
+) -> list[tuple[Path, list[float]]]:
+    """gnubg plays and analyses (2-ply) ``n`` noisy matches; each file and gnubg's overall
+    error rates (mEMG, player 0 then player 1)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        path = folder / f"m{i}.sgf"
+        cmds = [
+            f"set seed {rng.randrange(1 << 30)}",
+            "set automatic game on",
+            "set automatic roll on",
+        ]
+        for p in (0, 1):
+            noise = rng.choice([0.0, 0.01, 0.02, 0.04, 0.06, 0.1])
+            cmds += [
+                f"set player {p} gnubg",
+                f"set player {p} chequerplay evaluation plies 0",
+                f"set player {p} cubedecision evaluation plies 0",
+                f"set player {p} chequerplay evaluation noise {noise}",
+                f"set player {p} cubedecision evaluation noise {noise}",
+            ]
+        cmds += [
+            f"new match {length}",
+            "set analysis chequerplay evaluation plies 2",
+            "set analysis cubedecision evaluation plies 2",
+            "analyse match",
+            "show statistics match",
+            f"save match {path}",
+            f"export match mat {path.with_suffix('.mat')}",
+        ]
+        text, _ = gnubg(cmds)
+        rates = [line for line in text.splitlines() if line.startswith("Error rate mEMG")]
+        m = _RATE.match(rates[-1]) if rates else None  # the last one is the overall rate
+        if m is None or not path.exists():
+            raise SystemExit(f"gnubg did not analyse match {i}")
+        out.append((path, [-float(m.group(1)), -float(m.group(2))]))
+    return out
+
+
+def gnubg_rates(files: list[str], ply: int) -> tuple[list[float], float]:
+    """gnubg's overall error rates (mEMG, two per file) analysing at ``ply``; its seconds."""
+    cmds = [
+        f"set analysis chequerplay evaluation plies {ply}",
+        f"set analysis cubedecision evaluation plies {ply}",
+    ]
+    for f in files:
+        load = f"import mat {f}" if f.endswith(".mat") else f"load match {f}"
+        cmds += [load, "analyse match", "show statistics match"]
+    text, seconds = gnubg(cmds)
+    found = [_RATE.match(line) for line in text.splitlines() if line.startswith("Error rate")]
+    overall = [m for m in found if m][2::3]  # checker, cube, overall for each file
+    return [-float(v) for m in overall for v in (m.group(1), m.group(2))], seconds
+
+
+class GnubgNet:
+    """gnubg's 0-ply net (gnubg-nn) as an :class:`~backgammon.players.evaluator.Evaluator`."""
+
+    def evaluate(self, boards: np.ndarray) -> np.ndarray:
+        import gnubg_nn
+
+        b = np.asarray(boards)
+        over, exact = game_over_probs(b)
+        out = np.array(exact, dtype=np.float64)
+        for i, row in enumerate(b):
+            if not over[i]:
+                not_on_roll, on_roll = Position(tuple(int(v) for v in row)).arrays()
+                out[i] = gnubg_nn.probabilities([list(not_on_roll), list(on_roll)], 0)
+        return out
+
+
+def gnubg_marks(text: str, record: MatchFile) -> dict[tuple[int, int, int, str], str]:
+    """gnubg's marks on the checker plays and cube actions of a saved SGF, keyed like our
+    decisions: (game, .mat row, player, kind)."""
+    marks: dict[tuple[int, int, int, str], str] = {}
+    trees = text.split("(;FF[4]")[1:]
+    for tree, game in zip(trees, record.games, strict=False):
+        nodes = [n for n in _NODE.finditer(tree)]
+        kinds = FileRoll | FileDouble | FileTake | FileDrop
+        acts = [
+            (a, r)
+            for a, r in zip(game.actions, mat_rows(game), strict=True)
+            if isinstance(a, kinds)
+        ]
+        if len(nodes) != len(acts):
+            continue
+        for node, (action, row) in zip(nodes, acts, strict=True):
+            props = node.group(3)
+            word = "very bad" if "BM[2]" in props else "bad" if "BM[1]" in props else ""
+            word = word or ("doubtful" if "DO[]" in props else "")
+            kind = (
+                "checker"
+                if isinstance(action, FileRoll)
+                else ("double" if isinstance(action, FileDouble) else "take")
+            )
+            marks[(game.number, row, action.player, kind)] = word
+    return marks
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--matches", type=int, default=6)
+    ap.add_argument("--length", type=int, default=3)
+    ap.add_argument("--ply", type=int, default=1, help="our analysis depth (gnubg's is 2)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--method", action="store_true", help="also with gnubg's net, at 0-ply")
+    args = ap.parse_args()
+    bot = NeuralPlayer(0)
+    theirs: list[float] = []
+    ours: list[float] = []
+    very_bad = matched = 0
+    our_seconds = 0.0
+    with tempfile.TemporaryDirectory() as tmp:
+        games = play_and_analyse(Path(tmp), args.matches, args.length, args.seed)
+        for path, rates in games:
+            text = path.read_text(encoding="utf-8")
+            record = sgf.read_record(text)
+            start = time.perf_counter()
+            result: Analysis = analyse(record, bot, args.ply)
+            our_seconds += time.perf_counter() - start
+            by_name = {p.name: 1000.0 * p.overall_rate for p in result.players}
+            theirs += rates
+            ours += [by_name[record.players[0]], by_name[record.players[1]]]
+            mine = {(d.game, d.move, d.player, d.kind): d.mark for d in result.decisions}
+            for key, word in gnubg_marks(text, record).items():
+                if word == "very bad":
+                    very_bad += 1
+                    matched += mine.get(key, "") in ("bad", "very bad")
+        # gnubg keeps its analysis in the SGF and would not redo it: time it on the .mat.
+        files = [str(p.with_suffix(".mat")) for p, _ in games]
+        _, gnubg_seconds = gnubg_rates(files, args.ply)
+        theirs0: list[float] = []
+        ours0: list[float] = []
+        if args.method:
+            theirs0, _ = gnubg_rates(files, 0)
+            gbot = NeuralPlayer(0)
+            gbot.evaluator = GnubgNet()
+            gbot.searcher = Searcher(gbot.evaluator)
+            for path, _ in games:
+                record = sgf.read_record(path.read_text(encoding="utf-8"))
+                judged = analyse(record, gbot, 0)
+                by_name = {p.name: 1000.0 * p.overall_rate for p in judged.players}
+                ours0 += [by_name[record.players[0]], by_name[record.players[1]]]
+    t, o = np.array(theirs), np.array(ours)
+    corr = (
+        float(np.corrcoef(t, o)[0, 1])
+        if len(t) > 2 and t.std() > 0 and o.std() > 0
+        else float("nan")
+    )
+    print(
+        f"{args.matches} matches of {args.length} points, "
+        f"gnubg analysing at 2-ply, ours at {args.ply}-ply"
+    )
+    print(f"per-player error rates (mEMG): gnubg {np.round(t, 1).tolist()}")
+    print(f"                               ours  {np.round(o, 1).tolist()}")
+    print(f"correlation {corr:.3f}, mean absolute difference {np.abs(t - o).mean():.1f} mEMG")
+    share = 100.0 * matched / very_bad if very_bad else float("nan")
+    print(f"gnubg's very bad marks we mark bad or very bad: {matched}/{very_bad} ({share:.0f}%)")
+    if args.method:
+        t0, o0 = np.array(theirs0), np.array(ours0)
+        print(
+            f"method (gnubg's 0-ply net in our analysis against gnubg's 0-ply analysis): "
+            f"correlation {float(np.corrcoef(t0, o0)[0, 1]):.3f}, "
+            f"mean absolute difference {np.abs(t0 - o0).mean():.1f} mEMG"
+        )
+    print(
+        f"analysis time at {args.ply}-ply: ours {our_seconds:.1f}s, gnubg {gnubg_seconds:.1f}s, "
+        f"ratio {our_seconds / gnubg_seconds:.1f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+"""Cubeful evaluation, hints at the real score, and match analysis (issue 11).
+
+The cube decisions are checked against Debian's gnubg (its 0-ply probabilities through our
+cube logic must give its proper action); hints and analysis against laws of the match
+equity table and gnubg's definitions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import gnubg_nn
+import numpy as np
+import pytest
+from clihelp import run_cli
+from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnubg
+
+from backgammon import Position, mat
+from backgammon.analysis import THRESHOLDS, analyse, mark, mat_rows, rating
+from backgammon.cli.advice import hint_lines
+from backgammon.matchfile import MatchFile
+from backgammon.players.cube import (
+    CubeAction,
+    CubeState,
+    cube_decision,
+    cube_values,
+    cubeful,
+    emg_to_mwc,
+    to_emg,
+)
+from backgammon.players.encode import boards_array
+from backgammon.players.met import KAZAROSS_XG2
+from backgammon.players.neural import NeuralPlayer
+from backgammon.players.search import cube_lives
+
+SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
+
+
+@pytest.fixture(scope="module")
+def net() -> NeuralPlayer:
+    return NeuralPlayer(0)
+
+
+def _x(pos: Position) -> float:
+    return float(cube_lives(boards_array([pos.board]))[0])
+
+
+# Positions from gnubg's self-play (gnubg_reference.played_game_cases, seed 5) whose proper
+# cube action changes with the score: money, 7-away/7-away, 2-away/2-away (R29: the cube
+# is dead for both after a double), and 4-away trailing 1-away after the Crawford game
+# (R28: the leader cannot double, a gammon wins the match for the trailer).
+FLIPPING = ("bNYSAiVibwcDEA", "hk/wAQY2O8EBIg")
+SCORES = (CubeState(), CubeState(7, (0, 0)), CubeState(5, (3, 3)), CubeState(5, (1, 4)))
+
+
+@pytest.mark.parametrize("position_id", FLIPPING)
+def test_cube_decisions_that_flip_with_the_score_agree_with_gnubg(position_id: str) -> None:
+    pos = Position.from_position_id(position_id)
+    cases = [GnubgCube(pos, state) for state in SCORES]
+    ask_gnubg_cube(cases)
+    seen = set()
+    for case in cases:
+        ours = cube_decision(list(case.probs), case.state, _x(pos))
+        assert (ours.action is CubeAction.DOUBLE) == case.doubles, case.state
+        assert (ours.response is not CubeAction.PASS) == case.takes, case.state
+        seen.add((case.doubles, case.takes))
+    assert len(seen) >= 2  # gnubg's own answer changes with the score
+    # The Crawford game (R28) and a dead cube (2-away owning a 2-cube, R29): no double,
+    # whatever the chances; gnubg itself refuses ("You cannot double").
+    for state in (CubeState(5, (3, 4), crawford=True), CubeState(5, (3, 1), 2, 1)):
+        assert not state.may_double()
+        assert cube_decision(list(cases[0].probs), state, _x(pos)).action is CubeAction.NO_DOUBLE
+
+
+def test_cube_logic_agrees_with_gnubg_on_random_cube_states() -> None:
+    # R22-R33: gnubg's own probabilities through our cube logic against its proper cube
+    # action on positions from its self-play, money (Jacoby or not, centred or owned cube)
+    # and match scores (centred or owned, post-Crawford); bench/cube_agreement.py at scale.
+    positions = [
+        pos
+        for pos, _, _ in played_game_cases(200, seed=4)
+        if not pos.is_game_over() and 0.55 <= gnubg_nn.probabilities(to_gnubg(pos), 0)[0] <= 0.92
+    ][:60]
+    states = [
+        CubeState(),
+        CubeState(jacoby=True),
+        CubeState(0, (0, 0), 2, 1),
+        CubeState(7, (2, 3)),
+        CubeState(9, (2, 5), 2, 1),
+        CubeState(5, (1, 4)),
+    ]
+    cases = [GnubgCube(pos, states[i % len(states)]) for i, pos in enumerate(positions)]
+    ask_gnubg_cube(cases)
+    agree = 0
+    for c in cases:
+        ours = cube_decision(list(c.probs), c.state, _x(c.position))
+        agree += (ours.action is CubeAction.DOUBLE) == c.doubles and (
+            ours.response is not CubeAction.PASS
+        ) == c.takes
+    assert agree >= len(cases) - 1, agree  # one borderline case allowed (5-digit rounding)
+
+
+def test_emg_maps_the_cube_points_to_plus_and_minus_one() -> None:
+    # gnubg's mwc2eq: winning the cube's points is +1, losing them -1, and it inverts.
+    state = CubeState(7, (2, 4), 2, -1)
+    win, lose = KAZAROSS_XG2.equity(3, 3), KAZAROSS_XG2.equity(5, 1)
+    assert to_emg(win, state) == pytest.approx(1.0) and to_emg(lose, state) == pytest.approx(-1.0)
+    assert emg_to_mwc(to_emg(0.4, state), state) == pytest.approx(0.4)
+    assert to_emg(0.3, CubeState()) == pytest.approx(0.3)  # money: already per unit cube
+
+
+def test_dead_cube_value_is_the_cubeless_one() -> None:
+    # With no cube life (x = 0) the cubeful value is the dead-cube one: money equity (R20)
+    # or the MWC of the outcomes through the table (R27).
+    p = np.array([0.6, 0.2, 0.02, 0.1, 0.01])
+    assert cubeful(p, CubeState(), 0.0)[0] == pytest.approx(2 * 0.6 - 1 + 0.2 - 0.1 + 0.02 - 0.01)
+    state = CubeState(5, (1, 2))
+    a, b = state.away
+    m = KAZAROSS_XG2.equity
+    dead = (
+        0.4 * m(a - 1, b)
+        + 0.18 * m(a - 2, b)
+        + 0.02 * m(a - 3, b)
+        + 0.3 * m(a, b - 1)
+        + 0.09 * m(a, b - 2)
+        + 0.01 * m(a, b - 3)
+    )
+    assert cubeful(p, state, 0.0)[0] == pytest.approx(dead)
+    # In the Crawford game the cube is dead whatever the cube life.
+    crawford = CubeState(5, (3, 4), crawford=True)
+    assert cubeful(p, crawford, 0.68)[0] == pytest.approx(cubeful(p, crawford, 0.0)[0])
+    nd, _, dp = cube_values(p, crawford)
+    assert cube_decision(tuple(p), crawford).action is CubeAction.NO_DOUBLE and nd[0] < dp
+
+
+def _crawford_mwc(p: np.ndarray) -> float:
+    """2-away against 1-away in the Crawford game (R28): a single win leaves 1-away/1-away
+    (0.5), a gammon or backgammon wins the match, any loss loses it."""
+    return 0.5 * (p[0] - p[1]) + 1.0 * p[1]
+
+
+def test_crawford_hint_differs_from_the_money_hint(net: NeuralPlayer) -> None:
+    # At 2-away/1-away Crawford the plays are ranked by the MWC law above (gammons count
+    # double, losing a gammon costs nothing more), which is not the money order.
+    state = CubeState(5, (3, 4), crawford=True)
+    found = False
+    pos = Position.initial()
+    rng = np.random.default_rng(3)
+    for _ in range(60):
+        dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        crawford = net.ranked_moves(pos, dice, state)
+        money = net.ranked_moves(pos, dice, CubeState())
+        if len(crawford) > 1:
+            laws = [_crawford_mwc(r.probabilities.array()) for r in crawford]
+            assert [r.mwc for r in crawford] == pytest.approx(laws)
+            assert laws == sorted(laws, reverse=True)
+            if crawford[0].move != money[0].move:
+                found = True
+                lines = hint_lines(net, pos, dice, cube=state)
+                money_lines = hint_lines(net, pos, dice)
+                assert str(crawford[0].move) in lines[0] and "MWC" in lines[0]
+                assert str(money[0].move) in money_lines[0] and "MWC" not in money_lines[0]
+                break
+        move = (crawford or money)[0].move if (crawford or money) else None
+        pos = pos.play(move).flip() if move is not None else pos.flip()
+        if pos.is_game_over():
+            pos = Position.initial()
+    assert found
+
+
+def test_marks_and_ratings_use_gnubgs_thresholds() -> None:
+    assert dict(THRESHOLDS) == {"very bad": 0.16, "bad": 0.08, "doubtful": 0.04}
+    assert [mark(e) for e in (0.03, 0.05, 0.09, 0.2)] == ["", "doubtful", "bad", "very bad"]
+    assert rating(0.001) == "Supernatural" and rating(0.006) == "Expert"
+    assert rating(0.04) == "Awful!"
+
+
+def _first_games(n: int) -> MatchFile:
+    record = mat.read_record(SAMPLE.read_text())
+    return dataclasses.replace(record, games=record.games[:n])
+
+
+def test_analysis_json_has_the_issue_shape(tmp_path: Path) -> None:
+    out = tmp_path / "a.json"
+    page = tmp_path / "a.html"
+    sample = tmp_path / "two.mat"
+    sample.write_text(mat.write_record(_first_games(2)))
+    r = run_cli(
+        "analyse",
+        str(sample),
+        "--ply",
+        "0",
+        "--quiet",
+        "--json",
+        str(out),
+        "--html",
+        str(page),
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "Overall error rate" in r.stdout
+    data = json.loads(out.read_text())
+    record = mat.read_record(sample.read_text())
+    assert [p["name"] for p in data["players"]] == list(record.players)  # left column first
+    for p in data["players"]:
+        assert set(p) >= {"name", "checker", "cube", "overall", "luck"}
+        assert set(p["checker"]) >= {"unforced", "error_emg", "rate_memg"}
+        assert set(p["cube"]) >= {"decisions", "error_emg", "rate_memg"}
+        assert set(p["overall"]) >= {"rate_memg", "pr"}
+        assert "total_emg" in p["luck"]
+        assert p["checker"]["error_emg"] >= 0 and p["cube"]["error_emg"] >= 0
+        assert p["overall"]["pr"] == pytest.approx(p["overall"]["rate_memg"] / 2)
+    rows = {g.number: set(mat_rows(g)) for g in record.games}
+    checker = [0, 0]
+    for d in data["decisions"]:
+        assert set(d) >= {"game", "move", "player", "kind", "played", "best", "error_emg", "mark"}
+        assert d["kind"] in ("checker", "double", "take") and d["player"] in (0, 1)
+        assert d["move"] in rows[d["game"]]  # the .mat's row numbers
+        assert d["mark"] == mark(d["error_emg"]) and d["error_emg"] >= 0
+        assert d["played"] != d["best"] or d["error_emg"] == 0
+        checker[d["player"]] += d["kind"] == "checker"
+    assert checker == [p["checker"]["unforced"] for p in data["players"]]
+    html = page.read_text()
+    assert html.startswith("<!doctype html>") and "<svg" in html and "polyline" in html
+
+
+def test_analysis_of_a_match_counts_unforced_plays_and_luck(net: NeuralPlayer) -> None:
+    record = _first_games(1)
+    a = analyse(record, net, plies=0)
+    # Luck sums to zero over both players' MWC, and the luck-adjusted results too (R27).
+    assert a.players[0].luck_result + a.players[1].luck_result == pytest.approx(0.0)
+    assert a.players[0].result + a.players[1].result == pytest.approx(0.0)
+    assert sum(p.unforced for p in a.players) == sum(1 for d in a.decisions if d.kind == "checker")
+    # The same match analysed from the Match it replays to gives the same judgement.
+    from backgammon.matchfile import to_match
+
+    b = analyse(to_match(record), net, plies=0, names=record.players)
+    assert [d.error_emg for d in b.decisions] == pytest.approx([d.error_emg for d in a.decisions])
+
+
+def test_hints_are_off_between_two_people_until_the_match_ends(tmp_path: Path) -> None:
+    r = run_cli("play", "--vs", "human", "--seed", "3", stdin="hint\nquit\n", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "Hints are off in a match between two people until it ends." in r.stdout
+    assert "EMG" not in r.stdout
+
+
+def _tutored(tmp_path: Path, script: str) -> tuple[str, str]:
+    """Seed 3 against the random bot with the tutor: it opens, we roll 21 (Enter), then
+    ``script``; the output and the saved match."""
+    r = run_cli(
+        "play",
+        "--seed",
+        "3",
+        "--bot",
+        "random",
+        "--tutor",
+        "--out",
+        "t.mat",
+        stdin="\n" + script,
+        cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stderr
+    return r.stdout, (tmp_path / "t.mat").read_text()
+
+
+def test_the_tutor_warns_before_a_bad_play_and_lets_it_be_reconsidered(tmp_path: Path) -> None:
+    # We may hit with 21; 8/7 8/6 leaves the blot standing and loses far more than gnubg's
+    # "bad" threshold (0.08 EMG): the tutor asks, we say no, the play is taken back.
+    out, saved = _tutored(tmp_path, "8/7 8/6\nn\nquit\n")
+    assert "Tutor: 8/7 8/6 loses" in out and "Go ahead anyway? (y/n) > n" in out
+    assert "8/7 8/6" not in saved
+    # The best play passes without a word.
+    out, saved = _tutored(tmp_path, "24/22*/21\nquit\n")
+    assert "Tutor:" not in out and "21: 24/22* 22/21" in saved

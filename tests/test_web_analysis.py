@@ -1,0 +1,84 @@
+"""Analysis in the browser (issue 11): a match against the bot played through the API, then
+analysed in the server's worker process, its page in Debian's chromium (Playwright), an
+error clicked to see its boards; and the rule that two people get no analysis mid-match."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import httpx
+import test_web_browser
+from playwright.sync_api import sync_playwright
+from test_web_browser import ARGS, CHROMIUM, Server
+
+server = test_web_browser.server  # the same fixture: `backgammon serve` on a free port
+
+
+def play_out(client: httpx.Client, match_id: str, token: str) -> dict[str, Any]:
+    """Play seat 0's side (the first listed play each time) until the match is over."""
+    headers = {"Authorization": f"Bearer {token}"}
+    url = f"/api/matches/{match_id}"
+    state = client.get(url, headers=headers).json()
+    for _ in range(400):
+        if state["over"]:
+            return state
+        acts = state["actions"]
+        if "roll" in acts:
+            body: dict[str, Any] = {"action": "roll"}
+        elif "move" in acts:
+            body = {"action": "move", "steps": state["plays"][0]}
+        elif "take" in acts:
+            body = {"action": "take"}
+        elif "accept" in acts:
+            body = {"action": "accept"}
+        else:
+            time.sleep(0.2)
+            state = client.get(url, headers=headers).json()
+            continue
+        answer = client.post(f"{url}/actions", json=body, headers=headers)
+        assert answer.status_code == 200, answer.text
+        state = answer.json()
+    raise AssertionError("the match did not end")
+
+
+def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        made = client.post("/api/matches", json={"length": 1, "bot": "random"}).json()
+        match_id, token = made["id"], made["token"]
+        assert play_out(client, match_id, token)["over"]
+        assert client.get(f"/api/matches/{match_id}/analysis").json() == {"status": "none"}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.goto(f"{server.url}/m/{match_id}/analysis")
+        page.wait_for_selector("#analyse:not([hidden])")
+        page.click("#analyse")
+        page.wait_for_selector("#result:not([hidden])", timeout=120_000)
+        assert page.locator("#players tr").count() >= 8
+        assert page.locator("#graph polyline").count() == 1
+        first = page.locator("#errors li.error").first
+        first.click()
+        loaded = "[...document.querySelectorAll('#boards img')]"
+        page.wait_for_function(
+            f"{loaded}.length > 0 && {loaded}.every(i => i.complete && i.naturalWidth > 0)",
+            timeout=30_000,
+        )
+        assert "chosen" in (first.get_attribute("class") or "")
+        browser.close()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        done = client.get(f"/api/matches/{match_id}/analysis").json()
+    assert done["status"] == "done" and done["current"]
+    players = done["analysis"]["players"]
+    assert len(players) == 2 and all("pr" in p["overall"] for p in players)
+    for d in done["analysis"]["decisions"]:
+        assert d["error_emg"] >= 0 and d["kind"] in ("checker", "double", "take")
+
+
+def test_no_analysis_between_two_people_until_the_end(server: Server) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        made = client.post("/api/matches", json={"length": 3, "opponent": "human"}).json()
+        r = client.post(f"/api/matches/{made['id']}/analysis")
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not_over"
+        bad = client.get("/api/analysis/board.svg", params={"gnubg_id": "nonsense"})
+        assert bad.status_code == 400
