@@ -18,6 +18,7 @@ from backgammon.players.cube import (
     cube_decision,
     cube_efficiency,
 )
+from backgammon.players.encode import after_boards
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.net import DEFAULT_WEIGHTS, NetPair, default_nets
@@ -96,7 +97,14 @@ class NeuralPlayer:
         self, position: Position, dice: Sequence[int], cube: CubeState | None = None
     ) -> Move | None:
         """The best play (money equity, or match winning chances in a match)."""
-        return self._searcher(cube).best_move(position, dice, self.plies)
+        searcher = self._searcher(cube)
+        if self.plies:
+            return searcher.best_move(position, dice, self.plies)
+        moves = position.legal_moves(dice)
+        if len(moves) <= 1:
+            return moves[0] if moves else None
+        probs = searcher.probs_after(after_boards(position.board, moves))
+        return moves[int(np.argmax(searcher.equity(probs)))]
 
     def ranked_moves(
         self, position: Position, dice: Sequence[int], cube: CubeState | None = None

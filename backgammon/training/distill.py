@@ -96,11 +96,11 @@ def generate(
             total += len(pending)
             pending.clear()
 
-    def keep(after: list[Position], eq: FloatArray, best: int) -> None:
+    def keep(after: IntArray, eq: FloatArray, best: int) -> None:
         order = np.argsort(-eq, kind="stable")
         others = [int(i) for i in order[1:among]]
         rng.shuffle(others)
-        kept = [after[best]] + [after[i] for i in others[:alternatives]]
+        kept = [Position(tuple(after[i].tolist())) for i in [best, *others[:alternatives]]]
         bo = is_bearoff(boards_array(p.board for p in kept))
         pending.extend(p for p, x in zip(kept, bo, strict=True) if not x and not p.is_game_over())
 

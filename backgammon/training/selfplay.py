@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.board import Position
-from backgammon.players.encode import boards_array
+from backgammon.players.encode import after_boards
 from backgammon.players.probabilities import cubeless_equity
 
 __all__ = ["greedy_game", "opening_roll"]
@@ -19,8 +19,9 @@ IntArray = npt.NDArray[np.int64]
 
 Judge = Callable[[IntArray], FloatArray]
 """Probabilities of boards just played, for the side that played them."""
-Visit = Callable[[list[Position], FloatArray, int], None]
-"""Sees each choice: the positions after every play, their equities, the index chosen."""
+Visit = Callable[[IntArray, FloatArray, int], None]
+"""Sees each choice: the boards after every play (opponent on roll), their equities, the
+index chosen."""
 
 
 def opening_roll(rng: random.Random) -> tuple[int, int]:
@@ -46,13 +47,13 @@ def greedy_game(
         if not moves:
             pos = pos.flip()
         else:
-            after = [pos.play(m) for m in moves]
-            probs = judge(boards_array(p.board for p in after))
+            after = after_boards(pos.board, moves)
+            probs = judge(after)
             eq = cubeless_equity(probs)
             best = int(np.argmax(eq))
             if visit is not None:
                 visit(after, eq, best)
-            pos = after[best]
+            pos = pos.play(moves[best])
             if pos.is_game_over():
                 return boards, probs[best]
         boards.append(pos.board)
