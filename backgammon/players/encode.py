@@ -122,7 +122,9 @@ _LONGEST, _TOP_RUN, _BOTTOM_RUN = _run_tables()
 def _longest_run(made: IntArray) -> IntArray:
     """Length of the longest run of ones in each 24-bit set (the longest prime)."""
     lo, hi = made & 0xFFF, made >> 12
-    return np.maximum(np.maximum(_LONGEST[lo], _LONGEST[hi]), _TOP_RUN[lo] + _BOTTOM_RUN[hi])
+    return np.asarray(
+        np.maximum(np.maximum(_LONGEST[lo], _LONGEST[hi]), _TOP_RUN[lo] + _BOTTOM_RUN[hi])
+    )
 
 
 _UNITS = np.array(
