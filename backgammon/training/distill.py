@@ -112,9 +112,10 @@ def generate(
     plies: int = 1,
 ) -> tuple[IntArray, FloatArray]:
     """Self-play ``games`` at 0-ply; return the boards met (side on roll) and their
-    probabilities at ``plies`` (1 or 2).  Besides each position played into, ``alternatives`` positions from
-    other plays among the ``among`` best at 0-ply are kept.  Pure bear-offs are left out
-    (the database is exact there).  Positions are labelled in batches of at least ``chunk``."""
+    probabilities at ``plies`` (1 or 2).  Besides each position played into,
+    ``alternatives`` positions from other plays among the ``among`` best at 0-ply are kept.
+    Pure bear-offs are left out (the database is exact there).  Positions are labelled in
+    batches of at least ``chunk``."""
     out_boards: list[IntArray] = []
     out_probs: list[FloatArray] = []
     pending: list[Position] = []
