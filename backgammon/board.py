@@ -670,7 +670,14 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
     """Non-doubles with no checker on the bar and no bear-off possible within the roll."""
     P = _P
     hi_src = [s for s in occupied if s > hi and b[s - hi] >= -1]
-    lo_src = [s for s in occupied if s > lo and b[s - lo] >= -1]
+    # The smaller die's steps on the original board, with their change of key, made once.
+    lo_steps: list[tuple[int, int, int, Step]] = []
+    for s in occupied:
+        if s > lo and b[s - lo] >= -1:
+            t = s - lo
+            hit = b[t] == -1
+            lo_steps.append((s, t, (2 * P[t] - 1 if hit else P[t]) - P[s], (s, t, hit)))
+    lo_src = [s for s, _, _, _ in lo_steps]
     two: dict[int, tuple[Step, Step]] = {}
     for s1 in hi_src:
         t1 = s1 - hi
@@ -678,14 +685,17 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
         key1 = (2 * P[t1] - 1 if hit1 else P[t1]) - P[s1]
         step1 = (s1, t1, hit1)
         last = b[s1] == 1
-        for s2 in lo_src:
+        for s2, t2, key2, step2 in lo_steps:
             if s2 == s1 and last:
                 continue
-            t2 = s2 - lo
-            hit2 = t2 != t1 and b[t2] == -1
-            key = key1 - P[s2] + (2 * P[t2] - 1 if hit2 else P[t2])
-            if key not in two:
-                two[key] = (step1, (s2, t2, hit2))
+            if t2 == t1 and hit1:  # the blot is gone: the second checker joins the first
+                key = key1 - P[s2] + P[t2]
+                if key not in two:
+                    two[key] = (step1, (s2, t2, False))
+            else:
+                key = key1 + key2
+                if key not in two:
+                    two[key] = (step1, step2)
         t2 = t1 - lo
         if b[t1] <= 0 and t2 > 0 and b[t2] >= -1:  # the same checker goes on (R7)
             hit2 = b[t2] == -1
