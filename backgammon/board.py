@@ -868,7 +868,13 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
             kept[s] = True
             sources.append(s)
     have = [x if x > 0 else 0 for x in b]  # checkers on each point as the play goes on
-    blot = [x == -1 for x in b]  # the first landing on a blot hits it (R11)
+    # Each source's step, made once: the first landing on a blot hits it (R11), a step
+    # from the same point as the one before lands where that one hit.
+    first: list[Step | None] = [None] * 26
+    again: list[Step | None] = [None] * 26
+    for s in sources:
+        first[s] = (s, s - die, b[s - die] == -1)
+        again[s] = (s, s - die, False)
     n = len(sources)
     new = tuple.__new__
     four: list[Move] = []
@@ -882,7 +888,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
         t1 = s1 - die
         have[s1] -= 1
         have[t1] += 1
-        step1 = (s1, t1, blot[t1])
+        step1 = first[s1]
         more1 = False
         for i2 in range(i1, n):
             s2 = sources[i2]
@@ -890,7 +896,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
                 continue
             more1 = True
             t2 = s2 - die
-            step2 = (s2, t2, blot[t2] and s2 != s1)
+            step2 = again[s2] if s2 == s1 else first[s2]
             have[s2] -= 1
             have[t2] += 1
             more2 = False
@@ -900,7 +906,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
                     continue
                 more2 = True
                 t3 = s3 - die
-                step3 = (s3, t3, blot[t3] and s3 != s2)
+                step3 = again[s3] if s3 == s2 else first[s3]
                 have[s3] -= 1
                 have[t3] += 1
                 more3 = False
@@ -908,8 +914,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
                     s4 = sources[i4]
                     if have[s4]:
                         more3 = True
-                        t4 = s4 - die
-                        step4 = (s4, t4, blot[t4] and s4 != s3)
+                        step4 = again[s4] if s4 == s3 else first[s4]
                         four.append(new(Move, (step1, step2, step3, step4)))
                 if not more3 and not four:  # R9: as many numbers as possible
                     three.append(new(Move, (step1, step2, step3)))
