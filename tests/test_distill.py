@@ -110,3 +110,10 @@ def test_two_ply_labels_are_the_two_ply_search(searcher: Searcher) -> None:
     batched = two_ply(searcher, sample, chunk=2)
     for p, q in zip(sample, batched, strict=True):
         assert np.allclose(q, searcher.evaluate(p, 2), atol=1e-12)
+
+
+def test_generate_labels_at_two_plies_on_request(searcher: Searcher) -> None:
+    boards, probs = generate(searcher, 1, random.Random(3), alternatives=0, progress=False, plies=2)
+    sample = positions(boards[:: max(1, len(boards) // 6)])
+    expected = two_ply(searcher, sample)
+    assert np.allclose(probs[:: max(1, len(boards) // 6)], expected, atol=1e-6)
