@@ -670,7 +670,14 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
     """Non-doubles with no checker on the bar and no bear-off possible within the roll."""
     P = _P
     hi_src = [s for s in occupied if s > hi and b[s - hi] >= -1]
-    lo_src = [s for s in occupied if s > lo and b[s - lo] >= -1]
+    # The smaller die's steps on the original board, with their change of key, made once.
+    lo_steps: list[tuple[int, int, int, Step]] = []
+    for s in occupied:
+        if s > lo and b[s - lo] >= -1:
+            t = s - lo
+            hit = b[t] == -1
+            lo_steps.append((s, t, (2 * P[t] - 1 if hit else P[t]) - P[s], (s, t, hit)))
+    lo_src = [s for s, _, _, _ in lo_steps]
     two: dict[int, tuple[Step, Step]] = {}
     for s1 in hi_src:
         t1 = s1 - hi
@@ -678,14 +685,17 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
         key1 = (2 * P[t1] - 1 if hit1 else P[t1]) - P[s1]
         step1 = (s1, t1, hit1)
         last = b[s1] == 1
-        for s2 in lo_src:
+        for s2, t2, key2, step2 in lo_steps:
             if s2 == s1 and last:
                 continue
-            t2 = s2 - lo
-            hit2 = t2 != t1 and b[t2] == -1
-            key = key1 - P[s2] + (2 * P[t2] - 1 if hit2 else P[t2])
-            if key not in two:
-                two[key] = (step1, (s2, t2, hit2))
+            if t2 == t1 and hit1:  # the blot is gone: the second checker joins the first
+                key = key1 - P[s2] + P[t2]
+                if key not in two:
+                    two[key] = (step1, (s2, t2, False))
+            else:
+                key = key1 + key2
+                if key not in two:
+                    two[key] = (step1, step2)
         t2 = t1 - lo
         if b[t1] <= 0 and t2 > 0 and b[t2] >= -1:  # the same checker goes on (R7)
             hit2 = b[t2] == -1
@@ -858,7 +868,13 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
             kept[s] = True
             sources.append(s)
     have = [x if x > 0 else 0 for x in b]  # checkers on each point as the play goes on
-    blot = [x == -1 for x in b]  # the first landing on a blot hits it (R11)
+    # Each source's step, made once: the first landing on a blot hits it (R11), a step
+    # from the same point as the one before lands where that one hit.
+    first: list[Step | None] = [None] * 26
+    again: list[Step | None] = [None] * 26
+    for s in sources:
+        first[s] = (s, s - die, b[s - die] == -1)
+        again[s] = (s, s - die, False)
     n = len(sources)
     new = tuple.__new__
     four: list[Move] = []
@@ -872,7 +888,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
         t1 = s1 - die
         have[s1] -= 1
         have[t1] += 1
-        step1 = (s1, t1, blot[t1])
+        step1 = first[s1]
         more1 = False
         for i2 in range(i1, n):
             s2 = sources[i2]
@@ -880,7 +896,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
                 continue
             more1 = True
             t2 = s2 - die
-            step2 = (s2, t2, blot[t2] and s2 != s1)
+            step2 = again[s2] if s2 == s1 else first[s2]
             have[s2] -= 1
             have[t2] += 1
             more2 = False
@@ -890,7 +906,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
                     continue
                 more2 = True
                 t3 = s3 - die
-                step3 = (s3, t3, blot[t3] and s3 != s2)
+                step3 = again[s3] if s3 == s2 else first[s3]
                 have[s3] -= 1
                 have[t3] += 1
                 more3 = False
@@ -898,8 +914,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
                     s4 = sources[i4]
                     if have[s4]:
                         more3 = True
-                        t4 = s4 - die
-                        step4 = (s4, t4, blot[t4] and s4 != s3)
+                        step4 = again[s4] if s4 == s3 else first[s4]
                         four.append(new(Move, (step1, step2, step3, step4)))
                 if not more3 and not four:  # R9: as many numbers as possible
                     three.append(new(Move, (step1, step2, step3)))

@@ -109,9 +109,12 @@ class _Clock:
 
 
 def speed() -> None:
-    """Plays per second of the net at 0-2 ply, and self-play training games per second."""
+    """Plays per second of the net at 0-2 ply beside gnubg's 0-ply on the same positions,
+    and self-play training games per second (one game at a time, and 64 side by side)."""
+    import gnubg_nn
+
     from backgammon.players.net import DEFAULT_WEIGHTS, NetPair
-    from backgammon.training.td import play_training_game
+    from backgammon.training.td import play_training_games
 
     bot = get("neural", plies=0)
     rng = random.Random(1)
@@ -124,22 +127,39 @@ def speed() -> None:
         pos = pos.flip() if move is None else pos.play(move)
         if pos.is_game_over():
             pos = Position.initial()
-    with _Clock() as c:
-        for p, d in cases:
-            bot.choose_move(p, d)
-    print(f"neural 0-ply: {c.rates(len(cases), 'plays')} over {len(cases)} positions")
-    for plies, n in ((1, 40), (2, 5)):
+    theirs = [([list(a) for a in p.arrays()], d) for p, d in cases]
+    # Chunks of 200 timed back to back (the machine is shared), each timed once: gnubg
+    # keeps an evaluation cache, so a position it has seen is no measure of its speed.
+    ours_cpu = gnubg_cpu = 0.0
+    for lo in range(0, len(cases), 200):
+        with _Clock() as c:
+            for p, d in cases[lo : lo + 200]:
+                bot.choose_move(p, d)
+        ours_cpu += c.cpu
+        with _Clock() as c:
+            for board, (d1, d2) in theirs[lo : lo + 200]:
+                gnubg_nn.best_move(board, d1, d2)
+        gnubg_cpu += c.cpu
+    n = len(cases)
+    print(f"neural 0-ply: {n / ours_cpu:.0f} plays/s of CPU time over {n} positions")
+    print(f"gnubg 0-ply:  {n / gnubg_cpu:.0f} plays/s of CPU time on the same positions")
+    print(f"ratio of time per play, ours/gnubg: {ours_cpu / gnubg_cpu:.2f}x")
+    for plies, count in ((1, 40), (2, 5)):
         deeper = get("neural", plies=plies)
         with _Clock() as c:
-            for p, d in cases[:n]:
+            for p, d in cases[:count]:
                 deeper.choose_move(p, d)
-        print(f"neural {plies}-ply: {c.rates(n, 'plays')} over {n} positions")
+        print(f"neural {plies}-ply: {c.rates(count, 'plays')} over {count} positions")
     ev = NetPair.load(DEFAULT_WEIGHTS)
-    r = random.Random(2)
-    with _Clock() as c:
-        for _ in range(50):
-            play_training_game(ev, r, 0.0, 0.7)
-    print(f"training (shipped net, updates with alpha 0): {c.rates(50, 'games')}")
+    for side_by_side, games in ((1, 50), (64, 128)):
+        r = random.Random(2)
+        with _Clock() as c:
+            for _ in range(games // side_by_side):
+                play_training_games(ev, r, 0.0, 0.7, side_by_side)
+        print(
+            f"training, {side_by_side} game(s) side by side (shipped net, alpha 0): "
+            f"{c.rates(games, 'games')}"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -15,7 +15,7 @@ from backgammon.players.encode import encode
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
 from backgammon.players.search import Searcher
-from backgammon.training.distill import fit, generate, main, one_ply, widen
+from backgammon.training.distill import fit, generate, main, one_ply, two_ply, widen
 
 
 @pytest.fixture(scope="module")
@@ -99,3 +99,21 @@ def test_widening_keeps_the_function(data: tuple[np.ndarray, np.ndarray]) -> Non
     assert np.allclose(wide(x), ev.contact(x), atol=1e-12)
     with pytest.raises(ValueError, match="shrink"):
         widen(ev.contact, 4, np.random.default_rng(0))
+
+
+def test_two_ply_labels_are_the_two_ply_search(searcher: Searcher) -> None:
+    pos = Position.initial()
+    sample = [pos]
+    for dice in [(3, 1), (6, 4), (5, 5), (2, 1)]:
+        pos = pos.play(pos.legal_moves(dice)[0])
+        sample.append(pos)
+    batched = two_ply(searcher, sample, chunk=2)
+    for p, q in zip(sample, batched, strict=True):
+        assert np.allclose(q, searcher.evaluate(p, 2), atol=1e-12)
+
+
+def test_generate_labels_at_two_plies_on_request(searcher: Searcher) -> None:
+    boards, probs = generate(searcher, 1, random.Random(3), alternatives=0, progress=False, plies=2)
+    sample = positions(boards[:: max(1, len(boards) // 6)])
+    expected = two_ply(searcher, sample)
+    assert np.allclose(probs[:: max(1, len(boards) // 6)], expected, atol=1e-6)

@@ -6,7 +6,14 @@ import numpy as np
 from gnubg_reference import played_game_cases
 
 from backgammon import Position
-from backgammon.players.encode import N_INPUTS, boards_array, encode, is_race, shot_masks
+from backgammon.players.encode import (
+    N_INPUTS,
+    after_boards,
+    boards_array,
+    encode,
+    is_race,
+    shot_masks,
+)
 
 
 def sample_positions(n: int = 300) -> list[Position]:
@@ -83,3 +90,49 @@ def test_shot_counts_follow_their_definition() -> None:
     masks = shot_masks(boards_array(p.board for p in positions))
     for pos, mask in zip(positions, masks, strict=True):
         assert int(mask).bit_count() == _shots_reference(pos.board)
+
+
+def test_after_boards_are_the_positions_after_each_play() -> None:
+    # Played games give bar entries, hits, bear-offs and doubles (R5-R17 plays).
+    cases = 0
+    for pos, d1, d2 in played_game_cases(30, seed=5):
+        moves = pos.legal_moves((d1, d2))
+        if not moves:
+            continue
+        expected = boards_array(pos.play(m).board for m in moves)
+        assert np.array_equal(after_boards(pos.board, moves), expected)
+        cases += 1
+    assert cases > 500
+
+
+def _side_reference(board: tuple[int, ...]) -> list[float]:
+    """The per-side features of the side on roll, by their definitions, one board at a time."""
+    mine = [max(board[p], 0) for p in range(26)]  # index = point, 25 = bar
+    made = [p for p in range(1, 25) if mine[p] >= 2]
+    prime = run = 0
+    for p in range(1, 25):
+        run = run + 1 if mine[p] >= 2 else 0
+        prime = max(prime, run)
+    rear = max((p for p in range(1, 26) if mine[p]), default=0)
+    blockers = sum(1 for p in range(max(rear - 6, 1), rear) if board[p] <= -2)
+    return [
+        sum(p * mine[p] for p in range(1, 26)) / 100,
+        sum(1 for p in range(1, 25) if mine[p] == 1) / 5,
+        sum(1 for p in made if p <= 6) / 6,
+        prime / 6,
+        sum(mine[19:26]) / 5,
+        sum(1 for p in made if p >= 19) / 3,
+        _shots_reference(board) / 36,
+        blockers / 6,
+        sum(mine[7:19]) / 15,
+        mine[25] / 2,
+        (15 - sum(mine)) / 15,
+    ]
+
+
+def test_side_features_follow_their_definitions() -> None:
+    positions = sample_positions(200)
+    x = encode(boards_array(p.board for p in positions))
+    for pos, row in zip(positions, x, strict=True):
+        assert np.allclose(row[192:203], _side_reference(pos.board), atol=1e-12)
+        assert np.allclose(row[203:214], _side_reference(pos.flip().board), atol=1e-12)

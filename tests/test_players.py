@@ -178,3 +178,18 @@ def test_lookahead_ranks_the_filtered_plays_first() -> None:
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_zero_ply_choice_is_the_best_ranked_play(neural: Player) -> None:
+    # The 0-ply player judges every candidate at once from after_boards; the ranking goes
+    # through Position.play one play at a time: both must pick the same play.
+    assert isinstance(neural, NeuralPlayer)
+    state = CubeState(match_length=7, score=(2, 5))
+    for i, (pos, d1, d2) in enumerate(played_game_cases(4, seed=13)):
+        if len(pos.legal_moves((d1, d2))) < 2:
+            continue
+        cube = state if i % 2 else None
+        assert (
+            neural.choose_move(pos, (d1, d2), cube)
+            == neural.ranked_moves(pos, (d1, d2), cube)[0].move
+        )

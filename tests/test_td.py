@@ -7,7 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
+from backgammon.board import Position
+from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
+from backgammon.players.probabilities import flip_probs
+from backgammon.training.selfplay import greedy_game, greedy_games
 from backgammon.training.td import main, play_training_game
 
 SMALL = ["--hidden", "8", "--race-hidden", "4", "--every", "1", "--keep-every", "1000"]
@@ -63,3 +67,28 @@ def test_average_of_checkpoints(tmp_path: Path) -> None:
     assert np.allclose(mean.contact.w1, (x.contact.w1 + y.contact.w1) / 2)
     assert np.allclose(mean.race.b2, (x.race.b2 + y.race.b2) / 2)
     assert [s["file"] for s in mean.meta["averaged_from"]] == ["a.npz", "b.npz"]
+
+
+def test_games_side_by_side_are_the_same_games_and_all_end() -> None:
+    # One game side by side is exactly the single game (same dice, same plays).
+    ev = NetPair.random(np.random.default_rng(3), hidden=8, race_hidden=4)
+    raw = CompositeEvaluator(ev, consistent=False)
+
+    def judge(b: np.ndarray) -> np.ndarray:
+        return flip_probs(raw.evaluate(b))
+
+    one = greedy_game(random.Random(8), judge)
+    (together,) = greedy_games(random.Random(8), judge, 1)
+    assert one[0] == together[0] and np.array_equal(one[1], together[1])
+    games = greedy_games(random.Random(8), judge, 5)
+    assert len(games) == 5
+    for states, result in games:
+        assert states[0] == Position.initial().board
+        assert result[0] in (0.0, 1.0)  # the winner's exact result
+        assert len(set(states)) > 10
+
+
+def test_batched_training_runs_and_checkpoints(tmp_path: Path) -> None:
+    args = ["--dir", str(tmp_path), "--seed", "5", "--batch", "4", *SMALL]
+    assert main(["--games", "6", *args]) == 0
+    assert NetPair.load(tmp_path / "latest.npz").meta["games"] == 6

@@ -8,6 +8,7 @@ once.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -15,6 +16,7 @@ import numpy.typing as npt
 
 __all__ = [
     "N_INPUTS",
+    "after_boards",
     "boards_array",
     "encode",
     "encode_with_race",
@@ -56,6 +58,24 @@ def boards_array(boards: Iterable[Sequence[int]]) -> IntArray:
     return np.array(list(boards), dtype=np.int64).reshape(-1, 26)
 
 
+def after_boards(board: Sequence[int], moves: Sequence[Sequence[Sequence[int]]]) -> IntArray:
+    """The boards after each of ``moves`` (plays of ``board`` with their hit flags, as
+    :meth:`~backgammon.board.Position.legal_moves` gives them), each seen from the
+    opponent, who moves next: what :meth:`~backgammon.board.Position.play` gives, for all
+    the candidates of a roll in a few array operations."""
+    n = len(moves)
+    steps = np.array(list(itertools.chain.from_iterable(moves)), dtype=np.int64).reshape(-1, 3)
+    rows = np.repeat(np.arange(0, 26 * n, 26), [len(m) for m in moves])
+    s, t, hit = steps.T
+    # Each step takes a checker from s and puts it on t (not when borne off); a hit turns
+    # the blot there into ours (+2) and puts it on the opponent's bar (board[0]).
+    index = np.concatenate([rows + s, rows + t, rows])
+    change = np.concatenate([np.full(len(s), -1), (t > 0) + hit, -hit])
+    after = np.bincount(index, change, minlength=26 * n).astype(np.int64).reshape(n, 26)
+    after += np.asarray(board, dtype=np.int64)
+    return -after[:, ::-1]
+
+
 def flip_boards(b: IntArray) -> IntArray:
     """The same positions seen from the other side."""
     return -b[:, ::-1]
@@ -78,16 +98,33 @@ def shot_masks(b: IntArray) -> npt.NDArray[np.uint64]:
     return np.asarray(np.bitwise_or.reduce(masked, axis=1))
 
 
-def _longest_run(made: npt.NDArray[np.bool_]) -> IntArray:
-    """Length of the longest run of True along axis 1 (at most 25 columns)."""
-    x = made.astype(np.int64) @ _BITS25[: made.shape[1]]
-    best = np.zeros(len(x), dtype=np.int64)
-    while True:
-        nz = x != 0
-        if not nz.any():
-            return best
-        best += nz
-        x &= x >> 1
+def _run_tables() -> tuple[IntArray, IntArray, IntArray]:
+    """For every 12-bit set: its longest run of ones, the ones at its top (from bit 11
+    down) and at its bottom (from bit 0 up); two lookups give the longest run of 24 bits."""
+    longest = np.zeros(4096, dtype=np.int64)
+    top = np.zeros(4096, dtype=np.int64)
+    bottom = np.zeros(4096, dtype=np.int64)
+    for x in range(4096):
+        bits = [x >> i & 1 for i in range(12)]
+        run = best = 0
+        for bit in bits:
+            run = run + 1 if bit else 0
+            best = max(best, run)
+        longest[x] = best
+        bottom[x] = next((i for i, bit in enumerate(bits) if not bit), 12)
+        top[x] = next((i for i, bit in enumerate(reversed(bits)) if not bit), 12)
+    return longest, top, bottom
+
+
+_LONGEST, _TOP_RUN, _BOTTOM_RUN = _run_tables()
+
+
+def _longest_run(made: IntArray) -> IntArray:
+    """Length of the longest run of ones in each 24-bit set (the longest prime)."""
+    lo, hi = made & 0xFFF, made >> 12
+    return np.asarray(
+        np.maximum(np.maximum(_LONGEST[lo], _LONGEST[hi]), _TOP_RUN[lo] + _BOTTOM_RUN[hi])
+    )
 
 
 _UNITS = np.array(
@@ -95,58 +132,66 @@ _UNITS = np.array(
 )
 """Tesauro's four units for a point holding n checkers: >=1, >=2, >=3 and (n-3)/2."""
 
-
-def _linear_weights() -> IntArray:
-    """Columns summing indicator blocks [mine (25), made (24), blots (24)] into counts."""
-    w = np.zeros((73, 8), dtype=np.int64)
-    w[:25, 0] = np.arange(1, 26)  # pips (the bar counts 25)
-    w[49:73, 1] = 1  # blots
-    w[25:31, 2] = 1  # home-board points made
-    w[18:25, 3] = 1  # back checkers: opponent's home board and the bar
-    w[43:49, 4] = 1  # anchors in the opponent's home board
-    w[6:18, 5] = 1  # outfield checkers
-    w[24, 6] = 1  # bar
-    w[:25, 7] = 1  # checkers left
-    return w
-
-
-_LINEAR = _linear_weights()
-
-
-def _side_features(b: IntArray, mine: IntArray) -> FloatArray:
-    """Features of the side on roll of each board; ``mine`` is ``max(b[:, 1:26], 0)``."""
-    n = len(b)
-    made = mine[:, :24] >= 2
-    blocks = np.concatenate([mine, made, mine[:, :24] == 1], axis=1, dtype=np.int64)
-    lin = blocks @ _LINEAR
-    prime = _longest_run(made)
-    shots = np.bitwise_count(shot_masks(b))
-    # Opponent points in the six points in front of our rearmost checker.
-    rear = np.where(mine > 0, _PTS, 0).max(axis=1)  # 0 when all borne off
-    csum = np.zeros((n, 26), dtype=np.int64)  # csum[:, p]: blocked points below p
-    np.cumsum(b[:, 1:25] <= -2, axis=1, out=csum[:, 2:])
-    rows = np.arange(n)
-    blockers = csum[rows, rear] - csum[rows, np.maximum(rear - 6, 0)]
-    out = np.empty((n, _SIDE_FEATURES + 2), dtype=np.float64)
-    out[:, 0] = lin[:, 0]
-    out[:, 1] = lin[:, 1]
-    out[:, 2] = lin[:, 2]
-    out[:, 3] = prime
-    out[:, 4] = lin[:, 3]
-    out[:, 5] = lin[:, 4]
-    out[:, 6] = shots
-    out[:, 7] = blockers
-    out[:, 8] = lin[:, 5]
-    out[:, 9] = lin[:, 6]
-    out[:, 10] = 15 - lin[:, 7]
-    out *= _SCALE
-    return out
-
-
-_PTS = np.arange(1, 26, dtype=np.int64)
 _SCALE = np.array(
     [1 / 100, 1 / 5, 1 / 6, 1 / 6, 1 / 5, 1 / 3, 1 / 36, 1 / 6, 1 / 15, 1 / 2, 1 / 15]
 )
+"""Each side feature's scale (the order is that of :func:`_side_features`)."""
+
+
+def _linear_weights() -> tuple[FloatArray, FloatArray]:
+    """The side features as one affine map of the indicator blocks
+    [mine (25), made (24), blots (24), longest prime, shots, blockers], scaled."""
+    w = np.zeros((76, _SIDE_FEATURES + 2), dtype=np.float64)
+    w[:25, 0] = np.arange(1, 26)  # pips (the bar counts 25)
+    w[49:73, 1] = 1  # blots
+    w[25:31, 2] = 1  # home-board points made
+    w[73, 3] = 1  # longest prime
+    w[18:25, 4] = 1  # back checkers: opponent's home board and the bar
+    w[43:49, 5] = 1  # anchors in the opponent's home board
+    w[74, 6] = 1  # rolls that hit a blot
+    w[75, 7] = 1  # opponent points in front of the rearmost checker
+    w[6:18, 8] = 1  # outfield checkers
+    w[24, 9] = 1  # bar
+    w[:25, 10] = -1  # borne off: 15 less the checkers left
+    const = np.zeros(_SIDE_FEATURES + 2)
+    const[10] = 15
+    return w * _SCALE, const * _SCALE
+
+
+_LINEAR, _CONST = _linear_weights()
+
+# Bit sets of a batch in one product: [mine > 0 (25), made (24), their blots (24),
+# their made points (24)] times this block-diagonal matrix.
+_SETS = np.zeros((97, 4), dtype=np.float64)
+_SETS[:25, 0] = _BITS25
+_SETS[25:49, 1] = _BITS25[:24]
+_SETS[49:73, 2] = _BITS25[:24]
+_SETS[73:97, 3] = _BITS25[:24]
+_MASK24 = (1 << 24) - 1
+
+
+def _side_features(b: IntArray, mine: IntArray) -> tuple[FloatArray, IntArray]:
+    """Features of the side on roll of each board (``mine`` is ``max(b[:, 1:26], 0)``),
+    and its rearmost checker's point (0 when all are off)."""
+    made = mine[:, :24] >= 2
+    theirs = b[:, 1:25]
+    sets = (
+        np.concatenate([mine > 0, made, theirs == -1, theirs <= -2], axis=1, dtype=np.float64)
+        @ _SETS
+    )  # exact: at most 25 bits
+    src, made_bits, blots, blocked = sets.astype(np.int64).T
+    rear = np.frexp(src)[1].astype(np.int64)  # the highest set bit's point (0: none)
+    hits = ((src[:, None] >> _DIST[None, :]) & blots[:, None]) != 0  # (N, 24): distance d+1
+    shots = np.bitwise_count(
+        np.bitwise_or.reduce(np.where(hits, _ROLL_MASKS[1:25][None, :], np.uint64(0)), axis=1)
+    )
+    # Opponent points on the six points in front of the rearmost checker (rear-6 .. rear-1).
+    low = np.maximum(rear - 7, 0)
+    window = (blocked & (_MASK24 >> (25 - np.maximum(rear, 1)))) >> low
+    blockers = np.bitwise_count(window)
+    extra = np.stack([_longest_run(made_bits), shots, blockers], axis=1)
+    blocks = np.concatenate([mine, made, mine[:, :24] == 1, extra], axis=1, dtype=np.float64)
+    return blocks @ _LINEAR + _CONST, rear
 
 
 def encode(b: IntArray) -> FloatArray:
@@ -160,14 +205,10 @@ def encode_with_race(b: IntArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     n = len(b)
     both = np.concatenate([b, -b[:, ::-1]])  # the side on roll, then the other side
     mine = np.maximum(both[:, 1:26], 0)
-    units = _UNITS[mine[:, :24]].reshape(2 * n, 96)
-    side = _side_features(both, mine)
-    race = is_race(b)
-    out = np.empty((n, N_INPUTS), dtype=np.float64)
-    out[:, :96] = units[:n]
-    out[:, 96:192] = units[n:]
-    k = _SIDE_FEATURES + 2
-    out[:, 192 : 192 + k] = side[:n]
-    out[:, 192 + k : 192 + 2 * k] = side[n:]
-    out[:, -1] = race
+    units = _UNITS.take(mine[:, :24], axis=0).reshape(2 * n, 96)
+    side, rear = _side_features(both, mine)
+    race = rear[:n] + rear[n:] < 25  # the rearmost checkers have passed each other
+    out = np.concatenate(
+        [units[:n], units[n:], side[:n], side[n:], race[:, None]], axis=1, dtype=np.float64
+    )
     return out, race

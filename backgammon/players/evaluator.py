@@ -53,6 +53,8 @@ class CompositeEvaluator:
 
     def evaluate(self, boards: IntArray) -> FloatArray:
         """The probabilities for the side on roll of each board, finished or not."""
+        if (boards.max(axis=1) > 0).all() and (boards.min(axis=1) < 0).all():
+            return self._live(boards)  # both sides have checkers left: nothing finished
         done, exact = game_over_probs(boards)
         if not done.any():
             return self._live(boards)

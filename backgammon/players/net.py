@@ -28,7 +28,12 @@ DEFAULT_WEIGHTS = Path(__file__).with_name("data") / "weights.npz"
 
 
 def _sigmoid(x: FloatArray) -> FloatArray:
-    return np.asarray(0.5 * (1.0 + np.tanh(0.5 * x)))
+    """The logistic function of ``x``, computed in place (``x`` is a fresh product)."""
+    x *= 0.5
+    np.tanh(x, out=x)
+    x += 1.0
+    x *= 0.5
+    return x
 
 
 @dataclass
@@ -57,8 +62,12 @@ class Net:
 
     def forward(self, x: FloatArray) -> tuple[FloatArray, FloatArray]:
         """Hidden activations and outputs of a batch of inputs."""
-        h = _sigmoid(x @ self.w1 + self.b1)
-        return h, _sigmoid(h @ self.w2 + self.b2)
+        z = x @ self.w1
+        z += self.b1
+        h = _sigmoid(z)
+        y = h @ self.w2
+        y += self.b2
+        return h, _sigmoid(y)
 
     def __call__(self, x: FloatArray) -> FloatArray:
         return self.forward(x)[1]

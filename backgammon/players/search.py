@@ -29,7 +29,7 @@ from backgammon.players.cube import (
     dead_cube_weights,
     double_pass_value,
 )
-from backgammon.players.encode import boards_array, is_race
+from backgammon.players.encode import after_boards, boards_array, is_race
 from backgammon.players.evaluator import Evaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
@@ -264,8 +264,7 @@ class Searcher:
         moves = position.legal_moves(dice)
         if not moves:
             return []
-        after = [position.play(m) for m in moves]
-        boards = boards_array(p.board for p in after)
+        boards = after_boards(position.board, moves)
         probs = self.probs_after(boards)
         if state is None:
             v0 = self.equity(probs)
@@ -284,11 +283,12 @@ class Searcher:
         chosen += [i for i, m in enumerate(moves) if m in include and i not in chosen]
         deep: list[tuple[float, int, FloatArray]] = []
         for i in chosen:
+            after = position.play(moves[i])
             if state is None:
-                q = flip_probs(self._evaluate(after[i], plies))
+                q = flip_probs(self._evaluate(after, plies))
                 value = float(self.equity(q[None, :])[0])
             else:
-                p, v = self.cubeful(after[i], opp, plies, top=False)
+                p, v = self.cubeful(after, opp, plies, top=False)
                 q, value = flip_probs(p), float(_flip_values(v, state.is_money)[0])
             deep.append((value, i, q))
         deep.sort(key=lambda t: (-t[0], t[1]))
@@ -315,8 +315,7 @@ class Searcher:
         moves = position.legal_moves(dice)
         if not moves:
             return []
-        after = [position.play(m) for m in moves]
-        probs = self.probs_after(boards_array(p.board for p in after))
+        probs = self.probs_after(after_boards(position.board, moves))
         eq = self.equity(probs)
         order = [int(i) for i in np.argsort(-eq, kind="stable")]
         if plies <= 0 or len(moves) == 1:
@@ -324,7 +323,7 @@ class Searcher:
         keep = self._filter(eq, self.filter_moves if plies == 1 else max(2, self.filter_moves // 2))
         scored: list[tuple[float, int, FloatArray]] = []
         for i in keep:
-            q = flip_probs(self._evaluate(after[i], plies))
+            q = flip_probs(self._evaluate(position.play(moves[i]), plies))
             scored.append((float(self.equity(q[None, :])[0]), i, q))
         scored.sort(key=lambda t: (-t[0], t[1]))
         kept = set(keep)
@@ -340,6 +339,6 @@ class Searcher:
         if len(moves) == 1:
             return moves[0]
         if plies <= 0:
-            after = boards_array(position.play(m).board for m in moves)
+            after = after_boards(position.board, moves)
             return moves[int(np.argmax(self.equity(self.probs_after(after))))]
         return self.rank_moves(position, dice, plies)[0][0]

@@ -25,13 +25,14 @@ from threadpoolctl import threadpool_limits
 
 from backgammon.board import Position, iter_rolls
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.encode import boards_array, encode_with_race
+from backgammon.players.encode import after_boards, boards_array, encode_with_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import Net, NetPair
+from backgammon.players.probabilities import flip_probs
 from backgammon.players.search import Searcher
 from backgammon.training.selfplay import greedy_game
 
-__all__ = ["fit", "generate", "main", "one_ply", "widen"]
+__all__ = ["fit", "generate", "main", "one_ply", "two_ply", "widen"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -40,23 +41,23 @@ _ROLLS = list(iter_rolls())
 _ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS]) / 36.0
 
 
-def one_ply(searcher: Searcher, positions: Sequence[Position]) -> FloatArray:
-    """The 1-ply probabilities of each position for its side on roll, all in one batch.
-
-    The same as ``searcher.evaluate(pos, 1)`` for each position, but every child of every
-    position goes through the net in one call.
-    """
-    boards: list[tuple[int, ...]] = []
+def _best_replies(searcher: Searcher, positions: Sequence[Position]) -> tuple[IntArray, FloatArray]:
+    """For each position and each of the 21 rolls, the board after the best play at 0-ply
+    (opponent on roll; the first best on ties, as the search takes it) and its
+    probabilities for the side that played: ``(P, 21, 26)`` and ``(P, 21, 5)``, every
+    candidate of every position through the net in one call."""
+    parts: list[IntArray] = []
     starts: list[int] = []
+    size = 0
     for pos in positions:
         for roll in _ROLLS:
-            starts.append(len(boards))
+            starts.append(size)
             moves = pos.legal_moves(roll)
-            if moves:
-                boards.extend(pos.play(m).board for m in moves)
-            else:
-                boards.append(pos.flip().board)
-    probs = searcher.probs_after(boards_array(boards))
+            after = after_boards(pos.board, moves) if moves else boards_array([pos.flip().board])
+            parts.append(after)
+            size += len(after)
+    boards = np.concatenate(parts)
+    probs = searcher.probs_after(boards)
     eq = searcher.equity(probs)
     idx = np.asarray(starts)
     seg = np.zeros(len(boards), dtype=np.int64)
@@ -65,8 +66,39 @@ def one_ply(searcher: Searcher, positions: Sequence[Position]) -> FloatArray:
     top = np.maximum.reduceat(eq, idx)
     hits = np.flatnonzero(eq >= top[seg])
     _, first = np.unique(seg[hits], return_index=True)
-    best = probs[hits[first]].reshape(len(positions), len(_ROLLS), 5)
+    best = hits[first]
+    n = len(positions)
+    return boards[best].reshape(n, len(_ROLLS), 26), probs[best].reshape(n, len(_ROLLS), 5)
+
+
+def one_ply(searcher: Searcher, positions: Sequence[Position]) -> FloatArray:
+    """The 1-ply probabilities of each position for its side on roll, all in one batch.
+
+    The same as ``searcher.evaluate(pos, 1)`` for each position.
+    """
+    _, best = _best_replies(searcher, positions)
     return np.asarray(np.einsum("prk,r->pk", best, _ROLL_WEIGHTS))
+
+
+def two_ply(searcher: Searcher, positions: Sequence[Position], chunk: int = 16) -> FloatArray:
+    """The 2-ply probabilities of each position for its side on roll: for each roll the
+    best play at 0-ply, judged by the opponent's 1-ply lookahead.  The same as
+    ``searcher.evaluate(pos, 2)`` with one reply looked at deeply (``deep_moves=1``, the
+    default), batched ``chunk`` positions at a time."""
+    out = np.empty((len(positions), 5))
+    for lo in range(0, len(positions), chunk):
+        part = positions[lo : lo + chunk]
+        boards, probs = _best_replies(searcher, part)
+        flat = boards.reshape(-1, 26)
+        replies = [Position(tuple(row)) for row in flat.tolist()]
+        live = [i for i, p in enumerate(replies) if not p.is_game_over()]
+        deeper = probs.reshape(-1, 5).copy()  # finished games keep their exact result
+        if live:
+            deeper[live] = flip_probs(one_ply(searcher, [replies[i] for i in live]))
+        out[lo : lo + len(part)] = np.einsum(
+            "prk,r->pk", deeper.reshape(len(part), len(_ROLLS), 5), _ROLL_WEIGHTS
+        )
+    return out
 
 
 def generate(
@@ -77,11 +109,13 @@ def generate(
     among: int = 6,
     chunk: int = 64,
     progress: bool = True,
+    plies: int = 1,
 ) -> tuple[IntArray, FloatArray]:
-    """Self-play ``games`` at 0-ply; return the boards met (side on roll) and their 1-ply
-    probabilities.  Besides each position played into, ``alternatives`` positions from
-    other plays among the ``among`` best at 0-ply are kept.  Pure bear-offs are left out
-    (the database is exact there).  Positions are labelled in batches of at least ``chunk``."""
+    """Self-play ``games`` at 0-ply; return the boards met (side on roll) and their
+    probabilities at ``plies`` (1 or 2).  Besides each position played into,
+    ``alternatives`` positions from other plays among the ``among`` best at 0-ply are kept.
+    Pure bear-offs are left out (the database is exact there).  Positions are labelled in
+    batches of at least ``chunk``."""
     out_boards: list[IntArray] = []
     out_probs: list[FloatArray] = []
     pending: list[Position] = []
@@ -92,15 +126,16 @@ def generate(
         nonlocal total
         if pending:
             out_boards.append(boards_array(p.board for p in pending).astype(np.int8))
-            out_probs.append(one_ply(searcher, pending).astype(np.float32))
+            label = one_ply if plies == 1 else two_ply
+            out_probs.append(label(searcher, pending).astype(np.float32))
             total += len(pending)
             pending.clear()
 
-    def keep(after: list[Position], eq: FloatArray, best: int) -> None:
+    def keep(after: IntArray, eq: FloatArray, best: int) -> None:
         order = np.argsort(-eq, kind="stable")
         others = [int(i) for i in order[1:among]]
         rng.shuffle(others)
-        kept = [after[best]] + [after[i] for i in others[:alternatives]]
+        kept = [Position(tuple(after[i].tolist())) for i in [best, *others[:alternatives]]]
         bo = is_bearoff(boards_array(p.board for p in kept))
         pending.extend(p for p, x in zip(kept, bo, strict=True) if not x and not p.is_game_over())
 
@@ -224,6 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument("--games", type=int, required=True)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--out", type=Path, required=True)
+    g.add_argument("--plies", type=int, choices=(1, 2), default=1, help="depth of the labels")
+    g.add_argument("--alternatives", type=int, default=2, help="plays not chosen kept per position")
     f = sub.add_parser("fit", help="fit the nets to generated data")
     f.add_argument("--weights", type=Path, required=True)
     f.add_argument("--data", type=Path, nargs="+", required=True)
@@ -239,7 +276,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.cmd == "generate":
         searcher = Searcher(CompositeEvaluator(ev, BearoffDatabase.load()))
-        boards, probs = generate(searcher, args.games, random.Random(args.seed))
+        boards, probs = generate(
+            searcher,
+            args.games,
+            random.Random(args.seed),
+            alternatives=args.alternatives,
+            plies=args.plies,
+        )
         np.savez_compressed(args.out, boards=boards, probs=probs)
         print(f"saved {len(boards)} positions to {args.out}")
         return 0

@@ -8,19 +8,20 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.board import Position
-from backgammon.players.encode import boards_array
+from backgammon.board import Move, Position
+from backgammon.players.encode import after_boards
 from backgammon.players.probabilities import cubeless_equity
 
-__all__ = ["greedy_game", "opening_roll"]
+__all__ = ["greedy_game", "greedy_games", "opening_roll"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 Judge = Callable[[IntArray], FloatArray]
 """Probabilities of boards just played, for the side that played them."""
-Visit = Callable[[list[Position], FloatArray, int], None]
-"""Sees each choice: the positions after every play, their equities, the index chosen."""
+Visit = Callable[[IntArray, FloatArray, int], None]
+"""Sees each choice: the boards after every play (opponent on roll), their equities, the
+index chosen."""
 
 
 def opening_roll(rng: random.Random) -> tuple[int, int]:
@@ -38,22 +39,55 @@ def greedy_game(
     ``judge`` (the first on ties), dice from ``rng``.  Returns the boards met, each from its
     side on roll and the last one before the game ended, and the final ``judge`` output of
     the winning play (the winner's exact result when ``judge`` knows finished games)."""
-    pos = Position.initial()
-    dice = opening_roll(rng)
-    boards = [pos.board]
-    while True:
-        moves = pos.legal_moves(dice)
-        if not moves:
-            pos = pos.flip()
-        else:
-            after = [pos.play(m) for m in moves]
-            probs = judge(boards_array(p.board for p in after))
+    return greedy_games(rng, judge, 1, visit)[0]
+
+
+def greedy_games(
+    rng: random.Random, judge: Judge, count: int, visit: Visit | None = None
+) -> list[tuple[list[tuple[int, ...]], FloatArray]]:
+    """``count`` games of :func:`greedy_game` played side by side, so that the candidate
+    plays of all of them go through ``judge`` in one call (the dice come from ``rng`` game
+    by game at each turn: one game is exactly :func:`greedy_game`)."""
+    positions = [Position.initial()] * count
+    dice = [opening_roll(rng) for _ in range(count)]
+    met: list[list[tuple[int, ...]]] = [[p.board] for p in positions]
+    results: list[FloatArray | None] = [None] * count
+    active = list(range(count))
+    while active:
+        moving: list[tuple[int, list[Move], int]] = []  # game, its plays, where they start
+        parts: list[IntArray] = []
+        start = 0
+        for g in active:
+            moves = positions[g].legal_moves(dice[g])
+            if moves:
+                parts.append(after_boards(positions[g].board, moves))
+                moving.append((g, moves, start))
+                start += len(moves)
+        if parts:
+            after = np.concatenate(parts)
+            probs = judge(after)
             eq = cubeless_equity(probs)
-            best = int(np.argmax(eq))
+        best = {}
+        for g, moves, lo in moving:
+            hi = lo + len(moves)
+            i = int(np.argmax(eq[lo:hi]))
             if visit is not None:
-                visit(after, eq, best)
-            pos = after[best]
-            if pos.is_game_over():
-                return boards, probs[best]
-        boards.append(pos.board)
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
+                visit(after[lo:hi], eq[lo:hi], i)
+            best[g] = (moves[i], probs[lo + i])
+        still = []
+        for g in active:
+            pos = positions[g]
+            if g in best:
+                move, p = best[g]
+                pos = pos.play(move)
+                if pos.is_game_over():
+                    results[g] = p
+                    continue
+            else:
+                pos = pos.flip()
+            positions[g] = pos
+            met[g].append(pos.board)
+            dice[g] = (rng.randint(1, 6), rng.randint(1, 6))
+            still.append(g)
+        active = still
+    return [(m, r) for m, r in zip(met, results, strict=True) if r is not None]

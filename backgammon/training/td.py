@@ -25,34 +25,46 @@ from backgammon.players.encode import boards_array, encode_with_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import Net, NetPair
 from backgammon.players.probabilities import N_OUTPUTS, flip_probs
-from backgammon.training.selfplay import greedy_game
+from backgammon.training.selfplay import greedy_games
 
-__all__ = ["average", "main", "play_training_game"]
+__all__ = ["average", "main", "play_training_game", "play_training_games"]
 
 
 def play_training_game(
     ev: NetPair, rng: random.Random, alpha: float, lam: float
 ) -> tuple[int, float]:
     """Play one self-play game, then update the nets; returns (plies, squared error)."""
+    return play_training_games(ev, rng, alpha, lam, 1)
+
+
+def play_training_games(
+    ev: NetPair, rng: random.Random, alpha: float, lam: float, count: int
+) -> tuple[int, float]:
+    """Play ``count`` self-play games side by side (their plays judged in one batch), then
+    update the nets on each game in turn; returns (plies, squared error) summed.  One game
+    at a time is plain TD(lambda); more let the policy lag the updates by up to ``count``
+    games, for the speed of judging many plays at once."""
     raw = CompositeEvaluator(ev, consistent=False)  # the nets' own outputs, exact ends
-    states, outcome = greedy_game(rng, lambda b: flip_probs(raw.evaluate(b)))
-    b = boards_array(states)
-    x, race = encode_with_race(b)
-    v = ev.evaluate_encoded(x, race)
-    n = len(states)
-    targets = np.empty((n, N_OUTPUTS))
-    g = outcome
-    targets[n - 1] = g
-    vf = flip_probs(v)
-    for t in range(n - 2, -1, -1):
-        g = (1.0 - lam) * vf[t + 1] + lam * flip_probs(g)
-        targets[t] = g
+    plies = 0
     err = 0.0
-    if race.any():
-        err += ev.race.train_step(x[race], targets[race], alpha)
-    if (~race).any():
-        err += ev.contact.train_step(x[~race], targets[~race], alpha)
-    return n, err
+    for states, outcome in greedy_games(rng, lambda b: flip_probs(raw.evaluate(b)), count):
+        b = boards_array(states)
+        x, race = encode_with_race(b)
+        v = ev.evaluate_encoded(x, race)
+        n = len(states)
+        targets = np.empty((n, N_OUTPUTS))
+        g = outcome
+        targets[n - 1] = g
+        vf = flip_probs(v)
+        for t in range(n - 2, -1, -1):
+            g = (1.0 - lam) * vf[t + 1] + lam * flip_probs(g)
+            targets[t] = g
+        if race.any():
+            err += ev.race.train_step(x[race], targets[race], alpha)
+        if (~race).any():
+            err += ev.contact.train_step(x[~race], targets[~race], alpha)
+        plies += n
+    return plies, err
 
 
 def average(paths: Sequence[Path]) -> NetPair:
@@ -99,6 +111,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--lam", type=float, default=0.7, help="TD lambda")
     ap.add_argument("--every", type=int, default=2000, help="games between checkpoints")
     ap.add_argument("--keep-every", type=int, default=10_000, help="games between kept snapshots")
+    ap.add_argument(
+        "--batch",
+        type=int,
+        default=1,
+        help="games played side by side between updates (faster; 1 is plain TD)",
+    )
     ap.add_argument("--resume", action="store_true", help="continue from DIR/latest.npz")
     ap.add_argument(
         "--average",
@@ -136,11 +154,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         plies = 0
         err = 0.0
         while games < args.games:
-            n, e = play_training_game(ev, rng, args.alpha, args.lam)
-            games += 1
+            count = min(args.batch, args.games - games)
+            n, e = play_training_games(ev, rng, args.alpha, args.lam, count)
+            before, games = games, games + count
             plies += n
             err += e
-            if games % 100 == 0:
+            if games // 100 > before // 100:
                 done = games - start
                 rate = done / (time.monotonic() - t0)
                 left = (args.games - games) / rate if rate else 0.0
@@ -151,9 +170,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     end="",
                     flush=True,
                 )
-            if games % args.every == 0 or games == args.games:
+            if games // args.every > before // args.every or games == args.games:
                 _save(ev, latest, rng, games)
-            if games % args.keep_every == 0:
+            if games // args.keep_every > before // args.keep_every:
                 _save(ev, args.dir / f"games-{games:07d}.npz", rng, games)
         print(flush=True)
     _save(ev, latest, rng, games)
