@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Body, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -24,12 +26,14 @@ from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
+from backgammon.web.bots import BotFailed, BotPool
 from backgammon.web.game import BOTS, DEFAULT_BOT, ActionError, Game, action_dict, bot_action
-from backgammon.web.store import MatchRow, Store, StoreError, hash_token
+from backgammon.web.store import CHANNEL, MatchRow, Store, StoreError, hash_token
 
 __all__ = ["create_app"]
 
 _log = logging.getLogger("backgammon.web")
+T = TypeVar("T")
 
 API_DOC = """
 Play backgammon over HTTP and WebSockets.
@@ -128,31 +132,85 @@ class ApiError(Exception):
 
 @dataclass
 class Live:
-    """A match in memory: its stored facts, the game rebuilt from its actions, watchers."""
+    """A match in memory: its stored facts, the game as last read or made, its watchers.
+
+    ``game`` is only ever replaced by a game with more actions, never changed in place:
+    the database decides, and any process may have stored more actions since.
+    """
 
     row: MatchRow
     game: Game
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[WebSocket, int | None] = field(default_factory=dict)
 
 
 class Server:
-    """The matches of one database, loaded lazily and kept in memory."""
+    """The matches of one database, loaded lazily and cached; every action is stored
+    under the database's lock of its match, so several processes may serve one database."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, store: Store, bots: BotPool, *, bot_stall: float = 15.0) -> None:
+        self.store, self.bots, self.bot_stall = store, bots, bot_stall
         self.live: dict[str, Live] = {}
+        self.bot_jobs: dict[str, asyncio.Task[None]] = {}
+        self._poked: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
 
-    def load(self, match_id: str) -> Live:
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a database thread (a lock wait or an fsync never blocks the loop)."""
+        return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def close(self) -> None:
+        """Stop the background tasks and the database threads."""
+        for task in [*self._tasks, *self.bot_jobs.values()]:
+            task.cancel()
+        self._threads.shutdown(wait=False, cancel_futures=True)
+
+    async def load(self, match_id: str) -> Live:
         """The live match, rebuilt from the database by replaying its actions if needed."""
         live = self.live.get(match_id)
         if live is None:
-            row = self.store.get_match(match_id)
-            if row is None:
-                raise ApiError(404, "no_such_match", f"there is no match {match_id!r}")
-            game = Game.replay(row, [a for _seat, a in self.store.actions(match_id)])
-            live = self.live[match_id] = Live(row, game)
+            row, game = await self.db(self._read, match_id)
+            live = self.live.setdefault(match_id, Live(row, game))
         return live
+
+    def _read(self, match_id: str) -> tuple[MatchRow, Game]:
+        row = self.store.get_match(match_id)
+        if row is None:
+            raise ApiError(404, "no_such_match", f"there is no match {match_id!r}")
+        return row, Game.replay(row, [a for _seat, a in self.store.actions(match_id)])
+
+    async def refresh(self, live: Live) -> Game:
+        """The match with every action stored so far (by any process)."""
+        game = live.game
+        self.adopt(
+            live, await self.db(lambda: game.extended(self.store.actions(live.row.id, game.seq)))
+        )
+        return live.game
+
+    def adopt(self, live: Live, game: Game) -> None:
+        """Make ``game`` the live one if it is further on, and tell the watchers."""
+        if game.seq > live.game.seq:
+            live.game = game
+            self._spawn(self.broadcast(live))
+
+    def poke(self, match_id: str) -> None:
+        """Another process stored an action: watchers here are sent it (one read at a time)."""
+        live = self.live.get(match_id)
+        if live is None or not live.sockets or match_id in self._poked:
+            return
+        self._poked.add(match_id)
+
+        async def catch_up() -> None:
+            self._poked.discard(match_id)
+            with contextlib.suppress(ApiError, StoreError):
+                await self.refresh(live)
+
+        self._spawn(catch_up())
 
     def seat_of(self, live: Live, token: str | None) -> int | None:
         """The seat a token holds, None for a spectator; a wrong token is an error."""
@@ -164,7 +222,7 @@ class Server:
                 return seat
         raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
 
-    def create(self, spec: NewMatch) -> tuple[MatchRow, list[str]]:
+    async def create(self, spec: NewMatch) -> tuple[MatchRow, list[str]]:
         """Store a new match; returns it with the two seat tokens."""
         if spec.opponent == "bot" and spec.bot not in BOTS:
             raise ApiError(422, "no_such_bot", f"unknown bot {spec.bot!r}; try {sorted(BOTS)}")
@@ -183,53 +241,125 @@ class Server:
             commitment=Game.commitment_of(seed),
             names=names,
         )
-        self.store.create_match(row)
+        await self.db(self.store.create_match, row)
+        self.live[row.id] = Live(row, Game(row))
         return row, tokens
 
-    async def act(self, live: Live, seat: int | None, action: dict[str, Any]) -> None:
-        """Check, store, then apply one action of ``seat``; then let the bot answer."""
-        async with live.lock:
-            self._act_locked(live, seat, action)
-        await self.broadcast(live)
-        await self.run_bot(live)
-
-    def _act_locked(self, live: Live, seat: int | None, action: dict[str, Any]) -> None:
+    async def act(self, live: Live, seat: int | None, action: dict[str, Any]) -> Game:
+        """Check and store one action of ``seat`` (under the database's lock of the match);
+        returns the game as committed.  The bot's answer, if it is due, follows later."""
         if seat is None:
             raise ApiError(403, "spectator", "spectators cannot act: open your seat's link")
-        seq = action.pop("seq", None)
-        if seq is not None and seq != live.game.seq:
-            raise ApiError(
-                409, "stale", f"you have seen {seq} actions but the match has {live.game.seq}"
-            )
-        game = live.game
         try:
-            stored = game.apply(seat, action)  # Match checks first: a refusal changes nothing
-        except ActionError as exc:
-            raise ApiError(exc.status, exc.code, str(exc)) from exc
-        try:
-            self.store.append(live.row.id, game.seq - 1, seat, stored, over=game.is_over)
+            game = await self.db(self._commit, live.row, live.game, seat, action)
         except StoreError as exc:
-            # Not stored, so not accepted: rebuild the game from what is stored.
-            live.game = Game.replay(live.row, [a for _s, a in self.store.actions(live.row.id)])
             raise ApiError(503, "storage", str(exc)) from exc
+        self.adopt(live, game)
+        if _bot_due(live.row, game):
+            self.start_bot(live)
+        return game
 
-    async def run_bot(self, live: Live) -> None:
-        """Let the bot make every action that is its to make, each stored like any other."""
-        if live.row.bot is None or live.row.bot_seat is None:
-            return
-        while True:
-            async with live.lock:
-                game = live.game
-                if game.actor() != live.row.bot_seat:
-                    return
+    def _commit(self, row: MatchRow, known: Game, seat: int, action: dict[str, Any]) -> Game:
+        action = dict(action)
+        seq = action.pop("seq", None)
+        with self.store.locked(row.id) as match:
+            game = known.extended(match.actions(known.seq)).copy()
+            if seq is not None and seq != game.seq:
+                raise ApiError(
+                    409, "stale", f"you have seen {seq} actions but the match has {game.seq}"
+                )
+            try:
+                stored = game.apply(seat, action)  # Match checks first: a refusal changes nothing
+            except ActionError as exc:
+                raise ApiError(exc.status, exc.code, str(exc)) from exc
+            due = _bot_due(row, game)
+            match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due)
+        return game
+
+    def start_bot(self, live: Live) -> None:
+        """Let the bot make every action that is its to make (unless it already is)."""
+        if live.row.id not in self.bot_jobs:
+            task = asyncio.create_task(self._bot_job(live))
+            self.bot_jobs[live.row.id] = task
+
+    async def _bot_job(self, live: Live) -> None:
+        row = live.row
+        assert row.bot is not None and row.bot_seat is not None
+        failed = False
+        try:
+            while _bot_due(row, game := await self.refresh(live)):
                 try:
-                    action = await asyncio.to_thread(bot_action, live.row.bot, game)
-                    self._act_locked(live, live.row.bot_seat, action)
-                except Exception:  # a bot failure must not fail the human's accepted action
-                    _log.exception("bot %s failed in match %s", live.row.bot, live.row.id)
-                    return
-            await self.broadcast(live)
-            await asyncio.sleep(0)
+                    action = await self.bots.decide(bot_action, row.bot, game)
+                    await self.act(live, row.bot_seat, {**action, "seq": game.seq})
+                except ApiError as exc:
+                    if exc.code in ("stale", "not_your_turn", "match_over"):
+                        continue  # another process's bot answered first: look again
+                    raise BotFailed(f"the bot's action was refused: {exc.message}") from exc
+        except (BotFailed, StoreError) as exc:
+            failed = True
+            _log.error("bot %s in match %s: %s", row.bot, row.id, exc)
+            error = {"code": "bot_failed", "message": f"{exc}; it will be tried again"}
+            await self.send_all(live, {"type": "error", "error": error})
+        finally:
+            del self.bot_jobs[row.id]
+            if not failed and _bot_due(row, live.game):  # a turn came while the job ended
+                self.start_bot(live)
+
+    async def resume_bots(self, ids: list[str]) -> None:
+        """Start the bot of each of these matches if it is due (after a restart, or when
+        another process left it waiting)."""
+        for match_id in ids:
+            if match_id in self.bot_jobs:
+                continue
+            with contextlib.suppress(ApiError, StoreError):
+                live = await self.load(match_id)
+                if _bot_due(live.row, await self.refresh(live)):
+                    self.start_bot(live)
+
+    async def watch(self, *, poll: float = 0.25, sweep: float = 5.0) -> None:
+        """Keep this process's watchers and stalled bots going: PostgreSQL's NOTIFY (or, on
+        SQLite, polling the watched matches) brings other processes' actions; a sweep finds
+        bots that have been due for ``bot_stall`` seconds (their process died)."""
+        if self.store.is_postgresql:
+            self._spawn(self._listen())
+        sweep = min(sweep, self.bot_stall)
+        next_sweep = time.monotonic()
+        while True:
+            if not self.store.is_postgresql:
+                watched = [i for i, live in self.live.items() if live.sockets]
+                with contextlib.suppress(StoreError):
+                    if watched:
+                        counts = await self.db(self.store.counts, watched)
+                        for match_id, n in counts.items():
+                            if n > self.live[match_id].game.seq:
+                                self.poke(match_id)
+            if time.monotonic() >= next_sweep:
+                next_sweep = time.monotonic() + sweep
+                with contextlib.suppress(StoreError):
+                    before = time.time() - self.bot_stall
+                    await self.resume_bots(
+                        await self.db(
+                            functools.partial(self.store.match_ids, bot_due_before=before)
+                        )
+                    )
+            await asyncio.sleep(poll)
+
+    async def _listen(self) -> None:
+        import psycopg
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self.store.dsn, autocommit=True
+                ) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    for match_id in list(self.live):  # what was missed while not listening
+                        self.poke(match_id)
+                    async for note in conn.notifies():
+                        self.poke(note.payload)
+            except (psycopg.Error, OSError) as exc:
+                _log.warning("LISTEN %s: %s; listening again in 1 s", CHANNEL, exc)
+                await asyncio.sleep(1)
 
     async def broadcast(self, live: Live) -> None:
         """Send the new state to every open WebSocket of the match."""
@@ -238,6 +368,17 @@ class Server:
                 await ws.send_json({"type": "state", "state": live.game.view(live.row, seat)})
             except Exception:
                 live.sockets.pop(ws, None)
+
+    async def send_all(self, live: Live, message: dict[str, Any]) -> None:
+        """Send ``message`` to every open WebSocket of the match."""
+        for ws in list(live.sockets):
+            with contextlib.suppress(Exception):
+                await ws.send_json(message)
+
+
+def _bot_due(row: MatchRow, game: Game) -> bool:
+    """True when the match's bot is the one to act."""
+    return row.bot is not None and not game.is_over and game.actor() == row.bot_seat
 
 
 Auth = Annotated[str | None, Header(description="Bearer <seat token> (or the seat's cookie)")]
@@ -256,21 +397,34 @@ def _page(name: str) -> str:
     return resources.files("backgammon.web").joinpath("static", name).read_text("utf-8")
 
 
-def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
-    """The ASGI application over the SQLite ``database`` (a path or sqlite:/// URL)."""
+def create_app(
+    database: str = "backgammon.sqlite3",
+    *,
+    bot_processes: int = 2,
+    bot_timeout: float = 10.0,
+    bot_stall: float = 15.0,
+) -> FastAPI:
+    """The ASGI application over ``database``: an SQLite file (a path or sqlite:/// URL) or
+    ``postgresql://...``.  Bots think in ``bot_processes`` worker processes, ``bot_timeout``
+    seconds per attempt; a bot left due for ``bot_stall`` seconds is started again."""
     store = Store(database)
-    server = Server(store)
+    bot_pool = BotPool(bot_processes, bot_timeout)
+    server = Server(store, bot_pool, bot_stall=bot_stall)
 
     async def resume() -> None:
         # A bot whose turn it was when the server died plays on.
-        for match_id in store.match_ids(unfinished_bot_matches=True):
-            await server.run_bot(server.load(match_id))
+        await server.resume_bots(
+            await server.db(lambda: store.match_ids(unfinished_bot_matches=True))
+        )
+        await server.watch()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        bot_pool.warm(sorted({DEFAULT_BOT, "random"}))
         task = asyncio.create_task(resume())
         yield
         task.cancel()
+        server.close()
         store.close()
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
@@ -305,12 +459,12 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
 
     @app.get("/m/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     async def match_page(match_id: str) -> str:
-        server.load(match_id)
+        await server.load(match_id)
         return _page("match.html")
 
     @app.get("/m/{match_id}/join/{token}", include_in_schema=False)
     async def join(match_id: str, token: str) -> Response:
-        live = server.load(match_id)
+        live = await server.load(match_id)
         server.seat_of(live, token)
         response = RedirectResponse(f"/m/{match_id}", status_code=303)
         response.set_cookie(
@@ -326,9 +480,7 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
     @app.post("/api/matches", status_code=201)
     async def create_match(spec: NewMatch, request: Request) -> JSONResponse:
         """Create a match; the answer holds your seat's token and link (keep them secret)."""
-        row, tokens = server.create(spec)
-        live = server.load(row.id)
-        await server.run_bot(live)
+        row, tokens = await server.create(spec)
         body: dict[str, Any] = {
             "id": row.id,
             "seat": 0,
@@ -350,10 +502,9 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         match_id: str, request: Request, authorization: Auth = None
     ) -> dict[str, Any]:
         """The match as seen by your seat (or as a spectator)."""
-        live = server.load(match_id)
+        live = await server.load(match_id)
         seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
-        await server.run_bot(live)  # in case a bot's turn was interrupted
-        return live.game.view(live.row, seat)
+        return (await server.refresh(live)).view(live.row, seat)
 
     @app.post("/api/matches/{match_id}/actions", response_model=State)
     async def post_action(
@@ -362,11 +513,12 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         action: Annotated[ActionIn, Body()],
         authorization: Auth = None,
     ) -> dict[str, Any]:
-        """Act for your seat; the answer is the new state (after any bot reply)."""
-        live = server.load(match_id)
+        """Act for your seat; the answer is the new state as soon as your action is stored
+        (a bot's answer follows through the WebSocket)."""
+        live = await server.load(match_id)
         seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
-        await server.act(live, seat, action_dict(action.model_dump(exclude_none=True)))
-        return live.game.view(live.row, seat)
+        game = await server.act(live, seat, action_dict(action.model_dump(exclude_none=True)))
+        return game.view(live.row, seat)
 
     @app.get("/api/matches/{match_id}/board.svg")
     async def board(
@@ -382,26 +534,26 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         authorization: Auth = None,
     ) -> Response:
         """The board as SVG from your side, optionally with a partial play made on it."""
-        live = server.load(match_id)
+        live = await server.load(match_id)
         seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
         try:
             step_list = [(int(a), int(b)) for a, b in (s.split("-") for s in steps.split(",") if s)]
             marks = [int(p) for p in highlight.split(",") if p]
         except ValueError as exc:
             raise ApiError(400, "bad_query", f"cannot read steps or highlight: {exc}") from exc
-        game = live.game
+        game = await server.refresh(live)
         if at is not None:
-            game = _replayed(live, at)
+            game = await _replayed(live, at)
         try:
             svg = game.svg(live.row, seat, step_list, selected, marks, home)
         except ActionError as exc:
             raise ApiError(exc.status, exc.code, str(exc)) from exc
         return Response(svg, media_type="image/svg+xml")
 
-    def _replayed(live: Live, at: int) -> Game:
-        if not live.game.is_over:
+    async def _replayed(live: Live, at: int) -> Game:
+        if not (await server.refresh(live)).is_over:
             raise ApiError(409, "not_over", "replay is for finished matches")
-        actions = [a for _s, a in store.actions(live.row.id)]
+        actions = live.game.actions
         if not 0 <= at <= len(actions):
             raise ApiError(400, "bad_step", f"step must be 0-{len(actions)}")
         return Game.replay(live.row, actions[:at])
@@ -411,15 +563,15 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         match_id: str, at: int, request: Request, authorization: Auth = None
     ) -> dict[str, Any]:
         """A finished match as it was after ``at`` actions (step-by-step replay)."""
-        live = server.load(match_id)
+        live = await server.load(match_id)
         seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
-        return _replayed(live, at).view(live.row, seat, replay=True)
+        return (await _replayed(live, at)).view(live.row, seat, replay=True)
 
     @app.get("/api/matches/{match_id}/match.{fmt}")
     async def download(match_id: str, fmt: Literal["mat", "sgf"]) -> Response:
         """The finished match as a gnubg .mat or SGF file."""
-        live = server.load(match_id)
-        if not live.game.is_over:
+        live = await server.load(match_id)
+        if not (await server.refresh(live)).is_over:
             raise ApiError(409, "not_over", "the match is still being played")
         try:
             text = live.game.export(live.row, fmt)
@@ -435,7 +587,7 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
     @app.websocket("/api/matches/{match_id}/ws")
     async def socket(ws: WebSocket, match_id: str) -> None:
         try:
-            live = server.load(match_id)
+            live = await server.load(match_id)
             token = ws.query_params.get("token") or ws.cookies.get(f"bg_{match_id}")
             seat = server.seat_of(live, token)
         except ApiError as exc:
@@ -444,7 +596,8 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         await ws.accept()
         live.sockets[ws] = seat
         try:
-            await ws.send_json({"type": "state", "state": live.game.view(live.row, seat)})
+            game = await server.refresh(live)
+            await ws.send_json({"type": "state", "state": game.view(live.row, seat)})
             while True:
                 try:
                     message = await ws.receive_json()
