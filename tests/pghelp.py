@@ -28,7 +28,7 @@ def _bindir() -> Path:
     return Path(dirs[-1])
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -41,7 +41,7 @@ class Cluster:
         self.bin = _bindir()
         self.root = Path(tempfile.mkdtemp(prefix="bg-pg-"))
         self.data, self.run = self.root / "data", self.root / "run"
-        self.port = _free_port()
+        self.port = free_port()
         self._as: list[str] = []
         if os.geteuid() == 0:
             user = pwd.getpwnam("postgres")
