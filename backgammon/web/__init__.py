@@ -7,6 +7,7 @@ one process or several (``workers``) sharing one port and one database.
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from fastapi import FastAPI
 
@@ -36,9 +37,12 @@ def serve(
     ``workers`` processes behind one port, each with ``bot_processes`` bot workers."""
     import uvicorn
 
+    # States are a few KB sent to every watcher after every action: compressing each one
+    # costs the loop more than the loopback or a LAN saves; a reverse proxy logs requests.
+    options: dict[str, Any] = {"ws_per_message_deflate": False, "access_log": False}
     if workers == 1:
         app = create_app(database, bot_processes=bot_processes)
-        uvicorn.run(app, host=host, port=port, log_level="info")
+        uvicorn.run(app, host=host, port=port, log_level="info", **options)
         return
     from backgammon.web.store import Store
 
@@ -52,4 +56,5 @@ def serve(
         port=port,
         workers=workers,
         log_level="info",
+        **options,
     )

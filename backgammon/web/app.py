@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import json
 import logging
 import secrets
 import time
@@ -141,6 +142,18 @@ class Live:
     row: MatchRow
     game: Game
     sockets: dict[WebSocket, int | None] = field(default_factory=dict)
+    views: dict[tuple[int, int | None], str] = field(default_factory=dict)
+
+    def state_json(self, game: Game, seat: int | None) -> str:
+        """The state as ``seat`` sees ``game``, as JSON (made once per action and seat: the
+        reply, the pushes and the reads all send the same text)."""
+        key = (game.seq, seat)
+        text = self.views.get(key)
+        if text is None:
+            if len(self.views) > 16:
+                self.views.clear()
+            text = self.views[key] = json.dumps(game.view(self.row, seat))
+        return text
 
 
 class Server:
@@ -154,10 +167,18 @@ class Server:
         self._poked: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
+        # SQLite lets one writer in at a time and makes the others sleep and poll for the
+        # lock: this process's writes queue on one thread instead (PostgreSQL takes many).
+        self._writer = (
+            self._threads
+            if store.is_postgresql
+            else ThreadPoolExecutor(1, thread_name_prefix="backgammon-write")
+        )
 
-    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+    async def db(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
         """``fn(*args)`` in a database thread (a lock wait or an fsync never blocks the loop)."""
-        return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
+        pool = self._writer if write else self._threads
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coroutine)
@@ -169,6 +190,7 @@ class Server:
         for task in [*self._tasks, *self.bot_jobs.values()]:
             task.cancel()
         self._threads.shutdown(wait=False, cancel_futures=True)
+        self._writer.shutdown(wait=False, cancel_futures=True)
 
     async def load(self, match_id: str) -> Live:
         """The live match, rebuilt from the database by replaying its actions if needed."""
@@ -241,7 +263,7 @@ class Server:
             commitment=Game.commitment_of(seed),
             names=names,
         )
-        await self.db(self.store.create_match, row)
+        await self.db(self.store.create_match, row, write=True)
         self.live[row.id] = Live(row, Game(row))
         return row, tokens
 
@@ -251,7 +273,7 @@ class Server:
         if seat is None:
             raise ApiError(403, "spectator", "spectators cannot act: open your seat's link")
         try:
-            game = await self.db(self._commit, live.row, live.game, seat, action)
+            game = await self.db(self._commit, live.row, live.game, seat, action, write=True)
         except StoreError as exc:
             raise ApiError(503, "storage", str(exc)) from exc
         self.adopt(live, game)
@@ -365,7 +387,7 @@ class Server:
         """Send the new state to every open WebSocket of the match."""
         for ws, seat in list(live.sockets.items()):
             try:
-                await ws.send_json({"type": "state", "state": live.game.view(live.row, seat)})
+                await ws.send_text(_pushed(live.state_json(live.game, seat)))
             except Exception:
                 live.sockets.pop(ws, None)
 
@@ -374,6 +396,11 @@ class Server:
         for ws in list(live.sockets):
             with contextlib.suppress(Exception):
                 await ws.send_json(message)
+
+
+def _pushed(state_json: str) -> str:
+    """The WebSocket message carrying a state."""
+    return '{"type": "state", "state": ' + state_json + "}"
 
 
 def _bot_due(row: MatchRow, game: Game) -> bool:
@@ -391,6 +418,10 @@ def _token(authorization: str | None, cookie: str | None) -> str | None:
             raise ApiError(401, "bad_authorization", "use 'Authorization: Bearer <token>'")
         return value.strip()
     return cookie
+
+
+def _json(text: str) -> Response:
+    return Response(text, media_type="application/json")
 
 
 def _page(name: str) -> str:
@@ -498,13 +529,11 @@ def create_app(
         return response
 
     @app.get("/api/matches/{match_id}", response_model=State)
-    async def get_state(
-        match_id: str, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
+    async def get_state(match_id: str, request: Request, authorization: Auth = None) -> Response:
         """The match as seen by your seat (or as a spectator)."""
         live = await server.load(match_id)
         seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
-        return (await server.refresh(live)).view(live.row, seat)
+        return _json(live.state_json(await server.refresh(live), seat))
 
     @app.post("/api/matches/{match_id}/actions", response_model=State)
     async def post_action(
@@ -512,13 +541,13 @@ def create_app(
         request: Request,
         action: Annotated[ActionIn, Body()],
         authorization: Auth = None,
-    ) -> dict[str, Any]:
+    ) -> Response:
         """Act for your seat; the answer is the new state as soon as your action is stored
         (a bot's answer follows through the WebSocket)."""
         live = await server.load(match_id)
         seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
         game = await server.act(live, seat, action_dict(action.model_dump(exclude_none=True)))
-        return game.view(live.row, seat)
+        return _json(live.state_json(game, seat))
 
     @app.get("/api/matches/{match_id}/board.svg")
     async def board(
@@ -596,8 +625,7 @@ def create_app(
         await ws.accept()
         live.sockets[ws] = seat
         try:
-            game = await server.refresh(live)
-            await ws.send_json({"type": "state", "state": game.view(live.row, seat)})
+            await ws.send_text(_pushed(live.state_json(await server.refresh(live), seat)))
             while True:
                 try:
                     message = await ws.receive_json()
