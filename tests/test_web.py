@@ -531,7 +531,7 @@ def test_a_bot_that_fails_once_is_tried_again(
     import backgammon.web.app as web_app
 
     monkeypatch.setattr(web_app, "bot_action", getattr(webbots, misbehaving))
-    with TestClient(create_app(db, bot_timeout=2)) as client:
+    with TestClient(create_app(db, bot_timeout=3)) as client:
         m = new_match(client)
         webbots.marker(m["id"]).touch()
         s = state(client, m["id"], m["token"])

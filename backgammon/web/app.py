@@ -166,6 +166,7 @@ class Server:
         self.bot_jobs: dict[str, asyncio.Task[None]] = {}
         self._poked: set[str] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self.closed = False
         self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
         # SQLite lets one writer in at a time and makes the others sleep and poll for the
         # lock: this process's writes queue on one thread instead (PostgreSQL takes many).
@@ -187,6 +188,7 @@ class Server:
 
     def close(self) -> None:
         """Stop the background tasks and the database threads."""
+        self.closed = True
         for task in [*self._tasks, *self.bot_jobs.values()]:
             task.cancel()
         self._threads.shutdown(wait=False, cancel_futures=True)
@@ -300,7 +302,7 @@ class Server:
 
     def start_bot(self, live: Live) -> None:
         """Let the bot make every action that is its to make (unless it already is)."""
-        if live.row.id not in self.bot_jobs:
+        if live.row.id not in self.bot_jobs and not self.closed:
             task = asyncio.create_task(self._bot_job(live))
             self.bot_jobs[live.row.id] = task
 
@@ -309,15 +311,16 @@ class Server:
         assert row.bot is not None and row.bot_seat is not None
         failed = False
         try:
-            while _bot_due(row, game := await self.refresh(live)):
+            game = await self.refresh(live)
+            while _bot_due(row, game):
                 try:
                     action = await self.bots.decide(bot_action, row.bot, game)
-                    await self.act(live, row.bot_seat, {**action, "seq": game.seq})
+                    game = await self.act(live, row.bot_seat, {**action, "seq": game.seq})
                 except ApiError as exc:
-                    if exc.code in ("stale", "not_your_turn", "match_over"):
-                        continue  # another process's bot answered first: look again
-                    raise BotFailed(f"the bot's action was refused: {exc.message}") from exc
-        except (BotFailed, StoreError) as exc:
+                    if exc.code not in ("stale", "not_your_turn", "match_over"):
+                        raise BotFailed(f"the bot's action was refused: {exc.message}") from exc
+                    game = await self.refresh(live)  # another process's bot answered first
+        except Exception as exc:  # BotFailed, StoreError, or a bug: reported, never silent
             failed = True
             _log.error("bot %s in match %s: %s", row.bot, row.id, exc)
             error = {"code": "bot_failed", "message": f"{exc}; it will be tried again"}
@@ -451,7 +454,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        bot_pool.warm(sorted({DEFAULT_BOT, "random"}))
+        bot_pool.warm()
         task = asyncio.create_task(resume())
         yield
         task.cancel()

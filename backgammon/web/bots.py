@@ -11,17 +11,28 @@ import asyncio
 import logging
 import multiprocessing
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
-from backgammon.web.game import Game, warm_up
+from backgammon.web.game import DEFAULT_BOT, Game, warm_up
 
 __all__ = ["BotFailed", "BotPool"]
 
 _log = logging.getLogger("backgammon.web")
 
-_executors: dict[int, ProcessPoolExecutor] = {}
+STARTUP = 120.0
+"""Seconds a new worker may take to start and load its bot (not counted as thinking)."""
+
+
+@dataclass
+class _Pool:
+    executor: ProcessPoolExecutor
+    warming: list[Future[None]]
+
+
+_pools: dict[int, _Pool] = {}
 
 Decider = Callable[[str, Game], dict[str, Any]]
 
@@ -30,20 +41,23 @@ class BotFailed(RuntimeError):
     """The bot gave no answer after every attempt (it raised, crashed or ran out of time)."""
 
 
-def _executor(processes: int) -> ProcessPoolExecutor:
-    pool = _executors.get(processes)
+def _pool(processes: int) -> _Pool:
+    """The shared pool of ``processes`` workers, started (and each worker warming up) if new."""
+    pool = _pools.get(processes)
     if pool is None:
         context = multiprocessing.get_context("spawn")
-        pool = _executors[processes] = ProcessPoolExecutor(processes, mp_context=context)
+        executor = ProcessPoolExecutor(processes, mp_context=context)
+        warming = [executor.submit(warm_up, [DEFAULT_BOT]) for _ in range(processes)]
+        pool = _pools[processes] = _Pool(executor, warming)
     return pool
 
 
-def _discard(processes: int, pool: ProcessPoolExecutor) -> None:
+def _discard(processes: int, pool: _Pool) -> None:
     """Stop a pool whose worker hangs or died (a running task cannot be cancelled)."""
-    if _executors.get(processes) is pool:
-        del _executors[processes]
-    workers = list(getattr(pool, "_processes", {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
+    if _pools.get(processes) is pool:
+        del _pools[processes]
+    workers = list(getattr(pool.executor, "_processes", {}).values())
+    pool.executor.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         worker.kill()
 
@@ -57,19 +71,20 @@ class BotPool:
             raise ValueError("a bot pool needs >= 1 process, a positive timeout, >= 1 attempt")
         self.processes, self.timeout, self.attempts = processes, timeout, attempts
 
-    def warm(self, bots: list[str]) -> None:
-        """Start the workers and load the bots' networks before the first match needs them."""
-        pool = _executor(self.processes)
-        for _ in range(self.processes):
-            pool.submit(warm_up, bots)
+    def warm(self) -> None:
+        """Start the workers and load the default bot before the first match needs it."""
+        _pool(self.processes)
 
     async def decide(self, decider: Decider, bot: str, game: Game) -> dict[str, Any]:
         """``decider(bot, game)`` run in a worker; :class:`BotFailed` after every attempt."""
         problem = "no attempt"
         for attempt in range(self.attempts):
-            pool = _executor(self.processes)
+            pool = _pool(self.processes)
             try:
-                future = pool.submit(decider, bot, game.copy(dice=False))
+                if not all(f.done() for f in pool.warming):  # a new worker is not thinking yet
+                    warming = [asyncio.wrap_future(f) for f in pool.warming]
+                    await asyncio.wait_for(asyncio.gather(*warming), STARTUP)
+                future = pool.executor.submit(decider, bot, game.copy(dice=False))
                 return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
             except TimeoutError:
                 problem = f"no answer within {self.timeout:g} s"
