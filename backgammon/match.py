@@ -336,6 +336,19 @@ class Match:
         return cls._resume(matchids.state_from_xgid(text, rules), dice)
 
     @classmethod
+    def from_board_line(
+        cls,
+        text: str,
+        *,
+        rules: Rules | None = None,
+        gnubg: bool = False,
+        dice: DiceSource | None = None,
+    ) -> Match:
+        """A match resumed from a FIBS board line (formats.md §8), its player ("you") as
+        player 1; ``gnubg`` reads the line as gnubg writes it to external players."""
+        return cls._resume(matchids.state_from_board_line(text, rules, gnubg=gnubg), dice)
+
+    @classmethod
     def _resume(cls, state: MatchState, dice: DiceSource | None) -> Match:
         m = cls.__new__(cls)
         m.dice_source = _source(dice)

@@ -15,6 +15,13 @@ that no game can reach.
 from __future__ import annotations
 
 from backgammon.board import GameResult, Position
+from backgammon.fibsboard import (
+    FIBS_UNLIMITED,
+    BoardLine,
+    InvalidBoardLineError,
+    format_board_line,
+    parse_board_line,
+)
 from backgammon.ids import (
     GameState,
     MatchIdFields,
@@ -30,9 +37,11 @@ from backgammon.rules import Rules, RulesError
 
 __all__ = [
     "IllegalPositionError",
+    "board_line",
     "gnubg_id",
     "match_id",
     "match_id_fields",
+    "state_from_board_line",
     "state_from_gnubg_id",
     "state_from_xgid",
     "xgid",
@@ -299,4 +308,115 @@ def _checked_state(
             else None
         ),
         games=((GameStart(1, score, crawford),),),
+    )
+
+
+# ------------------------------------------------------------------------------ FIBS board
+def board_line(
+    s: MatchState,
+    *,
+    player: int = 1,
+    names: tuple[str, str] = ("player0", "player1"),
+    gnubg: bool = False,
+) -> str:
+    """The FIBS board line of the state for ``player`` ("you": colour O, moving from 24 to
+    1), formats.md §8.  ``names`` are players 0 and 1.  With ``gnubg`` the line is written
+    as gnubg writes it to its external player 1: names and scores in the order opponent,
+    player (player 0, player 1) unless a double is pending, dice in both fields, money as
+    length 0, and the last field 0 only in the Crawford game."""
+    if s.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED) or s.on_roll is None:
+        raise MatchError(f"a board line is written while rolling, moving or doubled, not {s.phase}")
+    if s.beavers:
+        raise MatchError("a board line cannot show a pending beaver or raccoon")
+    if player not in (0, 1):
+        raise MatchError(f"player is 0 or 1, not {player!r}")
+    you, opp = player, 1 - player
+    mine = s.on_roll == you
+    pos = s.position if mine else s.position.flip()
+    doubled = s.phase is Phase.DOUBLED
+    order = (opp, you) if gnubg and not doubled else (you, opp)
+    dice = s.dice or (0, 0)
+    dice_fields = (dice, dice) if gnubg else (dice, (0, 0)) if mine else ((0, 0), dice)
+    off_you, off_opp = pos.off
+    bar_you, bar_opp = (0, 0) if gnubg else pos.bar
+    return format_board_line(
+        BoardLine(
+            player=names[order[0]],
+            opponent=names[order[1]],
+            match_length=s.rules.match_length or (0 if gnubg else FIBS_UNLIMITED),
+            score=s.score[order[0]],
+            opponent_score=s.score[order[1]],
+            board=pos.board,
+            turn=1 if mine else -1,
+            dice=dice_fields[0],
+            opponent_dice=dice_fields[1],
+            cube=s.cube_value,
+            may_double=s.cube_owner in (None, you),
+            opponent_may_double=s.cube_owner in (None, opp),
+            doubled=int(doubled),
+            off=off_you,
+            opponent_off=off_opp,
+            on_bar=bar_you,
+            opponent_on_bar=bar_opp,
+            did_crawford=int(s.post_crawford),
+            redoubles=int(not s.crawford_game) if gnubg else 0,
+        )
+    )
+
+
+def state_from_board_line(
+    text: str, rules: Rules | None = None, *, gnubg: bool = False
+) -> MatchState:
+    """The state a FIBS board line describes, with the line's player ("you") as player 1
+    and the opponent as player 0 (as in gnubg's lines); ``gnubg`` reads gnubg's order of
+    names and scores (see :func:`board_line`).  Raises :class:`InvalidBoardLineError`."""
+    line = parse_board_line(text)
+    try:
+        return _state_of_line(line, rules, gnubg)
+    except (MatchError, RulesError) as exc:
+        raise InvalidBoardLineError(f"board line: {exc}") from exc
+
+
+def _state_of_line(line: BoardLine, rules: Rules | None, gnubg: bool) -> MatchState:
+    if line.turn == 0:
+        raise MatchError("the line shows a finished game (turn 0)")
+    _check_rules(rules)
+    # gnubg's reading: both may-double flags off means the cube has been turned.
+    doubled = bool(line.doubled) or not (line.may_double or line.opponent_may_double)
+    theirs, yours = line.score, line.opponent_score
+    if not (gnubg and not doubled):
+        theirs, yours = yours, theirs
+    score = (theirs, yours)
+    length = None if line.match_length in (0, FIBS_UNLIMITED) else line.match_length
+    if length is not None and length > 64:
+        raise MatchError(f"match length {length} is over 64")
+    if rules is None:
+        rules = Rules(match_length=length, max_cube=max(64, line.cube * 2))
+    elif rules.match_length != length:
+        raise MatchError(f"the line's match length {line.match_length} disagrees with the rules")
+    mine = line.turn == line.colour
+    pos = line.position_of_player()
+    dice = line.dice if mine else line.opponent_dice
+    if dice == (0, 0):
+        dice = line.opponent_dice if mine else line.dice
+    if doubled and dice != (0, 0):
+        raise MatchError("a double awaits an answer but the dice are rolled")
+    if line.may_double != line.opponent_may_double:
+        owner: int | None = 1 if line.may_double else 0
+    else:
+        owner = None
+    one_away = length is not None and length - 1 in score
+    crawford = one_away and not line.did_crawford and not line.redoubles
+    return _checked_state(
+        rules=rules,
+        position=pos if mine else pos.flip(),
+        phase=Phase.DOUBLED if doubled else Phase.MOVE if dice != (0, 0) else Phase.ROLL,
+        on_roll=1 if mine else 0,
+        dice=dice if dice != (0, 0) else (),
+        cube_value=line.cube,
+        cube_owner=owner,
+        beavers=0,
+        resigned=0,
+        score=score,
+        crawford=bool(crawford and rules.crawford),
     )

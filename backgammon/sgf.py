@@ -1,4 +1,4 @@
-"""Backgammon in SGF (``GM[6]``), as GNU Backgammon reads and writes it (formats.md §6).
+"""Backgammon in SGF (``GM[6]``), as GNU Backgammon reads and writes it (formats.md §8).
 
 One game tree per game.  Points are letters: from White's (player 0's) side ``a`` is the
 1-point, from Black's (player 1's) side ``x`` is; ``y`` is the bar and ``z`` off.  Moves

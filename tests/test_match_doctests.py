@@ -4,11 +4,13 @@ import doctest
 
 import pytest
 
-from backgammon import dice, ids, match, matchids, matchstate, record, rules
+from backgammon import dice, fibsboard, ids, match, matchids, matchstate, record, rules
 
 
 @pytest.mark.parametrize(
-    "module", [dice, ids, match, matchids, matchstate, record, rules], ids=lambda m: m.__name__
+    "module",
+    [dice, fibsboard, ids, match, matchids, matchstate, record, rules],
+    ids=lambda m: m.__name__,
 )
 def test_docstring_examples(module: object) -> None:
     result = doctest.testmod(module)  # type: ignore[arg-type]

@@ -26,11 +26,12 @@ N = 100_000
 
 
 def quick(read: Callable[[str], object], text: str) -> None:
-    """``read(text)`` reads or raises MatchFileError, in well under a second."""
-    start = time.perf_counter()
+    """``read(text)`` reads or raises MatchFileError in well under a second of this process's
+    CPU time (a busy machine's other processes do not count)."""
+    start = time.process_time()
     with contextlib.suppress(MatchFileError):
         read(text)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 # ----------------------------------------------------------------------------- time

@@ -20,6 +20,7 @@ from backgammon.board import Position
 from backgammon.cli import audit
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
 from backgammon.cli.errors import UsageError, bound, clip, cut
+from backgammon.cli.protocols import add_protocol_commands, external_command, ubgi_command
 from backgammon.cli.reader import Reader
 from backgammon.cli.records import default_save_path, read_mat, write_mat
 from backgammon.cli.render import BoardView, make_console, render_board
@@ -483,6 +484,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=2,
         help="worker processes where each server process's bots think (2)",
     )
+    add_protocol_commands(sub, _BOTS)
     return parser
 
 
@@ -504,6 +506,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "selfplay": selfplay_command,
         "serve": serve_command,
         "verify": verify_command,
+        "external": external_command,
+        "ubgi": ubgi_command,
     }
     try:
         if args.command in _PASSED_ON:

@@ -28,6 +28,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
 from backgammon.web.bots import BotFailed, BotPool
+from backgammon.web.engine import engine_router
 from backgammon.web.game import BOTS, DEFAULT_BOT, ActionError, Game, action_dict, bot_action
 from backgammon.web.store import CHANNEL, MatchRow, Store, StoreError, hash_token
 
@@ -463,6 +464,7 @@ def create_app(
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
+    app.include_router(engine_router())
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:

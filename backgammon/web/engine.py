@@ -1,0 +1,143 @@
+"""The engine endpoint of the web server: ``GET /api/engine/hint`` ranks the plays of a
+rolled position, or gives the cube decision, for a position named by XGID or gnubg ID.
+
+The bot runs on a worker thread, off the event loop; each client address has a small token
+bucket, so one client cannot keep the engine busy.  Errors are
+``{"error": {"code", "message"}}`` with a 4xx status, as in the rest of the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
+
+from backgammon.ids import InvalidMatchIdError, InvalidXgidError
+from backgammon.match import Match, Phase
+from backgammon.matchstate import MatchError
+from backgammon.players import CubeState
+from backgammon.players.neural import NeuralPlayer
+from backgammon.rules import RulesError
+
+__all__ = ["RateLimiter", "engine_router", "hint"]
+
+MAX_PLAYS = 20  # plays listed at most (a roll can have hundreds)
+
+
+@dataclass
+class RateLimiter:
+    """A token bucket per client: ``burst`` requests at once, then ``rate`` a second."""
+
+    rate: float = 2.0
+    burst: float = 10.0
+    _buckets: dict[str, tuple[float, float]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def wait(self, client: str) -> float:
+        """0 if ``client`` may go now (a token is spent), else the seconds until it may."""
+        now = time.monotonic()
+        with self._lock:
+            if len(self._buckets) > 10000:  # forget clients idle long enough to be full
+                full = self.burst / self.rate
+                self._buckets = {k: v for k, v in self._buckets.items() if now - v[1] < full}
+            tokens, then = self._buckets.get(client, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - then) * self.rate)
+            if tokens < 1:
+                self._buckets[client] = (tokens, now)
+                return (1 - tokens) / self.rate
+            self._buckets[client] = (tokens - 1, now)
+            return 0.0
+
+
+_players: dict[int, NeuralPlayer] = {}
+
+
+def _player(plies: int) -> NeuralPlayer:
+    if plies not in _players:
+        _players[plies] = NeuralPlayer(plies=plies)
+    return _players[plies]
+
+
+def hint(match: Match, plies: int = 0, count: int = MAX_PLAYS) -> dict[str, Any]:
+    """The engine's advice for ``match`` as JSON-ready values: ranked plays when the dice
+    are rolled, else the cube decision (from the side on roll, the doubler)."""
+    bot = _player(plies)
+    cube = CubeState.from_match(match)
+    base: dict[str, Any] = {"gnubgid": match.gnubg_id(), "xgid": match.xgid(), "plies": plies}
+    if match.phase is Phase.MOVE:
+        assert match.dice is not None
+        ranked = bot.ranked_moves(match.position, match.dice, cube)
+        plays = [
+            {
+                "move": str(r.move),
+                "equity": round(r.equity, 6),
+                "probabilities": [round(float(x), 6) for x in r.probabilities.array()],
+                "plies": r.plies,
+            }
+            for r in ranked[:count]
+        ]
+        return {**base, "kind": "plays", "dice": list(match.dice), "plays": plays}
+    d = bot.cube_decision(match.position, cube)
+    return {
+        **base,
+        "kind": "cube",
+        "cube": {
+            "no_double": round(d.no_double, 6),
+            "double_take": round(d.double_take, 6),
+            "double_pass": round(d.double_pass, 6),
+            "action": d.action.value,
+            "response": d.response.value,
+            "may_double": match.may_double(match.on_roll),
+        },
+    }
+
+
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> Any:
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
+
+
+def engine_router(limiter: RateLimiter | None = None) -> APIRouter:
+    """The ``/api/engine`` routes, with their own worker thread and rate limiter."""
+    router = APIRouter(prefix="/api/engine", tags=["engine"])
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine")
+    limits = limiter if limiter is not None else RateLimiter()
+
+    @router.get("/hint")
+    async def engine_hint(
+        request: Request,
+        xgid: Annotated[str | None, Query(max_length=200, description="an XGID")] = None,
+        gnubgid: Annotated[
+            str | None, Query(max_length=200, description="a gnubg ID, PositionID:MatchID")
+        ] = None,
+        plies: Annotated[int, Query(ge=0, le=1, description="lookahead (0 or 1)")] = 0,
+    ) -> Any:
+        """Ranked plays for the dice of the position, or its cube decision."""
+        client = request.client.host if request.client else "unknown"
+        wait = limits.wait(client)
+        if wait:
+            return _error(
+                429,
+                "rate_limited",
+                f"too many engine requests: try again in {wait:.1f} s",
+                {"Retry-After": str(max(1, round(wait)))},
+            )
+        if (xgid is None) == (gnubgid is None):
+            return _error(400, "invalid_request", "give one position: xgid or gnubgid")
+        try:
+            match = Match.from_xgid(xgid) if xgid is not None else Match.from_gnubg_id(str(gnubgid))
+        except (InvalidXgidError, InvalidMatchIdError, MatchError, RulesError) as exc:
+            return _error(400, "invalid_position", str(exc))
+        if match.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED):
+            return _error(422, "no_decision", f"nothing to decide in the phase {match.phase}")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(pool, hint, match, plies)
+
+    return router

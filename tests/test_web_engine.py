@@ -1,0 +1,87 @@
+"""``GET /api/engine/hint``: ranked plays or the cube decision as JSON, one error shape,
+and a rate limit per client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from backgammon.match import Match
+from backgammon.players import get
+from backgammon.web import create_app
+from backgammon.web.engine import RateLimiter, engine_router
+
+OPENING_52 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
+TO_ROLL_ID = "4HPwATDgc/ABMA:cAkAAAAAAAAA"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(str(tmp_path / "m.sqlite3"))) as c:
+        yield c
+
+
+def test_ranked_plays(client: TestClient) -> None:
+    """The plays of 52 at the start, best first, as the 0-ply bot ranks them; the first
+    is its choice (R10: a full play)."""
+    r = client.get("/api/engine/hint", params={"xgid": OPENING_52})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["kind"] == "plays" and body["dice"] == [5, 2]
+    m = Match.from_xgid(OPENING_52)
+    legal = {str(x) for x in m.legal_moves()}
+    plays = body["plays"]
+    assert {p["move"] for p in plays} <= legal and len(plays) == min(len(legal), 20)
+    equities = [p["equity"] for p in plays]
+    assert equities == sorted(equities, reverse=True)
+    assert m.dice is not None
+    assert plays[0]["move"] == str(get("neural", plies=0).choose_move(m.position, m.dice))
+    assert all(len(p["probabilities"]) == 5 for p in plays)
+
+
+def test_cube_decision_by_gnubg_id(client: TestClient) -> None:
+    """Before the roll: the three cubeful equities and the actions (R21-R22); nobody
+    doubles at the start."""
+    r = client.get("/api/engine/hint", params={"gnubgid": TO_ROLL_ID})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["kind"] == "cube" and body["gnubgid"] == TO_ROLL_ID
+    assert body["cube"]["action"] == "no double" and body["cube"]["response"] == "take"
+
+
+@pytest.mark.parametrize(
+    ("params", "status", "code"),
+    [
+        ({}, 400, "invalid_request"),
+        ({"xgid": OPENING_52, "gnubgid": TO_ROLL_ID}, 400, "invalid_request"),
+        ({"xgid": "XGID=nonsense"}, 400, "invalid_position"),
+        ({"gnubgid": "4HPwATDgc/ABMA:zzzz"}, 400, "invalid_position"),
+        ({"xgid": OPENING_52, "plies": 9}, 400, "invalid_request"),
+        ({"gnubgid": Match(length=3).gnubg_id()}, 422, "no_decision"),  # before the opening
+    ],
+)
+def test_errors(client: TestClient, params: dict[str, object], status: int, code: str) -> None:
+    r = client.get("/api/engine/hint", params=params)
+    assert r.status_code == status, r.text
+    assert r.json()["error"]["code"] == code and r.json()["error"]["message"]
+
+
+def test_rate_limit_per_client() -> None:
+    """A client that spends its burst is refused with 429 and Retry-After; tokens come
+    back with time."""
+    limiter = RateLimiter(rate=1000.0, burst=3)
+    app = FastAPI()
+    app.include_router(engine_router(RateLimiter(rate=0.001, burst=3)))
+    with TestClient(app) as c:
+        codes = [
+            c.get("/api/engine/hint", params={"gnubgid": TO_ROLL_ID}).status_code for _ in range(5)
+        ]
+        assert codes == [200, 200, 200, 429, 429]
+        r = c.get("/api/engine/hint", params={"gnubgid": TO_ROLL_ID})
+        assert r.json()["error"]["code"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
+    assert [limiter.wait("a") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert limiter.wait("a") > 0 and limiter.wait("b") == 0.0
