@@ -223,11 +223,14 @@ class Server:
             live.game = game
             self._spawn(self.broadcast(live))
 
-    def poke(self, match_id: str) -> None:
-        """Another process stored an action: watchers here are sent it (one read at a time)."""
+    def poke(self, match_id: str, actions: int | None = None) -> None:
+        """Another process stored an action (the match has ``actions`` if known): watchers
+        here are sent it (one read at a time)."""
         live = self.live.get(match_id)
         if live is None or not live.sockets or match_id in self._poked:
             return
+        if actions is not None and live.game.seq >= actions:
+            return  # this process made it, or has read it already
         self._poked.add(match_id)
 
         async def catch_up() -> None:
@@ -382,7 +385,8 @@ class Server:
                     for match_id in list(self.live):  # what was missed while not listening
                         self.poke(match_id)
                     async for note in conn.notifies():
-                        self.poke(note.payload)
+                        match_id, _, actions = note.payload.partition(" ")
+                        self.poke(match_id, int(actions) if actions.isdigit() else None)
             except (psycopg.Error, OSError) as exc:
                 _log.warning("LISTEN %s: %s; listening again in 1 s", CHANNEL, exc)
                 await asyncio.sleep(1)

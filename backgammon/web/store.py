@@ -7,7 +7,7 @@ one match are serialised by the database even across server processes and machin
 caller acknowledges an action only after the commit, so a match can always be rebuilt by
 replaying its stored actions (after a crash too).  The ``(match_id, seq)`` primary key
 refuses a second action with the same number.  On PostgreSQL every commit also sends
-``NOTIFY backgammon_actions, '<match id>'`` so that every server process hears of it.
+``NOTIFY backgammon_actions, '<match id> <actions>'`` so every server process hears of it.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ __all__ = [
 ]
 
 CHANNEL = "backgammon_actions"
-"""The PostgreSQL LISTEN/NOTIFY channel; the payload is the match id."""
+"""The PostgreSQL LISTEN/NOTIFY channel; the payload is the match id and its number of
+actions, e.g. ``'Xa3d 17'``."""
 
 _meta = sa.MetaData()
 _matches = sa.Table(
@@ -159,7 +160,8 @@ class Locked:
             .values(over=int(over), bot_since=now if bot_due else None)
         )
         if self._store.is_postgresql:
-            self._conn.execute(sa.select(sa.func.pg_notify(CHANNEL, self.match_id)))
+            payload = f"{self.match_id} {seq + 1}"
+            self._conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
 
 
 class Store:
