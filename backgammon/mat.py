@@ -79,7 +79,9 @@ def _plural(n: int) -> str:
 def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
     out.append(f" Game {game.number}\n")
     left = f"{record.players[0]} : {game.score[0]}"
-    out.append(f" {left:<31}{record.players[1]} : {game.score[1]}\n")
+    # gnubg pads the left half to 31 columns; a longer one would touch the second name,
+    # which neither gnubg's reader nor ours can then find, so one space always parts them.
+    out.append(f" {left:<30} {record.players[1]} : {game.score[1]}\n")
     i = 0
     cube = 1
     dice_rolled = False

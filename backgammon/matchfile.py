@@ -531,6 +531,12 @@ def resolve_play(
 # ----------------------------------------------------------------------------- Match -> file
 
 
+def written_name(name: str, default: str) -> str:
+    """A player's name as a file holds it: on one line, runs of spaces as one (as gnubg
+    reads a name back), ``default`` when nothing is left."""
+    return " ".join(name.split()) or default
+
+
 def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> MatchFile:
     """The file model of a live match (what a match file can say about it).
 
@@ -589,7 +595,7 @@ def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 
         games.append(GameFile(number, score, tuple(out), end))
     return MatchFile(
         length=length,
-        players=players,
+        players=(written_name(players[0], "Player 0"), written_name(players[1], "Player 1")),
         games=tuple(games),
         crawford=rules.crawford and length > 1,
         jacoby=rules.jacoby,

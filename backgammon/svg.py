@@ -65,6 +65,7 @@ def board_svg(
     dice: tuple[int, int] | None = None,
     cube_value: int = 1,
     cube_owner: Side | None = None,
+    cube_offered: Side | None = None,
     score: tuple[int, int] | None = None,
     length: int | None = None,
     crawford: bool = False,
@@ -75,18 +76,24 @@ def board_svg(
     home: Literal["right", "left"] = "right",
     width: int | None = None,
     style: BoardStyle | None = None,
+    interactive: bool = False,
 ) -> str:
     """An SVG document of ``position`` and optional match context.
 
+    ``interactive`` makes every point, the bar and the tray focusable buttons labelled with
+    what is on them (for keyboards and screen readers).
+
     ``score``, ``names`` are (bottom, top); ``cube_owner`` is "bottom", "top" or None
-    (centred); ``highlight`` and ``selected`` are points in the bottom player's numbering
-    (25 = bar, 0 = the borne-off tray); ``home`` puts the bottom player's home board on the
-    right (gnubg's default) or the left.
+    (centred); ``cube_offered`` is the side a double is offered to (the cube, showing
+    ``cube_value``, is drawn on that side's half of the board); ``highlight`` and
+    ``selected`` are points in the bottom player's numbering (25 = bar, 0 = the tray);
+    ``home`` puts the bottom player's home board on the right (gnubg's default) or the left.
     """
     if home not in ("right", "left"):
         raise ValueError(f"home must be 'right' or 'left', not {home!r}")
-    if cube_owner not in (None, "bottom", "top"):
-        raise ValueError(f"cube_owner must be 'bottom', 'top' or None, not {cube_owner!r}")
+    for side in (cube_owner, cube_offered):
+        if side not in (None, "bottom", "top"):
+            raise ValueError(f"a cube side is 'bottom', 'top' or None, not {side!r}")
     if cube_value < 1 or cube_value & (cube_value - 1):
         raise ValueError(f"cube value must be a power of two, not {cube_value}")
     if dice is not None and not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
@@ -98,9 +105,27 @@ def board_svg(
     st = style or BoardStyle()
     pos = position if on_roll_at_bottom else position.flip()
     b = pos.board  # > 0 bottom player's checkers, < 0 top player's
+    who = (names[0] or "bottom", names[1] or "top")
+
+    def button(point: int, counts: tuple[int, int]) -> str:
+        if not interactive:
+            return ""
+        place = {BAR: "bar", OFF: "borne off"}.get(point, f"point {point}")
+        held = [f"{n} of {escape(w)}'s checkers" for n, w in zip(counts, who, strict=True) if n]
+        label = f"{place}: {', '.join(held) or 'empty'}"
+        return f' role="button" tabindex="0" aria-label="{label}"'
+
     left_home = home == "left"
     out: list[str] = []
     add = out.append
+    # Checker counts are drawn after their point's group, so that a point's name for
+    # screen readers is its label alone (a count inside would be read as part of it).
+    later: list[str] = []
+
+    def flush() -> None:
+        out.extend(later)
+        later.clear()
+
     size = f' width="{width}" height="{width * _H // _W}"' if width else ""
     add(
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_W} {_H}"{size} '
@@ -121,7 +146,11 @@ def board_svg(
         else:
             y0, tip = _FIELD_Y + _FIELD_H, _FIELD_Y + _FIELD_H - _POINT_H
         is_target = point in targets
-        add(f'<g class="point{" target" if is_target else ""}" data-point="{point}">')
+        counts = (max(b[point], 0), max(-b[point], 0))
+        add(
+            f'<g class="point{" target" if is_target else ""}" data-point="{point}"'
+            f"{button(point, counts)}>"
+        )
         add(
             f'<rect x="{x}" y="{_FIELD_Y if top else _MID_Y}" width="{_PW}" '
             f'height="{_FIELD_H // 2}" fill="transparent"/>'
@@ -134,15 +163,19 @@ def board_svg(
         n = b[point]
         if n:
             fill = st.bottom_checker if n > 0 else st.top_checker
-            _stack(add, x + _PW // 2, top, abs(n), fill, st, point == selected, point)
+            _stack(add, later, x + _PW // 2, top, abs(n), fill, st, point == selected, point)
         label_y = _STRIP + 12 if top else _H - _STRIP - 4
         add(
             f'<text x="{x + _PW // 2}" y="{label_y}" font-size="12" text-anchor="middle" '
             f'fill="{st.text}">{point}</text>'
         )
         add("</g>")
+        flush()
     # The bar: the bottom player's checkers below the middle, the top player's above.
-    add(f'<g class="point bar{" target" if BAR in targets else ""}" data-point="{BAR}">')
+    add(
+        f'<g class="point bar{" target" if BAR in targets else ""}" data-point="{BAR}"'
+        f"{button(BAR, (b[BAR], -b[0]))}>"
+    )
     add(
         f'<rect x="{_BAR_X}" y="{_FIELD_Y}" width="{_BAR_W}" height="{_FIELD_H}" '
         f'fill="{st.frame}"/>'
@@ -155,13 +188,17 @@ def board_svg(
         for i in range(min(count, 3)):
             cy = _MID_Y + sign * (_R + 14 + i * 2 * _R)
             label = str(count) if i == 2 and count > 3 else ""
-            _checker(add, cx, cy, fill, st, sel and i == min(count, 3) - 1, label, str(BAR))
+            _checker(add, later, cx, cy, fill, st, sel and i == min(count, 3) - 1, label, str(BAR))
     add("</g>")
+    flush()
     # Trays: borne-off checkers on the home side, the cube on the other side.
     off_x = _W - _TRAY if not left_home else 0
     cube_x = 0 if not left_home else _W - _TRAY
     off_bottom, off_top = pos.off
-    add(f'<g class="point tray{" target" if OFF in targets else ""}" data-point="{OFF}">')
+    add(
+        f'<g class="point tray{" target" if OFF in targets else ""}" data-point="{OFF}"'
+        f"{button(OFF, (off_bottom, off_top))}>"
+    )
     add(
         f'<rect x="{off_x + 6}" y="{_FIELD_Y}" width="{_TRAY - 12}" height="{_FIELD_H}" '
         f'fill="{st.target if OFF in targets else st.board}" rx="4"'
@@ -173,15 +210,22 @@ def board_svg(
         add(_slab(off_x, _FIELD_Y + _FIELD_H - 14 - i * 12, st.bottom_checker))
     add("</g>")
     cube_y = {None: _MID_Y - 18, "top": _FIELD_Y + 8, "bottom": _FIELD_Y + _FIELD_H - 44}
-    add(f'<g class="cube" data-owner="{cube_owner or "centre"}">')
+    if cube_offered is None:
+        add(f'<g class="cube" data-owner="{cube_owner or "centre"}">')
+        x, y = cube_x + 8, cube_y[cube_owner]
+        shown = 64 if cube_owner is None and cube_value == 1 else cube_value
+    else:  # in the middle of the offered side's half, away from the dice
+        add(f'<g class="cube offered" data-offered="{cube_offered}">')
+        receiver_right = (cube_offered == "bottom") != left_home
+        x = (_BAR_X + _BAR_W if receiver_right else _FIELD_X) + _HALF // 2 - 18
+        y, shown = _MID_Y - 18, cube_value
     add(
-        f'<rect x="{cube_x + 8}" y="{cube_y[cube_owner]}" width="36" height="36" rx="5" '
+        f'<rect x="{x}" y="{y}" width="36" height="36" rx="5" '
         f'fill="#fffdf5" stroke="#222" stroke-width="1.5"/>'
     )
     add(
-        f'<text x="{cube_x + 26}" y="{cube_y[cube_owner] + 25}" font-size="18" '
-        f'font-weight="bold" text-anchor="middle" fill="#222">'
-        f"{64 if cube_owner is None and cube_value == 1 else cube_value}</text>"
+        f'<text x="{x + 18}" y="{y + 25}" font-size="18" '
+        f'font-weight="bold" text-anchor="middle" fill="#222">{shown}</text>'
     )
     add("</g>")
     # Dice on the half of the board of the side to move.
@@ -236,9 +280,11 @@ def match_svg(
     selected: int | None = None,
     home: Literal["right", "left"] = "right",
     width: int | None = None,
+    interactive: bool = False,
 ) -> str:
     """The board of a :class:`~backgammon.match.Match` from player ``viewer``'s side (at the
-    bottom), with its dice, cube, score, length and Crawford flag.
+    bottom), with its dice, cube, score, length and Crawford flag (``interactive`` as in
+    :func:`board_svg`).
 
     ``names`` are players 0 and 1; ``position`` replaces the match's position (seen from
     the player on roll), e.g. to show a play in progress.
@@ -248,12 +294,14 @@ def match_svg(
     on_roll = match.on_roll if match.on_roll is not None else viewer
     owner = match.cube_owner
     score = match.score
+    offered = match.state.responder if match.phase == "doubled" else None
     return board_svg(
         match.position if position is None else position,
         on_roll_at_bottom=on_roll == viewer,
         dice=match.dice,
-        cube_value=match.cube_value,
+        cube_value=match.cube_value * (1 if offered is None else 2),
         cube_owner=None if owner is None else ("bottom" if owner == viewer else "top"),
+        cube_offered=None if offered is None else ("bottom" if offered == viewer else "top"),
         score=(score[viewer], score[1 - viewer]),
         length=match.rules.match_length or 0,
         crawford=match.is_crawford_game,
@@ -262,6 +310,7 @@ def match_svg(
         selected=selected,
         home=home,
         width=width,
+        interactive=interactive,
     )
 
 
@@ -278,18 +327,34 @@ def _point_xy(point: int, left_home: bool) -> tuple[int, bool]:
 
 
 def _stack(
-    add: _Add, cx: int, top: bool, n: int, fill: str, st: BoardStyle, selected: bool, point: int
+    add: _Add,
+    later: list[str],
+    cx: int,
+    top: bool,
+    n: int,
+    fill: str,
+    st: BoardStyle,
+    selected: bool,
+    point: int,
 ) -> None:
     """Up to five checkers on a point, the fifth showing the count when there are more."""
     shown = min(n, 5)
     for i in range(shown):
         cy = _FIELD_Y + _R + i * 2 * _R if top else _FIELD_Y + _FIELD_H - _R - i * 2 * _R
         label = str(n) if i == 4 and n > 5 else ""
-        _checker(add, cx, cy, fill, st, selected and i == shown - 1, label, str(point))
+        _checker(add, later, cx, cy, fill, st, selected and i == shown - 1, label, str(point))
 
 
 def _checker(
-    add: _Add, cx: int, cy: int, fill: str, st: BoardStyle, sel: bool, label: str, point: str
+    add: _Add,
+    later: list[str],
+    cx: int,
+    cy: int,
+    fill: str,
+    st: BoardStyle,
+    sel: bool,
+    label: str,
+    point: str,
 ) -> None:
     stroke = f'stroke="{st.target}" stroke-width="4"' if sel else 'stroke="#111" stroke-width="1"'
     cls = "checker selected" if sel else "checker"
@@ -299,9 +364,9 @@ def _checker(
     )
     if label:
         ink = "#000" if fill == st.bottom_checker else "#fff"
-        add(
-            f'<text x="{cx}" y="{cy + 5}" font-size="15" font-weight="bold" '
-            f'text-anchor="middle" fill="{ink}">{label}</text>'
+        later.append(
+            f'<text class="count" x="{cx}" y="{cy + 5}" font-size="15" font-weight="bold" '
+            f'text-anchor="middle" fill="{ink}" pointer-events="none">{label}</text>'
         )
 
 

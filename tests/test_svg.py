@@ -218,3 +218,17 @@ def test_notebooks_draw_positions_and_matches() -> None:
     m = Match(length=3)
     m.roll((3, 1))
     assert m._repr_svg_().startswith("<svg") and "data-point" in m._repr_svg_()
+
+
+def test_interactive_boards_label_every_point_for_keyboards_and_screen_readers() -> None:
+    svg = board_svg(Position.initial(), names=("Ann", "Bob"), interactive=True)
+    root = parse(svg)
+    groups = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if "data-point" in g.attrib]
+    assert sorted(int(g.attrib["data-point"]) for g in groups) == list(range(26))
+    labels = {int(g.attrib["data-point"]): g.attrib["aria-label"] for g in groups}
+    assert all(g.attrib["tabindex"] == "0" and g.attrib["role"] == "button" for g in groups)
+    assert labels[6] == "point 6: 5 of Ann's checkers"
+    assert labels[1] == "point 1: 2 of Bob's checkers"
+    assert labels[2] == "point 2: empty" and labels[25] == "bar: empty"
+    assert labels[0] == "borne off: empty"
+    assert "tabindex" not in board_svg(Position.initial())  # a picture by default

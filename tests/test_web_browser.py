@@ -93,8 +93,16 @@ def page_state(page: Page) -> dict[str, Any]:
     return dict(page.evaluate("state"))
 
 
+def dismiss_end(page: Page) -> None:
+    """Close the game-end dialog if it is showing."""
+    if page.is_visible("#end"):
+        page.click("#end-continue")
+        page.wait_for_selector("#end", state="hidden")
+
+
 def click_one_action(page: Page) -> None:
     """Do what the page offers the human, by clicking, and wait for the answer."""
+    dismiss_end(page)
     s = page_state(page)
     seq = s["seq"]
     acts = s["actions"]
@@ -184,14 +192,29 @@ def test_a_whole_one_point_match_against_the_bot_by_clicking(
     assert tried
     assert s["over"] and max(s["score"]) >= 1  # a gammon scores 2 (R19, R27)
     page.wait_for_selector("#seed-box:not(.hidden)")
-    assert "Match over" in page.inner_text("#status")
+    # The end is shown until the player goes on: who won, how, the points, the score.
+    page.wait_for_selector("#end", state="visible")
+    winner, loser = s["names"][s["winner"]], s["names"][1 - s["winner"]]
+    top = max(s["score"])
+    assert page.inner_text("#end-title") == f"Match over: {winner} wins 1-0."  # not "0-2"
+    assert f"{winner} wins game 1" in page.inner_text("#end-text")
+    assert f"{s['ended']['points']} point" in page.inner_text("#end-text")
+    assert loser in page.inner_text("#end-score") and top >= 1
+    dismiss_end(page)
+    assert page.inner_text("#status") == f"Match over: {winner} wins 1-0."
     assert "checks against the seed" in page.inner_text("#verified")
     assert len(page.query_selector_all("#log li")) >= 3
     # Step back through the replay.
     page.click("#rp-first")
     page.wait_for_function("replayAt === 0")
-    page.click("#rp-next")
-    page.wait_for_function("replayAt === 1")
+    page.wait_for_function("document.getElementById('status').textContent.startsWith('Start')")
+    assert page.inner_text("#status") == "Start of the match."
+    for at in (1, 2, 3):
+        page.click("#rp-next")
+        page.wait_for_function(f"replayAt === {at}")
+        replayed = httpx.get(f"{server.url}/api/matches/{s['id']}/replay/{at}").json()["log"]
+        page.wait_for_function(f"document.querySelectorAll('#log li').length === {len(replayed)}")
+        assert page.inner_text("#log li[aria-current]") == replayed[-1]  # the log follows
     assert errors == []
     page.close()
 
@@ -285,3 +308,382 @@ def test_simultaneous_actions_are_accepted_once(server: Server) -> None:
         codes = sorted(pool.map(send, range(10)))
     assert codes == [200] + [409] * 9
     assert httpx.get(url, headers=headers).json()["seq"] == 1
+
+
+# ------------------------------------------------------------------ what players expect (issue 16)
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+def friends_match(server: Server, **spec: Any) -> dict[str, Any]:
+    """A match between two humans made through the API: id, tokens and both links."""
+    m = httpx.post(f"{server.url}/api/matches", json={"opponent": "human", **spec}).json()
+    m["tokens"] = [m["token"], m["invite"].rsplit("/", 1)[1]]
+    return dict(m)
+
+
+def api_act(server: Server, m: dict[str, Any], seat: int, **action: Any) -> dict[str, Any]:
+    r = httpx.post(
+        f"{server.url}/api/matches/{m['id']}/actions",
+        json=action,
+        headers={"Authorization": f"Bearer {m['tokens'][seat]}"},
+    )
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
+def opened(server: Server, m: dict[str, Any]) -> dict[str, Any]:
+    """Throw the opening roll (again after ties); the state of the player to move."""
+    s = api_act(server, m, 0, action="roll")
+    while s["on_roll"] is None:
+        s = api_act(server, m, 0, action="roll")
+    return s
+
+
+def roll_opening(page: Page) -> int:
+    """Click Roll until the opening roll is not a tie (R3); the seat that won it."""
+    while True:
+        seq = page_state(page)["seq"]
+        page.click("#btn-roll")
+        page.wait_for_function(f"state.seq > {seq}")
+        on_roll = page_state(page)["on_roll"]
+        if on_roll is not None:
+            return int(on_roll)
+
+
+def seat_page(browser: Browser, server: Server, link: str, **kw: Any) -> Page:
+    page = browser.new_context(**kw).new_page()
+    page.goto(server.url + link)
+    page_state(page)
+    return page
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+    )
+    return [
+        {"id": v["id"], "nodes": [n["target"] for n in v["nodes"]][:3]}
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def notation(play: list[list[int]]) -> str:
+    """A play's steps in gnubg notation (bar 25, off 0)."""
+    word = {25: "bar", 0: "off"}
+    return " ".join(f"{word.get(a, a)}/{word.get(b, b)}" for a, b in play)
+
+
+def tab_to(page: Page, selector: str, limit: int = 120) -> None:
+    """Press Tab until the element matching ``selector`` has the focus (keyboard only)."""
+    for _ in range(limit):
+        if page.evaluate(f"document.activeElement.matches({selector!r})"):
+            return
+        page.keyboard.press("Tab")
+    where = page.evaluate("document.activeElement.outerHTML.slice(0, 80)")
+    hidden = page.evaluate(f"document.querySelector({selector!r})?.closest('.hidden')?.id")
+    raise AssertionError(f"Tab never reached {selector} (focus on {where}, hidden in {hidden})")
+
+
+def test_the_opening_roll_names_no_one_undefined(server: Server, browser: Browser) -> None:
+    m = friends_match(server, name="Ann")
+    host = seat_page(browser, server, m["link"])
+    watcher = seat_page(browser, server, f"/m/{m['id']}")
+    for page in (host, watcher):
+        text = page.inner_text("#status")
+        assert "undefined" not in text and "opening roll" in text.lower(), text
+    host.context.close()
+    watcher.context.close()
+
+
+def test_a_game_end_is_shown_until_the_player_goes_on(server: Server, browser: Browser) -> None:
+    m = friends_match(server, name="Ann", length=3)
+    friend = seat_page(browser, server, m["invite"])
+    s = opened(server, m)
+    api_act(server, m, s["on_roll"], action="resign", level="single")
+    api_act(server, m, 1 - s["on_roll"], action="accept")
+    friend.wait_for_selector("#end", state="visible")
+    winner = ["Ann", "Friend"][1 - s["on_roll"]]
+    assert friend.inner_text("#end-title") == "Game 1 is over"
+    assert (
+        friend.inner_text("#end-text") == f"{winner} wins game 1: a single was resigned, 1 point."
+    )
+    score = "Ann 0, Friend 1" if winner == "Friend" else "Ann 1, Friend 0"
+    assert friend.inner_text("#end-score") == f"Score: {score} (3-point match)."
+    friend.keyboard.press("Enter")  # the Continue button has the focus
+    friend.wait_for_selector("#end", state="hidden")
+    assert "opening roll" in friend.inner_text("#status").lower()
+    friend.reload()
+    page_state(friend)
+    friend.wait_for_timeout(300)
+    assert friend.is_hidden("#end")  # seen once is enough
+    friend.context.close()
+
+
+def test_connection_lost_is_shown_and_cleared(server: Server, browser: Browser) -> None:
+    r = httpx.post(f"{server.url}/api/matches", json={"length": 3, "bot": "random"})
+    page = seat_page(browser, server, r.json()["link"])
+    server.kill9()
+    page.wait_for_selector("#conn.lost")
+    assert "Connection lost" in page.inner_text("#conn") and "retrying" in page.inner_text("#conn")
+    assert page.is_hidden("#btn-roll")  # nothing to click that would do nothing
+    server.start()
+    page.wait_for_function(
+        "connected && !document.getElementById('conn').textContent", timeout=20000
+    )
+    page.wait_for_selector("#btn-roll", state="visible")
+    page.context.close()
+
+
+def test_undo_step_and_undo_all_and_the_offered_cube(server: Server, browser: Browser) -> None:
+    m = friends_match(server, length=5)
+    s = opened(server, m)
+    mover = s["on_roll"]
+    page = seat_page(browser, server, [m["link"], m["invite"]][mover])
+    s = page_state(page)
+    play = max(s["plays"], key=len)
+    for k, (src, dst) in enumerate(play[:2]):
+        page.click(f'#board g[data-point="{src}"]')
+        page.wait_for_function(f"selected === {src}")
+        page.click(f'#board g[data-point="{dst}"]')
+        page.wait_for_function(f"steps.length === {k + 1}")
+    page.click("#btn-undo")
+    page.wait_for_function("steps.length === 1")
+    page.click("#btn-undo-all")
+    page.wait_for_function("steps.length === 0")
+    page.fill("#move-text", notation(play))
+    page.click("#move-form button")
+    page.wait_for_function(f"state.seq === {s['seq'] + 1}")
+    other = seat_page(browser, server, [m["link"], m["invite"]][1 - mover])
+    other.click("#btn-double")
+    page.wait_for_selector("#btn-take", state="visible")
+    assert page.text_content("#board .cube.offered text") == "2"
+    assert "doubles to 2" in page.inner_text("#status")
+    page.context.close()
+    other.context.close()
+
+
+def test_the_invited_friend_chooses_a_name(server: Server, browser: Browser) -> None:
+    m = friends_match(server, name="Ann")
+    host = seat_page(browser, server, m["link"])
+    friend = seat_page(browser, server, m["invite"])
+    friend.fill("#seat-name", "Carl")
+    friend.click("#name-form button")
+    host.wait_for_function("state.names[1] === 'Carl'")
+    friend.click("#btn-roll")
+    friend.wait_for_selector("#name-form", state="hidden")
+    host.context.close()
+    friend.context.close()
+
+
+def test_a_keyboard_only_game_with_an_accessible_page(server: Server, browser: Browser) -> None:
+    """A whole 1-point match against the bot with the keyboard only: Tab to a control and
+    press Enter, plays typed in gnubg notation or made on the focusable points; axe-core
+    finds nothing serious on the way, in both themes."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + "/")
+    assert axe_violations(page) == []
+    tab_to(page, "#length")
+    page.keyboard.press("ArrowUp")  # 5 -> 3 -> 1 point
+    page.keyboard.press("ArrowUp")
+    tab_to(page, "#play-bot")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/m/*")
+    page_state(page)
+    assert axe_violations(page) == []
+    on_points = False
+    for _ in range(300):
+        s = page_state(page)
+        if s["over"]:
+            break
+        if page.is_visible("#end"):
+            page.keyboard.press("Enter")
+            continue
+        acts, seq = s["actions"], s["seq"]
+        simple = next((a for a in ("take", "accept", "roll") if a in acts), None)
+        if simple:
+            tab_to(page, f"#btn-{simple}")
+            page.keyboard.press("Enter")
+        elif "move" in acts:
+            play = max(s["plays"], key=len)
+            if not play:
+                tab_to(page, "#btn-confirm")
+                page.keyboard.press("Enter")
+            elif not on_points:  # the first play made on the points themselves
+                assert axe_violations(page) == []
+                for k, (src, dst) in enumerate(play):
+                    tab_to(page, f'#board g[data-point="{src}"]')
+                    page.keyboard.press("Enter")
+                    page.wait_for_function(f"selected === {src}")
+                    tab_to(page, f'#board g[data-point="{dst}"]')
+                    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+                    assert label.startswith(("point", "borne off", "bar"))
+                    page.keyboard.press("Enter")
+                    page.wait_for_function(f"steps.length === {k + 1}")
+                tab_to(page, "#btn-confirm")
+                page.keyboard.press("Enter")
+                on_points = True
+            else:
+                tab_to(page, "#move-text")
+                page.keyboard.type(notation(play))
+                page.keyboard.press("Enter")
+        else:
+            raise AssertionError(f"nothing to do with the keyboard: {acts}")
+        page.wait_for_function(f"state.over || state.seq !== {seq}", timeout=15000)
+        page.wait_for_function("state.over || state.actions.length > 0", timeout=15000)
+    assert page_state(page)["over"] and on_points
+    live = page.inner_text("#status")
+    assert page.get_attribute("#status", "aria-live") == "polite" and live
+    page.keyboard.press("Enter")  # closes the end dialog
+    assert axe_violations(page) == []
+    page.check("#dark")
+    assert axe_violations(page) == []
+    assert errors == []
+    page.close()
+
+
+def test_a_money_session_with_a_beaver_by_clicking(server: Server, browser: Browser) -> None:
+    host = browser.new_context().new_page()
+    host.goto(server.url + "/")
+    host.select_option("#length", "money")
+    host.check("#beavers")
+    host.click("#play-friend")
+    host.wait_for_selector("#invite", state="visible")
+    invite = host.get_attribute("#invite-link", "href")
+    host.click("#my-link")
+    host.wait_for_url("**/m/*")
+    friend = browser.new_context().new_page()
+    assert invite
+    friend.goto(invite)
+    s = page_state(friend)
+    assert s["rules"] == {"money": True, "jacoby": True, "beavers": True}
+    assert "Money session" in friend.inner_text("#title")
+    pages = [host, friend]
+    mover = roll_opening(friend)
+    p = pages[mover]
+    p.wait_for_function("state.actions.includes('move')")
+    play = max(page_state(p)["plays"], key=len)
+    p.fill("#move-text", notation(play))
+    p.click("#move-form button")
+    doubler, beaverer = pages[1 - mover], pages[mover]
+    doubler.wait_for_selector("#btn-double", state="visible")
+    doubler.click("#btn-double")
+    beaverer.wait_for_selector("#btn-beaver", state="visible")
+    beaverer.click("#btn-beaver")
+    doubler.wait_for_selector("#btn-take", state="visible")
+    assert "redoubles to 4" in doubler.inner_text("#status")
+    assert doubler.text_content("#board .cube.offered text") == "4"
+    doubler.click("#btn-take")
+    beaverer.wait_for_function("state.cube.value === 4 && state.cube.offered === null")
+    assert page_state(beaverer)["cube"]["owner"] == mover  # the beaver keeps the cube (R32)
+    for page in pages:
+        page.context.close()
+
+
+def test_rematch_and_a_public_invitation_joined_from_the_lobby(
+    server: Server, browser: Browser
+) -> None:
+    host = browser.new_context().new_page()
+    host.goto(server.url + "/")
+    host.fill("#name", "Ann")
+    host.select_option("#length", "1")
+    host.check("#public")
+    host.click("#play-friend")
+    host.wait_for_selector("#invite", state="visible")
+    assert host.is_hidden("#invite-box")
+    host.click("#my-link")
+    host.wait_for_url("**/m/*")
+    guest = browser.new_context().new_page()
+    guest.goto(server.url + "/")
+    guest.fill("#name", "Zed")
+    guest.wait_for_selector("#lobby button[data-join]")
+    assert "Ann: 1-point match" in guest.inner_text("#lobby")
+    guest.click("#lobby button[data-join]")
+    guest.wait_for_url("**/m/*")
+    assert page_state(guest)["seat"] == 1
+    host.wait_for_function("state.names[1] === 'Zed'")
+    mid = page_state(host)["id"]
+    # The match ends by a resignation; both ask for a rematch and meet in the same new match.
+    on_roll = roll_opening(host)
+    pages = [host, guest]
+    resigner = pages[on_roll]
+    resigner.wait_for_selector("#btn-resign", state="visible")
+    resigner.once("dialog", lambda d: d.accept())
+    resigner.click("#btn-resign")
+    accepter = pages[1 - on_roll]
+    accepter.wait_for_selector("#btn-accept", state="visible")
+    accepter.click("#btn-accept")
+    for page in pages:
+        page.wait_for_selector("#end-rematch", state="visible")
+    for page in pages:
+        page.click("#end-rematch")
+        page.wait_for_function(f"location.pathname !== '/m/{mid}'")
+    a, b = page_state(host), page_state(guest)
+    assert a["id"] == b["id"] != mid and (a["seat"], b["seat"]) == (0, 1)
+    assert a["names"] == ["Ann", "Zed"] and a["seq"] == 0
+    for page in pages:
+        page.context.close()
+
+
+def test_themes_and_the_phone_layout_look_right(server: Server, browser: Browser) -> None:
+    """Screenshots of both themes and of the phone layout (looked at by the developer);
+    the assertions keep what was seen: dark is dark, light is light, point numbers are
+    legible at 390 px."""
+    r = httpx.post(f"{server.url}/api/matches", json={"length": 5, "bot": "random"})
+    link = r.json()["link"]
+    for theme in ("light", "dark"):
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme=theme)
+        page = ctx.new_page()
+        page.goto(server.url + link)
+        page_state(page)
+        page.wait_for_timeout(300)
+        bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        level = sum(int(x) for x in bg[bg.index("(") + 1 : bg.index(")")].split(",")[:3])
+        assert (level < 200) == (theme == "dark"), bg
+        page.screenshot(path=str(SHOTS / f"web-{theme}.png"))
+        ctx.close()
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    ).new_page()
+    phone.goto(server.url + link)
+    phone.click("#btn-roll")
+    phone.wait_for_function("state.seq > 0")
+    phone.wait_for_timeout(400)
+    label = phone.locator('#board g[data-point="7"] > text').bounding_box()
+    assert label is not None and label["height"] >= 10  # was about 7 px
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.screenshot(path=str(SHOTS / "web-phone-390.png"), full_page=True)
+    phone.context.close()
+
+
+def test_auto_roll_moving_checkers_and_sound(server: Server, browser: Browser) -> None:
+    """With auto-roll on, the page throws the dice itself when no double is possible (the
+    opening roll); a play slides the checkers that moved; the beep needs no asset."""
+    r = httpx.post(f"{server.url}/api/matches", json={"length": 5, "bot": "random"})
+    ctx = browser.new_context()
+    ctx.add_init_script(
+        "localStorage.setItem('bg-auto-roll', 'on'); localStorage.setItem('bg-sound', 'on');"
+        "window.slides = 0; const animate = Element.prototype.animate;"
+        "Element.prototype.animate = function (...a) { window.slides++;"
+        " return animate.apply(this, a); };"
+    )
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + r.json()["link"])
+    page.wait_for_function("state && state.seq > 0", timeout=10000)  # nobody clicked Roll
+    page.wait_for_function(
+        "state.actions.includes('move') || state.actions.includes('double')", timeout=15000
+    )
+    s = page_state(page)
+    if "move" in s["actions"]:
+        page.fill("#move-text", notation(max(s["plays"], key=len)))
+        page.click("#move-form button")
+    page.wait_for_function("window.slides > 0", timeout=15000)
+    assert errors == []
+    ctx.close()

@@ -163,3 +163,61 @@ def test_a_bot_match_goes_on_when_its_process_dies(two: tuple[Serve, Serve]) -> 
         s = httpx.get(b.url + api, headers=auth(m["token"])).json()
     r = httpx.post(b.url + api + "/actions", json=one_action(s), headers=auth(m["token"]))
     assert r.status_code == 200 and r.json()["seq"] == s["seq"] + 1
+
+
+def test_a_lobby_seat_and_a_rematch_are_given_once_across_processes(
+    two: tuple[Serve, Serve],
+) -> None:
+    """Both processes know a public invitation with its seat free; ten claims at once, five
+    through each, give the seat once (the database's lock, not a process's memory), and the
+    claimant's token holds the seat in both.  Ten rematch calls at once make one rematch."""
+    a, b = two
+    servers = (a, b)
+    m = httpx.post(f"{a.url}/api/matches", json={"opponent": "human", "public": True}).json()
+    mid, host = m["id"], m["token"]
+    api = f"/api/matches/{mid}"
+    with contextlib.ExitStack() as stack:
+        ws = a.socket(stack, mid, host)
+        assert json.loads(ws.recv(timeout=15))["state"]["seq"] == 0
+        assert [i["id"] for i in httpx.get(f"{b.url}/api/lobby").json()["invitations"]] == [mid]
+        assert httpx.get(b.url + api).json()["seq"] == 0  # b has the match in memory too
+
+        def claim(k: int) -> httpx.Response:
+            return httpx.post(f"{servers[k % 2].url}{api}/claim", json={"name": f"P{k}"})
+
+        with ThreadPoolExecutor(10) as pool:
+            answers = list(pool.map(claim, range(10)))
+        assert sorted(r.status_code for r in answers) == [201] + [409] * 9
+        won = next(r for r in answers if r.status_code == 201).json()
+        guest = won["token"]
+        named = seen_up_to(ws, 1)  # the claimant's name is an action, pushed to the host
+        assert named["names"][1] in {f"P{k}" for k in range(10)}
+        for server in servers:
+            assert httpx.get(server.url + api, headers=auth(guest)).json()["seat"] == 1
+        assert httpx.get(f"{a.url}/api/lobby").json()["invitations"] == []
+
+    tokens = [host, guest]
+    s = httpx.post(a.url + api + "/actions", json={"action": "roll"}, headers=auth(host)).json()
+    while s["on_roll"] is None:
+        s = httpx.post(a.url + api + "/actions", json={"action": "roll"}, headers=auth(host))
+        s = s.json()
+    mover = s["on_roll"]
+    resign = {"action": "resign", "level": "single"}
+    r = httpx.post(b.url + api + "/actions", json=resign, headers=auth(tokens[mover]))
+    assert r.status_code == 200, r.text
+    r = httpx.post(
+        a.url + api + "/actions", json={"action": "accept"}, headers=auth(tokens[1 - mover])
+    )
+    assert r.status_code == 200 and r.json()["over"]
+
+    def rematch(k: int) -> httpx.Response:
+        return httpx.post(f"{servers[k % 2].url}{api}/rematch", headers=auth(tokens[k // 5]))
+
+    with ThreadPoolExecutor(10) as pool:
+        answers = list(pool.map(rematch, range(10)))
+    assert [r.status_code for r in answers] == [201] * 10
+    assert len({r.json()["id"] for r in answers}) == 1
+    new = answers[0].json()["id"]
+    s0 = httpx.get(f"{b.url}/api/matches/{new}", headers=auth(host)).json()
+    s1 = httpx.get(f"{a.url}/api/matches/{new}", headers=auth(guest)).json()
+    assert (s0["seat"], s1["seat"], s0["names"]) == (0, 1, named["names"])

@@ -1,5 +1,5 @@
 """The ``backgammon`` command line: one argparse subcommand per face of the package (play,
-show, hint, moves, convert, selfplay, train, distill, serve, verify)."""
+show, hint, moves, convert, selfplay, train, distill, serve, verify, external, ubgi, rollout)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from rich.text import Text
 from backgammon import matchfile
 from backgammon.board import Position
 from backgammon.cli import audit
+from backgammon.cli import rollout as rollout_cli
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
 from backgammon.cli.errors import UsageError, bound, clip, cut
 from backgammon.cli.protocols import add_protocol_commands, external_command, ubgi_command
@@ -485,6 +486,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="worker processes where each server process's bots think (2)",
     )
     add_protocol_commands(sub, _BOTS)
+    rollout_cli.add_parser(sub)
     return parser
 
 
@@ -508,6 +510,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "verify": verify_command,
         "external": external_command,
         "ubgi": ubgi_command,
+        "rollout": rollout_cli.rollout_command,
     }
     try:
         if args.command in _PASSED_ON:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import json
 import logging
@@ -23,14 +24,36 @@ from typing import Annotated, Any, Literal, TypeVar
 from fastapi import Body, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
-from pydantic import BaseModel, Field
+from fastapi.staticfiles import StaticFiles
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    field_validator,
+)
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
+from backgammon.rules import RulesError
 from backgammon.web.bots import BotFailed, BotPool
 from backgammon.web.engine import engine_router
-from backgammon.web.game import BOTS, DEFAULT_BOT, ActionError, Game, action_dict, bot_action
-from backgammon.web.store import CHANNEL, MatchRow, Store, StoreError, hash_token
+from backgammon.web.errors import ApiError, check_name, validation_message
+from backgammon.web.errors import body as error_body
+from backgammon.web.game import (
+    BOTS,
+    DEFAULT_BOT,
+    ActionError,
+    Game,
+    action_dict,
+    bot_action,
+    rules_of,
+)
+from backgammon.web.store import CHANNEL, Locked, MatchRow, Store, StoreError, hash_token
 
 __all__ = ["create_app"]
 
@@ -44,41 +67,98 @@ Play backgammon over HTTP and WebSockets.
   (the creator's seat 0; against a human also the invitation link with seat 1's token).
 * Authenticate as a seat with `Authorization: Bearer <token>` or the `bg_<match id>` cookie
   set by the seat's link `/m/<id>/join/<token>`.  Without a token you are a spectator.
+* `POST /api/matches` takes `length` 1-25, or `money: true` with `jacoby`/`beavers`; against
+  a human, `public: true` lists the invitation in `GET /api/lobby` instead of giving an
+  invitation link, and `POST /api/matches/{id}/claim` takes its free seat.
 * `GET /api/matches/{id}` is the state as seen by you; `POST /api/matches/{id}/actions`
-  acts (`roll`, `move`, `double`, `take`, `drop`, `beaver`, `resign`, `accept`, `reject`).
+  acts (`roll`, `move`, `double`, `take`, `drop`, `beaver`, `resign`, `accept`, `reject`,
+  and `name` to choose your name before the first roll).  A `move` is `steps` or `move`
+  text in gnubg notation, read as leniently as the terminal reads it.
+* `POST /api/matches/{id}/rematch` (a seat of a finished match): the same seats, names and
+  rules in a new match; both players' calls lead to the same one.
 * WebSocket `/api/matches/{id}/ws` (same authentication): the server sends
   `{"type": "state", "state": {...}}` after every change; you may send an action object as
   in `POST .../actions` and get back either a state or `{"type": "error", "error": ...}`.
-* Errors are `{"error": {"code": ..., "message": ...}}` with a 4xx status; a refused action
-  changes nothing.
+* Errors are `{"error": {"code": ..., "message": ...}}` with a 4xx status, everywhere
+  (validation, unknown routes, wrong methods, WebSocket frames); types are strict (`"3"` is
+  not a length), messages repeat at most a few dozen characters of the input, and a refused
+  action changes nothing.
+* Names are 1-31 printable characters without a colon (gnubg keeps 31 and ends a .mat
+  name at its first colon).
 """
 
 
 class NewMatch(BaseModel):
-    """How to start a match."""
+    """How to start a match (types are strict: ``"3"`` or ``true`` is not a length)."""
 
-    length: int = Field(1, ge=1, le=25, description="match length in points")
+    model_config = ConfigDict(extra="forbid")
+
+    length: StrictInt = Field(1, ge=1, le=25, description="match length in points")
     opponent: Literal["bot", "human"] = "bot"
-    bot: str = Field(DEFAULT_BOT, description="bot strength (see GET /api/bots)")
-    name: str = Field("Guest", max_length=30, description="your name")
+    bot: StrictStr = Field(DEFAULT_BOT, max_length=40, description="bot (see GET /api/bots)")
+    name: StrictStr = Field("Guest", max_length=200, description="your name (1-31 characters)")
+    money: StrictBool = Field(False, description="a money session instead of a match")
+    jacoby: StrictBool = Field(False, description="money: gammons count only once doubled")
+    beavers: StrictBool = Field(False, description="money: beavers allowed")
+    public: StrictBool = Field(False, description="against a human: list it in the lobby")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return check_name(value)
 
 
 class ActionIn(BaseModel):
-    """One action of a seat."""
+    """One action of a seat (types are strict)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     action: Literal[
-        "roll", "move", "double", "take", "drop", "pass", "beaver", "resign", "accept", "reject"
+        "roll",
+        "move",
+        "double",
+        "take",
+        "drop",
+        "pass",
+        "beaver",
+        "resign",
+        "accept",
+        "reject",
+        "name",
     ]
-    move: str | None = Field(None, description="a play in gnubg notation, e.g. '8/5 6/5'")
-    steps: list[tuple[int, int]] | None = Field(
-        None, description="a play as (from, to) steps, points from the mover's side"
+    move: StrictStr | None = Field(
+        None, max_length=200, description="a play in gnubg notation, e.g. '8/5 6/5'"
+    )
+    steps: list[tuple[StrictInt, StrictInt]] | None = Field(
+        None, max_length=8, description="a play as (from, to) steps, points from the mover's side"
     )
     level: Literal["single", "gammon", "backgammon"] | None = Field(
         None, description="for resign: what is resigned"
     )
-    seq: int | None = Field(
+    name: StrictStr | None = Field(
+        None, max_length=200, description="for name: your name at the table (before the first roll)"
+    )
+    seq: StrictInt | None = Field(
         None, description="optional: the number of actions you have seen (refused if stale)"
     )
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else check_name(value)
+
+
+class SeatName(BaseModel):
+    """The name to sit down with."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: StrictStr = Field("Guest", max_length=200, description="your name (1-31 characters)")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return check_name(value)
 
 
 class Cube(BaseModel):
@@ -86,6 +166,26 @@ class Cube(BaseModel):
 
     value: int
     owner: int | None = Field(description="seat owning the cube, None when centred")
+    offered: int | None = Field(None, description="the value a pending double offers")
+
+
+class Rules(BaseModel):
+    """How the match is played."""
+
+    money: bool = Field(description="a money session (length 0) rather than a match")
+    jacoby: bool
+    beavers: bool
+
+
+class GameEnd(BaseModel):
+    """How the most recent game ended."""
+
+    game: int
+    winner: int
+    points: int
+    result: Literal["single", "gammon", "backgammon"]
+    reason: Literal["played", "dropped", "resigned"]
+    score: list[int] = Field(description="the score after it")
 
 
 class State(BaseModel):
@@ -95,8 +195,9 @@ class State(BaseModel):
     seq: int = Field(description="number of accepted actions")
     seat: int | None = Field(description="your seat (0 or 1), None for a spectator")
     names: list[str]
+    rules: Rules
     bot: str | None
-    length: int
+    length: int = Field(description="match length, 0 for a money session")
     score: list[int]
     game: int = Field(description="game number, from 1")
     phase: str = Field(description="opening, roll, move, doubled, resigned or over")
@@ -116,20 +217,13 @@ class State(BaseModel):
         description="when you are to move: every order of (from, to) steps of each legal play"
     )
     log: list[str] = Field(description="the match so far, plays in gnubg notation")
+    ended: GameEnd | None = Field(description="the most recent game's end (None before one)")
     svg: str = Field(description="the board from your side")
     seed: str | None = Field(None, description="the dice seed, revealed when the match is over")
     rolls: list[list[int]] | None = Field(None, description="every throw, when the match is over")
     dice_verified: bool | None = Field(
         None, description="whether every throw is the seed's (when over)"
     )
-
-
-class ApiError(Exception):
-    """An error answered as ``{"error": {"code", "message"}}`` with an HTTP status."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
 
 
 @dataclass
@@ -240,14 +334,22 @@ class Server:
 
         self._spawn(catch_up())
 
-    def seat_of(self, live: Live, token: str | None) -> int | None:
-        """The seat a token holds, None for a spectator; a wrong token is an error."""
+    async def seat_of(self, live: Live, token: str | None) -> int | None:
+        """The seat a token holds, None for a spectator; a wrong token is an error.  A
+        public invitation's free seat may have been claimed through another process: its
+        row is read again before a token is refused."""
         if not token:
             return None
         digest = hash_token(token)
-        for seat, stored in enumerate(live.row.token_hashes):
-            if secrets.compare_digest(digest, stored):
-                return seat
+        for _ in range(2):
+            for seat, stored in enumerate(live.row.token_hashes):
+                if secrets.compare_digest(digest, stored):
+                    return seat
+            if "" not in live.row.token_hashes:
+                break
+            row = await self.db(self.store.get_match, live.row.id)
+            if row is not None:
+                live.row = row
         raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
 
     async def create(self, spec: NewMatch) -> tuple[MatchRow, list[str]]:
@@ -257,21 +359,94 @@ class Server:
         tokens = [secrets.token_urlsafe(18), secrets.token_urlsafe(18)]
         seed = secrets.token_bytes(32)
         bot = spec.bot if spec.opponent == "bot" else None
-        names = (spec.name or "Guest", BOTS[spec.bot] if bot else "Friend")
+        names = (spec.name, BOTS[spec.bot] if bot else "Friend")
+        public = spec.public and bot is None  # seat 1 is claimed from the lobby
         row = MatchRow(
             id=secrets.token_urlsafe(8),
             created=time.time(),
-            length=spec.length,
+            length=0 if spec.money else spec.length,
             bot=bot,
             bot_seat=1 if bot else None,
-            token_hashes=(hash_token(tokens[0]), hash_token(tokens[1])),
+            token_hashes=(hash_token(tokens[0]), "" if public else hash_token(tokens[1])),
             seed=seed.hex(),
             commitment=Game.commitment_of(seed),
             names=names,
+            jacoby=spec.jacoby,
+            beavers=spec.beavers,
+            public=public,
         )
+        try:
+            rules_of(row)
+        except RulesError as exc:
+            raise ApiError(422, "bad_rules", str(exc)) from exc
         await self.db(self.store.create_match, row, write=True)
         self.live[row.id] = Live(row, Game(row))
         return row, tokens
+
+    async def rematch(self, live: Live, seat: int) -> str:
+        """The id of the rematch of ``live``'s finished match (made now if it was not yet):
+        the same seats, tokens, names and rules; stored before it is answered."""
+        if not (await self.refresh(live)).is_over:
+            raise ApiError(409, "not_over", "the match is still being played")
+        try:
+            return await self.db(self._rematch, live.row.id, write=True)
+        except StoreError as exc:
+            raise ApiError(503, "storage", str(exc)) from exc
+
+    def _rematch(self, match_id: str) -> str:
+        seed = secrets.token_bytes(32)
+        with self.store.locked(match_id) as match:  # two players' calls make one rematch
+            old = match.row()
+            names = Game.replay(old, [a for _seat, a in match.actions()]).names
+            new = dataclasses.replace(
+                old,
+                id=secrets.token_urlsafe(8),
+                created=time.time(),
+                seed=seed.hex(),
+                commitment=Game.commitment_of(seed),
+                names=(names[0], names[1]),
+                public=False,
+                rematch_of=old.id,
+            )
+            return match.rematch(new).id
+
+    async def claim(self, live: Live, name: str) -> str:
+        """Give the free seat of ``live``'s public invitation (and its ``name``, if no one
+        has rolled yet) to a new token, stored before it is answered; returns the token."""
+        token = secrets.token_urlsafe(18)
+        if not live.row.public:
+            raise ApiError(409, "seat_taken", "this invitation has been taken")
+        try:
+            row, game = await self.db(
+                self._claim, live.row.id, live.game, hash_token(token), name, write=True
+            )
+        except StoreError as exc:
+            raise ApiError(503, "storage", str(exc)) from exc
+        live.row = row
+        self.adopt(live, game)
+        return token
+
+    def _claim(
+        self, match_id: str, known: Game, token_hash: str, name: str
+    ) -> tuple[MatchRow, Game]:
+        with self.store.locked(match_id) as match:
+            if not match.claim_seat(token_hash):
+                raise ApiError(409, "seat_taken", "this invitation has been taken")
+            game = known.extended(match.actions(known.seq)).copy()
+            # The host may have rolled: the seat is still given, the name stays.
+            with contextlib.suppress(ApiError):
+                self._append(match, game, 1, {"action": "name", "name": name})
+            return match.row(), game
+
+    def seat_response(self, match_id: str, seat: int, token: str) -> JSONResponse:
+        """The answer that gives a seat of ``match_id``: its token, link and cookie."""
+        link = f"/m/{match_id}/join/{token}"
+        body = {"id": match_id, "seat": seat, "token": token, "link": link}
+        response = JSONResponse(body, status_code=201)
+        response.set_cookie(
+            f"bg_{match_id}", token, httponly=True, samesite="lax", max_age=90 * 24 * 3600
+        )
+        return response
 
     async def act(self, live: Live, seat: int | None, action: dict[str, Any]) -> Game:
         """Check and store one action of ``seat`` (under the database's lock of the match);
@@ -296,13 +471,18 @@ class Server:
                 raise ApiError(
                     409, "stale", f"you have seen {seq} actions but the match has {game.seq}"
                 )
-            try:
-                stored = game.apply(seat, action)  # Match checks first: a refusal changes nothing
-            except ActionError as exc:
-                raise ApiError(exc.status, exc.code, str(exc)) from exc
-            due = _bot_due(row, game)
-            match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due)
+            self._append(match, game, seat, action)
         return game
+
+    @staticmethod
+    def _append(match: Locked, game: Game, seat: int, action: dict[str, Any]) -> None:
+        """Apply ``action`` to ``game`` (a copy) and store it in ``match``'s transaction."""
+        try:
+            stored = game.apply(seat, action)  # Match checks first: a refusal changes nothing
+        except ActionError as exc:
+            raise ApiError(exc.status, exc.code, str(exc)) from exc
+        due = _bot_due(game.row, game)
+        match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due)
 
     def start_bot(self, live: Live) -> None:
         """Let the bot make every action that is its to make (unless it already is)."""
@@ -327,8 +507,8 @@ class Server:
         except Exception as exc:  # BotFailed, StoreError, or a bug: reported, never silent
             failed = True
             _log.error("bot %s in match %s: %s", row.bot, row.id, exc)
-            error = {"code": "bot_failed", "message": f"{exc}; it will be tried again"}
-            await self.send_all(live, {"type": "error", "error": error})
+            error = error_body("bot_failed", f"{exc}; it will be tried again")
+            await self.send_all(live, {"type": "error", **error})
         finally:
             del self.bot_jobs[row.id]
             if not failed and _bot_due(row, live.game):  # a turn came while the job ended
@@ -432,6 +612,31 @@ def _json(text: str) -> Response:
     return Response(text, media_type="application/json")
 
 
+async def _receive_action(ws: WebSocket) -> dict[str, Any]:
+    """The next action sent on ``ws``: a JSON text frame holding an action object.
+
+    Anything else (a binary frame, malformed JSON, an invalid action) is an ApiError; the
+    connection stays open.
+    """
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise ApiError(400, "invalid_request", "send actions as JSON text frames, not binary")
+    try:
+        parsed = json.loads(text)
+    except ValueError as exc:
+        raise ApiError(400, "malformed_json", "the message is not JSON") from exc
+    if not isinstance(parsed, dict):
+        raise ApiError(400, "invalid_request", "send an action object")
+    try:
+        action = ActionIn.model_validate(parsed)
+    except ValidationError as exc:
+        raise ApiError(400, "invalid_request", validation_message(exc.errors())) from exc
+    return action_dict(action.model_dump(exclude_none=True))
+
+
 def _page(name: str) -> str:
     return resources.files("backgammon.web").joinpath("static", name).read_text("utf-8")
 
@@ -472,26 +677,37 @@ def create_app(
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
-        return JSONResponse(
-            {"error": {"code": exc.code, "message": exc.message}}, status_code=exc.status
-        )
+        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
         first = errors[0] if errors else {}
-        code = "malformed_json" if first.get("type") == "json_invalid" else "invalid_request"
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        message = (
-            f"{where}: {first.get('msg', 'invalid request')}"
-            if where
-            else first.get("msg", "invalid request")
+        if first.get("type") == "json_invalid":
+            return JSONResponse(
+                error_body("malformed_json", "the body is not JSON"), status_code=400
+            )
+        return JSONResponse(error_body("invalid_request", validation_message(errors)), 400)
+
+    @app.exception_handler(Exception)
+    async def _internal(_request: Request, exc: Exception) -> JSONResponse:
+        _log.error("internal error", exc_info=exc)
+        return JSONResponse(error_body("internal", "internal server error"), status_code=500)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed"}
+        code = codes.get(exc.status_code, "http_error")
+        return JSONResponse(
+            error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
         )
-        return JSONResponse({"error": {"code": code, "message": message}}, status_code=400)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home() -> str:
         return _page("index.html")
+
+    static = str(resources.files("backgammon.web").joinpath("static"))
+    app.mount("/static", StaticFiles(directory=static), name="static")
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
@@ -505,7 +721,7 @@ def create_app(
     @app.get("/m/{match_id}/join/{token}", include_in_schema=False)
     async def join(match_id: str, token: str) -> Response:
         live = await server.load(match_id)
-        server.seat_of(live, token)
+        await server.seat_of(live, token)
         response = RedirectResponse(f"/m/{match_id}", status_code=303)
         response.set_cookie(
             f"bg_{match_id}", token, httponly=True, samesite="lax", max_age=90 * 24 * 3600
@@ -529,7 +745,7 @@ def create_app(
             "watch": f"/m/{row.id}",
             "commitment": row.commitment,
         }
-        if row.bot is None:
+        if row.bot is None and not row.public:
             body["invite"] = f"/m/{row.id}/join/{tokens[1]}"
         response = JSONResponse(body, status_code=201)
         response.set_cookie(
@@ -537,11 +753,42 @@ def create_app(
         )
         return response
 
+    @app.get("/api/lobby")
+    async def lobby() -> dict[str, Any]:
+        """Open public invitations (newest first): join one with POST .../claim."""
+        rows = await server.db(store.open_invitations)
+        return {
+            "invitations": [
+                {"id": r.id, "host": r.names[0], "length": r.length, "money": r.length == 0}
+                | {"jacoby": r.jacoby, "beavers": r.beavers, "created": r.created}
+                for r in rows
+            ]
+        }
+
+    @app.post("/api/matches/{match_id}/claim", status_code=201)
+    async def claim(match_id: str, seat_name: Annotated[SeatName, Body()]) -> JSONResponse:
+        """Take the free seat of a public invitation; the answer holds its token."""
+        live = await server.load(match_id)
+        token = await server.claim(live, seat_name.name)
+        return server.seat_response(match_id, 1, token)
+
+    @app.post("/api/matches/{match_id}/rematch", status_code=201)
+    async def rematch(match_id: str, request: Request, authorization: Auth = None) -> JSONResponse:
+        """A new match like this finished one, the same seats holding the same tokens."""
+        live = await server.load(match_id)
+        token = _token(authorization, request.cookies.get(f"bg_{match_id}"))
+        seat = await server.seat_of(live, token)
+        if seat is None or token is None:
+            raise ApiError(403, "spectator", "only the players can ask for a rematch")
+        return server.seat_response(await server.rematch(live, seat), seat, token)
+
     @app.get("/api/matches/{match_id}", response_model=State)
     async def get_state(match_id: str, request: Request, authorization: Auth = None) -> Response:
         """The match as seen by your seat (or as a spectator)."""
         live = await server.load(match_id)
-        seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
+        seat = await server.seat_of(
+            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
+        )
         return _json(live.state_json(await server.refresh(live), seat))
 
     @app.post("/api/matches/{match_id}/actions", response_model=State)
@@ -554,7 +801,9 @@ def create_app(
         """Act for your seat; the answer is the new state as soon as your action is stored
         (a bot's answer follows through the WebSocket)."""
         live = await server.load(match_id)
-        seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
+        seat = await server.seat_of(
+            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
+        )
         game = await server.act(live, seat, action_dict(action.model_dump(exclude_none=True)))
         return _json(live.state_json(game, seat))
 
@@ -562,9 +811,13 @@ def create_app(
     async def board(
         match_id: str,
         request: Request,
-        steps: Annotated[str, Query(description="partial play, e.g. '24-18,13-11'")] = "",
-        selected: int | None = None,
-        highlight: Annotated[str, Query(description="points to highlight, e.g. '18,13'")] = "",
+        steps: Annotated[
+            str, Query(max_length=200, description="partial play, e.g. '24-18,13-11'")
+        ] = "",
+        selected: Annotated[int | None, Query(description="a point 0-25")] = None,
+        highlight: Annotated[
+            str, Query(max_length=200, description="points 0-25 to highlight, e.g. '18,13'")
+        ] = "",
         home: Literal["right", "left"] = "right",
         at: Annotated[
             int | None, Query(description="replay: the board after this many actions")
@@ -573,12 +826,20 @@ def create_app(
     ) -> Response:
         """The board as SVG from your side, optionally with a partial play made on it."""
         live = await server.load(match_id)
-        seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
+        seat = await server.seat_of(
+            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
+        )
         try:
             step_list = [(int(a), int(b)) for a, b in (s.split("-") for s in steps.split(",") if s)]
             marks = [int(p) for p in highlight.split(",") if p]
         except ValueError as exc:
-            raise ApiError(400, "bad_query", f"cannot read steps or highlight: {exc}") from exc
+            raise ApiError(
+                400, "bad_query", "steps are like '24-18,13-11', highlight like '18,13'"
+            ) from exc
+        if any(not 0 <= p <= 25 for p in [*marks, *([] if selected is None else [selected])]):
+            raise ApiError(422, "bad_parameter", "selected and highlight are points 0-25")
+        if at is not None and at < 0:
+            raise ApiError(422, "bad_parameter", "at is a number of actions, 0 or more")
         game = await server.refresh(live)
         if at is not None:
             game = await _replayed(live, at)
@@ -602,7 +863,9 @@ def create_app(
     ) -> dict[str, Any]:
         """A finished match as it was after ``at`` actions (step-by-step replay)."""
         live = await server.load(match_id)
-        seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
+        seat = await server.seat_of(
+            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
+        )
         return (await _replayed(live, at)).view(live.row, seat, replay=True)
 
     @app.get("/api/matches/{match_id}/match.{fmt}")
@@ -627,7 +890,7 @@ def create_app(
         try:
             live = await server.load(match_id)
             token = ws.query_params.get("token") or ws.cookies.get(f"bg_{match_id}")
-            seat = server.seat_of(live, token)
+            seat = await server.seat_of(live, token)
         except ApiError as exc:
             await ws.close(code=4000 + exc.status, reason=exc.message)
             return
@@ -637,19 +900,10 @@ def create_app(
             await ws.send_text(_pushed(live.state_json(await server.refresh(live), seat)))
             while True:
                 try:
-                    message = await ws.receive_json()
-                    if not isinstance(message, dict):
-                        raise ApiError(400, "invalid_request", "send an action object")
-                    parsed = ActionIn.model_validate(message)
-                    await server.act(live, seat, action_dict(parsed.model_dump(exclude_none=True)))
+                    action = await _receive_action(ws)
+                    await server.act(live, seat, action)
                 except ApiError as exc:
-                    await ws.send_json(
-                        {"type": "error", "error": {"code": exc.code, "message": exc.message}}
-                    )
-                except ValueError as exc:  # malformed JSON or a pydantic ValidationError
-                    await ws.send_json(
-                        {"type": "error", "error": {"code": "invalid_request", "message": str(exc)}}
-                    )
+                    await ws.send_json({"type": "error", **error_body(exc.code, exc.message)})
         except WebSocketDisconnect:
             pass
         finally:

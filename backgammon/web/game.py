@@ -31,6 +31,7 @@ from backgammon.match import (
     NotYourTurnError,
     OpeningRoll,
     Pass,
+    Phase,
     Play,
     Raccoon,
     Reject,
@@ -40,8 +41,10 @@ from backgammon.match import (
 )
 from backgammon.players import Player, decide
 from backgammon.players import get as get_player
+from backgammon.rules import Rules
 from backgammon.svg import match_svg
 from backgammon.turn import EntryError, TurnEntry
+from backgammon.web.errors import BadNameError, check_name
 from backgammon.web.store import MatchRow
 
 __all__ = [
@@ -123,8 +126,10 @@ class Game:
 
     def __init__(self, row: MatchRow) -> None:
         self.row = row
-        self.match = Match(length=row.length, dice=AuditableDice(bytes.fromhex(row.seed)))
+        self.match = Match(rules=rules_of(row), dice=AuditableDice(bytes.fromhex(row.seed)))
         self.actions: list[dict[str, Any]] = []
+        self.names = list(row.names)
+        """The names at the table: the row's, as renamed by 'name' actions."""
 
     @staticmethod
     def commitment_of(seed: bytes) -> str:
@@ -144,7 +149,7 @@ class Game:
         on from the same throw, or, with ``dice=False``, it throws none (a bot's copy, which
         a worker process can unpickle)."""
         twin = Game.__new__(Game)
-        twin.row, twin.actions = self.row, list(self.actions)
+        twin.row, twin.actions, twin.names = self.row, list(self.actions), list(self.names)
         twin.match = copy.copy(self.match)
         if dice:
             thrown = getattr(self.match.dice_source, "count", 0)
@@ -195,6 +200,8 @@ class Game:
         m = self.match
         if m.is_over:
             raise ActionError(409, "match_over", "the match is over")
+        if action.get("action") == "name":
+            return self._rename(seat, action)
         if not self.may_act(seat):
             raise ActionError(409, "not_your_turn", "it is not your turn to act")
         kind = action.get("action")
@@ -239,6 +246,21 @@ class Game:
         self.actions.append(stored)
         return stored
 
+    def _rename(self, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+        """A seat names itself, before the first throw of the match."""
+        if seat == self.row.bot_seat:
+            raise ActionError(409, "not_allowed", "the bot's name is fixed")
+        if any(a["action"] != "name" for a in self.actions):
+            raise ActionError(409, "not_allowed", "names are chosen before the first roll")
+        try:
+            name = check_name(action.get("name"))
+        except BadNameError as exc:
+            raise ActionError(400, "bad_name", str(exc)) from exc
+        stored = {"seat": seat, "action": "name", "name": name}
+        self.names[seat] = name
+        self.actions.append(stored)
+        return stored
+
     def _move(self, action: dict[str, Any]) -> Move:
         m = self.match
         position, dice = m.position, m.dice
@@ -274,7 +296,12 @@ class Game:
             "id": row.id,
             "seq": self.seq,
             "seat": seat,
-            "names": list(row.names),
+            "names": list(self.names),
+            "rules": {
+                "money": m.rules.match_length is None,
+                "jacoby": m.rules.jacoby,
+                "beavers": m.rules.beavers,
+            },
             "bot": row.bot,
             "length": row.length,
             "score": list(m.score),
@@ -282,7 +309,7 @@ class Game:
             "phase": str(m.phase),
             "turn": m.turn,
             "on_roll": m.on_roll,
-            "cube": {"value": m.cube_value, "owner": m.cube_owner},
+            "cube": {"value": m.cube_value, "owner": m.cube_owner, "offered": _offered(m)},
             "crawford": m.is_crawford_game,
             "dice": list(m.dice) if m.dice else None,
             "resignation": m.resignation.name.lower() if m.resignation else None,
@@ -294,6 +321,7 @@ class Game:
             "actions": actions,
             "plays": [],
             "log": self.log(row),
+            "ended": self.last_end(),
             "svg": self.svg(row, seat, [], None, [], "right"),
         }
         if "move" in actions and m.dice:
@@ -306,7 +334,7 @@ class Game:
 
     def log(self, row: MatchRow) -> list[str]:
         """The match so far in words, plays in gnubg notation ("Ann 31: 8/5 6/5")."""
-        names = row.names
+        names = self.names
         lines: list[str] = []
         pending: tuple[int, int] | None = None
         for a in self.match.record.actions():
@@ -336,6 +364,25 @@ class Game:
                 lines.append(f"{names[a.winner]} wins {a.points} point(s) ({kind}, {a.reason})")
         return lines
 
+    def last_end(self) -> dict[str, Any] | None:
+        """The most recent game's end: who won it, how, the points and the score after it."""
+        game, score, end = 0, (0, 0), None
+        for a in self.match.record.actions():
+            if isinstance(a, GameStart):
+                game, score = a.game, a.score
+            elif isinstance(a, GameEnd):
+                after = list(score)
+                after[a.winner] += a.points
+                end = {
+                    "game": game,
+                    "winner": a.winner,
+                    "points": a.points,
+                    "result": a.result.name.lower(),
+                    "reason": str(a.reason),
+                    "score": after,
+                }
+        return end
+
     def svg(
         self,
         row: MatchRow,
@@ -359,14 +406,17 @@ class Game:
                 raise ActionError(
                     400, "illegal_move", "those steps do not start a legal play"
                 ) from exc
+        if not all(0 <= p <= 25 for p in [*highlight, *([] if selected is None else [selected])]):
+            raise ActionError(422, "bad_parameter", "points are 0-25")
         return match_svg(
             m,
             viewer=viewer,
             position=position,
-            names=(row.names[0], row.names[1]),
+            names=(self.names[0], self.names[1]),
             highlight=highlight,
             selected=selected,
             home="left" if home == "left" else "right",
+            interactive=True,
         )
 
     def export(self, row: MatchRow, fmt: str) -> str:
@@ -374,7 +424,18 @@ class Game:
         from backgammon import mat, sgf
 
         writer = mat.write if fmt == "mat" else sgf.write
-        return writer(self.match, (row.names[0], row.names[1]))
+        return writer(self.match, (self.names[0], self.names[1]))
+
+
+def rules_of(row: MatchRow) -> Rules:
+    """The rules a stored match is played by: a match of ``row.length`` points, or a money
+    session (length 0) with its Jacoby and beaver options."""
+    return Rules(match_length=row.length or None, jacoby=row.jacoby, beavers=row.beavers)
+
+
+def _offered(m: Match) -> int | None:
+    """The value a pending double (or beaver) offers, None when no double is pending."""
+    return 2 * m.cube_value if m.phase is Phase.DOUBLED else None
 
 
 _BOT_PLAYERS: dict[str, Player] = {}

@@ -6,8 +6,11 @@ An action is appended in a transaction that holds the match's row lock (PostgreS
 one match are serialised by the database even across server processes and machines.  The
 caller acknowledges an action only after the commit, so a match can always be rebuilt by
 replaying its stored actions (after a crash too).  The ``(match_id, seq)`` primary key
-refuses a second action with the same number.  On PostgreSQL every commit also sends
-``NOTIFY backgammon_actions, '<match id> <actions>'`` so every server process hears of it.
+refuses a second action with the same number.  A match's optional facts (money rules, a
+public invitation, the match it is a rematch of) are one JSON column, ``options``; seats,
+rematches and names given by the web endpoints are written under the same lock.  On
+PostgreSQL every commit also sends ``NOTIFY backgammon_actions, '<match id> <actions>'`` so
+every server process hears of it.
 """
 
 from __future__ import annotations
@@ -58,7 +61,11 @@ _matches = sa.Table(
     sa.Column("over", sa.Integer, nullable=False, server_default="0"),
     # When the bot became due to act (None: it is not): the sweep finds stalled bots by it.
     sa.Column("bot_since", sa.Float),
+    # MatchRow.options(): money rules, lobby, rematch (JSON text on SQLite, json on PostgreSQL).
+    sa.Column("options", sa.JSON, nullable=False, server_default=sa.text("'{}'")),
 )
+_LATER_COLUMNS = {"bot_since": "REAL", "options": "{} NOT NULL DEFAULT '{{}}'"}
+"""Columns added since the first schema, added to an older database when it is opened."""
 _actions = sa.Table(
     "actions",
     _meta,
@@ -120,6 +127,19 @@ class MatchRow:
     seed: str
     commitment: str
     names: tuple[str, str]
+    jacoby: bool = False
+    beavers: bool = False
+    public: bool = False
+    rematch_of: str | None = None
+
+    def options(self) -> dict[str, Any]:
+        """The optional facts, stored as one JSON column (money rules, lobby, rematch)."""
+        return {
+            "jacoby": self.jacoby,
+            "beavers": self.beavers,
+            "public": self.public,
+            "rematch_of": self.rematch_of,
+        }
 
 
 StoredAction = tuple[int | None, dict[str, Any]]
@@ -135,6 +155,27 @@ class Locked:
     def actions(self, since: int = 0) -> list[StoredAction]:
         """The stored actions from number ``since`` on, in order."""
         return self._store._actions(self._conn, self.match_id, since)
+
+    def row(self) -> MatchRow:
+        """The match as stored now (its seat tokens included)."""
+        row = _row_of(self._conn, self.match_id)
+        if row is None:
+            raise StoreError(f"there is no match {self.match_id!r}")
+        return row
+
+    def claim_seat(self, token_hash: str) -> bool:
+        """Give the free seat 1 (a public invitation's) to ``token_hash``; False if taken."""
+        return _claim(self._conn, self.match_id, token_hash)
+
+    def rematch(self, new: MatchRow) -> MatchRow:
+        """The rematch of this match: the one made already, or ``new``, stored now."""
+        made = _rematch_id(self._conn, self.match_id)
+        if made is not None:
+            row = _row_of(self._conn, made)
+            if row is not None:
+                return row
+        _insert(self._conn, new)
+        return new
 
     def append(
         self,
@@ -177,8 +218,11 @@ class Store:
                     conn.execute(sa.select(sa.func.pg_advisory_xact_lock(0x6267)))
                 _meta.create_all(conn)
                 columns = {c["name"] for c in sa.inspect(conn).get_columns("matches")}
-                if "bot_since" not in columns:  # a database written before the column
-                    conn.exec_driver_sql("ALTER TABLE matches ADD COLUMN bot_since REAL")
+                json_type = "JSON" if self.is_postgresql else "TEXT"
+                for name, kind in _LATER_COLUMNS.items():
+                    if name not in columns:  # a database written before the column
+                        kind = kind.format(json_type)
+                        conn.exec_driver_sql(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
         except (OSError, sa.exc.SQLAlchemyError) as exc:
             raise StoreError(f"cannot open database {database!r}: {exc}") from exc
 
@@ -214,41 +258,34 @@ class Store:
     def create_match(self, row: MatchRow) -> None:
         """Store a new match."""
         with self._transaction(f"create match {row.id}", write=True) as conn:
-            conn.execute(
-                _matches.insert().values(
-                    id=row.id,
-                    created=row.created,
-                    length=row.length,
-                    bot=row.bot,
-                    bot_seat=row.bot_seat,
-                    token0=row.token_hashes[0],
-                    token1=row.token_hashes[1],
-                    seed=row.seed,
-                    commitment=row.commitment,
-                    names=json.dumps(list(row.names)),
-                    over=0,
-                )
-            )
+            _insert(conn, row)
 
     def get_match(self, match_id: str) -> MatchRow | None:
         """The stored match, or None."""
-        m = _matches.c
         with self._transaction(f"read match {match_id}") as conn:
-            r = conn.execute(sa.select(_matches).where(m.id == match_id)).mappings().first()
-        if r is None:
-            return None
-        names = json.loads(r["names"])
-        return MatchRow(
-            r["id"],
-            r["created"],
-            r["length"],
-            r["bot"],
-            r["bot_seat"],
-            (r["token0"], r["token1"]),
-            r["seed"],
-            r["commitment"],
-            (names[0], names[1]),
+            return _row_of(conn, match_id)
+
+    def claim_seat(self, match_id: str, token_hash: str) -> bool:
+        """Give seat 1 of a public invitation to ``token_hash``; False if already taken."""
+        with self._transaction(f"claim a seat of match {match_id}", write=True) as conn:
+            return _claim(conn, match_id, token_hash)
+
+    def open_invitations(self, limit: int = 50) -> list[MatchRow]:
+        """Public invitations whose seat 1 is still free, newest first."""
+        m = _matches.c
+        query = (
+            sa.select(_matches)
+            .where(m.over == 0, m.bot.is_(None), m.token1 == "", m.options["public"].as_boolean())
+            .order_by(m.created.desc())
+            .limit(limit)
         )
+        with self._transaction("list invitations") as conn:
+            return [_match_row(r) for r in conn.execute(query).mappings()]
+
+    def rematch_of(self, match_id: str) -> str | None:
+        """The id of the rematch made of ``match_id``, if one was made."""
+        with self._transaction(f"read match {match_id}") as conn:
+            return _rematch_id(conn, match_id)
 
     def match_ids(
         self, *, unfinished_bot_matches: bool = False, bot_due_before: float | None = None
@@ -302,6 +339,65 @@ class Store:
         ``over`` marks the match finished in the same transaction."""
         with self.locked(match_id) as match:
             match.append(seq, seat, action, over=over)
+
+
+def _insert(conn: Connection, row: MatchRow) -> None:
+    conn.execute(
+        _matches.insert().values(
+            id=row.id,
+            created=row.created,
+            length=row.length,
+            bot=row.bot,
+            bot_seat=row.bot_seat,
+            token0=row.token_hashes[0],
+            token1=row.token_hashes[1],
+            seed=row.seed,
+            commitment=row.commitment,
+            names=json.dumps(list(row.names)),
+            over=0,
+            options=row.options(),
+        )
+    )
+
+
+def _row_of(conn: Connection, match_id: str) -> MatchRow | None:
+    r = conn.execute(sa.select(_matches).where(_matches.c.id == match_id)).mappings().first()
+    return None if r is None else _match_row(r)
+
+
+def _match_row(r: sa.RowMapping) -> MatchRow:
+    names = json.loads(r["names"])
+    options = r["options"] or {}
+    return MatchRow(
+        r["id"],
+        r["created"],
+        r["length"],
+        r["bot"],
+        r["bot_seat"],
+        (r["token0"], r["token1"]),
+        r["seed"],
+        r["commitment"],
+        (names[0], names[1]),
+        jacoby=bool(options.get("jacoby", False)),
+        beavers=bool(options.get("beavers", False)),
+        public=bool(options.get("public", False)),
+        rematch_of=options.get("rematch_of"),
+    )
+
+
+def _claim(conn: Connection, match_id: str, token_hash: str) -> bool:
+    m = _matches.c
+    done = conn.execute(
+        _matches.update().where(m.id == match_id, m.token1 == "").values(token1=token_hash)
+    )
+    return done.rowcount == 1
+
+
+def _rematch_id(conn: Connection, match_id: str) -> str | None:
+    m = _matches.c
+    query = sa.select(m.id).where(m.options["rematch_of"].as_string() == match_id).limit(1)
+    found = conn.execute(query).first()
+    return None if found is None else str(found[0])
 
 
 def _engine(url: str) -> Engine:

@@ -1,0 +1,142 @@
+"""``backgammon rollout ID``: roll out a position, the plays of a roll or a cube decision,
+with a progress bar, a table of candidates and their standard errors, and JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+
+from backgammon.cli.errors import UsageError
+from backgammon.players import CubeState
+
+if TYPE_CHECKING:
+    from backgammon.rollout import RolloutResult
+
+__all__ = ["add_parser", "rollout_command"]
+
+
+def add_parser(sub: Any) -> None:
+    """Add the ``rollout`` subcommand and its options to ``sub`` (argparse subparsers)."""
+    p = sub.add_parser("rollout", help="roll out a position, the plays of a roll or the cube")
+    p.add_argument("id", help="a Position ID, a gnubg ID (position:match) or an XGID")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--dice", default=None, help="roll out the plays of this roll, e.g. 31")
+    what.add_argument(
+        "--cube", action="store_true", help="roll out the cube decision (implies --cubeful)"
+    )
+    p.add_argument("--trials", type=int, default=1296, help="trials per candidate (1296)")
+    p.add_argument(
+        "--truncate", type=int, default=0, help="stop after N plies and evaluate (0: to the end)"
+    )
+    p.add_argument("--ply", type=int, default=0, help="the bots' lookahead (0, 1, 2)")
+    p.add_argument("--cubeful", action="store_true", help="the bots use the cube (default: no)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the dice (0)")
+    p.add_argument(
+        "--workers", type=int, default=None, help="local processes (default: one per core)"
+    )
+    p.add_argument(
+        "--ray",
+        default=None,
+        metavar="ADDRESS",
+        help="run on a Ray cluster: its address, auto (this node's), or local (start one here)",
+    )
+    p.add_argument("--top", type=int, default=5, help="with --dice: the best N plays at 0 ply (5)")
+    p.add_argument(
+        "--no-variance-reduction",
+        dest="variance_reduction",
+        action="store_false",
+        help="plain averages (default: each roll's luck subtracted)",
+    )
+    p.add_argument(
+        "--no-quasi-random",
+        dest="quasi_random",
+        action="store_false",
+        help="pseudo-random dice only (default: the first rolls stratified)",
+    )
+    p.add_argument("--target-se", type=float, default=None, help="stop once every SE is below this")
+    p.add_argument("--json", default=None, metavar="OUT", help="write JSON to OUT (- for stdout)")
+
+
+def _table(result: RolloutResult, match: bool) -> Table:
+    table = Table(title=f"Rollout: {result.trials} trials")
+    table.add_column("#", justify="right")
+    table.add_column("candidate")
+    for name in ("win", "W g", "W bg", "L g", "L bg"):
+        table.add_column(name, justify="right")
+    table.add_column("MWC" if match else "equity", justify="right")
+    table.add_column("± SE", justify="right")
+    for n, c in enumerate(result.candidates, 1):
+        value, se = (c.mwc, c.mwc_se) if match and c.mwc is not None else (c.equity, c.se)
+        table.add_row(
+            str(n),
+            c.play or "(position)",
+            *(f"{x:.3f}" for x in c.probabilities),
+            f"{value:+.4f}" if not match else f"{100 * value:.2f}%",
+            f"{se:.4f}" if not match else f"{100 * (se or 0.0):.2f}%",
+        )
+    return table
+
+
+def rollout_command(args: argparse.Namespace) -> int:
+    """``backgammon rollout ID [--dice 31 | --cube] ...``"""
+    from backgammon.cli.commands import _parse_dice, position_from_text
+    from backgammon.cli.state import _dice
+    from backgammon.rollout import RolloutSettings, rollout  # numpy and the nets: only here
+
+    pos, match = position_from_text(args.id)
+    state = CubeState.from_match(match) if match is not None else CubeState()
+    dice = None
+    if args.dice:
+        dice = _parse_dice(args.dice)
+    elif not args.cube and match is not None:
+        dice = _dice(match)
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    settings = RolloutSettings(
+        trials=args.trials,
+        truncate=args.truncate,
+        plies=args.ply,
+        cubeful=args.cubeful or args.cube,
+        variance_reduction=args.variance_reduction,
+        quasi_random=args.quasi_random,
+        seed=args.seed,
+        target_se=args.target_se,
+    )
+    to_stdout = args.json == "-"
+    err = Console(stderr=True)
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("rolling out", total=settings.trials)
+        result = rollout(
+            pos,
+            state,
+            dice=dice,
+            cube=args.cube,
+            top=args.top,
+            settings=settings,
+            workers=args.workers,
+            ray_address=args.ray,
+            progress=lambda done, total: bar.update(task, completed=done),
+        )
+    if args.json:
+        text = json.dumps(result.to_json(), indent=2)
+        if to_stdout:
+            sys.stdout.write(text + "\n")
+        else:
+            Path(args.json).write_text(text + "\n", encoding="utf-8")
+    if not to_stdout:
+        Console().print(_table(result, not state.is_money))
+    return 0

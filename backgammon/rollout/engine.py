@@ -1,0 +1,427 @@
+"""The lockstep rollout engine: many trials of many candidates played together.
+
+Every live game of a batch moves one ply per step; the plays of all of them (and, with
+variance reduction, the plays of all 21 rolls of all of them) are evaluated in one call of
+the :class:`~backgammon.players.evaluator.Evaluator`, so the network runs as one matrix
+product per step.  Trial ``i`` rolls the dice of ``(seed, i)`` for every candidate (common
+random numbers: candidates are compared on the same dice), and a batch's numbers depend only
+on its own trials, so any split of the trials over processes or machines adds up to the same.
+
+Values are kept from the *root* side's view: the side on roll in the position rolled out
+(before the play, for candidate plays).  Money values are in units of the root cube; match
+values are match winning chances.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from backgammon.board import Position, iter_rolls
+from backgammon.players.bearoff import BearoffDatabase, is_bearoff
+from backgammon.players.cube import CubeAction, CubeState, cube_decision, cube_efficiency
+from backgammon.players.encode import boards_array
+from backgammon.players.evaluator import CompositeEvaluator, Evaluator
+from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.players.net import NetPair, default_nets
+from backgammon.players.neural import limit_blas_threads, match_weights
+from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs, game_over_probs
+from backgammon.players.search import Searcher
+from backgammon.rollout.dice import roll_indices, to_dice
+
+__all__ = [
+    "Candidate",
+    "RolloutJob",
+    "RolloutSettings",
+    "RolloutSettingsError",
+    "TrialResults",
+    "doubled",
+    "evaluator_for",
+    "play_trials",
+]
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+_ROLLS = [(a, b, 1.0 if a == b else 2.0) for a, b in iter_rolls()]
+_ROLL_WEIGHTS = np.array([w for _, _, w in _ROLLS]) / 36.0
+_ALL_ROLLS = tuple((a, b) for a, b, _ in _ROLLS)
+_CACHE_SIZE = 4096
+_SLICE = 2048
+_TURN_CHUNK = 64
+
+
+class RolloutSettingsError(ValueError):
+    """Settings a rollout cannot run with."""
+
+
+@dataclass(frozen=True)
+class RolloutSettings:
+    """How to roll out: trials, truncation (plies, 0 = to the end), the bots' lookahead,
+    cubeless or cubeful, variance reduction and quasi-random dice, the seed, and an optional
+    target standard error to stop at (checked after each batch, in trial order)."""
+
+    trials: int = 1296
+    truncate: int = 0
+    plies: int = 0
+    cubeful: bool = False
+    variance_reduction: bool = True
+    quasi_random: bool = True
+    seed: int = 0
+    target_se: float | None = None
+    min_trials: int = 144
+    batch: int = 72
+    bearoff_truncation: bool = False
+
+    def __post_init__(self) -> None:
+        if self.trials < 1:
+            raise RolloutSettingsError(f"trials must be >= 1, got {self.trials}")
+        if self.truncate < 0:
+            raise RolloutSettingsError(f"truncate must be >= 0, got {self.truncate}")
+        if self.plies not in (0, 1, 2):
+            raise RolloutSettingsError(f"plies must be 0, 1 or 2, got {self.plies}")
+        if self.batch < 1:
+            raise RolloutSettingsError(f"batch must be >= 1, got {self.batch}")
+        if self.target_se is not None and self.target_se <= 0:
+            raise RolloutSettingsError(f"target SE must be > 0, got {self.target_se}")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One thing rolled out: a position from the side to move, whether that side is the
+    root's opponent (after a candidate play), its cube state (from the side to move) and
+    whether it may double before its first roll."""
+
+    label: str
+    board: tuple[int, ...]
+    flipped: bool
+    cube: CubeState
+    cube_first: bool = True
+
+
+@dataclass(frozen=True)
+class RolloutJob:
+    """Everything a worker needs to play trials (picklable: sent to processes and Ray)."""
+
+    candidates: tuple[Candidate, ...]
+    settings: RolloutSettings
+    root: CubeState = field(default_factory=CubeState)
+    weights: str | None = None
+    bearoff: bool = True
+    met: MatchEquityTable = KAZAROSS_XG2
+
+
+@dataclass
+class TrialResults:
+    """Per-trial outcomes, ``(candidates, trials, ...)``, root side's view: the five
+    probabilities and the cubeful value (money points per root cube, or MWC in a match)
+    with the luck already subtracted when variance reduction is on."""
+
+    first: int
+    probs: FloatArray
+    cubeful: FloatArray
+
+
+def doubled(state: CubeState) -> CubeState:
+    """The cube after the side on roll doubles and the other takes (and owns it)."""
+    return CubeState(
+        state.match_length,
+        state.score,
+        2 * state.cube_value,
+        -1,
+        state.crawford,
+        state.jacoby,
+        state.beavers,
+    )
+
+
+@lru_cache(maxsize=4)
+def evaluator_for(weights: str | None, bearoff: bool) -> CompositeEvaluator:
+    """The bots' 0-ply evaluator, made once per process."""
+    limit_blas_threads()
+    nets = default_nets() if weights is None else NetPair.load(weights)
+    return CompositeEvaluator(nets, BearoffDatabase.load(progress=False) if bearoff else None)
+
+
+class _Games:
+    """The live state of a batch's games (one per trial and candidate)."""
+
+    def __init__(self, job: RolloutJob, count: int) -> None:
+        n_c = len(job.candidates)
+        self.n = n_c * count
+        self.trial = np.repeat(np.arange(count), n_c)  # game g = trial * n_c + candidate
+        self.cand = np.tile(np.arange(n_c), count)
+        cands = job.candidates
+        self.pos = [Position(cands[c].board) for c in self.cand]
+        self.cube = [cands[c].cube for c in self.cand]
+        self.flipped = np.array([cands[c].flipped for c in self.cand])
+        self.cube_first = np.array([cands[c].cube_first for c in self.cand])
+        self.alive = np.ones(self.n, dtype=bool)
+        self.probs = np.zeros((self.n, 5))
+        self.value = np.zeros(self.n)
+        self.luck_probs = np.zeros((self.n, 5))
+        self.luck_value = np.zeros(self.n)
+
+
+class _Engine:
+    """Plays one batch: the cube, the roll and the play of every live game, ply by ply."""
+
+    def __init__(self, job: RolloutJob, evaluator: Evaluator) -> None:
+        self.job = job
+        self.s = job.settings
+        self.ev = evaluator
+        self.met = job.met
+        self.root = job.root
+        self._weights: dict[CubeState, tuple[FloatArray, float]] = {}
+        self._cache: dict[
+            tuple[Position, CubeState, tuple[tuple[int, int], ...]],
+            tuple[list[Position], FloatArray],
+        ] = {}
+
+    # ------------------------------------------------------------ values
+    def weights(self, state: CubeState) -> tuple[FloatArray, float]:
+        """What the mover maximises: cubeless money equity, or dead-cube MWC in a match."""
+        if state.is_money:
+            return MONEY_WEIGHTS
+        w = self._weights.get(state)
+        if w is None:
+            w = self._weights[state] = match_weights(state, self.met)
+        return w
+
+    def cube_scale(self, state: CubeState) -> float:
+        """Points per game of the mover's equity unit, in root cubes (money), or 1 (MWC)."""
+        return state.cube_value / self.root.cube_value if state.is_money else 1.0
+
+    def outcome_value(self, state: CubeState, p: FloatArray) -> float:
+        """Cubeful value for the side ``state`` is seen from of a finished game ``p``."""
+        points = 1 + int(p[1] > 0.5 or p[3] > 0.5) + int(p[2] > 0.5 or p[4] > 0.5)
+        if state.jacoby and state.cube_owner == 0:
+            points = 1
+        won = p[0] > 0.5
+        if state.is_money:
+            return (points if won else -points) * self.cube_scale(state)
+        a, b = state.away
+        k = points * state.cube_value
+        post = state.crawford or state.post_crawford
+        return self.met.equity(a - k, b, post) if won else self.met.equity(a, b - k, post)
+
+    def horizon_value(self, state: CubeState, pos: Position, p: FloatArray) -> float:
+        """Cubeful value for the side on roll of an unfinished game, from its probabilities."""
+        if not self.s.cubeful:
+            w, c = self.weights(state)
+            return float(p @ w + c) * self.cube_scale(state)
+        x = cube_efficiency(pos.is_race(), pos.pip_counts()[0])
+        d = cube_decision(p.tolist(), state, x, self.met)
+        v = d.no_double
+        if state.may_double() and d.action is CubeAction.DOUBLE:
+            v = min(d.double_take, d.double_pass)
+        return v * self.cube_scale(state)
+
+    def to_root(self, g: _Games, idx: IntArray, turn: int) -> npt.NDArray[np.bool_]:
+        """True where the side to move at ``turn`` is the root side."""
+        return np.asarray((turn % 2 == 0) != g.flipped[idx])
+
+    def finish(
+        self, g: _Games, i: int, mover_probs: FloatArray, mover_value: float, root_side: bool
+    ) -> None:
+        """End game ``i`` with probabilities and value seen from the side to move."""
+        g.alive[i] = False
+        if root_side:
+            g.probs[i] = mover_probs
+            g.value[i] = mover_value
+        else:
+            g.probs[i] = flip_probs(mover_probs)
+            g.value[i] = self.flip_value(g.cube[i], mover_value)
+
+    def flip_value(self, state: CubeState, v: float) -> float:
+        return -v if state.is_money else 1.0 - v
+
+    # ------------------------------------------------------------ evaluation
+    def evaluate_boards(self, boards: IntArray) -> FloatArray:
+        """The evaluator on ``boards`` in slices (a huge matrix product is slower per row)."""
+        if len(boards) <= _SLICE:
+            return self.ev.evaluate(boards)
+        return np.concatenate(
+            [self.ev.evaluate(boards[s : s + _SLICE]) for s in range(0, len(boards), _SLICE)]
+        )
+
+    def evaluate(self, positions: list[Position]) -> FloatArray:
+        """Probabilities for the side on roll of each position at the bots' depth."""
+        if self.s.plies == 0 or not positions:
+            return self.evaluate_boards(boards_array(p.board for p in positions))
+        searcher = Searcher(self.ev)
+        return np.array([searcher.evaluate(p, self.s.plies) for p in positions])
+
+    def choose(
+        self, requests: list[tuple[Position, CubeState, tuple[tuple[int, int], ...]]]
+    ) -> list[tuple[list[Position], FloatArray]]:
+        """For each ``(position, cube, rolls)``, the position after the 0-ply best play of
+        each roll and the mover's probabilities there: the plays of every roll of every
+        request evaluated in one call.  Positions met before (every trial starts from the
+        same one) are answered from a cache."""
+        out: list[tuple[list[Position], FloatArray] | None] = []
+        todo: dict[tuple[Position, CubeState, tuple[tuple[int, int], ...]], list[int]] = {}
+        for k, key in enumerate(requests):
+            hit = self._cache.get(key)
+            out.append(hit)
+            if hit is None:
+                todo.setdefault(key, []).append(k)
+        if todo:
+            keys = list(todo)
+            children: list[Position] = []
+            seg_req: list[int] = []
+            starts: list[int] = []
+            for r, (pos, _, rolls) in enumerate(keys):
+                for dice in rolls:
+                    starts.append(len(children))
+                    moves = pos.legal_moves(dice)
+                    if moves:
+                        children.extend(pos.play(m) for m in moves)
+                    else:
+                        children.append(pos.flip())
+                    seg_req.extend([r] * (len(children) - starts[-1]))
+            probs = flip_probs(self.evaluate_boards(boards_array(p.board for p in children)))
+            wc = [self.weights(state) for _, state, _ in keys]
+            w = np.array([x[0] for x in wc])
+            c = np.array([x[1] for x in wc])
+            req_of = np.asarray(seg_req)
+            eq = np.einsum("ij,ij->i", probs, w[req_of]) + c[req_of]
+            starts_arr = np.asarray(starts)
+            best_eq = np.maximum.reduceat(eq, starts_arr)
+            seg_of = np.repeat(np.arange(len(starts)), np.diff(np.append(starts_arr, len(eq))))
+            hits = np.flatnonzero(eq == best_eq[seg_of])
+            _, first = np.unique(seg_of[hits], return_index=True)
+            best = hits[first].tolist()
+            if len(self._cache) > _CACHE_SIZE:
+                self._cache.clear()
+            s = 0
+            for key in keys:
+                n = len(key[2])
+                answer = ([children[j] for j in best[s : s + n]], probs[best[s : s + n]])
+                s += n
+                self._cache[key] = answer
+                for k in todo[key]:
+                    out[k] = answer
+        return [o for o in out if o is not None]
+
+    # ------------------------------------------------------------ one ply
+    def cube_step(self, g: _Games, turn: int) -> None:
+        """The side on roll of each live game doubles if the bot says so; a pass ends it."""
+        idx = [
+            i
+            for i in np.flatnonzero(g.alive).tolist()
+            if (turn > 0 or g.cube_first[i]) and g.cube[i].may_double()
+        ]
+        if not idx:
+            return
+        probs = self.evaluate([g.pos[i] for i in idx])
+        root = self.to_root(g, np.asarray(idx), turn)
+        for k, i in enumerate(idx):
+            state, pos = g.cube[i], g.pos[i]
+            x = cube_efficiency(pos.is_race(), pos.pip_counts()[0])
+            d = cube_decision(probs[k].tolist(), state, x, self.met)
+            if d.action is not CubeAction.DOUBLE:
+                continue
+            if d.response is CubeAction.PASS:
+                self.finish(g, i, probs[k], d.double_pass * self.cube_scale(state), root[k])
+            else:  # a take (a beaver is played as a take, as gnubg's rollouts do)
+                g.cube[i] = doubled(state)
+
+    def move_step(self, g: _Games, turn: int, dice_idx: IntArray) -> None:
+        """Every live game plays its roll; with variance reduction the luck of the roll is
+        measured against the average of all 21 rolls at 0 ply."""
+        idx = np.flatnonzero(g.alive)
+        if len(idx) == 0:
+            return
+        actual = [to_dice(dice_idx[g.trial[i]]) for i in idx]
+        root = self.to_root(g, idx, turn)
+        if self.s.variance_reduction:
+            answers = self.choose([(g.pos[i], g.cube[i], _ALL_ROLLS) for i in idx.tolist()])
+            for k, i in enumerate(idx.tolist()):
+                r = _ALL_ROLLS.index(actual[k])
+                after, p = answers[k]  # p: (21, 5) for the mover
+                mean = _ROLL_WEIGHTS @ p
+                w, _ = self.weights(g.cube[i])
+                luck_v = float((p[r] - mean) @ w) * self.cube_scale(g.cube[i])
+                if root[k]:
+                    g.luck_probs[i] += p[r] - mean
+                    g.luck_value[i] += luck_v
+                else:
+                    g.luck_probs[i] += flip_probs(p[r]) - flip_probs(mean)
+                    g.luck_value[i] -= luck_v
+                if self.s.plies == 0:
+                    g.pos[i] = after[r]
+        if self.s.plies > 0 or not self.s.variance_reduction:
+            if self.s.plies == 0:
+                answers = self.choose(
+                    [(g.pos[i], g.cube[i], (actual[k],)) for k, i in enumerate(idx.tolist())]
+                )
+                for k, i in enumerate(idx.tolist()):
+                    g.pos[i] = answers[k][0][0]
+            else:
+                for k, i in enumerate(idx.tolist()):
+                    searcher = Searcher(self.ev, self.weights(g.cube[i]))
+                    m = searcher.best_move(g.pos[i], actual[k], self.s.plies)
+                    g.pos[i] = g.pos[i].flip() if m is None else g.pos[i].play(m)
+        # Games that just ended, seen from the side that moved.
+        boards = boards_array(g.pos[i].board for i in idx)
+        done, exact = game_over_probs(boards)
+        for k in np.flatnonzero(done).tolist():
+            j = int(idx[k])
+            p = flip_probs(exact[k])
+            self.finish(g, j, p, self.outcome_value(g.cube[j], p), bool(root[k]))
+        for i in idx.tolist():
+            if g.alive[i]:
+                g.cube[i] = g.cube[i].flip()
+        if self.s.bearoff_truncation and not self.s.cubeful:
+            live = idx[g.alive[idx]]
+            sub = boards_array(g.pos[i].board for i in live)
+            off = (np.maximum(sub, 0).sum(1) < 15) & (np.maximum(-sub, 0).sum(1) < 15)
+            stop = is_bearoff(sub) & off
+            if stop.any():
+                self.horizon(g, live[stop], turn + 1)
+
+    def horizon(self, g: _Games, idx: IntArray, turn: int) -> None:
+        """End the games of ``idx`` (not finished) by evaluating them for the side on roll."""
+        if len(idx) == 0:
+            return
+        probs = self.evaluate([g.pos[i] for i in idx])
+        root = self.to_root(g, idx, turn)
+        for k, i in enumerate(idx.tolist()):
+            v = self.horizon_value(g.cube[i], g.pos[i], probs[k])
+            self.finish(g, i, probs[k], v, bool(root[k]))
+
+    # ------------------------------------------------------------ trials
+    def play(self, first: int, count: int) -> TrialResults:
+        g = _Games(self.job, count)
+        trials = np.arange(first, first + count)
+        turns = 0
+        dice = np.empty((count, 0), dtype=np.int64)
+        turn = 0
+        while g.alive.any():
+            if self.s.truncate and turn >= self.s.truncate:
+                self.horizon(g, np.flatnonzero(g.alive), turn)
+                break
+            if turn >= turns:
+                turns += _TURN_CHUNK
+                dice = roll_indices(self.s.seed, trials, turns, self.s.quasi_random)
+            if self.s.cubeful:
+                self.cube_step(g, turn)
+            self.move_step(g, turn, dice[:, turn])
+            turn += 1
+        n_c = len(self.job.candidates)
+        probs = g.probs - g.luck_probs
+        value = g.value - g.luck_value
+        return TrialResults(
+            first,
+            probs.reshape(count, n_c, 5).transpose(1, 0, 2).copy(),
+            value.reshape(count, n_c).T.copy(),
+        )
+
+
+def play_trials(job: RolloutJob, first: int, count: int) -> TrialResults:
+    """Play trials ``first .. first + count - 1`` of every candidate of ``job``."""
+    return _Engine(job, evaluator_for(job.weights, job.bearoff)).play(first, count)

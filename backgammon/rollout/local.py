@@ -1,0 +1,74 @@
+"""Running trial batches: in this process, or on a pool of processes (one BLAS thread each).
+
+A backend maps :func:`~backgammon.rollout.engine.play_trials` over the batches and yields the
+results in batch order, keeping only a few batches in flight so that a rollout stopped at a
+target standard error wastes little work.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Protocol
+
+from backgammon.players.neural import limit_blas_threads
+from backgammon.rollout.engine import RolloutJob, TrialResults, play_trials
+
+__all__ = ["Backend", "InProcess", "ProcessPool", "local_backend"]
+
+Batch = tuple[int, int]
+
+
+class Backend(Protocol):
+    """Plays batches ``(first trial, count)`` of a job and yields their results in order."""
+
+    def run(self, job: RolloutJob, batches: Sequence[Batch]) -> Iterator[TrialResults]: ...
+
+
+class InProcess:
+    """Every batch in this process, one after the other."""
+
+    def run(self, job: RolloutJob, batches: Sequence[Batch]) -> Iterator[TrialResults]:
+        for first, count in batches:
+            yield play_trials(job, first, count)
+
+
+def _init_worker() -> None:
+    limit_blas_threads()
+
+
+class ProcessPool:
+    """Batches spread over ``workers`` processes."""
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be >= 1, got {workers}")
+        self.workers = workers
+
+    def run(self, job: RolloutJob, batches: Sequence[Batch]) -> Iterator[TrialResults]:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(self.workers, context, _init_worker) as pool:
+            pending: deque[Future[TrialResults]] = deque()
+            todo = iter(batches)
+            try:
+                for first, count in todo:
+                    pending.append(pool.submit(play_trials, job, first, count))
+                    if len(pending) >= 2 * self.workers:
+                        break
+                while pending:
+                    yield pending.popleft().result()
+                    for first, count in todo:
+                        pending.append(pool.submit(play_trials, job, first, count))
+                        break
+            finally:
+                for f in pending:
+                    f.cancel()
+
+
+def local_backend(workers: int | None = None) -> Backend:
+    """In process for one worker, else a pool (default: one process per core)."""
+    n = workers if workers is not None else (os.cpu_count() or 1)
+    return InProcess() if n <= 1 else ProcessPool(n)

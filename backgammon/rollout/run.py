@@ -1,0 +1,235 @@
+"""Rolling out a position, the candidate plays of a roll, or a cube decision.
+
+:func:`rollout` builds the candidates, splits the trials into fixed batches (the same
+whatever runs them), hands them to a backend (this process, a process pool or Ray), and
+averages the results in trial order, stopping early once every candidate's standard error
+is below the target.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from backgammon.board import Position
+from backgammon.players.cube import CubeState
+from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.players.neural import match_weights
+from backgammon.players.probabilities import MONEY_WEIGHTS
+from backgammon.players.search import Searcher
+from backgammon.rollout.engine import (
+    Candidate,
+    RolloutJob,
+    RolloutSettings,
+    doubled,
+    evaluator_for,
+)
+from backgammon.rollout.local import Backend, local_backend
+
+__all__ = ["CUBE_LABELS", "CandidateResult", "RolloutResult", "rollout"]
+
+FloatArray = npt.NDArray[np.float64]
+Probs5 = tuple[float, float, float, float, float]
+
+CUBE_LABELS = ("no double", "double/take", "double/pass")
+"""The candidates of a cube rollout, in the order they are shown."""
+
+
+@dataclass(frozen=True)
+class CandidateResult:
+    """One candidate's rolled-out figures, for the root side (on roll before the play).
+
+    ``equity`` is money equity per root cube (cubeful or cubeless), or in a match the
+    normalised equity (EMG) of ``mwc``; ``se`` and ``mwc_se`` are their standard errors.
+    """
+
+    play: str
+    probabilities: Probs5
+    probabilities_se: Probs5
+    equity: float
+    se: float
+    mwc: float | None = None
+    mwc_se: float | None = None
+
+
+@dataclass(frozen=True)
+class RolloutResult:
+    """What a rollout found: trials played per candidate and the candidates (plays best
+    first; a cube rollout's in the order no double, double/take, double/pass)."""
+
+    trials: int
+    candidates: tuple[CandidateResult, ...]
+    settings: RolloutSettings
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form (see the README): trials, settings and candidates."""
+        return {
+            "trials": self.trials,
+            "settings": asdict(self.settings),
+            "candidates": [
+                {k: v for k, v in asdict(c).items() if v is not None or k not in ("mwc", "mwc_se")}
+                for c in self.candidates
+            ],
+        }
+
+
+def candidates_for(
+    position: Position,
+    state: CubeState,
+    dice: tuple[int, int] | None = None,
+    cube: bool = False,
+    moves: Sequence[str] | None = None,
+    top: int = 5,
+    weights: str | None = None,
+    bearoff: bool = True,
+    met: MatchEquityTable = KAZAROSS_XG2,
+) -> tuple[Candidate, ...]:
+    """What to roll out: the position itself, the plays of ``dice`` (``moves``, or the best
+    ``top`` at 0 ply), or the two rolled-out cube actions (no double, double/take)."""
+    if position.is_game_over():
+        raise ValueError("the game is over: nothing to roll out")
+    if cube and dice is not None:
+        raise ValueError("a cube decision is made before the roll: give dice or cube, not both")
+    if cube:
+        if not state.may_double():
+            raise ValueError("the side on roll cannot double here")
+        return (
+            Candidate(CUBE_LABELS[0], position.board, False, state, cube_first=False),
+            Candidate(CUBE_LABELS[1], position.board, False, doubled(state), cube_first=False),
+        )
+    if dice is None:
+        return (Candidate("", position.board, False, state),)
+    legal = position.legal_moves(dice)
+    if not legal:
+        after = [("", position.flip())]
+    elif moves:
+        chosen = [position.parse_move(text, dice) for text in moves]
+        after = [(str(m), position.play(m)) for m in chosen]
+    else:
+        w = MONEY_WEIGHTS if state.is_money else match_weights(state, met)
+        ranked = Searcher(evaluator_for(weights, bearoff), w).rank_moves(position, dice, 0)
+        after = [(str(m), position.play(m)) for m, _ in ranked[: max(1, top)]]
+    return tuple(Candidate(text, pos.board, True, state.flip()) for text, pos in after)
+
+
+def _mean_se(x: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Mean and standard error of the mean along the trials axis (axis 1)."""
+    n = x.shape[1]
+    mean = x.mean(axis=1)
+    se = x.std(axis=1, ddof=1) / math.sqrt(n) if n > 1 else np.zeros_like(mean)
+    return mean, se
+
+
+def batches(settings: RolloutSettings) -> list[tuple[int, int]]:
+    """The fixed batches ``(first, count)`` the trials are played in."""
+    b = settings.batch
+    return [(f, min(b, settings.trials - f)) for f in range(0, settings.trials, b)]
+
+
+def rollout(
+    position: Position,
+    state: CubeState | None = None,
+    *,
+    dice: tuple[int, int] | None = None,
+    cube: bool = False,
+    moves: Sequence[str] | None = None,
+    top: int = 5,
+    settings: RolloutSettings | None = None,
+    workers: int | None = 1,
+    ray_address: str | None = None,
+    backend: Backend | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    weights: str | None = None,
+    bearoff: bool = True,
+    met: MatchEquityTable = KAZAROSS_XG2,
+) -> RolloutResult:
+    """Roll out ``position`` (the side on roll's view, cube and score in ``state``): the
+    position, the plays of ``dice`` or the cube decision (``cube``, which is cubeful).
+
+    Runs on ``backend``, else Ray at ``ray_address``, else ``workers`` local processes
+    (None: one per core).  ``progress(done, total)`` is called after each batch.
+    """
+    state = state or CubeState()
+    settings = settings or RolloutSettings()
+    if cube and not settings.cubeful:
+        raise ValueError("a cube decision is rolled out cubeful: set cubeful")
+    cands = candidates_for(position, state, dice, cube, moves, top, weights, bearoff, met)
+    job = RolloutJob(cands, settings, state, weights, bearoff, met)
+    if backend is None:
+        if ray_address is not None:
+            from backgammon.rollout.ray_backend import RayBackend
+
+            backend = RayBackend(None if ray_address == "local" else ray_address)
+        else:
+            backend = local_backend(workers)
+    probs: list[FloatArray] = []
+    values: list[FloatArray] = []
+    done = 0
+    for part in backend.run(job, batches(settings)):
+        probs.append(part.probs)
+        values.append(part.cubeful)
+        done += part.probs.shape[1]
+        if progress is not None:
+            progress(done, settings.trials)
+        if settings.target_se is not None and done >= settings.min_trials:
+            _, se = _mean_se(np.concatenate(values, axis=1))
+            if float(se.max()) <= settings.target_se:
+                break
+    return _result(job, np.concatenate(probs, axis=1), np.concatenate(values, axis=1), cube)
+
+
+def _emg(state: CubeState, met: MatchEquityTable) -> tuple[float, float]:
+    """``(scale, offset)`` turning MWC into normalised equity: winning a game of the cube
+    is +1, losing one is -1."""
+    a, b = state.away
+    v = state.cube_value
+    post = state.crawford or state.post_crawford
+    win, lose = met.equity(a - v, b, post), met.equity(a, b - v, post)
+    return 2.0 / (win - lose), -1.0 - 2.0 * lose / (win - lose)
+
+
+def _result(job: RolloutJob, probs: FloatArray, values: FloatArray, cube: bool) -> RolloutResult:
+    state, met = job.root, job.met
+    p_mean, p_se = _mean_se(probs.transpose(0, 2, 1).reshape(-1, probs.shape[1]))
+    p_mean = p_mean.reshape(len(job.candidates), 5)
+    p_se = p_se.reshape(len(job.candidates), 5)
+    v_mean, v_se = _mean_se(values)
+    out: list[CandidateResult] = []
+    for k, cand in enumerate(job.candidates):
+        pm = tuple(float(x) for x in p_mean[k])
+        ps = tuple(float(x) for x in p_se[k])
+        pm5: Probs5 = (pm[0], pm[1], pm[2], pm[3], pm[4])
+        ps5: Probs5 = (ps[0], ps[1], ps[2], ps[3], ps[4])
+        if state.is_money:
+            out.append(CandidateResult(cand.label, pm5, ps5, float(v_mean[k]), float(v_se[k])))
+        else:
+            scale, offset = _emg(state, met)
+            out.append(
+                CandidateResult(
+                    cand.label,
+                    pm5,
+                    ps5,
+                    float(v_mean[k] * scale + offset),
+                    float(v_se[k] * scale),
+                    float(v_mean[k]),
+                    float(v_se[k]),
+                )
+            )
+    if cube:
+        zero: Probs5 = (0.0, 0.0, 0.0, 0.0, 0.0)
+        nd = out[0].probabilities
+        if state.is_money:
+            out.append(CandidateResult(CUBE_LABELS[2], nd, zero, 1.0, 0.0))
+        else:
+            a, b = state.away
+            post = state.crawford or state.post_crawford
+            dp = met.equity(a - state.cube_value, b, post)
+            out.append(CandidateResult(CUBE_LABELS[2], nd, zero, 1.0, 0.0, dp, 0.0))
+    else:
+        out.sort(key=lambda c: -c.equity)
+    return RolloutResult(int(probs.shape[1]), tuple(out), job.settings)
