@@ -1,30 +1,36 @@
 """The web API: matches against the bot and between friends, seat tokens, every refusal a
-clear error that changes nothing, storage that survives a restart, replay and dice audit."""
+clear error that changes nothing, storage that survives a restart, replay and dice audit;
+bots in worker processes that may fail.  Every test runs on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
+import webbots
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pghelp import postgres  # noqa: F401 (the fixture)
 
 from backgammon import Move, Position
 from backgammon.web import create_app
 from backgammon.web.game import orderings
-from backgammon.web.store import Store, StoreError, database_path
+from backgammon.web.store import Store, StoreError, database_path, database_url
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return str(tmp_path / "matches.sqlite3")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database: an SQLite file, or a database in the test PostgreSQL cluster."""
+    if request.param == "sqlite":
+        return str(tmp_path / "matches.sqlite3")
+    return str(request.getfixturevalue("postgres").new_database())
 
 
 @pytest.fixture
@@ -62,18 +68,36 @@ def full_play(s: dict[str, Any]) -> list[list[int]]:
     return next(o for o in s["plays"] if len(o) == longest)
 
 
+def settle(client: TestClient, match_id: str, token: str, s: dict[str, Any]) -> dict[str, Any]:
+    """The state once the bot has answered: the seat may act again or the match is over."""
+    deadline = time.monotonic() + 30
+    while not (s["over"] or s["actions"]):
+        assert time.monotonic() < deadline, "the bot did not answer"
+        time.sleep(0.01)
+        s = state(client, match_id, token)
+    return s
+
+
 def play_turn(client: TestClient, match_id: str, token: str, s: dict[str, Any]) -> dict[str, Any]:
-    """One action of the human seat: take/accept/roll/move as offered."""
+    """One action of the human seat against the bot (take/accept/roll/move as offered), and
+    the state once the bot has answered."""
     for simple in ("take", "accept", "roll"):
         if simple in s["actions"]:
-            return act(client, match_id, token, action=simple, seq=s["seq"])
+            done = act(client, match_id, token, action=simple, seq=s["seq"])
+            return settle(client, match_id, token, done)
     assert "move" in s["actions"], s["actions"]
-    return act(client, match_id, token, action="move", steps=full_play(s), seq=s["seq"])
+    done = act(client, match_id, token, action="move", steps=full_play(s), seq=s["seq"])
+    return settle(client, match_id, token, done)
 
 
 def stored_actions(db: str) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT match_id, seq, seat, action FROM actions").fetchall()
+    store = Store(db)
+    try:
+        with store.engine.connect() as conn:
+            query = "SELECT match_id, seq, seat, action FROM actions ORDER BY match_id, seq"
+            return [tuple(r) for r in conn.execute(sa.text(query))]
+    finally:
+        store.close()
 
 
 # ------------------------------------------------------------------ whole matches
@@ -102,7 +126,9 @@ def test_a_whole_match_against_the_bot_then_audit_replay_and_restart(
     # Every accepted action was stored, numbered without gaps.
     rows = [r for r in stored_actions(db) if r[0] == mid]
     assert [r[1] for r in rows] == list(range(s["seq"]))
-    assert Store(db).match_ids(unfinished_bot_matches=True) == []  # marked finished
+    store = Store(db)
+    assert store.match_ids(unfinished_bot_matches=True) == []  # marked finished
+    store.close()
     # Step-by-step replay: from the start to the end.
     first = client.get(f"/api/matches/{mid}/replay/0").json()
     assert first["seq"] == 0 and first["score"] == [0, 0]
@@ -342,9 +368,8 @@ def test_unfinished_match_cannot_be_replayed_or_downloaded(
 # ------------------------------------------------------------------ storage
 
 
-def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(db: str) -> None:
-    """The server died after storing the human's opening roll, which the bot won: started
-    again, the bot makes its play at once."""
+def bot_wins_opening_row(match_id: str) -> Any:
+    """A match against the random bot whose seed makes the bot (seat 1) win the opening."""
     from backgammon.dice import dice_stream
     from backgammon.web.game import Game
     from backgammon.web.store import MatchRow
@@ -355,18 +380,19 @@ def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(db: str) -> None:
         if (lambda it: (next(it), next(it)))(dice_stream(bytes([i]) * 32))
         in {(a, b) for a in range(1, 7) for b in range(a + 1, 7)}
     )
-    store = Store(db)
-    row = MatchRow(
-        "resume",
-        0.0,
-        1,
-        "random",
-        1,
-        ("x", "y"),
-        seed.hex(),
-        Game.commitment_of(seed),
-        ("Me", "Beginner bot"),
+    names = ("Me", "Beginner bot")
+    return MatchRow(
+        match_id, 0.0, 1, "random", 1, ("x", "y"), seed.hex(), Game.commitment_of(seed), names
     )
+
+
+def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(db: str) -> None:
+    """The server died after storing the human's opening roll, which the bot won: started
+    again, the bot makes its play at once."""
+    from backgammon.web.game import Game
+
+    store = Store(db)
+    row = bot_wins_opening_row("resume")
     store.create_match(row)
     game = Game(row)
     stored = game.apply(0, {"action": "roll"})
@@ -389,6 +415,10 @@ def test_database_urls(tmp_path: Path) -> None:
     assert database_path("sqlite:////abs/x.db") == "/abs/x.db"
     with pytest.raises(StoreError):
         database_path("postgresql://host/db")
+    assert database_url("x.db") == "sqlite:///x.db"
+    assert database_url("postgresql://u@h:5/d") == "postgresql+psycopg://u@h:5/d"
+    with pytest.raises(StoreError, match="unknown database"):
+        database_url("mysql://h/d")
     with pytest.raises(StoreError, match="cannot open"):
         Store(str(tmp_path / "file" / "x.db")) if (tmp_path / "file").write_text("") == 0 else None
     store = Store(f"sqlite:///{tmp_path}/u.db")
@@ -396,17 +426,18 @@ def test_database_urls(tmp_path: Path) -> None:
     store.close()
 
 
-def test_an_action_number_is_stored_only_once(tmp_path: Path) -> None:
+def test_an_action_number_is_stored_only_once(db: str) -> None:
     """The primary key refuses a second action with the same number (two writers racing)."""
     from backgammon.web.store import MatchRow
 
-    store = Store(str(tmp_path / "s.db"))
+    store = Store(db)
     row = MatchRow("m", 0.0, 1, None, None, ("a", "b"), "00" * 32, "c", ("A", "B"))
     store.create_match(row)
     store.append("m", 0, 0, {"seat": 0, "action": "roll"})
     with pytest.raises(StoreError):
         store.append("m", 0, 1, {"seat": 1, "action": "roll"})
     assert store.actions("m") == [(0, {"seat": 0, "action": "roll"})]
+    store.close()
 
 
 # ------------------------------------------------------------------ orderings
@@ -451,34 +482,102 @@ def test_the_bot_answers_doubles_and_resignations(client: TestClient) -> None:
     while "double" not in s["actions"]:
         s = play_turn(client, mid, tok, s)
     seq = s["seq"]
-    s = act(client, mid, tok, action="double")
+    s = settle(client, mid, tok, act(client, mid, tok, action="double"))
     assert s["seq"] >= seq + 2
     answer = s["log"][s["log"].index("Guest doubles to 2") + 1]
     assert answer in ("Expert bot takes", "Expert bot passes")
     while not s["over"] and "resign" not in s["actions"]:
         s = play_turn(client, mid, tok, s)
-    s = act(client, mid, tok, action="resign", level="backgammon")
+    s = settle(client, mid, tok, act(client, mid, tok, action="resign", level="backgammon"))
     assert any(line in ("Expert bot accepts", "Expert bot rejects") for line in s["log"][-3:])
 
 
-def test_a_failing_bot_does_not_undo_the_human_action(
-    client: TestClient, db: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The human's action is stored and acknowledged even if the bot then fails."""
-    import backgammon.web.app as web_app
-
-    def broken(name: str, game: Any) -> dict[str, Any]:
-        raise RuntimeError("bot crashed")
-
-    monkeypatch.setattr(web_app, "bot_action", broken)
+def bot_match_at_the_bots_turn(client: TestClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A match against the random bot, played by the human until the bot is to act (the
+    reply to the human's action comes before the bot's answer)."""
     m = new_match(client)
     s = state(client, m["id"], m["token"])
-    for _ in range(20):
+    for _ in range(50):
+        for simple in ("take", "accept", "roll"):
+            if simple in s["actions"]:
+                s = act(client, m["id"], m["token"], action=simple)
+                break
+        else:
+            s = act(client, m["id"], m["token"], action="move", steps=full_play(s))
         if s["turn"] == 1:
-            break
-        s = play_turn(client, m["id"], m["token"], s)
-    assert s["turn"] == 1  # the bot's turn, which it could not take
+            return m, s
+        s = settle(client, m["id"], m["token"], s)
+    pytest.fail("the bot never came to act")
+
+
+def test_the_reply_comes_before_the_bots_answer_which_is_pushed(client: TestClient) -> None:
+    """The human's action is acknowledged once stored; the bot's answer arrives on the
+    WebSocket, stored before it is sent."""
+    m, s = bot_match_at_the_bots_turn(client)
+    with client.websocket_connect(f"/api/matches/{m['id']}/ws?token={m['token']}") as ws:
+        pushed = ws.receive_json()["state"]
+        while pushed["turn"] == 1 and not pushed["over"]:
+            pushed = ws.receive_json()["state"]
+    assert pushed["seq"] > s["seq"] and pushed["log"][s["seq"] - 1 :] != []
+    assert state(client, m["id"], m["token"])["seq"] >= pushed["seq"]  # it was stored
+
+
+@pytest.mark.parametrize("misbehaving", ["crashing_once", "hanging_once"])
+def test_a_bot_that_fails_once_is_tried_again(
+    db: str, monkeypatch: pytest.MonkeyPatch, misbehaving: str
+) -> None:
+    """A bot that raises, or thinks past its time limit (its worker is killed), is asked
+    again and the match goes on."""
+    import backgammon.web.app as web_app
+
+    monkeypatch.setattr(web_app, "bot_action", getattr(webbots, misbehaving))
+    with TestClient(create_app(db, bot_timeout=3)) as client:
+        m = new_match(client)
+        webbots.marker(m["id"]).touch()
+        s = state(client, m["id"], m["token"])
+        while s["seq"] < 6 and not s["over"]:
+            s = play_turn(client, m["id"], m["token"], s)
+        assert not webbots.marker(m["id"]).exists()  # the bot did misbehave once
+
+
+def test_a_failing_bot_is_reported_and_does_not_undo_the_human_action(
+    db: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The human's action is stored and acknowledged even if the bot then fails every
+    attempt; the failure is sent to the match's WebSockets, not swallowed."""
+    import backgammon.web.app as web_app
+
+    monkeypatch.setattr(web_app, "bot_action", webbots.crashing)
+    with TestClient(create_app(db)) as client:
+        m, s = bot_match_at_the_bots_turn(client)
+        with client.websocket_connect(f"/api/matches/{m['id']}/ws?token={m['token']}") as ws:
+            assert ws.receive_json()["type"] == "state"
+            message = ws.receive_json()
+        assert message["type"] == "error" and message["error"]["code"] == "bot_failed"
+        assert "bot crashed" in message["error"]["message"]
+        after = state(client, m["id"], m["token"])
+        assert after["turn"] == 1 and after["seq"] == s["seq"]
     assert len([r for r in stored_actions(db) if r[0] == m["id"]]) == s["seq"]
+
+
+def test_a_bot_left_waiting_by_a_dead_process_is_started_by_another(db: str) -> None:
+    """Another process stored the human's opening roll, which the bot won (R3), and died
+    before its bot answered: this running process finds the stalled bot, which plays."""
+    from backgammon.web.game import Game
+
+    row = bot_wins_opening_row("stalled")
+    with TestClient(create_app(db, bot_stall=0.5)) as client:
+        store = Store(db)
+        store.create_match(row)
+        game = Game(row)
+        with store.locked(row.id) as match:
+            match.append(0, 0, game.apply(0, {"action": "roll"}), bot_due=True)
+        store.close()
+        deadline = time.monotonic() + 20
+        while (s := client.get(f"/api/matches/{row.id}").json())["seq"] < 2:
+            assert time.monotonic() < deadline, "the stalled bot was never started"
+            time.sleep(0.05)
+    assert s["turn"] == 0 and s["log"][-1].startswith("Beginner bot ")
 
 
 def test_the_bot_acts_through_the_one_driver_with_every_cube_rule(
@@ -521,3 +620,19 @@ def test_the_bot_acts_through_the_one_driver_with_every_cube_rule(
     game.match.double()
     assert web_game.bot_action("beaverer", game) == {"action": "beaver"}
     assert seen[-1] == CubeState(jacoby=True, beavers=True)
+
+
+def test_an_analysis_is_kept_in_the_database(client: TestClient, db: str) -> None:
+    """An analysis is stored with its match, so any server process on the database (or a
+    restarted one) reads it; a newer one replaces the older."""
+    m = new_match(client, opponent="bot")
+    store = Store(db)
+    try:
+        assert store.analysis(m["id"]) is None
+        store.save_analysis(m["id"], 3, '{"seq": 3}')
+        store.save_analysis(m["id"], 5, '{"seq": 5}')
+        assert json.loads(store.analysis(m["id"]) or "") == {"seq": 5}
+    finally:
+        store.close()
+    got = client.get(f"/api/matches/{m['id']}/analysis").json()
+    assert got["status"] == "done" and got["analysis"] == {"seq": 5}

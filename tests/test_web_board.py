@@ -1,6 +1,7 @@
 """The web API behind the board page (issue 16): the defects found by playing it, each
 refused cleanly in the one error shape, names that every match file keeps, what a game
-shows when it ends, money sessions with Jacoby and beavers, rematch and the lobby."""
+shows when it ends, money sessions with Jacoby and beavers, rematch and the lobby.  The
+tests with a server run on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_web import auth
+from pghelp import postgres  # noqa: F401 (the fixture)
+from test_web import auth, db, settle  # noqa: F401 (db: the fixture)
 
 from backgammon import mat, sgf
 from backgammon.match import Match
@@ -21,8 +23,8 @@ from backgammon.web.errors import MESSAGE, NAME_LENGTH, BadNameError, check_name
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(str(tmp_path / "board.sqlite3"))) as c:
+def client(db: str) -> Iterator[TestClient]:  # noqa: F811
+    with TestClient(create_app(db)) as c:
         yield c
 
 
@@ -54,6 +56,7 @@ def play_to_end_of_game(client: TestClient, mid: str, token: str) -> dict[str, A
     """Play the human seat against the bot until a game ends (or the match)."""
     s = client.get(f"/api/matches/{mid}", headers=auth(token)).json()
     for _ in range(3000):
+        s = settle(client, mid, token, s)  # the bot answers after the reply
         if s["ended"] is not None or s["over"]:
             return dict(s)
         acts = s["actions"]
@@ -242,7 +245,8 @@ def test_a_newline_in_a_name_stays_on_one_line_of_each_file() -> None:
 
 
 def test_the_invited_friend_chooses_a_name_before_the_first_roll(
-    client: TestClient, tmp_path: Path
+    client: TestClient,
+    db: str,  # noqa: F811
 ) -> None:
     m = create(client, opponent="human", name="Ann")
     mid, tok0, tok1 = m["id"], m["token"], m["invite"].rsplit("/", 1)[1]
@@ -258,7 +262,7 @@ def test_the_invited_friend_chooses_a_name_before_the_first_roll(
     )
     is_error(late, 409, "not_allowed")
     # The name is stored like any action: a server started afresh has it.
-    with TestClient(create_app(str(tmp_path / "board.sqlite3"))) as again:
+    with TestClient(create_app(db)) as again:
         assert again.get(f"/api/matches/{mid}").json()["names"] == ["Ann", "Carl"]
 
 
@@ -427,28 +431,45 @@ def test_a_seat_claimed_after_the_host_rolled_is_still_given(client: TestClient)
     assert s["seat"] == 1 and s["names"] == ["Ann", "Friend"]  # too late to choose a name
 
 
-def test_a_database_from_before_the_options_column_is_read(tmp_path: Path) -> None:
-    """Matches stored before money sessions and the lobby existed keep playing."""
-    import sqlite3
+def test_a_database_from_before_the_options_column_is_read(db: str) -> None:  # noqa: F811
+    """Matches stored before money sessions and the lobby existed keep playing, and the
+    column added to the old table serves the lobby and rematches (SQLite and PostgreSQL)."""
+    import dataclasses
 
-    from backgammon.web.store import Store
+    import sqlalchemy as sa
 
-    path = tmp_path / "old.sqlite3"
-    with sqlite3.connect(path) as old:
-        old.execute(
+    from backgammon.web.store import MatchRow, Store, database_url
+
+    old = sa.create_engine(database_url(db))
+    with old.begin() as conn:
+        conn.exec_driver_sql(
             "CREATE TABLE matches (id TEXT PRIMARY KEY, created REAL NOT NULL, length INTEGER "
             "NOT NULL, bot TEXT, bot_seat INTEGER, token0 TEXT NOT NULL, token1 TEXT NOT NULL, "
             "seed TEXT NOT NULL, commitment TEXT NOT NULL, names TEXT NOT NULL, "
             "over INTEGER NOT NULL DEFAULT 0)"
         )
-        old.execute(
-            "INSERT INTO matches VALUES ('m1', 1.0, 3, NULL, NULL, 'a', 'b', ?, 'c', "
-            '\'["Ann", "Bob"]\', 0)',
-            ("00" * 32,),
+        conn.execute(
+            sa.text(
+                "INSERT INTO matches VALUES ('m1', 1.0, 3, NULL, NULL, 'a', 'b', :seed, 'c', "
+                '\'["Ann", "Bob"]\', 0)'
+            ),
+            {"seed": "00" * 32},
         )
-    row = Store(str(path)).get_match("m1")
-    assert row is not None and row.length == 3 and row.names == ("Ann", "Bob")
-    assert (row.jacoby, row.beavers, row.public, row.rematch_of) == (False, False, False, None)
+    old.dispose()
+    store = Store(db)
+    try:
+        row = store.get_match("m1")
+        assert row is not None and row.length == 3 and row.names == ("Ann", "Bob")
+        assert (row.jacoby, row.beavers, row.public, row.rematch_of) == (False, False, False, None)
+        assert store.open_invitations() == [] and store.rematch_of("m1") is None
+        public = dataclasses.replace(row, id="m2", created=2.0, token_hashes=("a", ""), public=True)
+        store.create_match(public)
+        store.create_match(dataclasses.replace(row, id="m3", created=3.0, rematch_of="m1"))
+        assert store.open_invitations() == [public] and store.rematch_of("m1") == "m3"
+        assert store.claim_seat("m2", "z") and not store.claim_seat("m2", "y")
+        assert store.open_invitations() == [] and isinstance(store.get_match("m2"), MatchRow)
+    finally:
+        store.close()
 
 
 def test_an_internal_failure_is_answered_in_the_one_shape(

@@ -305,8 +305,16 @@ def serve_command(args: argparse.Namespace) -> int:
     from backgammon.web import serve as run_server
     from backgammon.web.store import StoreError
 
+    if args.workers < 1 or args.bot_processes < 1:
+        raise UsageError("--workers and --bot-processes need at least 1")
     try:
-        run_server(args.host, args.port, args.database)
+        run_server(
+            args.host,
+            args.port,
+            args.database,
+            workers=args.workers,
+            bot_processes=args.bot_processes,
+        )
     except StoreError as exc:
         raise UsageError(str(exc)) from exc
     return 0
@@ -471,7 +479,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--database",
         default="backgammon.sqlite3",
-        help="where matches are kept: an SQLite file or sqlite:/// URL (./backgammon.sqlite3)",
+        help="where matches are kept: an SQLite file or sqlite:/// URL (./backgammon.sqlite3), "
+        "or postgresql://user@host/db",
+    )
+    serve.add_argument(
+        "--workers", type=int, default=1, help="server processes behind the port (1)"
+    )
+    serve.add_argument(
+        "--bot-processes",
+        type=int,
+        default=2,
+        help="worker processes where each server process's bots think (2)",
     )
     add_protocol_commands(sub, _BOTS)
     rollout_cli.add_parser(sub)

@@ -1,17 +1,60 @@
 """The web face: ``backgammon serve`` — play in the browser against the bot or a friend.
 
-``create_app(database)`` builds the ASGI application; :func:`serve` runs it with uvicorn.
+``create_app(database)`` builds the ASGI application; :func:`serve` runs it with uvicorn, in
+one process or several (``workers``) sharing one port and one database.
 """
 
 from __future__ import annotations
 
+import os
+from typing import Any
+
+from fastapi import FastAPI
+
 from backgammon.web.app import create_app
 
-__all__ = ["create_app", "serve"]
+__all__ = ["app_from_environment", "create_app", "serve"]
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, database: str = "backgammon.sqlite3") -> None:
-    """Run the web server until interrupted (matches are kept in ``database``)."""
+def app_from_environment() -> FastAPI:
+    """The application of one of several worker processes: ``BACKGAMMON_DATABASE`` and
+    ``BACKGAMMON_BOT_PROCESSES`` say what ``serve`` was given."""
+    return create_app(
+        os.environ.get("BACKGAMMON_DATABASE", "backgammon.sqlite3"),
+        bot_processes=int(os.environ.get("BACKGAMMON_BOT_PROCESSES", "2")),
+    )
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    database: str = "backgammon.sqlite3",
+    *,
+    workers: int = 1,
+    bot_processes: int = 2,
+) -> None:
+    """Run the web server until interrupted (matches are kept in ``database``), in
+    ``workers`` processes behind one port, each with ``bot_processes`` bot workers."""
     import uvicorn
 
-    uvicorn.run(create_app(database), host=host, port=port, log_level="info")
+    # States are a few KB sent to every watcher after every action: compressing each one
+    # costs the loop more than the loopback or a LAN saves; a reverse proxy logs requests.
+    options: dict[str, Any] = {"ws_per_message_deflate": False, "access_log": False}
+    if workers == 1:
+        app = create_app(database, bot_processes=bot_processes)
+        uvicorn.run(app, host=host, port=port, log_level="info", **options)
+        return
+    from backgammon.web.store import Store
+
+    Store(database).close()  # a database that cannot be opened is said here, once
+    os.environ["BACKGAMMON_DATABASE"] = database
+    os.environ["BACKGAMMON_BOT_PROCESSES"] = str(bot_processes)
+    uvicorn.run(
+        "backgammon.web:app_from_environment",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        log_level="info",
+        **options,
+    )

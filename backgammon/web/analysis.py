@@ -3,7 +3,8 @@ process (never on the server's event loop), ``GET`` reports progress and, when d
 analysis (:func:`backgammon.analysis.analyse`, as ``backgammon analyse --json`` writes it);
 ``/m/{id}/analysis`` is the page that shows it.  A finished match can be analysed, and a
 match against the bot while it is played; between two people only once it is over (hints
-are off until then).  Results are stored with the database, one JSON file per match."""
+are off until then).  Results are stored in the database (any server process reads them);
+progress is a file the worker writes in a temporary folder of this process."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from backgammon import matchfile
 from backgammon.match import Match
 from backgammon.matchfile import MatchFile
-from backgammon.web.store import database_path
+from backgammon.web.store import Store
 
 __all__ = ["PLIES", "analysis_router", "shutdown_analyses"]
 
@@ -89,39 +90,40 @@ def _job(record: MatchFile, seq: int, out: str, plies: int) -> None:
     progress.unlink(missing_ok=True)
 
 
-def _folder(database: str) -> Path:
-    path = database_path(database)
-    if path == ":memory:":
-        return Path(tempfile.mkdtemp(prefix="backgammon-analysis-"))
-    return Path(str(path) + ".analysis")
-
-
 def _page() -> str:
     return resources.files("backgammon.web").joinpath("static", "analysis.html").read_text("utf-8")
 
 
-def analysis_router(database: str) -> APIRouter:
-    """The analysis endpoints for the matches of ``database`` (the app's server is read
+def analysis_router(store: Store) -> APIRouter:
+    """The analysis endpoints for the matches of ``store`` (the app's server is read
     from ``request.app.state.server``)."""
     router = APIRouter()
-    folder = _folder(database)
+    folder = Path(tempfile.mkdtemp(prefix="backgammon-analysis-"))
     running: dict[str, Future[None]] = {}
+
+    def keep(match_id: str, seq: int, job: Future[None]) -> None:
+        """When the worker is done, its result goes into the database."""
+        out = out_path(match_id)
+        if job.cancelled() or job.exception() is not None or not out.exists():
+            return
+        store.save_analysis(match_id, seq, out.read_text())
+        out.unlink(missing_ok=True)
 
     def out_path(match_id: str) -> Path:  # only for ids the server has loaded
         return folder / f"{match_id}.json"
 
-    def live_of(request: Request, match_id: str) -> Any:
-        return request.app.state.server.load(match_id)
+    async def live_of(request: Request, match_id: str) -> Any:
+        return await request.app.state.server.load(match_id)
 
     @router.get("/m/{match_id}/analysis", response_class=HTMLResponse, include_in_schema=False)
     async def page(request: Request, match_id: str) -> str:
-        live_of(request, match_id)
+        await live_of(request, match_id)
         return _page()
 
     @router.post("/api/matches/{match_id}/analysis", status_code=202)
     async def start(request: Request, match_id: str) -> JSONResponse:
         """Start analysing the match (finished, or against the bot so far)."""
-        live = live_of(request, match_id)
+        live = await live_of(request, match_id)
         game = live.game
         if not game.is_over and live.row.bot is None:
             return _error(409, "not_over", "hints are off between two people until the end")
@@ -132,17 +134,21 @@ def analysis_router(database: str) -> APIRouter:
         record = matchfile.from_match(game.match, names)
         folder.mkdir(parents=True, exist_ok=True)
         out = out_path(match_id)
-        running[match_id] = _executor().submit(_job, record, game.seq, str(out), PLIES)
+        seq = game.seq
+        job = _executor().submit(_job, record, seq, str(out), PLIES)
+        job.add_done_callback(lambda j: keep(match_id, seq, j))
+        running[match_id] = job
         return JSONResponse({"status": "running"}, status_code=202)
 
     @router.get("/api/matches/{match_id}/analysis")
     async def status(request: Request, match_id: str) -> dict[str, Any]:
         """``status`` none, running, done or failed; ``progress`` [done, total] while
         running; ``analysis`` when done (``seq``: how many actions it covers)."""
-        live = live_of(request, match_id)
+        live = await live_of(request, match_id)
         out = out_path(match_id)
         job = running.get(match_id)
-        if job is not None and not job.done():
+        # Done but not yet moved into the database by ``keep``: still running.
+        if job is not None and (not job.done() or (not job.exception() and out.exists())):
             progress = Path(str(out) + ".progress")
             try:
                 done = json.loads(progress.read_text())
@@ -151,8 +157,9 @@ def analysis_router(database: str) -> APIRouter:
             return {"status": "running", "progress": done}
         if job is not None and job.exception() is not None:
             return {"status": "failed", "error": str(job.exception())}
-        if out.exists():
-            data = json.loads(out.read_text())
+        text = await request.app.state.server.db(store.analysis, match_id)
+        if text is not None:
+            data = json.loads(text)
             return {"status": "done", "analysis": data, "current": data.get("seq") == live.game.seq}
         return {"status": "none"}
 

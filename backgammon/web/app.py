@@ -10,14 +10,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import Body, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -39,6 +41,7 @@ from starlette.websockets import WebSocketDisconnect
 from backgammon import __version__
 from backgammon.rules import RulesError
 from backgammon.web.analysis import analysis_router, shutdown_analyses
+from backgammon.web.bots import BotFailed, BotPool
 from backgammon.web.engine import engine_router
 from backgammon.web.errors import ApiError, check_name, validation_message
 from backgammon.web.errors import body as error_body
@@ -51,11 +54,12 @@ from backgammon.web.game import (
     bot_action,
     rules_of,
 )
-from backgammon.web.store import MatchRow, Store, StoreError, hash_token
+from backgammon.web.store import CHANNEL, Locked, MatchRow, Store, StoreError, hash_token
 
 __all__ = ["create_app"]
 
 _log = logging.getLogger("backgammon.web")
+T = TypeVar("T")
 
 API_DOC = """
 Play backgammon over HTTP and WebSockets.
@@ -225,43 +229,131 @@ class State(BaseModel):
 
 @dataclass
 class Live:
-    """A match in memory: its stored facts, the game rebuilt from its actions, watchers."""
+    """A match in memory: its stored facts, the game as last read or made, its watchers.
+
+    ``game`` is only ever replaced by a game with more actions, never changed in place:
+    the database decides, and any process may have stored more actions since.
+    """
 
     row: MatchRow
     game: Game
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[WebSocket, int | None] = field(default_factory=dict)
+    views: dict[tuple[int, int | None], str] = field(default_factory=dict)
+
+    def state_json(self, game: Game, seat: int | None) -> str:
+        """The state as ``seat`` sees ``game``, as JSON (made once per action and seat: the
+        reply, the pushes and the reads all send the same text)."""
+        key = (game.seq, seat)
+        text = self.views.get(key)
+        if text is None:
+            if len(self.views) > 16:
+                self.views.clear()
+            text = self.views[key] = json.dumps(game.view(self.row, seat))
+        return text
 
 
 class Server:
-    """The matches of one database, loaded lazily and kept in memory."""
+    """The matches of one database, loaded lazily and cached; every action is stored
+    under the database's lock of its match, so several processes may serve one database."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, store: Store, bots: BotPool, *, bot_stall: float = 15.0) -> None:
+        self.store, self.bots, self.bot_stall = store, bots, bot_stall
         self.live: dict[str, Live] = {}
+        self.bot_jobs: dict[str, asyncio.Task[None]] = {}
+        self._poked: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.closed = False
+        self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
+        # SQLite lets one writer in at a time and makes the others sleep and poll for the
+        # lock: this process's writes queue on one thread instead (PostgreSQL takes many).
+        self._writer = (
+            self._threads
+            if store.is_postgresql
+            else ThreadPoolExecutor(1, thread_name_prefix="backgammon-write")
+        )
 
-    def load(self, match_id: str) -> Live:
+    async def db(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
+        """``fn(*args)`` in a database thread (a lock wait or an fsync never blocks the loop)."""
+        pool = self._writer if write else self._threads
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def close(self) -> None:
+        """Stop the background tasks and the database threads."""
+        self.closed = True
+        for task in [*self._tasks, *self.bot_jobs.values()]:
+            task.cancel()
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        self._writer.shutdown(wait=False, cancel_futures=True)
+
+    async def load(self, match_id: str) -> Live:
         """The live match, rebuilt from the database by replaying its actions if needed."""
         live = self.live.get(match_id)
         if live is None:
-            row = self.store.get_match(match_id)
-            if row is None:
-                raise ApiError(404, "no_such_match", f"there is no match {match_id!r}")
-            game = Game.replay(row, [a for _seat, a in self.store.actions(match_id)])
-            live = self.live[match_id] = Live(row, game)
+            row, game = await self.db(self._read, match_id)
+            live = self.live.setdefault(match_id, Live(row, game))
         return live
 
-    def seat_of(self, live: Live, token: str | None) -> int | None:
-        """The seat a token holds, None for a spectator; a wrong token is an error."""
+    def _read(self, match_id: str) -> tuple[MatchRow, Game]:
+        row = self.store.get_match(match_id)
+        if row is None:
+            raise ApiError(404, "no_such_match", f"there is no match {match_id!r}")
+        return row, Game.replay(row, [a for _seat, a in self.store.actions(match_id)])
+
+    async def refresh(self, live: Live) -> Game:
+        """The match with every action stored so far (by any process)."""
+        game = live.game
+        self.adopt(
+            live, await self.db(lambda: game.extended(self.store.actions(live.row.id, game.seq)))
+        )
+        return live.game
+
+    def adopt(self, live: Live, game: Game) -> None:
+        """Make ``game`` the live one if it is further on, and tell the watchers."""
+        if game.seq > live.game.seq:
+            live.game = game
+            self._spawn(self.broadcast(live))
+
+    def poke(self, match_id: str, actions: int | None = None) -> None:
+        """Another process stored an action (the match has ``actions`` if known): watchers
+        here are sent it (one read at a time)."""
+        live = self.live.get(match_id)
+        if live is None or not live.sockets or match_id in self._poked:
+            return
+        if actions is not None and live.game.seq >= actions:
+            return  # this process made it, or has read it already
+        self._poked.add(match_id)
+
+        async def catch_up() -> None:
+            self._poked.discard(match_id)
+            with contextlib.suppress(ApiError, StoreError):
+                await self.refresh(live)
+
+        self._spawn(catch_up())
+
+    async def seat_of(self, live: Live, token: str | None) -> int | None:
+        """The seat a token holds, None for a spectator; a wrong token is an error.  A
+        public invitation's free seat may have been claimed through another process: its
+        row is read again before a token is refused."""
         if not token:
             return None
         digest = hash_token(token)
-        for seat, stored in enumerate(live.row.token_hashes):
-            if secrets.compare_digest(digest, stored):
-                return seat
+        for _ in range(2):
+            for seat, stored in enumerate(live.row.token_hashes):
+                if secrets.compare_digest(digest, stored):
+                    return seat
+            if "" not in live.row.token_hashes:
+                break
+            row = await self.db(self.store.get_match, live.row.id)
+            if row is not None:
+                live.row = row
         raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
 
-    def create(self, spec: NewMatch) -> tuple[MatchRow, list[str]]:
+    async def create(self, spec: NewMatch) -> tuple[MatchRow, list[str]]:
         """Store a new match; returns it with the two seat tokens."""
         if spec.opponent == "bot" and spec.bot not in BOTS:
             raise ApiError(422, "no_such_bot", f"unknown bot {spec.bot!r}; try {sorted(BOTS)}")
@@ -288,24 +380,64 @@ class Server:
             rules_of(row)
         except RulesError as exc:
             raise ApiError(422, "bad_rules", str(exc)) from exc
-        self.store.create_match(row)
+        await self.db(self.store.create_match, row, write=True)
+        self.live[row.id] = Live(row, Game(row))
         return row, tokens
 
-    def create_rematch(self, live: Live) -> MatchRow:
-        """Store a rematch of ``live``'s match: same seats, tokens, names and rules."""
+    async def rematch(self, live: Live, seat: int) -> str:
+        """The id of the rematch of ``live``'s finished match (made now if it was not yet):
+        the same seats, tokens, names and rules; stored before it is answered."""
+        if not (await self.refresh(live)).is_over:
+            raise ApiError(409, "not_over", "the match is still being played")
+        try:
+            return await self.db(self._rematch, live.row.id, write=True)
+        except StoreError as exc:
+            raise ApiError(503, "storage", str(exc)) from exc
+
+    def _rematch(self, match_id: str) -> str:
         seed = secrets.token_bytes(32)
-        row = dataclasses.replace(
-            live.row,
-            id=secrets.token_urlsafe(8),
-            created=time.time(),
-            seed=seed.hex(),
-            commitment=Game.commitment_of(seed),
-            names=(live.game.names[0], live.game.names[1]),
-            public=False,
-            rematch_of=live.row.id,
-        )
-        self.store.create_match(row)
-        return row
+        with self.store.locked(match_id) as match:  # two players' calls make one rematch
+            old = match.row()
+            names = Game.replay(old, [a for _seat, a in match.actions()]).names
+            new = dataclasses.replace(
+                old,
+                id=secrets.token_urlsafe(8),
+                created=time.time(),
+                seed=seed.hex(),
+                commitment=Game.commitment_of(seed),
+                names=(names[0], names[1]),
+                public=False,
+                rematch_of=old.id,
+            )
+            return match.rematch(new).id
+
+    async def claim(self, live: Live, name: str) -> str:
+        """Give the free seat of ``live``'s public invitation (and its ``name``, if no one
+        has rolled yet) to a new token, stored before it is answered; returns the token."""
+        token = secrets.token_urlsafe(18)
+        if not live.row.public:
+            raise ApiError(409, "seat_taken", "this invitation has been taken")
+        try:
+            row, game = await self.db(
+                self._claim, live.row.id, live.game, hash_token(token), name, write=True
+            )
+        except StoreError as exc:
+            raise ApiError(503, "storage", str(exc)) from exc
+        live.row = row
+        self.adopt(live, game)
+        return token
+
+    def _claim(
+        self, match_id: str, known: Game, token_hash: str, name: str
+    ) -> tuple[MatchRow, Game]:
+        with self.store.locked(match_id) as match:
+            if not match.claim_seat(token_hash):
+                raise ApiError(409, "seat_taken", "this invitation has been taken")
+            game = known.extended(match.actions(known.seq)).copy()
+            # The host may have rolled: the seat is still given, the name stays.
+            with contextlib.suppress(ApiError):
+                self._append(match, game, 1, {"action": "name", "name": name})
+            return match.row(), game
 
     def seat_response(self, match_id: str, seat: int, token: str) -> JSONResponse:
         """The answer that gives a seat of ``match_id``: its token, link and cookie."""
@@ -317,58 +449,152 @@ class Server:
         )
         return response
 
-    async def act(self, live: Live, seat: int | None, action: dict[str, Any]) -> None:
-        """Check, store, then apply one action of ``seat``; then let the bot answer."""
-        async with live.lock:
-            self._act_locked(live, seat, action)
-        await self.broadcast(live)
-        await self.run_bot(live)
-
-    def _act_locked(self, live: Live, seat: int | None, action: dict[str, Any]) -> None:
+    async def act(self, live: Live, seat: int | None, action: dict[str, Any]) -> Game:
+        """Check and store one action of ``seat`` (under the database's lock of the match);
+        returns the game as committed.  The bot's answer, if it is due, follows later."""
         if seat is None:
             raise ApiError(403, "spectator", "spectators cannot act: open your seat's link")
+        try:
+            game = await self.db(self._commit, live.row, live.game, seat, action, write=True)
+        except StoreError as exc:
+            raise ApiError(503, "storage", str(exc)) from exc
+        self.adopt(live, game)
+        if _bot_due(live.row, game):
+            self.start_bot(live)
+        return game
+
+    def _commit(self, row: MatchRow, known: Game, seat: int, action: dict[str, Any]) -> Game:
+        action = dict(action)
         seq = action.pop("seq", None)
-        if seq is not None and seq != live.game.seq:
-            raise ApiError(
-                409, "stale", f"you have seen {seq} actions but the match has {live.game.seq}"
-            )
-        game = live.game
+        with self.store.locked(row.id) as match:
+            game = known.extended(match.actions(known.seq)).copy()
+            if seq is not None and seq != game.seq:
+                raise ApiError(
+                    409, "stale", f"you have seen {seq} actions but the match has {game.seq}"
+                )
+            self._append(match, game, seat, action)
+        return game
+
+    @staticmethod
+    def _append(match: Locked, game: Game, seat: int, action: dict[str, Any]) -> None:
+        """Apply ``action`` to ``game`` (a copy) and store it in ``match``'s transaction."""
         try:
             stored = game.apply(seat, action)  # Match checks first: a refusal changes nothing
         except ActionError as exc:
             raise ApiError(exc.status, exc.code, str(exc)) from exc
-        try:
-            self.store.append(live.row.id, game.seq - 1, seat, stored, over=game.is_over)
-        except StoreError as exc:
-            # Not stored, so not accepted: rebuild the game from what is stored.
-            live.game = Game.replay(live.row, [a for _s, a in self.store.actions(live.row.id)])
-            raise ApiError(503, "storage", str(exc)) from exc
+        due = _bot_due(game.row, game)
+        match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due)
 
-    async def run_bot(self, live: Live) -> None:
-        """Let the bot make every action that is its to make, each stored like any other."""
-        if live.row.bot is None or live.row.bot_seat is None:
-            return
-        while True:
-            async with live.lock:
-                game = live.game
-                if game.actor() != live.row.bot_seat:
-                    return
+    def start_bot(self, live: Live) -> None:
+        """Let the bot make every action that is its to make (unless it already is)."""
+        if live.row.id not in self.bot_jobs and not self.closed:
+            task = asyncio.create_task(self._bot_job(live))
+            self.bot_jobs[live.row.id] = task
+
+    async def _bot_job(self, live: Live) -> None:
+        row = live.row
+        assert row.bot is not None and row.bot_seat is not None
+        failed = False
+        try:
+            game = await self.refresh(live)
+            while _bot_due(row, game):
                 try:
-                    action = await asyncio.to_thread(bot_action, live.row.bot, game)
-                    self._act_locked(live, live.row.bot_seat, action)
-                except Exception:  # a bot failure must not fail the human's accepted action
-                    _log.exception("bot %s failed in match %s", live.row.bot, live.row.id)
-                    return
-            await self.broadcast(live)
-            await asyncio.sleep(0)
+                    action = await self.bots.decide(bot_action, row.bot, game)
+                    game = await self.act(live, row.bot_seat, {**action, "seq": game.seq})
+                except ApiError as exc:
+                    if exc.code not in ("stale", "not_your_turn", "match_over"):
+                        raise BotFailed(f"the bot's action was refused: {exc.message}") from exc
+                    game = await self.refresh(live)  # another process's bot answered first
+        except Exception as exc:  # BotFailed, StoreError, or a bug: reported, never silent
+            failed = True
+            _log.error("bot %s in match %s: %s", row.bot, row.id, exc)
+            error = error_body("bot_failed", f"{exc}; it will be tried again")
+            await self.send_all(live, {"type": "error", **error})
+        finally:
+            del self.bot_jobs[row.id]
+            if not failed and _bot_due(row, live.game):  # a turn came while the job ended
+                self.start_bot(live)
+
+    async def resume_bots(self, ids: list[str]) -> None:
+        """Start the bot of each of these matches if it is due (after a restart, or when
+        another process left it waiting)."""
+        for match_id in ids:
+            if match_id in self.bot_jobs:
+                continue
+            with contextlib.suppress(ApiError, StoreError):
+                live = await self.load(match_id)
+                if _bot_due(live.row, await self.refresh(live)):
+                    self.start_bot(live)
+
+    async def watch(self, *, poll: float = 0.25, sweep: float = 5.0) -> None:
+        """Keep this process's watchers and stalled bots going: PostgreSQL's NOTIFY (or, on
+        SQLite, polling the watched matches) brings other processes' actions; a sweep finds
+        bots that have been due for ``bot_stall`` seconds (their process died)."""
+        if self.store.is_postgresql:
+            self._spawn(self._listen())
+        sweep = min(sweep, self.bot_stall)
+        next_sweep = time.monotonic()
+        while True:
+            if not self.store.is_postgresql:
+                watched = [i for i, live in self.live.items() if live.sockets]
+                with contextlib.suppress(StoreError):
+                    if watched:
+                        counts = await self.db(self.store.counts, watched)
+                        for match_id, n in counts.items():
+                            if n > self.live[match_id].game.seq:
+                                self.poke(match_id)
+            if time.monotonic() >= next_sweep:
+                next_sweep = time.monotonic() + sweep
+                with contextlib.suppress(StoreError):
+                    before = time.time() - self.bot_stall
+                    await self.resume_bots(
+                        await self.db(
+                            functools.partial(self.store.match_ids, bot_due_before=before)
+                        )
+                    )
+            await asyncio.sleep(poll)
+
+    async def _listen(self) -> None:
+        import psycopg
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self.store.dsn, autocommit=True
+                ) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    for match_id in list(self.live):  # what was missed while not listening
+                        self.poke(match_id)
+                    async for note in conn.notifies():
+                        match_id, _, actions = note.payload.partition(" ")
+                        self.poke(match_id, int(actions) if actions.isdigit() else None)
+            except (psycopg.Error, OSError) as exc:
+                _log.warning("LISTEN %s: %s; listening again in 1 s", CHANNEL, exc)
+                await asyncio.sleep(1)
 
     async def broadcast(self, live: Live) -> None:
         """Send the new state to every open WebSocket of the match."""
         for ws, seat in list(live.sockets.items()):
             try:
-                await ws.send_json({"type": "state", "state": live.game.view(live.row, seat)})
+                await ws.send_text(_pushed(live.state_json(live.game, seat)))
             except Exception:
                 live.sockets.pop(ws, None)
+
+    async def send_all(self, live: Live, message: dict[str, Any]) -> None:
+        """Send ``message`` to every open WebSocket of the match."""
+        for ws in list(live.sockets):
+            with contextlib.suppress(Exception):
+                await ws.send_json(message)
+
+
+def _pushed(state_json: str) -> str:
+    """The WebSocket message carrying a state."""
+    return '{"type": "state", "state": ' + state_json + "}"
+
+
+def _bot_due(row: MatchRow, game: Game) -> bool:
+    """True when the match's bot is the one to act."""
+    return row.bot is not None and not game.is_over and game.actor() == row.bot_seat
 
 
 Auth = Annotated[str | None, Header(description="Bearer <seat token> (or the seat's cookie)")]
@@ -381,6 +607,10 @@ def _token(authorization: str | None, cookie: str | None) -> str | None:
             raise ApiError(401, "bad_authorization", "use 'Authorization: Bearer <token>'")
         return value.strip()
     return cookie
+
+
+def _json(text: str) -> Response:
+    return Response(text, media_type="application/json")
 
 
 async def _receive_action(ws: WebSocket) -> dict[str, Any]:
@@ -412,28 +642,41 @@ def _page(name: str) -> str:
     return resources.files("backgammon.web").joinpath("static", name).read_text("utf-8")
 
 
-def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
-    """The ASGI application over the SQLite ``database`` (a path or sqlite:/// URL)."""
+def create_app(
+    database: str = "backgammon.sqlite3",
+    *,
+    bot_processes: int = 2,
+    bot_timeout: float = 10.0,
+    bot_stall: float = 15.0,
+) -> FastAPI:
+    """The ASGI application over ``database``: an SQLite file (a path or sqlite:/// URL) or
+    ``postgresql://...``.  Bots think in ``bot_processes`` worker processes, ``bot_timeout``
+    seconds per attempt; a bot left due for ``bot_stall`` seconds is started again."""
     store = Store(database)
-    server = Server(store)
+    bot_pool = BotPool(bot_processes, bot_timeout)
+    server = Server(store, bot_pool, bot_stall=bot_stall)
 
     async def resume() -> None:
         # A bot whose turn it was when the server died plays on.
-        for match_id in store.match_ids(unfinished_bot_matches=True):
-            await server.run_bot(server.load(match_id))
+        await server.resume_bots(
+            await server.db(lambda: store.match_ids(unfinished_bot_matches=True))
+        )
+        await server.watch()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        bot_pool.warm()
         task = asyncio.create_task(resume())
         yield
         task.cancel()
+        server.close()
         store.close()
         shutdown_analyses()
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
     app.include_router(engine_router())
-    app.include_router(analysis_router(database))
+    app.include_router(analysis_router(store))
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
@@ -475,13 +718,13 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
 
     @app.get("/m/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     async def match_page(match_id: str) -> str:
-        server.load(match_id)
+        await server.load(match_id)
         return _page("match.html")
 
     @app.get("/m/{match_id}/join/{token}", include_in_schema=False)
     async def join(match_id: str, token: str) -> Response:
-        live = server.load(match_id)
-        server.seat_of(live, token)
+        live = await server.load(match_id)
+        await server.seat_of(live, token)
         response = RedirectResponse(f"/m/{match_id}", status_code=303)
         response.set_cookie(
             f"bg_{match_id}", token, httponly=True, samesite="lax", max_age=90 * 24 * 3600
@@ -496,9 +739,7 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
     @app.post("/api/matches", status_code=201)
     async def create_match(spec: NewMatch, request: Request) -> JSONResponse:
         """Create a match; the answer holds your seat's token and link (keep them secret)."""
-        row, tokens = server.create(spec)
-        live = server.load(row.id)
-        await server.run_bot(live)
+        row, tokens = await server.create(spec)
         body: dict[str, Any] = {
             "id": row.id,
             "seat": 0,
@@ -518,7 +759,7 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
     @app.get("/api/lobby")
     async def lobby() -> dict[str, Any]:
         """Open public invitations (newest first): join one with POST .../claim."""
-        rows = store.open_invitations()
+        rows = await server.db(store.open_invitations)
         return {
             "invitations": [
                 {"id": r.id, "host": r.names[0], "length": r.length, "money": r.length == 0}
@@ -530,41 +771,28 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
     @app.post("/api/matches/{match_id}/claim", status_code=201)
     async def claim(match_id: str, seat_name: Annotated[SeatName, Body()]) -> JSONResponse:
         """Take the free seat of a public invitation; the answer holds its token."""
-        live = server.load(match_id)
-        token = secrets.token_urlsafe(18)
-        async with live.lock:
-            if not live.row.public or not store.claim_seat(match_id, hash_token(token)):
-                raise ApiError(409, "seat_taken", "this invitation has been taken")
-            live.row = dataclasses.replace(
-                live.row, token_hashes=(live.row.token_hashes[0], hash_token(token))
-            )
-        with contextlib.suppress(ApiError):  # the host may have rolled: the seat is still given
-            await server.act(live, 1, {"action": "name", "name": seat_name.name})
+        live = await server.load(match_id)
+        token = await server.claim(live, seat_name.name)
         return server.seat_response(match_id, 1, token)
 
     @app.post("/api/matches/{match_id}/rematch", status_code=201)
     async def rematch(match_id: str, request: Request, authorization: Auth = None) -> JSONResponse:
         """A new match like this finished one, the same seats holding the same tokens."""
-        live = server.load(match_id)
+        live = await server.load(match_id)
         token = _token(authorization, request.cookies.get(f"bg_{match_id}"))
-        seat = server.seat_of(live, token)
+        seat = await server.seat_of(live, token)
         if seat is None or token is None:
             raise ApiError(403, "spectator", "only the players can ask for a rematch")
-        if not live.game.is_over:
-            raise ApiError(409, "not_over", "the match is still being played")
-        async with live.lock:
-            new_id = store.rematch_of(match_id) or server.create_rematch(live).id
-        return server.seat_response(new_id, seat, token)
+        return server.seat_response(await server.rematch(live, seat), seat, token)
 
     @app.get("/api/matches/{match_id}", response_model=State)
-    async def get_state(
-        match_id: str, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
+    async def get_state(match_id: str, request: Request, authorization: Auth = None) -> Response:
         """The match as seen by your seat (or as a spectator)."""
-        live = server.load(match_id)
-        seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
-        await server.run_bot(live)  # in case a bot's turn was interrupted
-        return live.game.view(live.row, seat)
+        live = await server.load(match_id)
+        seat = await server.seat_of(
+            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
+        )
+        return _json(live.state_json(await server.refresh(live), seat))
 
     @app.post("/api/matches/{match_id}/actions", response_model=State)
     async def post_action(
@@ -572,12 +800,15 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         request: Request,
         action: Annotated[ActionIn, Body()],
         authorization: Auth = None,
-    ) -> dict[str, Any]:
-        """Act for your seat; the answer is the new state (after any bot reply)."""
-        live = server.load(match_id)
-        seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
-        await server.act(live, seat, action_dict(action.model_dump(exclude_none=True)))
-        return live.game.view(live.row, seat)
+    ) -> Response:
+        """Act for your seat; the answer is the new state as soon as your action is stored
+        (a bot's answer follows through the WebSocket)."""
+        live = await server.load(match_id)
+        seat = await server.seat_of(
+            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
+        )
+        game = await server.act(live, seat, action_dict(action.model_dump(exclude_none=True)))
+        return _json(live.state_json(game, seat))
 
     @app.get("/api/matches/{match_id}/board.svg")
     async def board(
@@ -597,8 +828,10 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         authorization: Auth = None,
     ) -> Response:
         """The board as SVG from your side, optionally with a partial play made on it."""
-        live = server.load(match_id)
-        seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
+        live = await server.load(match_id)
+        seat = await server.seat_of(
+            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
+        )
         try:
             step_list = [(int(a), int(b)) for a, b in (s.split("-") for s in steps.split(",") if s)]
             marks = [int(p) for p in highlight.split(",") if p]
@@ -610,19 +843,19 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
             raise ApiError(422, "bad_parameter", "selected and highlight are points 0-25")
         if at is not None and at < 0:
             raise ApiError(422, "bad_parameter", "at is a number of actions, 0 or more")
-        game = live.game
+        game = await server.refresh(live)
         if at is not None:
-            game = _replayed(live, at)
+            game = await _replayed(live, at)
         try:
             svg = game.svg(live.row, seat, step_list, selected, marks, home)
         except ActionError as exc:
             raise ApiError(exc.status, exc.code, str(exc)) from exc
         return Response(svg, media_type="image/svg+xml")
 
-    def _replayed(live: Live, at: int) -> Game:
-        if not live.game.is_over:
+    async def _replayed(live: Live, at: int) -> Game:
+        if not (await server.refresh(live)).is_over:
             raise ApiError(409, "not_over", "replay is for finished matches")
-        actions = [a for _s, a in store.actions(live.row.id)]
+        actions = live.game.actions
         if not 0 <= at <= len(actions):
             raise ApiError(400, "bad_step", f"step must be 0-{len(actions)}")
         return Game.replay(live.row, actions[:at])
@@ -632,15 +865,17 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
         match_id: str, at: int, request: Request, authorization: Auth = None
     ) -> dict[str, Any]:
         """A finished match as it was after ``at`` actions (step-by-step replay)."""
-        live = server.load(match_id)
-        seat = server.seat_of(live, _token(authorization, request.cookies.get(f"bg_{match_id}")))
-        return _replayed(live, at).view(live.row, seat, replay=True)
+        live = await server.load(match_id)
+        seat = await server.seat_of(
+            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
+        )
+        return (await _replayed(live, at)).view(live.row, seat, replay=True)
 
     @app.get("/api/matches/{match_id}/match.{fmt}")
     async def download(match_id: str, fmt: Literal["mat", "sgf"]) -> Response:
         """The finished match as a gnubg .mat or SGF file."""
-        live = server.load(match_id)
-        if not live.game.is_over:
+        live = await server.load(match_id)
+        if not (await server.refresh(live)).is_over:
             raise ApiError(409, "not_over", "the match is still being played")
         try:
             text = live.game.export(live.row, fmt)
@@ -656,16 +891,16 @@ def create_app(database: str = "backgammon.sqlite3") -> FastAPI:
     @app.websocket("/api/matches/{match_id}/ws")
     async def socket(ws: WebSocket, match_id: str) -> None:
         try:
-            live = server.load(match_id)
+            live = await server.load(match_id)
             token = ws.query_params.get("token") or ws.cookies.get(f"bg_{match_id}")
-            seat = server.seat_of(live, token)
+            seat = await server.seat_of(live, token)
         except ApiError as exc:
             await ws.close(code=4000 + exc.status, reason=exc.message)
             return
         await ws.accept()
         live.sockets[ws] = seat
         try:
-            await ws.send_json({"type": "state", "state": live.game.view(live.row, seat)})
+            await ws.send_text(_pushed(live.state_json(await server.refresh(live), seat)))
             while True:
                 try:
                     action = await _receive_action(ws)

@@ -7,6 +7,7 @@ there.  An action is stored as a small JSON object and a match is rebuilt by rep
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -17,7 +18,7 @@ from backgammon.board import (
     Move,
     Position,
 )
-from backgammon.dice import AuditableDice, verify
+from backgammon.dice import AuditableDice, FixedDice, verify
 from backgammon.match import (
     Accept,
     ActionKind,
@@ -46,7 +47,16 @@ from backgammon.turn import EntryError, TurnEntry
 from backgammon.web.errors import BadNameError, check_name
 from backgammon.web.store import MatchRow
 
-__all__ = ["BOTS", "DEFAULT_BOT", "ActionError", "Game", "action_dict", "bot_action", "orderings"]
+__all__ = [
+    "BOTS",
+    "DEFAULT_BOT",
+    "ActionError",
+    "Game",
+    "action_dict",
+    "bot_action",
+    "orderings",
+    "warm_up",
+]
 
 BOTS: dict[str, str] = {
     "random": "Beginner bot",
@@ -131,6 +141,31 @@ class Game:
         """The game after its stored actions, replayed through Match (dice from the seed)."""
         game = cls(row)
         for action in actions:
+            game.apply(int(action["seat"]), dict(action))
+        return game
+
+    def copy(self, *, dice: bool = True) -> Game:
+        """An independent copy to act on (the match state itself is immutable); its dice go
+        on from the same throw, or, with ``dice=False``, it throws none (a bot's copy, which
+        a worker process can unpickle)."""
+        twin = Game.__new__(Game)
+        twin.row, twin.actions, twin.names = self.row, list(self.actions), list(self.names)
+        twin.match = copy.copy(self.match)
+        if dice:
+            thrown = getattr(self.match.dice_source, "count", 0)
+            twin.match.dice_source = AuditableDice(bytes.fromhex(self.row.seed))
+            for _ in range(thrown):
+                twin.match.dice_source.roll()
+        else:
+            twin.match.dice_source = FixedDice(())
+        return twin
+
+    def extended(self, stored: Sequence[tuple[int | None, dict[str, Any]]]) -> Game:
+        """This game after the further ``stored`` actions (itself when there are none)."""
+        if not stored:
+            return self
+        game = self.copy()
+        for _seat, action in stored:
             game.apply(int(action["seat"]), dict(action))
         return game
 
@@ -420,3 +455,9 @@ def bot_action(name: str, game: Game) -> dict[str, Any]:
         move = decision.move if decision.move is not None else Move()
         return {"action": "move", "steps": [[s, t] for s, t, _h in move]}
     return {"action": str(decision.kind)}
+
+
+def warm_up(names: Sequence[str]) -> None:
+    """Load the bots ``names`` (their networks) in this process, before a match needs them."""
+    for name in names:
+        _player(name)

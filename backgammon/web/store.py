@@ -1,48 +1,90 @@
-"""SQLite storage of web matches: one row per match, one row per accepted action.
+"""Storage of web matches, in SQLite (the embedded default) or PostgreSQL: one row per
+match, one row per accepted action, through SQLAlchemy Core (one code path for both).
 
-An action is appended in its own transaction, and the caller acknowledges it only after
-the commit, so a match can always be rebuilt by replaying its stored actions (after a crash
-too).  The ``(match_id, seq)`` primary key refuses a second action with the same number.
+An action is appended in a transaction that holds the match's row lock (PostgreSQL
+``SELECT ... FOR UPDATE``; SQLite's ``BEGIN IMMEDIATE`` locks the whole file), so actions of
+one match are serialised by the database even across server processes and machines.  The
+caller acknowledges an action only after the commit, so a match can always be rebuilt by
+replaying its stored actions (after a crash too).  The ``(match_id, seq)`` primary key
+refuses a second action with the same number.  A match's optional facts (money rules, a
+public invitation, the match it is a rematch of) are one JSON column, ``options``; seats,
+rematches and names given by the web endpoints are written under the same lock.  On
+PostgreSQL every commit also sends ``NOTIFY backgammon_actions, '<match id> <actions>'`` so
+every server process hears of it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
-import threading
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-__all__ = ["MatchRow", "Store", "StoreError", "database_path", "hash_token"]
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.pool import StaticPool
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS matches (
-    id          TEXT PRIMARY KEY,
-    created     REAL NOT NULL,
-    length      INTEGER NOT NULL,
-    bot         TEXT,
-    bot_seat    INTEGER,
-    token0      TEXT NOT NULL,
-    token1      TEXT NOT NULL,
-    seed        TEXT NOT NULL,
-    commitment  TEXT NOT NULL,
-    names       TEXT NOT NULL,
-    over        INTEGER NOT NULL DEFAULT 0,
-    options     TEXT NOT NULL DEFAULT '{}'
-);
-CREATE TABLE IF NOT EXISTS actions (
-    match_id    TEXT NOT NULL REFERENCES matches(id),
-    seq         INTEGER NOT NULL,
-    seat        INTEGER,
-    action      TEXT NOT NULL,
-    created     REAL NOT NULL,
-    PRIMARY KEY (match_id, seq)
-);
-"""
+__all__ = [
+    "CHANNEL",
+    "Locked",
+    "MatchRow",
+    "Store",
+    "StoreError",
+    "database_path",
+    "database_url",
+    "hash_token",
+]
+
+CHANNEL = "backgammon_actions"
+"""The PostgreSQL LISTEN/NOTIFY channel; the payload is the match id and its number of
+actions, e.g. ``'Xa3d 17'``."""
+
+_meta = sa.MetaData()
+_matches = sa.Table(
+    "matches",
+    _meta,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("length", sa.Integer, nullable=False),
+    sa.Column("bot", sa.Text),
+    sa.Column("bot_seat", sa.Integer),
+    sa.Column("token0", sa.Text, nullable=False),
+    sa.Column("token1", sa.Text, nullable=False),
+    sa.Column("seed", sa.Text, nullable=False),
+    sa.Column("commitment", sa.Text, nullable=False),
+    sa.Column("names", sa.Text, nullable=False),
+    sa.Column("over", sa.Integer, nullable=False, server_default="0"),
+    # When the bot became due to act (None: it is not): the sweep finds stalled bots by it.
+    sa.Column("bot_since", sa.Float),
+    # MatchRow.options(): money rules, lobby, rematch (JSON text on SQLite, json on PostgreSQL).
+    sa.Column("options", sa.JSON, nullable=False, server_default=sa.text("'{}'")),
+)
+_LATER_COLUMNS = {"bot_since": "REAL", "options": "{} NOT NULL DEFAULT '{{}}'"}
+"""Columns added since the first schema, added to an older database when it is opened."""
+_actions = sa.Table(
+    "actions",
+    _meta,
+    sa.Column("match_id", sa.Text, sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("seat", sa.Integer),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+)
+
+
+_analyses = sa.Table(
+    "analyses",
+    _meta,
+    sa.Column("match_id", sa.Text, sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, nullable=False),  # the number of actions it covers
+    sa.Column("analysis", sa.Text, nullable=False),  # JSON, as ``backgammon analyse`` writes
+    sa.Column("created", sa.Float, nullable=False),
+)
 
 
 class StoreError(RuntimeError):
@@ -55,13 +97,26 @@ def database_path(database: str) -> str:
         return database
     url = urlparse(database)
     if url.scheme != "sqlite":
-        raise StoreError(f"only SQLite databases are supported (sqlite:///path), not {database!r}")
+        raise StoreError(f"not an SQLite database (sqlite:///path): {database!r}")
     # sqlite:///relative.db -> "relative.db"; sqlite:////abs/path.db -> "/abs/path.db"
     path = unquote(url.path)
     path = path[1:] if path.startswith("/") else path
     if not path:
         raise StoreError(f"no file in database URL {database!r}")
     return path
+
+
+def database_url(database: str) -> str:
+    """The SQLAlchemy URL of ``database``: an SQLite path or URL, or ``postgresql://...``
+    (served by psycopg 3)."""
+    scheme = urlparse(database).scheme if "://" in database else ""
+    if scheme in ("postgresql", "postgres", "postgresql+psycopg"):
+        return "postgresql+psycopg://" + database.split("://", 1)[1]
+    if scheme not in ("", "sqlite"):
+        raise StoreError(
+            f"unknown database {database!r}: use a file, sqlite:///path or postgresql://..."
+        )
+    return "sqlite:///" + database_path(database)
 
 
 def hash_token(token: str) -> str:
@@ -97,104 +152,205 @@ class MatchRow:
         }
 
 
+StoredAction = tuple[int | None, dict[str, Any]]
+"""A stored action: (seat or None for the server, the action)."""
+
+
+class Locked:
+    """One match inside a transaction that holds its lock: read its actions, append one."""
+
+    def __init__(self, store: Store, conn: Connection, match_id: str) -> None:
+        self._store, self._conn, self.match_id = store, conn, match_id
+
+    def actions(self, since: int = 0) -> list[StoredAction]:
+        """The stored actions from number ``since`` on, in order."""
+        return self._store._actions(self._conn, self.match_id, since)
+
+    def row(self) -> MatchRow:
+        """The match as stored now (its seat tokens included)."""
+        row = _row_of(self._conn, self.match_id)
+        if row is None:
+            raise StoreError(f"there is no match {self.match_id!r}")
+        return row
+
+    def claim_seat(self, token_hash: str) -> bool:
+        """Give the free seat 1 (a public invitation's) to ``token_hash``; False if taken."""
+        return _claim(self._conn, self.match_id, token_hash)
+
+    def rematch(self, new: MatchRow) -> MatchRow:
+        """The rematch of this match: the one made already, or ``new``, stored now."""
+        made = _rematch_id(self._conn, self.match_id)
+        if made is not None:
+            row = _row_of(self._conn, made)
+            if row is not None:
+                return row
+        _insert(self._conn, new)
+        return new
+
+    def append(
+        self,
+        seq: int,
+        seat: int | None,
+        action: dict[str, Any],
+        *,
+        over: bool = False,
+        bot_due: bool = False,
+    ) -> None:
+        """Store action number ``seq``; ``over`` marks the match finished, ``bot_due`` says
+        the bot is to act next."""
+        text = json.dumps(action, sort_keys=True)
+        now = time.time()
+        self._conn.execute(
+            _actions.insert().values(
+                match_id=self.match_id, seq=seq, seat=seat, action=text, created=now
+            )
+        )
+        self._conn.execute(
+            _matches.update()
+            .where(_matches.c.id == self.match_id)
+            .values(over=int(over), bot_since=now if bot_due else None)
+        )
+        if self._store.is_postgresql:
+            payload = f"{self.match_id} {seq + 1}"
+            self._conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+
+
 class Store:
-    """A SQLite file holding matches and their actions (thread-safe, one connection)."""
+    """A database holding matches and their actions (thread-safe: a pool of connections)."""
 
     def __init__(self, database: str) -> None:
-        path = database_path(database)
+        self.url = database_url(database)
+        self.is_postgresql = self.url.startswith("postgresql")
         try:
-            if path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
-            columns = [r[1] for r in self._db.execute("PRAGMA table_info(matches)")]
-            if "options" not in columns:  # a database made before the column existed
-                self._db.execute(
-                    "ALTER TABLE matches ADD COLUMN options TEXT NOT NULL DEFAULT '{}'"
-                )
-        except (OSError, sqlite3.Error) as exc:
+            self.engine = _engine(self.url)
+            with self.engine.begin() as conn:
+                if self.is_postgresql:  # several processes may start at once
+                    conn.execute(sa.select(sa.func.pg_advisory_xact_lock(0x6267)))
+                _meta.create_all(conn)
+                columns = {c["name"] for c in sa.inspect(conn).get_columns("matches")}
+                json_type = "JSON" if self.is_postgresql else "TEXT"
+                for name, kind in _LATER_COLUMNS.items():
+                    if name not in columns:  # a database written before the column
+                        kind = kind.format(json_type)
+                        conn.exec_driver_sql(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
+        except (OSError, sa.exc.SQLAlchemyError) as exc:
             raise StoreError(f"cannot open database {database!r}: {exc}") from exc
-        self._lock = threading.Lock()
+
+    @property
+    def dsn(self) -> str:
+        """The libpq connection string (PostgreSQL), for a LISTEN connection."""
+        return self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
 
     def close(self) -> None:
-        """Close the connection."""
-        with self._lock:
-            self._db.close()
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    @contextmanager
+    def _transaction(self, what: str, *, write: bool = False) -> Iterator[Connection]:
+        try:
+            with self.engine.connect() as conn:
+                conn.execution_options(write=write)
+                with conn.begin():
+                    yield conn
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(f"cannot {what}: {exc}") from exc
+
+    @contextmanager
+    def locked(self, match_id: str) -> Iterator[Locked]:
+        """A transaction holding ``match_id``'s lock, committed when the block ends (rolled
+        back if it raises)."""
+        with self._transaction(f"store an action of match {match_id}", write=True) as conn:
+            conn.execute(
+                sa.select(_matches.c.id).where(_matches.c.id == match_id).with_for_update()
+            )
+            yield Locked(self, conn, match_id)
 
     def create_match(self, row: MatchRow) -> None:
         """Store a new match."""
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-                (
-                    row.id,
-                    row.created,
-                    row.length,
-                    row.bot,
-                    row.bot_seat,
-                    *row.token_hashes,
-                    row.seed,
-                    row.commitment,
-                    json.dumps(list(row.names)),
-                    json.dumps(row.options()),
-                ),
-            )
+        with self._transaction(f"create match {row.id}", write=True) as conn:
+            _insert(conn, row)
 
     def get_match(self, match_id: str) -> MatchRow | None:
         """The stored match, or None."""
-        with self._lock:
-            r = self._db.execute("SELECT * FROM matches WHERE id = ?", (match_id,)).fetchone()
-        if r is None:
-            return None
-        names = json.loads(r[9])
-        options = json.loads(r[11])
-        return MatchRow(
-            r[0], r[1], r[2], r[3], r[4], (r[5], r[6]), r[7], r[8], tuple(names), **options
-        )
+        with self._transaction(f"read match {match_id}") as conn:
+            return _row_of(conn, match_id)
 
     def claim_seat(self, match_id: str, token_hash: str) -> bool:
         """Give seat 1 of a public invitation to ``token_hash``; False if already taken."""
-        with self._lock:
-            cur = self._db.execute(
-                "UPDATE matches SET token1 = ? WHERE id = ? AND token1 = ''",
-                (token_hash, match_id),
-            )
-        return cur.rowcount == 1
+        with self._transaction(f"claim a seat of match {match_id}", write=True) as conn:
+            return _claim(conn, match_id, token_hash)
 
     def open_invitations(self, limit: int = 50) -> list[MatchRow]:
         """Public invitations whose seat 1 is still free, newest first."""
-        with self._lock:
-            ids = self._db.execute(
-                "SELECT id FROM matches WHERE over = 0 AND bot IS NULL AND token1 = '' "
-                "AND json_extract(options, '$.public') ORDER BY created DESC LIMIT ?",
-                (limit,),
-            ).fetchall()
-        return [row for (i,) in ids if (row := self.get_match(i)) is not None]
+        m = _matches.c
+        query = (
+            sa.select(_matches)
+            .where(m.over == 0, m.bot.is_(None), m.token1 == "", m.options["public"].as_boolean())
+            .order_by(m.created.desc())
+            .limit(limit)
+        )
+        with self._transaction("list invitations") as conn:
+            return [_match_row(r) for r in conn.execute(query).mappings()]
 
     def rematch_of(self, match_id: str) -> str | None:
         """The id of the rematch made of ``match_id``, if one was made."""
-        with self._lock:
-            r = self._db.execute(
-                "SELECT id FROM matches WHERE json_extract(options, '$.rematch_of') = ?",
-                (match_id,),
-            ).fetchone()
-        return None if r is None else str(r[0])
+        with self._transaction(f"read match {match_id}") as conn:
+            return _rematch_id(conn, match_id)
 
-    def match_ids(self, *, unfinished_bot_matches: bool = False) -> list[str]:
-        """Every stored match (or only the unfinished ones against a bot), oldest first."""
-        where = " WHERE over = 0 AND bot IS NOT NULL" if unfinished_bot_matches else ""
-        with self._lock:
-            rows = self._db.execute(f"SELECT id FROM matches{where} ORDER BY created").fetchall()
-        return [r[0] for r in rows]
+    def match_ids(
+        self, *, unfinished_bot_matches: bool = False, bot_due_before: float | None = None
+    ) -> list[str]:
+        """Every stored match, oldest first; or only the unfinished ones against a bot; or
+        those whose bot has been due to act since before ``bot_due_before``."""
+        m = _matches.c
+        query = sa.select(m.id).order_by(m.created)
+        if unfinished_bot_matches:
+            query = query.where(m.over == 0, m.bot.is_not(None))
+        if bot_due_before is not None:
+            query = query.where(m.over == 0, m.bot_since < bot_due_before)
+        with self._transaction("list matches") as conn:
+            return [r[0] for r in conn.execute(query)]
 
-    def actions(self, match_id: str) -> list[tuple[int | None, dict[str, Any]]]:
-        """The stored actions of a match in order: (seat or None for the server, action)."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT seat, action FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)
-            ).fetchall()
+    def save_analysis(self, match_id: str, seq: int, analysis: str) -> None:
+        """Keep the analysis of ``match_id``'s first ``seq`` actions (replacing an older one)."""
+        with self._transaction(f"store the analysis of match {match_id}", write=True) as conn:
+            conn.execute(sa.delete(_analyses).where(_analyses.c.match_id == match_id))
+            conn.execute(
+                sa.insert(_analyses).values(
+                    match_id=match_id, seq=seq, analysis=analysis, created=time.time()
+                )
+            )
+
+    def analysis(self, match_id: str) -> str | None:
+        """The stored analysis of ``match_id`` (JSON text), or None."""
+        query = sa.select(_analyses.c.analysis).where(_analyses.c.match_id == match_id)
+        with self._transaction(f"read the analysis of match {match_id}") as conn:
+            row = conn.execute(query).first()
+        return None if row is None else str(row[0])
+
+    def counts(self, match_ids: Sequence[str]) -> dict[str, int]:
+        """The number of stored actions of each of ``match_ids`` (those with any)."""
+        a = _actions.c
+        query = (
+            sa.select(a.match_id, sa.func.count())
+            .where(a.match_id.in_(list(match_ids)))
+            .group_by(a.match_id)
+        )
+        with self._transaction("count actions") as conn:
+            return {r[0]: int(r[1]) for r in conn.execute(query)}
+
+    def actions(self, match_id: str, since: int = 0) -> list[StoredAction]:
+        """The stored actions of a match from number ``since`` on, in order."""
+        with self._transaction(f"read match {match_id}") as conn:
+            return self._actions(conn, match_id, since)
+
+    def _actions(self, conn: Connection, match_id: str, since: int) -> list[StoredAction]:
+        a = _actions.c
+        rows = conn.execute(
+            sa.select(a.seat, a.action)
+            .where(a.match_id == match_id, a.seq >= since)
+            .order_by(a.seq)
+        )
         return [(r[0], json.loads(r[1])) for r in rows]
 
     def append(
@@ -208,17 +364,91 @@ class Store:
     ) -> None:
         """Store action number ``seq`` in one committed transaction (raises if it exists);
         ``over`` marks the match finished in the same transaction."""
-        with self._lock:
-            try:
-                self._db.execute("BEGIN IMMEDIATE")
-                self._db.execute(
-                    "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
-                    (match_id, seq, seat, json.dumps(action, sort_keys=True), time.time()),
-                )
-                if over:
-                    self._db.execute("UPDATE matches SET over = 1 WHERE id = ?", (match_id,))
-                self._db.execute("COMMIT")
-            except sqlite3.Error as exc:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise StoreError(f"cannot store action {seq} of match {match_id}: {exc}") from exc
+        with self.locked(match_id) as match:
+            match.append(seq, seat, action, over=over)
+
+
+def _insert(conn: Connection, row: MatchRow) -> None:
+    conn.execute(
+        _matches.insert().values(
+            id=row.id,
+            created=row.created,
+            length=row.length,
+            bot=row.bot,
+            bot_seat=row.bot_seat,
+            token0=row.token_hashes[0],
+            token1=row.token_hashes[1],
+            seed=row.seed,
+            commitment=row.commitment,
+            names=json.dumps(list(row.names)),
+            over=0,
+            options=row.options(),
+        )
+    )
+
+
+def _row_of(conn: Connection, match_id: str) -> MatchRow | None:
+    r = conn.execute(sa.select(_matches).where(_matches.c.id == match_id)).mappings().first()
+    return None if r is None else _match_row(r)
+
+
+def _match_row(r: sa.RowMapping) -> MatchRow:
+    names = json.loads(r["names"])
+    options = r["options"] or {}
+    return MatchRow(
+        r["id"],
+        r["created"],
+        r["length"],
+        r["bot"],
+        r["bot_seat"],
+        (r["token0"], r["token1"]),
+        r["seed"],
+        r["commitment"],
+        (names[0], names[1]),
+        jacoby=bool(options.get("jacoby", False)),
+        beavers=bool(options.get("beavers", False)),
+        public=bool(options.get("public", False)),
+        rematch_of=options.get("rematch_of"),
+    )
+
+
+def _claim(conn: Connection, match_id: str, token_hash: str) -> bool:
+    m = _matches.c
+    done = conn.execute(
+        _matches.update().where(m.id == match_id, m.token1 == "").values(token1=token_hash)
+    )
+    return done.rowcount == 1
+
+
+def _rematch_id(conn: Connection, match_id: str) -> str | None:
+    m = _matches.c
+    query = sa.select(m.id).where(m.options["rematch_of"].as_string() == match_id).limit(1)
+    found = conn.execute(query).first()
+    return None if found is None else str(found[0])
+
+
+def _engine(url: str) -> Engine:
+    if url.startswith("postgresql"):
+        return sa.create_engine(url, pool_size=8, max_overflow=24, pool_pre_ping=True)
+    memory = url == "sqlite:///:memory:"
+    if not memory:
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    engine = sa.create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        **({"poolclass": StaticPool} if memory else {"pool_size": 8, "max_overflow": 24}),
+    )
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi: Any, _record: Any) -> None:
+        dbapi.isolation_level = None  # SQLAlchemy's BEGIN below, not the driver's
+        dbapi.execute("PRAGMA journal_mode=WAL")
+        dbapi.execute("PRAGMA synchronous=FULL")
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        # A writer takes the lock at once, so two writers never both read then write.
+        write = conn.get_execution_options().get("write")
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine

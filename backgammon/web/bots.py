@@ -1,0 +1,99 @@
+"""Bots off the event loop: each decision runs in a pool of worker processes, with a time
+limit and retries, so a slow or crashing bot never holds up the server or its other matches.
+
+The pool is shared by every application in one process (tests build many) and started with
+``spawn``: a worker imports only what the bot needs and never inherits the server's sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from backgammon.web.game import DEFAULT_BOT, Game, warm_up
+
+__all__ = ["BotFailed", "BotPool"]
+
+_log = logging.getLogger("backgammon.web")
+
+STARTUP = 120.0
+"""Seconds a new worker may take to start and load its bot (not counted as thinking)."""
+
+
+@dataclass
+class _Pool:
+    executor: ProcessPoolExecutor
+    warming: list[Future[None]]
+
+
+_pools: dict[int, _Pool] = {}
+
+Decider = Callable[[str, Game], dict[str, Any]]
+
+
+class BotFailed(RuntimeError):
+    """The bot gave no answer after every attempt (it raised, crashed or ran out of time)."""
+
+
+def _pool(processes: int) -> _Pool:
+    """The shared pool of ``processes`` workers, started (and each worker warming up) if new."""
+    pool = _pools.get(processes)
+    if pool is None:
+        context = multiprocessing.get_context("spawn")
+        executor = ProcessPoolExecutor(processes, mp_context=context)
+        warming = [executor.submit(warm_up, [DEFAULT_BOT]) for _ in range(processes)]
+        pool = _pools[processes] = _Pool(executor, warming)
+    return pool
+
+
+def _discard(processes: int, pool: _Pool) -> None:
+    """Stop a pool whose worker hangs or died (a running task cannot be cancelled)."""
+    if _pools.get(processes) is pool:
+        del _pools[processes]
+    workers = list(getattr(pool.executor, "_processes", {}).values())
+    pool.executor.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.kill()
+
+
+class BotPool:
+    """Bot decisions in ``processes`` worker processes: each attempt has ``timeout``
+    seconds, and a failure is tried again up to ``attempts`` times in all."""
+
+    def __init__(self, processes: int = 2, timeout: float = 10.0, attempts: int = 3) -> None:
+        if processes < 1 or timeout <= 0 or attempts < 1:
+            raise ValueError("a bot pool needs >= 1 process, a positive timeout, >= 1 attempt")
+        self.processes, self.timeout, self.attempts = processes, timeout, attempts
+
+    def warm(self) -> None:
+        """Start the workers and load the default bot before the first match needs it."""
+        _pool(self.processes)
+
+    async def decide(self, decider: Decider, bot: str, game: Game) -> dict[str, Any]:
+        """``decider(bot, game)`` run in a worker; :class:`BotFailed` after every attempt."""
+        problem = "no attempt"
+        for attempt in range(self.attempts):
+            pool = _pool(self.processes)
+            try:
+                if not all(f.done() for f in pool.warming):  # a new worker is not thinking yet
+                    warming = [asyncio.wrap_future(f) for f in pool.warming]
+                    await asyncio.wait_for(asyncio.gather(*warming), STARTUP)
+                future = pool.executor.submit(decider, bot, game.copy(dice=False))
+                return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
+            except TimeoutError:
+                problem = f"no answer within {self.timeout:g} s"
+                _discard(self.processes, pool)
+            except BrokenProcessPool:
+                problem = "its worker process died"
+                _discard(self.processes, pool)
+            except Exception as exc:  # the bot's own error, raised in the worker
+                problem = f"{type(exc).__name__}: {exc}"
+            _log.warning("bot %s, attempt %d: %s", bot, attempt + 1, problem)
+            await asyncio.sleep(0.05 * 2**attempt)
+        raise BotFailed(f"the {bot} bot failed {self.attempts} times ({problem})")

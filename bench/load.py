@@ -1,0 +1,207 @@
+"""Load on the web server: N matches against the bot played at once for T seconds.
+
+    python bench/load.py [--matches 20] [--seconds 30] [--servers 1,2]
+                         [--databases sqlite,postgresql]
+
+For each number of server processes (``backgammon serve --workers K``, one port) and each
+database (an SQLite file, or a throwaway PostgreSQL cluster made with initdb), on loopback:
+``--matches`` clients each play a match against the default bot (a new one when it ends),
+acting as soon as the WebSocket says it is their turn, with a random legal play.  Prints the
+human actions per second (and all stored actions, the bot's included), the latency of a
+person's action (POST until the acknowledgement) at p50/p95/p99, and the latency of a
+trivial request (GET /api/bots, 20 a second) during the load next to idle, with the
+issue's aims as ratios: trivial p95 within 5x idle, action p95 under 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from pghelp import Cluster, free_port
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0-100) of values, in milliseconds."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+class Load:
+    """The clients of one run and what they measured."""
+
+    def __init__(self, url: str, seconds: float) -> None:
+        self.url, self.ws_url = url, url.replace("http://", "ws://")
+        self.end = time.monotonic() + seconds
+        self.action_times: list[float] = []
+        self.errors = 0
+        self.matches = 0
+        self.stored = 0
+
+    async def player(self, client: httpx.AsyncClient, rng: random.Random) -> None:
+        """Play matches against the bot until the time is up."""
+        while time.monotonic() < self.end:
+            m = (await client.post("/api/matches", json={"length": 3})).json()
+            self.matches += 1
+            headers = {"Authorization": f"Bearer {m['token']}"}
+            path = f"/api/matches/{m['id']}/ws?token={m['token']}"
+            async with websockets.connect(self.ws_url + path) as ws:
+                state: dict[str, Any] = {"seq": -1}
+                while time.monotonic() < self.end:
+                    try:
+                        message = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                    except TimeoutError:
+                        continue
+                    if message["type"] != "state" or message["state"]["seq"] <= state["seq"]:
+                        continue
+                    state = message["state"]
+                    if state["over"]:
+                        break
+                    action = choose(state, rng)
+                    if action is None:
+                        continue  # the bot's turn: its answer will be pushed
+                    t = time.perf_counter()
+                    r = await client.post(
+                        f"/api/matches/{m['id']}/actions", json=action, headers=headers
+                    )
+                    if r.status_code == 200:
+                        self.action_times.append(time.perf_counter() - t)
+                    else:
+                        self.errors += 1
+                self.stored += state["seq"]
+
+    async def trivial(self, client: httpx.AsyncClient, until: float) -> list[float]:
+        """GET /api/bots 20 times a second until ``until``: the latencies."""
+        times = []
+        while time.monotonic() < until:
+            t = time.perf_counter()
+            await client.get("/api/bots")
+            times.append(time.perf_counter() - t)
+            await asyncio.sleep(0.05)
+        return times
+
+
+def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """A random legal action of the human (never a double or resignation), None when it is
+    not theirs to act."""
+    actions = state["actions"]
+    for simple in ("roll", "take", "accept"):
+        if simple in actions:
+            return {"action": simple, "seq": state["seq"]}
+    if "move" in actions:
+        longest = max(len(o) for o in state["plays"])
+        plays = [o for o in state["plays"] if len(o) == longest]
+        return {"action": "move", "steps": rng.choice(plays), "seq": state["seq"]}
+    return None
+
+
+async def measure(url: str, matches: int, seconds: float) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=matches + 10)
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
+        idle = await Load(url, 0).trivial(client, time.monotonic() + 3)
+        load = Load(url, seconds)
+        started = time.monotonic()
+        players = [load.player(client, random.Random(k)) for k in range(matches)]
+        busy, *_ = await asyncio.gather(load.trivial(client, load.end), *players)
+        elapsed = time.monotonic() - started
+    return {
+        "human/s": len(load.action_times) / elapsed,
+        "stored/s": load.stored / elapsed,
+        "act50": percentile(load.action_times, 50),
+        "act95": percentile(load.action_times, 95),
+        "act99": percentile(load.action_times, 99),
+        "idle50": percentile(idle, 50),
+        "idle95": percentile(idle, 95),
+        "busy50": percentile(busy, 50),
+        "busy95": percentile(busy, 95),
+        "errors": load.errors,
+        "matches": load.matches,
+    }
+
+
+def serve(database: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    cmd = [sys.executable, "-m", "backgammon", "serve", "--port", str(port), "--workers"]
+    proc = subprocess.Popen(
+        [*cmd, str(workers), "--database", database, "--bot-processes", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/api/bots", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            if time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError("the server did not start") from None
+            time.sleep(0.2)
+    time.sleep(3 * workers)  # every worker up and its bot process warm
+    return proc, url
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--servers", default="1,2", help="server processes to try (1,2)")
+    parser.add_argument("--databases", default="sqlite,postgresql")
+    args = parser.parse_args()
+    if not 1 <= args.matches <= 200 or not 1 <= args.seconds <= 600:
+        parser.error("--matches 1-200 and --seconds 1-600 keep the run bounded")
+
+    cluster = Cluster() if "postgresql" in args.databases else None
+    print(f"{args.matches} matches against the bot for {args.seconds:g} s, loopback")
+    print(
+        "servers  database    human/s stored/s  action p50/p95/p99 ms   "
+        "/api/bots p50/p95 ms idle -> load   p95 load/idle  action p95/50ms"
+    )
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for workers in (int(w) for w in args.servers.split(",")):
+                for kind in args.databases.split(","):
+                    if kind == "sqlite":
+                        database = str(Path(tmp) / f"load-{workers}.sqlite3")
+                    else:
+                        assert cluster is not None
+                        database = cluster.new_database()
+                    proc, url = serve(database, workers)
+                    try:
+                        r = asyncio.run(measure(url, args.matches, args.seconds))
+                    finally:
+                        proc.terminate()
+                        proc.wait(30)
+                    print(
+                        f"{workers:>7}  {kind:<10} {r['human/s']:8.1f} {r['stored/s']:8.1f}"
+                        f"  {r['act50']:6.1f} {r['act95']:6.1f} {r['act99']:6.1f}"
+                        f"      {r['idle50']:5.1f} {r['idle95']:5.1f} -> "
+                        f"{r['busy50']:5.1f} {r['busy95']:6.1f}"
+                        f"   {r['busy95'] / r['idle95']:9.1f}x"
+                        f"   {r['act95'] / 50:9.2f}x"
+                        + (f"  ({r['errors']} refused)" if r["errors"] else ""),
+                        flush=True,
+                    )
+    finally:
+        if cluster is not None:
+            cluster.stop()
+
+
+if __name__ == "__main__":
+    main()
