@@ -12,11 +12,12 @@ from functools import cache
 import numpy as np
 import pytest
 
-from backgammon.board import Position, iter_rolls
+from backgammon.board import Position
 from backgammon.cli.commands import main
 from backgammon.players.cube import CubeAction, CubeState, cube_decision, cube_efficiency
 from backgammon.players.encode import boards_array
 from backgammon.players.probabilities import cubeless_equity, flip_probs
+from backgammon.players.search import roll_children
 from backgammon.rollout import (
     CUBE_LABELS,
     Candidate,
@@ -61,23 +62,13 @@ def test_a_trials_dice_depend_on_the_seed_and_its_number_alone() -> None:
 
 # ------------------------------------------------------------------ exact races
 
-_ROLLS = [(a, b, 1 if a == b else 2) for a, b in iter_rolls()]
-
 
 @cache
 def _bot_win(pos: Position) -> float:
     """The exact chance that the side on roll wins a pure bear-off when both sides play the
     rollout bot's 0-ply choice (the bear-off database), by recursion over every roll."""
-    kids: list[Position] = []
-    segments = []
-    for a, b, w in _ROLLS:
-        moves = pos.legal_moves((a, b))
-        start = len(kids)
-        if moves:
-            kids.extend(pos.play(m) for m in moves)
-        else:
-            kids.append(pos.flip())
-        segments.append((start, len(kids), w))
+    kids, rolls = roll_children(pos)
+    segments = [(start, end, w) for _a, _b, start, end, w in rolls]
     ev = evaluator_for(None, True)
     eq = cubeless_equity(flip_probs(ev.evaluate(boards_array(k.board for k in kids))))
     total = 0.0

@@ -34,7 +34,7 @@ from backgammon.players.evaluator import Evaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
 
-__all__ = ["Searcher", "cube_lives"]
+__all__ = ["Searcher", "cube_lives", "roll_children"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -52,7 +52,7 @@ def cube_lives(boards: IntArray) -> FloatArray:
     return np.asarray(np.where(over, 0.0, x))
 
 
-def _roll_children(pos: Position) -> tuple[list[Position], list[tuple[int, int, int, int, float]]]:
+def roll_children(pos: Position) -> tuple[list[Position], list[tuple[int, int, int, int, float]]]:
     """Every play of every one of the 21 rolls (the turn passing when there is none), in
     one list for one batch, and per roll ``(die1, die2, start, end, weight)`` into it."""
     afters: list[Position] = []
@@ -117,7 +117,7 @@ class Searcher:
         total = np.zeros(5)
         if plies == 1:
             # Every roll's plays in one batch.
-            afters, segments = _roll_children(pos)
+            afters, segments = roll_children(pos)
             probs = self.probs_after(boards_array(p.board for p in afters))
             eq = self.equity(probs)
             for _, _, start, end, weight in segments:
@@ -219,13 +219,13 @@ class Searcher:
     def _expanded(
         self, position: Position
     ) -> tuple[list[Position], list[tuple[int, int, int, int, float]], IntArray, FloatArray]:
-        """The plays of the 21 rolls (:func:`_roll_children`), their boards and 0-ply
+        """The plays of the 21 rolls (:func:`roll_children`), their boards and 0-ply
         probabilities for the side then on roll; the last few positions are remembered, as
         an analysis asks the same position about the cube and then about the roll's luck."""
         key = position.board
         hit = self._recent.get(key)
         if hit is None:
-            afters, segments = _roll_children(position)
+            afters, segments = roll_children(position)
             boards = boards_array(p.board for p in afters)
             hit = (afters, segments, boards, np.asarray(self.evaluator.evaluate(boards)))
             if len(self._recent) >= 4:
