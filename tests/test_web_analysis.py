@@ -51,7 +51,9 @@ def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Serv
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         page = browser.new_page()
-        page.goto(f"{server.url}/m/{match_id}/analysis")
+        page.goto(f"{server.url}/m/{match_id}")  # the match's end links to its analysis
+        page.click("#end-analyse")
+        page.wait_for_url(f"{server.url}/m/{match_id}/analysis")
         page.wait_for_selector("#analyse:not([hidden])")
         page.click("#analyse")
         page.wait_for_selector("#result:not([hidden])", timeout=120_000)

@@ -187,6 +187,9 @@ function render(animate) {
     renderLog(s.log, -1);
   }
   $("btn-rematch").classList.toggle("hidden", !(s.over && s.seat !== null));
+  // Against the bot the match so far can be analysed; between two people only once it is over.
+  $("analyse-box").classList.toggle("hidden", !(s.over || s.bot !== null));
+  $("analyse-link").href = `/m/${matchId}/analysis`;
   if (s.over) {
     $("seed-box").classList.remove("hidden");
     $("seed").textContent = s.seed;
@@ -211,6 +214,8 @@ function showEnd() {
   $("end-text").textContent = endText(e);
   $("end-score").textContent = scoreText(e.score);
   $("end-rematch").classList.toggle("hidden", !(state.over && state.seat !== null));
+  $("end-analyse").classList.toggle("hidden", !state.over);
+  $("end-analyse").href = `/m/${matchId}/analysis`;
   $("end-continue").textContent = state.over ? "Close" : "Continue to the next game";
   if (dialog.classList.contains("hidden")) {
     dialog.classList.remove("hidden");
