@@ -67,14 +67,25 @@ def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Serv
             timeout=30_000,
         )
         assert "chosen" in (first.get_attribute("class") or "")
+        # The error's link steps the match's replay to that decision.
+        href = page.get_attribute("#to-replay", "href") or ""
+        step = int(href.rsplit("=", 1)[1])
+        page.click("#to-replay")
+        page.wait_for_function(
+            f"document.getElementById('rp-at').textContent.startsWith('{step} /')", timeout=30_000
+        )
         browser.close()
     with httpx.Client(base_url=server.url, timeout=30) as client:
         done = client.get(f"/api/matches/{match_id}/analysis").json()
     assert done["status"] == "done" and done["current"]
     players = done["analysis"]["players"]
     assert len(players) == 2 and all("pr" in p["overall"] for p in players)
-    for d in done["analysis"]["decisions"]:
-        assert d["error_emg"] >= 0 and d["kind"] in ("checker", "double", "take")
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        for d in done["analysis"]["decisions"]:
+            assert d["error_emg"] >= 0 and d["kind"] in ("checker", "double", "take")
+            # Each decision's replay step shows the position it was taken in.
+            replayed = client.get(f"/api/matches/{match_id}/replay/{d['step']}").json()
+            assert replayed["gnubg_id"] == d["gnubg_id"]
 
 
 def test_no_analysis_between_two_people_until_the_end(server: Server) -> None:

@@ -25,9 +25,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from backgammon import matchfile
 from backgammon.match import Match
 from backgammon.matchfile import MatchFile
+from backgammon.web.game import Game
 from backgammon.web.store import Store
 
-__all__ = ["PLIES", "analysis_router", "shutdown_analyses"]
+__all__ = ["PLIES", "analysis_router", "replay_steps", "shutdown_analyses"]
 
 PLIES = 1
 """The depth of the web analysis (the terminal's default)."""
@@ -69,7 +70,23 @@ def shutdown_analyses() -> None:
         _pool = None
 
 
-def _job(record: MatchFile, seq: int, out: str, plies: int) -> None:
+def replay_steps(game: Game, decisions: list[dict[str, Any]]) -> None:
+    """Give each decision the replay step it was taken at (``step``: how many of the match's
+    stored actions came before it), found by its gnubg ID, in order, as the stored actions
+    are replayed; a decision not found keeps no step."""
+    stepper = Game.replay(game.row, [])
+    ids = [stepper.match.gnubg_id()]
+    for action in game.actions:
+        stepper.apply(int(action["seat"]), dict(action))
+        ids.append(stepper.match.gnubg_id())
+    at = 0
+    for d in decisions:
+        found = next((k for k in range(at, len(ids)) if ids[k] == d["gnubg_id"]), None)
+        if found is not None:
+            d["step"] = at = found
+
+
+def _job(record: MatchFile, game: Game, out: str, plies: int) -> None:
     """In the worker: analyse, writing progress then the result beside ``out``."""
     from backgammon.analysis import analyse
 
@@ -83,7 +100,8 @@ def _job(record: MatchFile, seq: int, out: str, plies: int) -> None:
             progress.write_text(json.dumps([done, total]))
 
     result = analyse(record, plies=plies, progress=report).to_json()
-    result["seq"] = seq
+    result["seq"] = game.seq
+    replay_steps(game, result["decisions"])
     tmp = out + ".tmp"
     Path(tmp).write_text(json.dumps(result))
     os.replace(tmp, out)
@@ -135,7 +153,7 @@ def analysis_router(store: Store) -> APIRouter:
         folder.mkdir(parents=True, exist_ok=True)
         out = out_path(match_id)
         seq = game.seq
-        job = _executor().submit(_job, record, seq, str(out), PLIES)
+        job = _executor().submit(_job, record, game.copy(dice=False), str(out), PLIES)
         job.add_done_callback(lambda j: keep(match_id, seq, j))
         running[match_id] = job
         return JSONResponse({"status": "running"}, status_code=202)
@@ -160,7 +178,9 @@ def analysis_router(store: Store) -> APIRouter:
         text = await request.app.state.server.db(store.analysis, match_id)
         if text is not None:
             data = json.loads(text)
-            return {"status": "done", "analysis": data, "current": data.get("seq") == live.game.seq}
+            game = live.game
+            current = data.get("seq") == game.seq
+            return {"status": "done", "analysis": data, "current": current, "over": game.is_over}
         return {"status": "none"}
 
     @router.get("/api/analysis/board.svg")

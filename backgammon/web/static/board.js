@@ -254,6 +254,9 @@ function setState(s) {
     }
   }
   render(fresh && old !== null);
+  // A link from the analysis (?at=N) opens a finished match's replay at that step.
+  const at = new URLSearchParams(location.search).get("at");
+  if (!old && s.over && at !== null && /^\d+$/.test(at)) showReplay(+at);
 }
 
 // ------------------------------------------------------------------ acting
