@@ -123,7 +123,7 @@ def click_one_action(page: Page) -> None:
             page.click("#btn-confirm")
     # Settled: the bot has answered and it is the human's turn again (or the match is over).
     page.wait_for_function(
-        f"state.over || (state.seq !== {seq} && state.actions.length > 0)", timeout=15000
+        f"state.over || (state.seq !== {seq} && state.actions.length > 0)", timeout=60_000
     )
 
 
@@ -432,7 +432,7 @@ def test_connection_lost_is_shown_and_cleared(server: Server, browser: Browser) 
     assert page.is_hidden("#btn-roll")  # nothing to click that would do nothing
     server.start()
     page.wait_for_function(
-        "connected && !document.getElementById('conn').textContent", timeout=20000
+        "connected && !document.getElementById('conn').textContent", timeout=60_000
     )
     page.wait_for_selector("#btn-roll", state="visible")
     page.context.close()
@@ -534,8 +534,8 @@ def test_a_keyboard_only_game_with_an_accessible_page(server: Server, browser: B
                 page.keyboard.press("Enter")
         else:
             raise AssertionError(f"nothing to do with the keyboard: {acts}")
-        page.wait_for_function(f"state.over || state.seq !== {seq}", timeout=15000)
-        page.wait_for_function("state.over || state.actions.length > 0", timeout=15000)
+        page.wait_for_function(f"state.over || state.seq !== {seq}", timeout=60_000)
+        page.wait_for_function("state.over || state.actions.length > 0", timeout=60_000)
     assert page_state(page)["over"] and on_points
     live = page.inner_text("#status")
     assert page.get_attribute("#status", "aria-live") == "polite" and live
@@ -676,14 +676,14 @@ def test_auto_roll_moving_checkers_and_sound(server: Server, browser: Browser) -
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + r.json()["link"])
-    page.wait_for_function("state && state.seq > 0", timeout=10000)  # nobody clicked Roll
+    page.wait_for_function("state && state.seq > 0", timeout=60_000)  # nobody clicked Roll
     page.wait_for_function(
-        "state.actions.includes('move') || state.actions.includes('double')", timeout=15000
+        "state.actions.includes('move') || state.actions.includes('double')", timeout=60_000
     )
     s = page_state(page)
     if "move" in s["actions"]:
         page.fill("#move-text", notation(max(s["plays"], key=len)))
         page.click("#move-form button")
-    page.wait_for_function("window.slides > 0", timeout=15000)
+    page.wait_for_function("window.slides > 0", timeout=60_000)
     assert errors == []
     ctx.close()
