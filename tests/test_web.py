@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 from pghelp import postgres  # noqa: F401 (the fixture)
 
 from backgammon import Move, Position
-from backgammon.web import create_app
+from backgammon.web import bots, create_app
 from backgammon.web.game import orderings
 from backgammon.web.store import Store, StoreError, database_path, database_url
 
@@ -636,3 +637,11 @@ def test_an_analysis_is_kept_in_the_database(client: TestClient, db: str) -> Non
         store.close()
     got = client.get(f"/api/matches/{m['id']}/analysis").json()
     assert got["status"] == "done" and got["analysis"] == {"seq": 5}
+
+
+def test_bots_think_at_a_lower_priority_than_the_server() -> None:
+    """A bot worker's niceness is the server's plus NICENESS (at most 19): on a busy machine
+    people's requests are answered before the bots' thinking."""
+    pool = bots._pool(1)
+    worker = pool.executor.submit(os.nice, 0).result(timeout=120)
+    assert worker == min(19, os.nice(0) + bots.NICENESS)

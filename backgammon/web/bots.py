@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -21,6 +22,10 @@ from backgammon.web.game import DEFAULT_BOT, Game, warm_up
 __all__ = ["BotFailed", "BotPool"]
 
 _log = logging.getLogger("backgammon.web")
+
+NICENESS = 10
+"""How much lower than the server a worker's CPU priority is: on a busy machine people's
+requests are answered first and the bots think with the time left."""
 
 STARTUP = 120.0
 """Seconds a new worker may take to start and load its bot (not counted as thinking)."""
@@ -46,7 +51,9 @@ def _pool(processes: int) -> _Pool:
     pool = _pools.get(processes)
     if pool is None:
         context = multiprocessing.get_context("spawn")
-        executor = ProcessPoolExecutor(processes, mp_context=context)
+        executor = ProcessPoolExecutor(
+            processes, mp_context=context, initializer=os.nice, initargs=(NICENESS,)
+        )
         warming = [executor.submit(warm_up, [DEFAULT_BOT]) for _ in range(processes)]
         pool = _pools[processes] = _Pool(executor, warming)
     return pool
