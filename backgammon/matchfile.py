@@ -420,11 +420,14 @@ def to_match(record: MatchFile, warnings: list[str] | None = None) -> bm.Match:
     notes: list[str] = warnings if warnings is not None else []
     length = record.length or None
     beavers = any(_has_beaver(g) for g in record.games)
+    max_cube = _max_cube(record)
     try:
         if length is None:
-            rules = Rules.money(jacoby=record.jacoby, beavers=beavers, raccoons=beavers)
+            rules = Rules.money(
+                jacoby=record.jacoby, beavers=beavers, raccoons=beavers, max_cube=max_cube
+            )
         else:
-            rules = Rules.match(length, crawford=record.crawford or length == 1)
+            rules = Rules.match(length, crawford=record.crawford or length == 1, max_cube=max_cube)
     except ValueError as exc:
         raise MatchFileError(f"the file's rules are refused: {exc}") from exc
     first = record.games[0] if record.games else None
@@ -463,6 +466,16 @@ def to_match(record: MatchFile, warnings: list[str] | None = None) -> bm.Match:
         replay_game(match, game, notes)
         unfinished = game if game.actions and game_end(match, start) is None else None
     return match
+
+
+def _max_cube(record: MatchFile) -> int:
+    """The cube's ceiling a file was played under: 64 (R26), or the largest value it
+    reached when higher (gnubg lets a cube go past 64), up to the package's 2**15."""
+    values = [a.value for g in record.games for a in g.actions if isinstance(a, FileDouble)]
+    top = max(values, default=1)
+    if top <= 64:
+        return 64
+    return min(1 << (top - 1).bit_length(), 1 << 15)
 
 
 def _has_beaver(game: GameFile) -> bool:

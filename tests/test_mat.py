@@ -17,7 +17,8 @@ from records_helpers import (
 from reference import SAMPLES
 
 from backgammon import mat
-from backgammon.match import Match
+from backgammon.dice import FixedDice
+from backgammon.match import CubeError, Match
 from backgammon.matchfile import (
     FileDouble,
     FileDrop,
@@ -429,3 +430,23 @@ def test_game_after_an_unfinished_game_is_refused_with_its_line() -> None:
     )
     err = error_of(text)
     assert err.line == 9 and "game 2 begins before game 1 is over" in str(err)
+
+
+def test_R26_a_file_whose_cube_went_past_64_is_read_with_that_ceiling() -> None:
+    """gnubg lets a money cube pass 64 (R26 sets no ceiling); such a file reads, its match
+    under the smallest power-of-two ceiling that holds its cube, and plays no further."""
+    m = Match(rules=Rules.money(max_cube=256), dice=FixedDice([(3, 1)] + [(2, 1)] * 20))
+    m.roll()
+    m.move("8/5 6/5")
+    for _ in range(7):  # 2, 4, ... 128, each side in turn
+        m.double()
+        m.take()
+        m.roll()
+        assert m.dice is not None
+        m.move(str(m.position.legal_moves(m.dice)[0]))
+    assert m.cube_value == 128
+    back = mat.read(mat.write(m, ("a", "b")))
+    assert back.cube_value == 128 and back.rules.max_cube == 128
+    assert back.position == m.position
+    with pytest.raises(CubeError):
+        back.double()  # beyond the file's ceiling
