@@ -35,6 +35,8 @@ __all__ = [
     "Position",
     "Step",
     "check_dice",
+    "iter_rolls",
+    "iter_weighted_rolls",
     "short_repr",
 ]
 
@@ -1067,3 +1069,9 @@ def iter_rolls() -> Iterator[tuple[int, int]]:
     for a in range(1, 7):
         for b in range(1, a + 1):
             yield a, b
+
+
+def iter_weighted_rolls() -> Iterator[tuple[int, int, int]]:
+    """The 21 distinct rolls with their chances out of 36 (1 for a double, 2 otherwise)."""
+    for a, b in iter_rolls():
+        yield a, b, 1 if a == b else 2

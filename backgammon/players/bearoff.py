@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from backgammon.board import iter_weighted_rolls
+
 __all__ = [
     "MAX_ROLLS",
     "N_POSITIONS",
@@ -38,7 +40,7 @@ IntArray = npt.NDArray[np.int64]
 Home = tuple[int, int, int, int, int, int]
 
 _BINOM = np.array([[comb(n, k) for k in range(7)] for n in range(22)], dtype=np.int64)
-_ROLLS = [(a, b, 1 if a == b else 2) for a in range(1, 7) for b in range(1, a + 1)]
+_ROLLS = list(iter_weighted_rolls())
 
 
 class BearoffError(ValueError):

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.board import Move, Position, iter_rolls
+from backgammon.board import Move, Position, iter_weighted_rolls
 from backgammon.players.cube import (
     CubeState,
     best_cube_value,
@@ -39,7 +39,7 @@ __all__ = ["Searcher", "cube_lives", "roll_children"]
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-_ROLLS = [(a, b, 1.0 if a == b else 2.0) for a, b in iter_rolls()]
+_ROLLS = list(iter_weighted_rolls())
 
 
 def cube_lives(boards: IntArray) -> FloatArray:

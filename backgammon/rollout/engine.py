@@ -20,7 +20,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.board import Position, iter_rolls
+from backgammon.board import Position, iter_weighted_rolls
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.cube import CubeAction, CubeState, cube_decision, cube_efficiency
 from backgammon.players.encode import boards_array
@@ -46,7 +46,7 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-_ROLLS = [(a, b, 1.0 if a == b else 2.0) for a, b in iter_rolls()]
+_ROLLS = list(iter_weighted_rolls())
 _ROLL_WEIGHTS = np.array([w for _, _, w in _ROLLS]) / 36.0
 _ALL_ROLLS = tuple((a, b) for a, b, _ in _ROLLS)
 _CACHE_SIZE = 4096

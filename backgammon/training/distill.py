@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
-from backgammon.board import Position, iter_rolls
+from backgammon.board import Position, iter_rolls, iter_weighted_rolls
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.encode import after_boards, boards_array, encode_with_race
 from backgammon.players.evaluator import CompositeEvaluator
@@ -38,7 +38,7 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _ROLLS = list(iter_rolls())
-_ROLL_WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in _ROLLS]) / 36.0
+_ROLL_WEIGHTS = np.array([w for _a, _b, w in iter_weighted_rolls()]) / 36.0
 
 
 def _best_replies(searcher: Searcher, positions: Sequence[Position]) -> tuple[IntArray, FloatArray]:
