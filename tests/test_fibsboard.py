@@ -16,6 +16,7 @@ from records_helpers import GNUBG
 from test_fuzz_readers import check, texts
 
 from backgammon import Position
+from backgammon.dice import SeededDice
 from backgammon.fibsboard import (
     InvalidBoardLineError,
     format_board_line,
@@ -96,7 +97,8 @@ def _states(seed: int, n: int) -> Iterator[MatchState]:
     found = 0
     while found < n:
         length = rng.choice(lengths)
-        m = Match(rules=Rules(match_length=length) if length else Rules.money())
+        rules = Rules(match_length=length) if length else Rules.money()
+        m = Match(rules=rules, dice=SeededDice(rng.randrange(2**32)))  # the same states each run
         for _ in range(rng.randint(1, 400)):
             if m.is_over:
                 break
