@@ -20,9 +20,9 @@ from backgammon.players import (
     get,
     probabilities,
 )
-from backgammon.players.cube import cubeful
+from backgammon.players.cube import cubeful, dead_cube_weights
 from backgammon.players.encode import boards_array
-from backgammon.players.neural import NeuralPlayer, match_weights
+from backgammon.players.neural import NeuralPlayer
 from backgammon.players.search import cube_lives
 
 
@@ -123,9 +123,9 @@ def test_resignation_rule_compares_points_with_equity() -> None:
     assert player.accept_resignation(Position.initial(), 2, match)
 
 
-def test_match_weights_give_match_winning_chances() -> None:
+def test_dead_cube_weights_give_match_winning_chances() -> None:
     state = CubeState(match_length=5, score=(3, 3))
-    w, c = match_weights(state)
+    w, c = dead_cube_weights(state)
     # A sure single win at 2-away/2-away leaves us 1-away vs 2-away (Crawford next).
     assert float(w @ np.array([1.0, 0, 0, 0, 0]) + c) == pytest.approx(0.67736)
     # A sure gammon loss loses the match.

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 from threadpoolctl import threadpool_limits
 
 from backgammon.board import Move, Position
@@ -26,7 +25,7 @@ from backgammon.players.net import DEFAULT_WEIGHTS, NetPair, default_nets
 from backgammon.players.probabilities import Probabilities
 from backgammon.players.search import Searcher
 
-__all__ = ["NeuralPlayer", "limit_blas_threads", "match_weights"]
+__all__ = ["NeuralPlayer", "limit_blas_threads"]
 
 _limited = False
 
@@ -38,13 +37,6 @@ def limit_blas_threads() -> None:
     if not _limited:
         threadpool_limits(limits=1)
         _limited = True
-
-
-def match_weights(
-    cube: CubeState, met: MatchEquityTable = KAZAROSS_XG2
-) -> tuple[np.ndarray, float]:
-    """Dead-cube match winning chances as ``w @ p + c`` of the five probabilities."""
-    return dead_cube_weights(cube, met)
 
 
 class NeuralPlayer:
@@ -154,7 +146,7 @@ class NeuralPlayer:
         ours = Probabilities.of(self.probabilities(position, 0)).flip()
         if cube is None or cube.is_money:
             return bool(points >= ours.equity() - 1e-9)
-        w, c = match_weights(cube.flip(), self.met)
+        w, c = dead_cube_weights(cube.flip(), self.met)
         a, b = cube.flip().away
         offered = self.met.equity(
             a - points * cube.cube_value, b, cube.crawford or cube.post_crawford

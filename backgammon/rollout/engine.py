@@ -22,12 +22,18 @@ import numpy.typing as npt
 
 from backgammon.board import Position, iter_weighted_rolls
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.cube import CubeAction, CubeState, cube_decision, cube_efficiency
+from backgammon.players.cube import (
+    CubeAction,
+    CubeState,
+    cube_decision,
+    cube_efficiency,
+    dead_cube_weights,
+)
 from backgammon.players.encode import boards_array
 from backgammon.players.evaluator import CompositeEvaluator, Evaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.net import NetPair, default_nets
-from backgammon.players.neural import limit_blas_threads, match_weights
+from backgammon.players.neural import limit_blas_threads
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs, game_over_probs
 from backgammon.players.search import Searcher
 from backgammon.rollout.dice import roll_indices, to_dice
@@ -188,7 +194,7 @@ class _Engine:
             return MONEY_WEIGHTS
         w = self._weights.get(state)
         if w is None:
-            w = self._weights[state] = match_weights(state, self.met)
+            w = self._weights[state] = dead_cube_weights(state, self.met)
         return w
 
     def cube_scale(self, state: CubeState) -> float:

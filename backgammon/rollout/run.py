@@ -17,10 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.board import Position
-from backgammon.players.cube import CubeState
+from backgammon.players.cube import CubeState, dead_cube_weights
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
-from backgammon.players.neural import match_weights
-from backgammon.players.probabilities import MONEY_WEIGHTS
 from backgammon.players.search import Searcher
 from backgammon.rollout.engine import (
     Candidate,
@@ -111,7 +109,7 @@ def candidates_for(
         chosen = [position.parse_move(text, dice) for text in moves]
         after = [(str(m), position.play(m)) for m in chosen]
     else:
-        w = MONEY_WEIGHTS if state.is_money else match_weights(state, met)
+        w = dead_cube_weights(state, met)
         ranked = Searcher(evaluator_for(weights, bearoff), w).rank_moves(position, dice, 0)
         after = [(str(m), position.play(m)) for m, _ in ranked[: max(1, top)]]
     return tuple(Candidate(text, pos.board, True, state.flip()) for text, pos in after)
