@@ -645,3 +645,39 @@ def test_bots_think_at_a_lower_priority_than_the_server() -> None:
     pool = bots._pool(1)
     worker = pool.executor.submit(os.nice, 0).result(timeout=120)
     assert worker == min(19, os.nice(0) + bots.NICENESS)
+
+
+def test_bot_workers_exit_when_their_server_is_killed() -> None:
+    """A server killed with kill -9 leaves no bot worker behind (they were piling up, one
+    set per killed server, until the machine ran out of memory)."""
+    import signal
+    import subprocess
+    import sys
+
+    code = (
+        "import os, sys, time\n"
+        "from backgammon.web import bots\n"
+        "pool = bots._pool(2)\n"
+        "for f in pool.warming: f.result(timeout=120)\n"
+        "print(' '.join(str(p) for p in pool.executor._processes), flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    workers = [int(p) for p in server.stdout.readline().split()]
+    assert len(workers) == 2
+    server.send_signal(signal.SIGKILL)
+    server.wait()
+    deadline = time.monotonic() + 20
+    alive = workers
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [p for p in workers if Path(f"/proc/{p}").exists() and not _zombie(p)]
+    assert alive == []
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
+    except OSError:
+        return True

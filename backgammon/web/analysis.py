@@ -12,7 +12,6 @@ import json
 import multiprocessing
 import os
 import tempfile
-import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from importlib import resources
@@ -25,6 +24,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from backgammon import matchfile
 from backgammon.match import Match
 from backgammon.matchfile import MatchFile
+from backgammon.web.bots import worker_start
 from backgammon.web.game import Game
 from backgammon.web.store import Store
 
@@ -44,22 +44,10 @@ def _executor() -> ProcessPoolExecutor:
         _pool = ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_watch_parent,
-            initargs=(os.getpid(),),
+            initializer=worker_start,
+            initargs=(os.getpid(), 0),
         )
     return _pool
-
-
-def _watch_parent(parent: int) -> None:
-    """In the worker: exit as soon as the server process is gone (however it ended), so
-    that no worker outlives it."""
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True).start()
 
 
 def shutdown_analyses() -> None:

@@ -11,6 +11,8 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -46,13 +48,30 @@ class BotFailed(RuntimeError):
     """The bot gave no answer after every attempt (it raised, crashed or ran out of time)."""
 
 
+def worker_start(parent: int, niceness: int) -> None:
+    """In a worker process: lower its priority by ``niceness`` and exit as soon as the
+    server process ``parent`` is gone, however it ended (kill -9 included), so that no
+    worker outlives its server."""
+    os.nice(niceness)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def _pool(processes: int) -> _Pool:
     """The shared pool of ``processes`` workers, started (and each worker warming up) if new."""
     pool = _pools.get(processes)
     if pool is None:
         context = multiprocessing.get_context("spawn")
         executor = ProcessPoolExecutor(
-            processes, mp_context=context, initializer=os.nice, initargs=(NICENESS,)
+            processes,
+            mp_context=context,
+            initializer=worker_start,
+            initargs=(os.getpid(), NICENESS),
         )
         warming = [executor.submit(warm_up, [DEFAULT_BOT]) for _ in range(processes)]
         pool = _pools[processes] = _Pool(executor, warming)
