@@ -66,10 +66,11 @@ def main() -> int:
     ap.add_argument("--money", type=float, default=0.2, help="share of money-game cases")
     ap.add_argument("--show", action="store_true", help="print each disagreement")
     ap.add_argument("--plies", type=int, default=0, help="our depth end to end (0, 1, 2)")
+    ap.add_argument("--weights", type=Path, default=None, help="a .npz other than the shipped one")
     args = ap.parse_args()
     cases = make_cases(args.positions, args.seed, args.money)
     ask_gnubg_cube(cases)
-    net = NeuralPlayer(args.plies)
+    net = NeuralPlayer(args.plies, weights=args.weights)
     n = len(cases)
     end = f"end to end, ours at {args.plies}-ply"
     tallies = {"logic": [0, 0], end: [0, 0]}

@@ -270,6 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--batch", type=int, default=128)
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--hidden", type=int, default=0, help="widen the contact net to this many")
+    f.add_argument("--race-hidden", type=int, default=0, help="widen the race net to this many")
     f.add_argument(
         "--inputs",
         type=int,
@@ -301,6 +302,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.hidden:
         ev.contact = widen(ev.contact, args.hidden, np.random.default_rng(args.seed))
         ev.meta["hidden"] = args.hidden
+    if args.race_hidden:
+        ev.race = widen(ev.race, args.race_hidden, np.random.default_rng(args.seed))
+        ev.meta["race_hidden"] = args.race_hidden
     fit(ev, boards, probs, args.epochs, args.lr, args.batch, args.seed)
     history = ev.meta.setdefault("history", [])
     history.append({"distill": [str(p) for p in args.data], "argv": sys.argv[1:]})
