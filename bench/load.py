@@ -26,8 +26,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import httpx
-import websockets
+import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
@@ -45,26 +46,29 @@ def percentile(values: list[float], q: float) -> float:
 class Load:
     """The clients of one run and what they measured."""
 
-    def __init__(self, url: str, seconds: float) -> None:
-        self.url, self.ws_url = url, url.replace("http://", "ws://")
+    def __init__(self, session: aiohttp.ClientSession, url: str, seconds: float) -> None:
+        self.session, self.url = session, url
         self.end = time.monotonic() + seconds
         self.action_times: list[float] = []
         self.errors = 0
         self.matches = 0
         self.stored = 0
 
-    async def player(self, client: httpx.AsyncClient, rng: random.Random) -> None:
+    async def player(self, rng: random.Random) -> None:
         """Play matches against the bot until the time is up."""
+        session, url = self.session, self.url
         while time.monotonic() < self.end:
-            m = (await client.post("/api/matches", json={"length": 3})).json()
+            async with session.post(f"{url}/api/matches", json={"length": 3}) as r:
+                m = await r.json()
             self.matches += 1
             headers = {"Authorization": f"Bearer {m['token']}"}
-            path = f"/api/matches/{m['id']}/ws?token={m['token']}"
-            async with websockets.connect(self.ws_url + path) as ws:
+            actions_url = f"{url}/api/matches/{m['id']}/actions"
+            ws_url = f"{url}/api/matches/{m['id']}/ws?token={m['token']}"
+            async with session.ws_connect(ws_url, compress=0, max_msg_size=0) as ws:
                 state: dict[str, Any] = {"seq": -1}
                 while time.monotonic() < self.end:
                     try:
-                        message = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                        message = json.loads(await ws.receive_str(timeout=1.0))
                     except TimeoutError:
                         continue
                     if message["type"] != "state" or message["state"]["seq"] <= state["seq"]:
@@ -76,21 +80,21 @@ class Load:
                     if action is None:
                         continue  # the bot's turn: its answer will be pushed
                     t = time.perf_counter()
-                    r = await client.post(
-                        f"/api/matches/{m['id']}/actions", json=action, headers=headers
-                    )
-                    if r.status_code == 200:
-                        self.action_times.append(time.perf_counter() - t)
-                    else:
-                        self.errors += 1
+                    async with session.post(actions_url, json=action, headers=headers) as r:
+                        await r.read()
+                        if r.status == 200:
+                            self.action_times.append(time.perf_counter() - t)
+                        else:
+                            self.errors += 1
                 self.stored += state["seq"]
 
-    async def trivial(self, client: httpx.AsyncClient, until: float) -> list[float]:
+    async def trivial(self, until: float) -> list[float]:
         """GET /api/bots 20 times a second until ``until``: the latencies."""
         times = []
         while time.monotonic() < until:
             t = time.perf_counter()
-            await client.get("/api/bots")
+            async with self.session.get(f"{self.url}/api/bots") as r:
+                await r.read()
             times.append(time.perf_counter() - t)
             await asyncio.sleep(0.05)
         return times
@@ -111,13 +115,16 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
 
 
 async def measure(url: str, matches: int, seconds: float) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=matches + 10)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
-        idle = await Load(url, 0).trivial(client, time.monotonic() + 3)
-        load = Load(url, seconds)
+    # One lean client process (uvloop, aiohttp's C parser, no cookie jar: every player
+    # authenticates with its token) so that little of the measured latency is the client's.
+    connector = aiohttp.TCPConnector(limit=matches + 10)
+    jar = aiohttp.DummyCookieJar()
+    async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as session:
+        idle = await Load(session, url, 0).trivial(time.monotonic() + 3)
+        load = Load(session, url, seconds)
         started = time.monotonic()
-        players = [load.player(client, random.Random(k)) for k in range(matches)]
-        busy, *_ = await asyncio.gather(load.trivial(client, load.end), *players)
+        players = [load.player(random.Random(k)) for k in range(matches)]
+        busy, *_ = await asyncio.gather(load.trivial(load.end), *players)
         elapsed = time.monotonic() - started
     return {
         "human/s": len(load.action_times) / elapsed,
@@ -184,7 +191,7 @@ def main() -> None:
                         database = cluster.new_database()
                     proc, url = serve(database, workers)
                     try:
-                        r = asyncio.run(measure(url, args.matches, args.seconds))
+                        r = uvloop.run(measure(url, args.matches, args.seconds))
                     finally:
                         proc.terminate()
                         proc.wait(30)
