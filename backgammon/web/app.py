@@ -466,6 +466,19 @@ class Server:
     def _commit(self, row: MatchRow, known: Game, seat: int, action: dict[str, Any]) -> Game:
         action = dict(action)
         seq = action.pop("seq", None)
+        if seq is None or seq == known.seq:
+            # Usually this process knows every stored action: the action is checked on
+            # what it knows and stored as the next one, which the database refuses if
+            # another process stored that one first.  Then (or if the rules refuse it,
+            # perhaps because what is known is stale) it is done again under the lock.
+            game = known.copy()
+            with contextlib.suppress(ActionError):
+                stored = game.apply(seat, action)
+                due = _bot_due(row, game)
+                if self.store.append_next(
+                    row.id, game.seq - 1, seat, stored, over=game.is_over, bot_due=due
+                ):
+                    return game
         with self.store.locked(row.id) as match:
             game = known.extended(match.actions(known.seq)).copy()
             if seq is not None and seq != game.seq:

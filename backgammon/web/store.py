@@ -198,21 +198,7 @@ class Locked:
     ) -> None:
         """Store action number ``seq``; ``over`` marks the match finished, ``bot_due`` says
         the bot is to act next."""
-        text = json.dumps(action, sort_keys=True)
-        now = time.time()
-        self._conn.execute(
-            _actions.insert().values(
-                match_id=self.match_id, seq=seq, seat=seat, action=text, created=now
-            )
-        )
-        self._conn.execute(
-            _matches.update()
-            .where(_matches.c.id == self.match_id)
-            .values(over=int(over), bot_since=now if bot_due else None)
-        )
-        if self._store.is_postgresql:
-            payload = f"{self.match_id} {seq + 1}"
-            self._conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+        _append(self._conn, self._store.is_postgresql, self.match_id, seq, seat, action, over, bot_due)
 
 
 class Store:
@@ -353,6 +339,29 @@ class Store:
         )
         return [(r[0], json.loads(r[1])) for r in rows]
 
+    def append_next(
+        self,
+        match_id: str,
+        seq: int,
+        seat: int | None,
+        action: dict[str, Any],
+        *,
+        over: bool = False,
+        bot_due: bool = False,
+    ) -> bool:
+        """Store action number ``seq`` unless the match has one already: False then (the
+        caller's picture of the match is stale), and nothing is written.  Made for the
+        usual case of an up-to-date caller: one transaction of two statements, no lock to
+        take first, since the ``(match_id, seq)`` key lets one action of each number in."""
+        try:
+            with self._transaction(f"store an action of match {match_id}", write=True) as conn:
+                _append(conn, self.is_postgresql, match_id, seq, seat, action, over, bot_due)
+        except StoreError as exc:
+            if isinstance(exc.__cause__, sa.exc.IntegrityError):
+                return False
+            raise
+        return True
+
     def append(
         self,
         match_id: str,
@@ -366,6 +375,35 @@ class Store:
         ``over`` marks the match finished in the same transaction."""
         with self.locked(match_id) as match:
             match.append(seq, seat, action, over=over)
+
+
+def _append(
+    conn: Connection,
+    notify: bool,
+    match_id: str,
+    seq: int,
+    seat: int | None,
+    action: dict[str, Any],
+    over: bool,
+    bot_due: bool,
+) -> None:
+    now = time.time()
+    conn.execute(
+        _actions.insert().values(
+            match_id=match_id,
+            seq=seq,
+            seat=seat,
+            action=json.dumps(action, sort_keys=True),
+            created=now,
+        )
+    )
+    conn.execute(
+        _matches.update()
+        .where(_matches.c.id == match_id)
+        .values(over=int(over), bot_since=now if bot_due else None)
+    )
+    if notify:
+        conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{match_id} {seq + 1}")))
 
 
 def _insert(conn: Connection, row: MatchRow) -> None:
