@@ -198,7 +198,9 @@ class Locked:
     ) -> None:
         """Store action number ``seq``; ``over`` marks the match finished, ``bot_due`` says
         the bot is to act next."""
-        _append(self._conn, self._store.is_postgresql, self.match_id, seq, seat, action, over, bot_due)
+        _append(
+            self._conn, self._store.is_postgresql, self.match_id, seq, seat, action, over, bot_due
+        )
 
 
 class Store:
