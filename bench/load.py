@@ -68,9 +68,12 @@ class Load:
                 state: dict[str, Any] = {"seq": -1}
                 while time.monotonic() < self.end:
                     try:
-                        message = json.loads(await ws.receive_str(timeout=1.0))
+                        frame = await ws.receive(timeout=1.0)
                     except TimeoutError:
                         continue
+                    if frame.type is not aiohttp.WSMsgType.TEXT:
+                        break  # the server closed the socket (it is stopping)
+                    message = json.loads(frame.data)
                     if message["type"] != "state" or message["state"]["seq"] <= state["seq"]:
                         continue
                     state = message["state"]
