@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -488,7 +489,28 @@ def _engine(url: str) -> Engine:
     @sa.event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
         # A writer takes the lock at once, so two writers never both read then write.
-        write = conn.get_execution_options().get("write")
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        if not conn.get_execution_options().get("write"):
+            conn.exec_driver_sql("BEGIN")
+            return
+        _begin_immediate(conn.connection.dbapi_connection)
 
     return engine
+
+
+def _begin_immediate(dbapi: Any, patience: float = 30.0) -> None:
+    """``BEGIN IMMEDIATE``, asked again every 0.2 ms while another process writes: SQLite's
+    own wait sleeps 1, 2, 5, 10... ms between tries, so a writer of one process waited up to
+    hundreds of ms behind a busy one of another."""
+    deadline = time.monotonic() + patience
+    dbapi.execute("PRAGMA busy_timeout = 0")
+    try:
+        while True:
+            try:
+                dbapi.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.0002)
+    finally:
+        dbapi.execute("PRAGMA busy_timeout = 30000")
