@@ -261,6 +261,8 @@ class Server:
         self.live: dict[str, Live] = {}
         self.bot_jobs: dict[str, asyncio.Task[None]] = {}
         self._poked: set[str] = set()
+        self._acting: dict[str, int] = {}  # match id -> this process's commits under way
+        self._heard: dict[str, int] = {}  # match id -> actions heard of meanwhile
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed = False
         self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
@@ -326,6 +328,11 @@ class Server:
             return
         if actions is not None and live.game.seq >= actions:
             return  # this process made it, or has read it already
+        if match_id in self._acting:
+            # A commit of this process is under way: the news is most likely of it, and
+            # heard before the commit returned; act() looks again once it has.
+            self._heard[match_id] = max(self._heard.get(match_id, 0), actions or 1 << 30)
+            return
         self._poked.add(match_id)
 
         async def catch_up() -> None:
@@ -454,14 +461,29 @@ class Server:
         returns the game as committed.  The bot's answer, if it is due, follows later."""
         if seat is None:
             raise ApiError(403, "spectator", "spectators cannot act: open your seat's link")
+        self._acting[live.row.id] = self._acting.get(live.row.id, 0) + 1
         try:
-            game = await self.db(self._commit, live.row, live.game, seat, action, write=True)
-        except StoreError as exc:
-            raise ApiError(503, "storage", str(exc)) from exc
-        self.adopt(live, game)
+            try:
+                game = await self.db(self._commit, live.row, live.game, seat, action, write=True)
+            except StoreError as exc:
+                raise ApiError(503, "storage", str(exc)) from exc
+            self.adopt(live, game)
+        finally:
+            self._acted(live)
         if _bot_due(live.row, game):
             self.start_bot(live)
         return game
+
+    def _acted(self, live: Live) -> None:
+        """A commit of ``live`` by this process has returned: what was heard of meanwhile
+        and is not that commit is read now."""
+        match_id = live.row.id
+        self._acting[match_id] -= 1
+        if not self._acting[match_id]:
+            del self._acting[match_id]
+            heard = self._heard.pop(match_id, 0)
+            if heard > live.game.seq:
+                self.poke(match_id, heard)
 
     def _commit(self, row: MatchRow, known: Game, seat: int, action: dict[str, Any]) -> Game:
         action = dict(action)
