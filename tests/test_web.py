@@ -438,6 +438,15 @@ def test_an_action_number_is_stored_only_once(db: str) -> None:
     with pytest.raises(StoreError):
         store.append("m", 0, 1, {"seat": 1, "action": "roll"})
     assert store.actions("m") == [(0, {"seat": 0, "action": "roll"})]
+    # The unlocked way of an up-to-date server: a number taken already is refused too.
+    assert not store.append_next("m", 0, 1, {"seat": 1, "action": "roll"})
+    assert store.append_next("m", 1, 1, {"seat": 1, "action": "take"}, over=True)
+    assert store.actions("m") == [
+        (0, {"seat": 0, "action": "roll"}),
+        (1, {"seat": 1, "action": "take"}),
+    ]
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT over FROM matches")).scalar_one() == 1
     store.close()
 
 

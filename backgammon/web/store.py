@@ -15,6 +15,7 @@ every server process hears of it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -23,12 +24,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote, urlparse
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.compiler import SQLCompiler
 
 __all__ = [
     "CHANNEL",
@@ -199,9 +201,8 @@ class Locked:
     ) -> None:
         """Store action number ``seq``; ``over`` marks the match finished, ``bot_due`` says
         the bot is to act next."""
-        _append(
-            self._conn, self._store.is_postgresql, self.match_id, seq, seat, action, over, bot_due
-        )
+        cursor = self._conn.connection.cursor()
+        _append(cursor, self._store.append_sql, self.match_id, seq, seat, action, over, bot_due)
 
 
 class Store:
@@ -212,6 +213,8 @@ class Store:
         self.is_postgresql = self.url.startswith("postgresql")
         try:
             self.engine = _engine(self.url)
+            notify = [_NOTIFY] if self.is_postgresql else []  # every process hears of it
+            self.append_sql = _compile(self.engine, [*_APPEND, *notify])
             with self.engine.begin() as conn:
                 if self.is_postgresql:  # several processes may start at once
                     conn.execute(sa.select(sa.func.pg_advisory_xact_lock(0x6267)))
@@ -241,7 +244,7 @@ class Store:
                 conn.execution_options(write=write)
                 with conn.begin():
                     yield conn
-        except sa.exc.SQLAlchemyError as exc:
+        except (sa.exc.SQLAlchemyError, self.engine.dialect.loaded_dbapi.Error) as exc:
             raise StoreError(f"cannot {what}: {exc}") from exc
 
     @contextmanager
@@ -354,15 +357,29 @@ class Store:
     ) -> bool:
         """Store action number ``seq`` unless the match has one already: False then (the
         caller's picture of the match is stale), and nothing is written.  Made for the
-        usual case of an up-to-date caller: one transaction of two statements, no lock to
-        take first, since the ``(match_id, seq)`` key lets one action of each number in."""
+        usual case of an up-to-date caller: no lock to take first, since the ``(match_id,
+        seq)`` key lets one action of each number in, and the statements (compiled once) go
+        straight to the driver."""
+        dbapi = self.engine.dialect.loaded_dbapi
+        what = f"cannot store an action of match {match_id}"
         try:
-            with self._transaction(f"store an action of match {match_id}", write=True) as conn:
-                _append(conn, self.is_postgresql, match_id, seq, seat, action, over, bot_due)
-        except StoreError as exc:
-            if isinstance(exc.__cause__, sa.exc.IntegrityError):
-                return False
-            raise
+            raw = self.engine.raw_connection()
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(f"{what}: {exc}") from exc
+        try:
+            if not self.is_postgresql:
+                _begin_immediate(raw.dbapi_connection)
+            _append(raw.cursor(), self.append_sql, match_id, seq, seat, action, over, bot_due)
+            raw.commit()
+        except dbapi.IntegrityError:
+            raw.rollback()
+            return False
+        except dbapi.Error as exc:
+            with contextlib.suppress(dbapi.Error):
+                raw.rollback()
+            raise StoreError(f"{what}: {exc}") from exc
+        finally:
+            raw.close()
         return True
 
     def append(
@@ -380,9 +397,39 @@ class Store:
             match.append(seq, seat, action, over=over)
 
 
+_APPEND = (
+    _actions.insert().values(
+        match_id=sa.bindparam("match"),
+        seq=sa.bindparam("seq"),
+        seat=sa.bindparam("seat"),
+        action=sa.bindparam("action"),
+        created=sa.bindparam("now"),
+    ),
+    _matches.update()
+    .where(_matches.c.id == sa.bindparam("match"))
+    .values(over=sa.bindparam("over"), bot_since=sa.bindparam("bot_since")),
+)
+"""What storing an action writes: the action, and the match's state (as one transaction)."""
+_NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("payload")))
+
+_Compiled = list[tuple[str, list[str] | None]]
+
+
+def _compile(engine: Engine, statements: Sequence[sa.ClauseElement]) -> _Compiled:
+    """SQL text in the driver's parameter style, with the order of its parameters if they
+    are positional: the statements an action runs, compiled once rather than every time."""
+    out: _Compiled = []
+    for statement in statements:
+        compiled = cast(SQLCompiler, statement.compile(dialect=engine.dialect))
+        out.append(
+            (str(compiled), list(compiled.positiontup or []) if compiled.positional else None)
+        )
+    return out
+
+
 def _append(
-    conn: Connection,
-    notify: bool,
+    cursor: Any,
+    compiled: _Compiled,
     match_id: str,
     seq: int,
     seat: int | None,
@@ -390,23 +437,21 @@ def _append(
     over: bool,
     bot_due: bool,
 ) -> None:
+    """Store action ``seq`` with the driver's ``cursor`` (in a transaction it holds)."""
     now = time.time()
-    conn.execute(
-        _actions.insert().values(
-            match_id=match_id,
-            seq=seq,
-            seat=seat,
-            action=json.dumps(action, sort_keys=True),
-            created=now,
-        )
-    )
-    conn.execute(
-        _matches.update()
-        .where(_matches.c.id == match_id)
-        .values(over=int(over), bot_since=now if bot_due else None)
-    )
-    if notify:
-        conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{match_id} {seq + 1}")))
+    values = {
+        "match": match_id,
+        "seq": seq,
+        "seat": seat,
+        "action": json.dumps(action, sort_keys=True),
+        "now": now,
+        "over": int(over),
+        "bot_since": now if bot_due else None,
+        "channel": CHANNEL,
+        "payload": f"{match_id} {seq + 1}",
+    }
+    for sql, order in compiled:
+        cursor.execute(sql, values if order is None else [values[k] for k in order])
 
 
 def _insert(conn: Connection, row: MatchRow) -> None:
