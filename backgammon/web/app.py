@@ -471,7 +471,7 @@ class Server:
         finally:
             self._acted(live)
         if _bot_due(live.row, game):
-            self.start_bot(live)
+            self.start_bot(live, fresh=True)
         return game
 
     def _acted(self, live: Live) -> None:
@@ -520,18 +520,21 @@ class Server:
         due = _bot_due(game.row, game)
         match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due)
 
-    def start_bot(self, live: Live) -> None:
-        """Let the bot make every action that is its to make (unless it already is)."""
+    def start_bot(self, live: Live, *, fresh: bool = False) -> None:
+        """Let the bot make every action that is its to make (unless it already is);
+        ``fresh``: this process has just stored the match's last action, so the bot need
+        not read the match again first (if another process was quicker, the bot's action
+        is refused as stale and the match read then)."""
         if live.row.id not in self.bot_jobs and not self.closed:
-            task = asyncio.create_task(self._bot_job(live))
+            task = asyncio.create_task(self._bot_job(live, fresh))
             self.bot_jobs[live.row.id] = task
 
-    async def _bot_job(self, live: Live) -> None:
+    async def _bot_job(self, live: Live, fresh: bool) -> None:
         row = live.row
         assert row.bot is not None and row.bot_seat is not None
         failed = False
         try:
-            game = await self.refresh(live)
+            game = live.game if fresh else await self.refresh(live)
             while _bot_due(row, game):
                 try:
                     action = await self.bots.decide(bot_action, row.bot, game)
