@@ -123,7 +123,7 @@ async def measure(url: str, matches: int, seconds: float) -> dict[str, Any]:
     connector = aiohttp.TCPConnector(limit=matches + 10)
     jar = aiohttp.DummyCookieJar()
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as session:
-        idle = await Load(session, url, 0).trivial(time.monotonic() + 3)
+        idle = await Load(session, url, 0).trivial(time.monotonic() + 5)
         load = Load(session, url, seconds)
         started = time.monotonic()
         players = [load.player(random.Random(k)) for k in range(matches)]
