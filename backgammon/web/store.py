@@ -393,8 +393,8 @@ class Store:
     ) -> None:
         """Store action number ``seq`` in one committed transaction (raises if it exists);
         ``over`` marks the match finished in the same transaction."""
-        with self.locked(match_id) as match:
-            match.append(seq, seat, action, over=over)
+        if not self.append_next(match_id, seq, seat, action, over=over):
+            raise StoreError(f"match {match_id} has an action number {seq} already")
 
 
 _APPEND = (
