@@ -10,14 +10,20 @@ acting as soon as the WebSocket says it is their turn, with a random legal play.
 human actions per second (and all stored actions, the bot's included), the latency of a
 person's action (POST until the acknowledgement) at p50/p95/p99, and the latency of a
 trivial request (GET /api/bots, 20 a second) during the load next to idle, with the
-issue's aims as ratios: trivial p95 within 5x idle, action p95 under 50 ms.
+issue's aims as ratios: trivial p95 within 5x idle, action p95 under 50 ms.  Then the CPU
+time per human action of the server processes with their bot workers (PostgreSQL's own
+not counted) and of this client, and the cores the two used together: the clients act
+the moment they may, so the load grows until something is saturated, and the latency is
+mostly the queue in front of it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import random
 import subprocess
 import sys
@@ -117,7 +123,29 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     return None
 
 
-async def measure(url: str, matches: int, seconds: float) -> dict[str, Any]:
+def cpu_seconds(root: int) -> float:
+    """The CPU seconds used so far by process ``root`` and every process under it (Linux's
+    /proc; NaN elsewhere): the server processes and their bot workers."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    try:
+        entries = [e.name for e in os.scandir("/proc") if e.name.isdigit()]
+    except OSError:
+        return float("nan")
+    for name in entries:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()
+            parents[int(name)] = int(fields[1])
+            ticks[int(name)] = int(fields[11]) + int(fields[12])
+    tree, grown = {root}, True
+    while grown:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grown = bool(more)
+    return sum(ticks.get(pid, 0) for pid in tree) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(url: str, matches: int, seconds: float, server: int) -> dict[str, Any]:
     # One lean client process (uvloop, aiohttp's C parser, no cookie jar: every player
     # authenticates with its token) so that little of the measured latency is the client's.
     connector = aiohttp.TCPConnector(limit=matches + 10)
@@ -126,10 +154,18 @@ async def measure(url: str, matches: int, seconds: float) -> dict[str, Any]:
         idle = await Load(session, url, 0).trivial(time.monotonic() + 5)
         load = Load(session, url, seconds)
         started = time.monotonic()
+        cpu = (cpu_seconds(server), time.process_time())
         players = [load.player(random.Random(k)) for k in range(matches)]
-        busy, *_ = await asyncio.gather(load.trivial(load.end), *players)
+        trivial = asyncio.ensure_future(load.trivial(load.end))
+        await asyncio.gather(*players)
+        busy = await trivial
         elapsed = time.monotonic() - started
+        server_cpu, client_cpu = cpu_seconds(server) - cpu[0], time.process_time() - cpu[1]
+    actions = max(1, len(load.action_times))
     return {
+        "server ms": 1000 * server_cpu / actions,
+        "client ms": 1000 * client_cpu / actions,
+        "cores": (server_cpu + client_cpu) / elapsed,
         "human/s": len(load.action_times) / elapsed,
         "stored/s": load.stored / elapsed,
         "act50": percentile(load.action_times, 50),
@@ -182,6 +218,7 @@ def main() -> None:
     print(
         "servers  database    human/s stored/s  action p50/p95/p99 ms   "
         "/api/bots p50/p95 ms idle -> load   p95 load/idle  action p95/50ms"
+        "   CPU ms/action server client  cores"
     )
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -194,7 +231,7 @@ def main() -> None:
                         database = cluster.new_database()
                     proc, url = serve(database, workers)
                     try:
-                        r = uvloop.run(measure(url, args.matches, args.seconds))
+                        r = uvloop.run(measure(url, args.matches, args.seconds, proc.pid))
                     finally:
                         proc.terminate()
                         proc.wait(30)
@@ -205,6 +242,7 @@ def main() -> None:
                         f"{r['busy50']:5.1f} {r['busy95']:6.1f}"
                         f"   {r['busy95'] / r['idle95']:9.1f}x"
                         f"   {r['act95'] / 50:9.2f}x"
+                        f"   {r['server ms']:17.2f} {r['client ms']:6.2f}  {r['cores']:5.2f}"
                         + (f"  ({r['errors']} refused)" if r["errors"] else ""),
                         flush=True,
                     )
