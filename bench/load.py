@@ -10,14 +10,20 @@ acting as soon as the WebSocket says it is their turn, with a random legal play.
 human actions per second (and all stored actions, the bot's included), the latency of a
 person's action (POST until the acknowledgement) at p50/p95/p99, and the latency of a
 trivial request (GET /api/bots, 20 a second) during the load next to idle, with the
-issue's aims as ratios: trivial p95 within 5x idle, action p95 under 50 ms.
+issue's aims as ratios: trivial p95 within 5x idle, action p95 under 50 ms.  Then the CPU
+time per human action of the server processes with their bot workers (PostgreSQL's own
+not counted) and of this client, and the cores the two used together: the clients act
+the moment they may, so the load grows until something is saturated, and the latency is
+mostly the queue in front of it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import random
 import subprocess
 import sys
@@ -26,8 +32,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import httpx
-import websockets
+import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
@@ -45,28 +52,34 @@ def percentile(values: list[float], q: float) -> float:
 class Load:
     """The clients of one run and what they measured."""
 
-    def __init__(self, url: str, seconds: float) -> None:
-        self.url, self.ws_url = url, url.replace("http://", "ws://")
+    def __init__(self, session: aiohttp.ClientSession, url: str, seconds: float) -> None:
+        self.session, self.url = session, url
         self.end = time.monotonic() + seconds
         self.action_times: list[float] = []
         self.errors = 0
         self.matches = 0
         self.stored = 0
 
-    async def player(self, client: httpx.AsyncClient, rng: random.Random) -> None:
+    async def player(self, rng: random.Random) -> None:
         """Play matches against the bot until the time is up."""
+        session, url = self.session, self.url
         while time.monotonic() < self.end:
-            m = (await client.post("/api/matches", json={"length": 3})).json()
+            async with session.post(f"{url}/api/matches", json={"length": 3}) as r:
+                m = await r.json()
             self.matches += 1
             headers = {"Authorization": f"Bearer {m['token']}"}
-            path = f"/api/matches/{m['id']}/ws?token={m['token']}"
-            async with websockets.connect(self.ws_url + path) as ws:
+            actions_url = f"{url}/api/matches/{m['id']}/actions"
+            ws_url = f"{url}/api/matches/{m['id']}/ws?token={m['token']}"
+            async with session.ws_connect(ws_url, compress=0, max_msg_size=0) as ws:
                 state: dict[str, Any] = {"seq": -1}
                 while time.monotonic() < self.end:
                     try:
-                        message = json.loads(await asyncio.wait_for(ws.recv(), 1.0))
+                        frame = await ws.receive(timeout=1.0)
                     except TimeoutError:
                         continue
+                    if frame.type is not aiohttp.WSMsgType.TEXT:
+                        break  # the server closed the socket (it is stopping)
+                    message = json.loads(frame.data)
                     if message["type"] != "state" or message["state"]["seq"] <= state["seq"]:
                         continue
                     state = message["state"]
@@ -76,21 +89,21 @@ class Load:
                     if action is None:
                         continue  # the bot's turn: its answer will be pushed
                     t = time.perf_counter()
-                    r = await client.post(
-                        f"/api/matches/{m['id']}/actions", json=action, headers=headers
-                    )
-                    if r.status_code == 200:
-                        self.action_times.append(time.perf_counter() - t)
-                    else:
-                        self.errors += 1
+                    async with session.post(actions_url, json=action, headers=headers) as r:
+                        await r.read()
+                        if r.status == 200:
+                            self.action_times.append(time.perf_counter() - t)
+                        else:
+                            self.errors += 1
                 self.stored += state["seq"]
 
-    async def trivial(self, client: httpx.AsyncClient, until: float) -> list[float]:
+    async def trivial(self, until: float) -> list[float]:
         """GET /api/bots 20 times a second until ``until``: the latencies."""
         times = []
         while time.monotonic() < until:
             t = time.perf_counter()
-            await client.get("/api/bots")
+            async with self.session.get(f"{self.url}/api/bots") as r:
+                await r.read()
             times.append(time.perf_counter() - t)
             await asyncio.sleep(0.05)
         return times
@@ -110,16 +123,49 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     return None
 
 
-async def measure(url: str, matches: int, seconds: float) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=matches + 10)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
-        idle = await Load(url, 0).trivial(client, time.monotonic() + 3)
-        load = Load(url, seconds)
+def cpu_seconds(root: int) -> float:
+    """The CPU seconds used so far by process ``root`` and every process under it (Linux's
+    /proc; NaN elsewhere): the server processes and their bot workers."""
+    parents: dict[int, int] = {}
+    ticks: dict[int, int] = {}
+    try:
+        entries = [e.name for e in os.scandir("/proc") if e.name.isdigit()]
+    except OSError:
+        return float("nan")
+    for name in entries:
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{name}/stat").read_text().rsplit(")", 1)[1].split()
+            parents[int(name)] = int(fields[1])
+            ticks[int(name)] = int(fields[11]) + int(fields[12])
+    tree, grown = {root}, True
+    while grown:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grown = bool(more)
+    return sum(ticks.get(pid, 0) for pid in tree) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(url: str, matches: int, seconds: float, server: int) -> dict[str, Any]:
+    # One lean client process (uvloop, aiohttp's C parser, no cookie jar: every player
+    # authenticates with its token) so that little of the measured latency is the client's.
+    connector = aiohttp.TCPConnector(limit=matches + 10)
+    jar = aiohttp.DummyCookieJar()
+    async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as session:
+        idle = await Load(session, url, 0).trivial(time.monotonic() + 5)
+        load = Load(session, url, seconds)
         started = time.monotonic()
-        players = [load.player(client, random.Random(k)) for k in range(matches)]
-        busy, *_ = await asyncio.gather(load.trivial(client, load.end), *players)
+        cpu = (cpu_seconds(server), time.process_time())
+        players = [load.player(random.Random(k)) for k in range(matches)]
+        trivial = asyncio.ensure_future(load.trivial(load.end))
+        await asyncio.gather(*players)
+        busy = await trivial
         elapsed = time.monotonic() - started
+        server_cpu, client_cpu = cpu_seconds(server) - cpu[0], time.process_time() - cpu[1]
+    actions = max(1, len(load.action_times))
     return {
+        "server ms": 1000 * server_cpu / actions,
+        "client ms": 1000 * client_cpu / actions,
+        "cores": (server_cpu + client_cpu) / elapsed,
         "human/s": len(load.action_times) / elapsed,
         "stored/s": load.stored / elapsed,
         "act50": percentile(load.action_times, 50),
@@ -172,6 +218,7 @@ def main() -> None:
     print(
         "servers  database    human/s stored/s  action p50/p95/p99 ms   "
         "/api/bots p50/p95 ms idle -> load   p95 load/idle  action p95/50ms"
+        "   CPU ms/action server client  cores"
     )
     try:
         with tempfile.TemporaryDirectory() as tmp:
@@ -184,7 +231,7 @@ def main() -> None:
                         database = cluster.new_database()
                     proc, url = serve(database, workers)
                     try:
-                        r = asyncio.run(measure(url, args.matches, args.seconds))
+                        r = uvloop.run(measure(url, args.matches, args.seconds, proc.pid))
                     finally:
                         proc.terminate()
                         proc.wait(30)
@@ -195,6 +242,7 @@ def main() -> None:
                         f"{r['busy50']:5.1f} {r['busy95']:6.1f}"
                         f"   {r['busy95'] / r['idle95']:9.1f}x"
                         f"   {r['act95'] / 50:9.2f}x"
+                        f"   {r['server ms']:17.2f} {r['client ms']:6.2f}  {r['cores']:5.2f}"
                         + (f"  ({r['errors']} refused)" if r["errors"] else ""),
                         flush=True,
                     )

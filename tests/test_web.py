@@ -438,7 +438,61 @@ def test_an_action_number_is_stored_only_once(db: str) -> None:
     with pytest.raises(StoreError):
         store.append("m", 0, 1, {"seat": 1, "action": "roll"})
     assert store.actions("m") == [(0, {"seat": 0, "action": "roll"})]
+    # The unlocked way of an up-to-date server: a number taken already is refused too.
+    assert not store.append_next("m", 0, 1, {"seat": 1, "action": "roll"})
+    assert store.append_next("m", 1, 1, {"seat": 1, "action": "take"}, over=True)
+    assert store.actions("m") == [
+        (0, {"seat": 0, "action": "roll"}),
+        (1, {"seat": 1, "action": "take"}),
+    ]
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT over FROM matches")).scalar_one() == 1
     store.close()
+
+
+def test_a_game_acted_on_copy_by_copy_is_the_game_replayed() -> None:
+    """The server acts on a copy of the live game each time (its dice copied in constant
+    time, its log written on from the lines already made): after every action of whole
+    random matches, that game's dice, state and log are those of the game replayed from
+    the stored actions (R1-R33 through Match, the dice from the seed)."""
+    import random
+
+    from backgammon.web.game import Game
+    from backgammon.web.store import MatchRow
+
+    rng = random.Random(7)
+    for k in range(2):
+        seed = bytes([k + 1]) * 32
+        row = MatchRow(
+            f"m{k}",
+            0.0,
+            1,
+            None,
+            None,
+            ("x", "y"),
+            seed.hex(),
+            Game.commitment_of(seed),
+            ("Ann", "Bob"),
+        )
+        game = Game(row)
+        game = game.copy()
+        game.apply(0, {"action": "name", "name": "Cy"})
+        while not game.is_over:
+            seat = game.actor()
+            seat = rng.choice([0, 1]) if seat is None else seat
+            view = game.view(row, seat)
+            choices = [a for a in view["actions"] if a not in ("double", "resign")]
+            kind = rng.choice(choices)
+            action: dict[str, Any] = {"action": kind}
+            if kind == "move":
+                action["steps"] = rng.choice(view["plays"]) if view["plays"] else []
+            game = game.copy()
+            game.apply(seat, action)
+            replayed = Game.replay(row, game.actions)
+            assert game.view(row, 0) == replayed.view(row, 0)
+            assert game.copy().match.dice_source.roll() == replayed.match.dice_source.roll()
+            game = game.copy() if rng.random() < 0.5 else Game.replay(row, game.actions)
+        assert any(line.startswith("Cy ") for line in game.log(row))
 
 
 # ------------------------------------------------------------------ orderings

@@ -7,6 +7,7 @@ one process or several (``workers``) sharing one port and one database.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any
 
 from fastapi import FastAPI
@@ -16,9 +17,17 @@ from backgammon.web.app import create_app
 __all__ = ["app_from_environment", "create_app", "serve"]
 
 
+def _switch_often() -> None:
+    """In a server process: the database threads hand the interpreter lock back to the
+    event loop within 1 ms rather than Python's default 5 ms, which a request waiting for
+    the loop would otherwise add."""
+    sys.setswitchinterval(0.001)
+
+
 def app_from_environment() -> FastAPI:
     """The application of one of several worker processes: ``BACKGAMMON_DATABASE`` and
     ``BACKGAMMON_BOT_PROCESSES`` say what ``serve`` was given."""
+    _switch_often()
     return create_app(
         os.environ.get("BACKGAMMON_DATABASE", "backgammon.sqlite3"),
         bot_processes=int(os.environ.get("BACKGAMMON_BOT_PROCESSES", "2")),
@@ -36,6 +45,8 @@ def serve(
     """Run the web server until interrupted (matches are kept in ``database``), in
     ``workers`` processes behind one port, each with ``bot_processes`` bot workers."""
     import uvicorn
+
+    _switch_often()
 
     # States are a few KB sent to every watcher after every action: compressing each one
     # costs the loop more than the loopback or a LAN saves; a reverse proxy logs requests.

@@ -261,6 +261,8 @@ class Server:
         self.live: dict[str, Live] = {}
         self.bot_jobs: dict[str, asyncio.Task[None]] = {}
         self._poked: set[str] = set()
+        self._acting: dict[str, int] = {}  # match id -> this process's commits under way
+        self._heard: dict[str, int] = {}  # match id -> actions heard of meanwhile
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed = False
         self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
@@ -326,6 +328,11 @@ class Server:
             return
         if actions is not None and live.game.seq >= actions:
             return  # this process made it, or has read it already
+        if match_id in self._acting:
+            # A commit of this process is under way: the news is most likely of it, and
+            # heard before the commit returned; act() looks again once it has.
+            self._heard[match_id] = max(self._heard.get(match_id, 0), actions or 1 << 30)
+            return
         self._poked.add(match_id)
 
         async def catch_up() -> None:
@@ -454,18 +461,46 @@ class Server:
         returns the game as committed.  The bot's answer, if it is due, follows later."""
         if seat is None:
             raise ApiError(403, "spectator", "spectators cannot act: open your seat's link")
+        self._acting[live.row.id] = self._acting.get(live.row.id, 0) + 1
         try:
-            game = await self.db(self._commit, live.row, live.game, seat, action, write=True)
-        except StoreError as exc:
-            raise ApiError(503, "storage", str(exc)) from exc
-        self.adopt(live, game)
+            try:
+                game = await self.db(self._commit, live.row, live.game, seat, action, write=True)
+            except StoreError as exc:
+                raise ApiError(503, "storage", str(exc)) from exc
+            self.adopt(live, game)
+        finally:
+            self._acted(live)
         if _bot_due(live.row, game):
-            self.start_bot(live)
+            self.start_bot(live, fresh=True)
         return game
+
+    def _acted(self, live: Live) -> None:
+        """A commit of ``live`` by this process has returned: what was heard of meanwhile
+        and is not that commit is read now."""
+        match_id = live.row.id
+        self._acting[match_id] -= 1
+        if not self._acting[match_id]:
+            del self._acting[match_id]
+            heard = self._heard.pop(match_id, 0)
+            if heard > live.game.seq:
+                self.poke(match_id, heard)
 
     def _commit(self, row: MatchRow, known: Game, seat: int, action: dict[str, Any]) -> Game:
         action = dict(action)
         seq = action.pop("seq", None)
+        if seq is None or seq == known.seq:
+            # Usually this process knows every stored action: the action is checked on
+            # what it knows and stored as the next one, which the database refuses if
+            # another process stored that one first.  Then (or if the rules refuse it,
+            # perhaps because what is known is stale) it is done again under the lock.
+            game = known.copy()
+            with contextlib.suppress(ActionError):
+                stored = game.apply(seat, action)
+                due = _bot_due(row, game)
+                if self.store.append_next(
+                    row.id, game.seq - 1, seat, stored, over=game.is_over, bot_due=due
+                ):
+                    return game
         with self.store.locked(row.id) as match:
             game = known.extended(match.actions(known.seq)).copy()
             if seq is not None and seq != game.seq:
@@ -485,18 +520,21 @@ class Server:
         due = _bot_due(game.row, game)
         match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due)
 
-    def start_bot(self, live: Live) -> None:
-        """Let the bot make every action that is its to make (unless it already is)."""
+    def start_bot(self, live: Live, *, fresh: bool = False) -> None:
+        """Let the bot make every action that is its to make (unless it already is);
+        ``fresh``: this process has just stored the match's last action, so the bot need
+        not read the match again first (if another process was quicker, the bot's action
+        is refused as stale and the match read then)."""
         if live.row.id not in self.bot_jobs and not self.closed:
-            task = asyncio.create_task(self._bot_job(live))
+            task = asyncio.create_task(self._bot_job(live, fresh))
             self.bot_jobs[live.row.id] = task
 
-    async def _bot_job(self, live: Live) -> None:
+    async def _bot_job(self, live: Live, fresh: bool) -> None:
         row = live.row
         assert row.bot is not None and row.bot_seat is not None
         failed = False
         try:
-            game = await self.refresh(live)
+            game = live.game if fresh else await self.refresh(live)
             while _bot_due(row, game):
                 try:
                     action = await self.bots.decide(bot_action, row.bot, game)

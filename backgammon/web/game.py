@@ -8,6 +8,7 @@ there.  An action is stored as a small JSON object and a match is rebuilt by rep
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -121,15 +122,37 @@ def _entered(position: Position, dice: Sequence[int], steps: Sequence[Any]) -> T
     return entry
 
 
+_Log = tuple[int, list[str], tuple[int, int] | None, tuple[str, ...]]
+"""What :meth:`Game.log` has written: the actions read, their lines, the throw waiting for
+its play, and the names it used."""
+
+
+class _Dice(AuditableDice):
+    """The match's auditable dice, copied in constant time (a copy throws on from the same
+    place: the stream is shared through :func:`itertools.tee`), not by throwing again every
+    die thrown so far, which made acting cost more the longer a match went on."""
+
+    def __init__(self, seed: bytes) -> None:
+        super().__init__(seed)
+        self._stream = itertools.tee(self._stream, 1)[0]
+
+    def __copy__(self) -> _Dice:
+        twin = _Dice.__new__(_Dice)
+        twin.__dict__.update(self.__dict__)
+        twin._stream = copy.copy(self._stream)
+        return twin
+
+
 class Game:
     """The live state of one web match, rebuilt from its stored actions."""
 
     def __init__(self, row: MatchRow) -> None:
         self.row = row
-        self.match = Match(rules=rules_of(row), dice=AuditableDice(bytes.fromhex(row.seed)))
+        self.match = Match(rules=rules_of(row), dice=_Dice(bytes.fromhex(row.seed)))
         self.actions: list[dict[str, Any]] = []
         self.names = list(row.names)
         """The names at the table: the row's, as renamed by 'name' actions."""
+        self._log: _Log = (0, [], None, ())
 
     @staticmethod
     def commitment_of(seed: bytes) -> str:
@@ -150,12 +173,10 @@ class Game:
         a worker process can unpickle)."""
         twin = Game.__new__(Game)
         twin.row, twin.actions, twin.names = self.row, list(self.actions), list(self.names)
+        twin._log = self._log  # its list of lines is replaced, never changed
         twin.match = copy.copy(self.match)
         if dice:
-            thrown = getattr(self.match.dice_source, "count", 0)
-            twin.match.dice_source = AuditableDice(bytes.fromhex(self.row.seed))
-            for _ in range(thrown):
-                twin.match.dice_source.roll()
+            twin.match.dice_source = copy.copy(self.match.dice_source)
         else:
             twin.match.dice_source = FixedDice(())
         return twin
@@ -333,11 +354,16 @@ class Game:
         return state
 
     def log(self, row: MatchRow) -> list[str]:
-        """The match so far in words, plays in gnubg notation ("Ann 31: 8/5 6/5")."""
+        """The match so far in words, plays in gnubg notation ("Ann 31: 8/5 6/5").  The lines
+        of the actions seen before are kept (every action of a match sends its whole log)."""
         names = self.names
-        lines: list[str] = []
-        pending: tuple[int, int] | None = None
-        for a in self.match.record.actions():
+        seen, lines, pending, named = self._log
+        if named != tuple(names):
+            seen, lines, pending = 0, [], None
+        lines = list(lines)
+        count = seen
+        for a in itertools.islice(self.match.record.actions(), seen, None):
+            count += 1
             if isinstance(a, GameStart):
                 extra = " (Crawford)" if a.crawford else ""
                 lines.append(f"Game {a.game}, score {a.score[0]}-{a.score[1]}{extra}")
@@ -362,7 +388,8 @@ class Game:
             elif isinstance(a, GameEnd):
                 kind = a.result.name.lower()
                 lines.append(f"{names[a.winner]} wins {a.points} point(s) ({kind}, {a.reason})")
-        return lines
+        self._log = (count, lines, pending, tuple(names))
+        return list(lines)
 
     def last_end(self) -> dict[str, Any] | None:
         """The most recent game's end: who won it, how, the points and the score after it."""

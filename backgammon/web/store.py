@@ -15,19 +15,22 @@ every server process hears of it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote, urlparse
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.compiler import SQLCompiler
 
 __all__ = [
     "CHANNEL",
@@ -198,21 +201,8 @@ class Locked:
     ) -> None:
         """Store action number ``seq``; ``over`` marks the match finished, ``bot_due`` says
         the bot is to act next."""
-        text = json.dumps(action, sort_keys=True)
-        now = time.time()
-        self._conn.execute(
-            _actions.insert().values(
-                match_id=self.match_id, seq=seq, seat=seat, action=text, created=now
-            )
-        )
-        self._conn.execute(
-            _matches.update()
-            .where(_matches.c.id == self.match_id)
-            .values(over=int(over), bot_since=now if bot_due else None)
-        )
-        if self._store.is_postgresql:
-            payload = f"{self.match_id} {seq + 1}"
-            self._conn.execute(sa.select(sa.func.pg_notify(CHANNEL, payload)))
+        cursor = self._conn.connection.cursor()
+        _append(cursor, self._store.append_sql, self.match_id, seq, seat, action, over, bot_due)
 
 
 class Store:
@@ -223,6 +213,8 @@ class Store:
         self.is_postgresql = self.url.startswith("postgresql")
         try:
             self.engine = _engine(self.url)
+            notify = [_NOTIFY] if self.is_postgresql else []  # every process hears of it
+            self.append_sql = _compile(self.engine, [*_APPEND, *notify])
             with self.engine.begin() as conn:
                 if self.is_postgresql:  # several processes may start at once
                     conn.execute(sa.select(sa.func.pg_advisory_xact_lock(0x6267)))
@@ -252,7 +244,7 @@ class Store:
                 conn.execution_options(write=write)
                 with conn.begin():
                     yield conn
-        except sa.exc.SQLAlchemyError as exc:
+        except (sa.exc.SQLAlchemyError, self.engine.dialect.loaded_dbapi.Error) as exc:
             raise StoreError(f"cannot {what}: {exc}") from exc
 
     @contextmanager
@@ -353,6 +345,43 @@ class Store:
         )
         return [(r[0], json.loads(r[1])) for r in rows]
 
+    def append_next(
+        self,
+        match_id: str,
+        seq: int,
+        seat: int | None,
+        action: dict[str, Any],
+        *,
+        over: bool = False,
+        bot_due: bool = False,
+    ) -> bool:
+        """Store action number ``seq`` unless the match has one already: False then (the
+        caller's picture of the match is stale), and nothing is written.  Made for the
+        usual case of an up-to-date caller: no lock to take first, since the ``(match_id,
+        seq)`` key lets one action of each number in, and the statements (compiled once) go
+        straight to the driver."""
+        dbapi = self.engine.dialect.loaded_dbapi
+        what = f"cannot store an action of match {match_id}"
+        try:
+            raw = self.engine.raw_connection()
+        except sa.exc.SQLAlchemyError as exc:
+            raise StoreError(f"{what}: {exc}") from exc
+        try:
+            if not self.is_postgresql:
+                _begin_immediate(raw.dbapi_connection)
+            _append(raw.cursor(), self.append_sql, match_id, seq, seat, action, over, bot_due)
+            raw.commit()
+        except dbapi.IntegrityError:
+            raw.rollback()
+            return False
+        except dbapi.Error as exc:
+            with contextlib.suppress(dbapi.Error):
+                raw.rollback()
+            raise StoreError(f"{what}: {exc}") from exc
+        finally:
+            raw.close()
+        return True
+
     def append(
         self,
         match_id: str,
@@ -364,8 +393,65 @@ class Store:
     ) -> None:
         """Store action number ``seq`` in one committed transaction (raises if it exists);
         ``over`` marks the match finished in the same transaction."""
-        with self.locked(match_id) as match:
-            match.append(seq, seat, action, over=over)
+        if not self.append_next(match_id, seq, seat, action, over=over):
+            raise StoreError(f"match {match_id} has an action number {seq} already")
+
+
+_APPEND = (
+    _actions.insert().values(
+        match_id=sa.bindparam("match"),
+        seq=sa.bindparam("seq"),
+        seat=sa.bindparam("seat"),
+        action=sa.bindparam("action"),
+        created=sa.bindparam("now"),
+    ),
+    _matches.update()
+    .where(_matches.c.id == sa.bindparam("match"))
+    .values(over=sa.bindparam("over"), bot_since=sa.bindparam("bot_since")),
+)
+"""What storing an action writes: the action, and the match's state (as one transaction)."""
+_NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("payload")))
+
+_Compiled = list[tuple[str, list[str] | None]]
+
+
+def _compile(engine: Engine, statements: Sequence[sa.ClauseElement]) -> _Compiled:
+    """SQL text in the driver's parameter style, with the order of its parameters if they
+    are positional: the statements an action runs, compiled once rather than every time."""
+    out: _Compiled = []
+    for statement in statements:
+        compiled = cast(SQLCompiler, statement.compile(dialect=engine.dialect))
+        out.append(
+            (str(compiled), list(compiled.positiontup or []) if compiled.positional else None)
+        )
+    return out
+
+
+def _append(
+    cursor: Any,
+    compiled: _Compiled,
+    match_id: str,
+    seq: int,
+    seat: int | None,
+    action: dict[str, Any],
+    over: bool,
+    bot_due: bool,
+) -> None:
+    """Store action ``seq`` with the driver's ``cursor`` (in a transaction it holds)."""
+    now = time.time()
+    values = {
+        "match": match_id,
+        "seq": seq,
+        "seat": seat,
+        "action": json.dumps(action, sort_keys=True),
+        "now": now,
+        "over": int(over),
+        "bot_since": now if bot_due else None,
+        "channel": CHANNEL,
+        "payload": f"{match_id} {seq + 1}",
+    }
+    for sql, order in compiled:
+        cursor.execute(sql, values if order is None else [values[k] for k in order])
 
 
 def _insert(conn: Connection, row: MatchRow) -> None:
@@ -448,7 +534,28 @@ def _engine(url: str) -> Engine:
     @sa.event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
         # A writer takes the lock at once, so two writers never both read then write.
-        write = conn.get_execution_options().get("write")
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+        if not conn.get_execution_options().get("write"):
+            conn.exec_driver_sql("BEGIN")
+            return
+        _begin_immediate(conn.connection.dbapi_connection)
 
     return engine
+
+
+def _begin_immediate(dbapi: Any, patience: float = 30.0) -> None:
+    """``BEGIN IMMEDIATE``, asked again every 0.2 ms while another process writes: SQLite's
+    own wait sleeps 1, 2, 5, 10... ms between tries, so a writer of one process waited up to
+    hundreds of ms behind a busy one of another."""
+    deadline = time.monotonic() + patience
+    dbapi.execute("PRAGMA busy_timeout = 0")
+    try:
+        while True:
+            try:
+                dbapi.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+            time.sleep(0.0002)
+    finally:
+        dbapi.execute("PRAGMA busy_timeout = 30000")
