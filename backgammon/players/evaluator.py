@@ -63,14 +63,20 @@ class CompositeEvaluator:
         return exact
 
     def _live(self, boards: IntArray) -> FloatArray:
-        p = self.nets.evaluate(boards)
+        with_race = getattr(self.nets, "evaluate_with_race", None)
+        if with_race is None:
+            p = self.nets.evaluate(boards)
+            race = None
+        else:
+            p, race = with_race(boards)
         if not self.consistent:
             return p
         np.minimum(p[:, 1], p[:, 0], out=p[:, 1])
         np.minimum(p[:, 2], p[:, 1], out=p[:, 2])
         np.minimum(p[:, 3], 1.0 - p[:, 0], out=p[:, 3])
         np.minimum(p[:, 4], p[:, 3], out=p[:, 4])
-        if self.bearoff is not None:
+        # A bear-off is a race: with no race among the boards there is none to look up.
+        if self.bearoff is not None and (race is None or race.any()):
             bo = is_bearoff(boards)
             if bo.any():
                 sub = boards[bo]
