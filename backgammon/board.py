@@ -625,7 +625,7 @@ def _generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
     bar = board[25]
     if bar:
         return _generate_two_bar(board, occupied, hi_die, lo_die)
-    if sum([board[s] for s in occupied if s > 6]) >= 3:
+    if sum([board[s] for s in occupied if s > 6]) >= 2:
         return _generate_two_free(board, occupied, hi_die, lo_die)
     return _generate_two(list(board), occupied, hi_die, lo_die)
 
@@ -669,8 +669,14 @@ def _generate_two_bar(b: tuple[int, ...], occupied: list[int], hi: int, lo: int)
 
 
 def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int) -> list[Move]:
-    """Non-doubles with no checker on the bar and no bear-off possible within the roll."""
+    """Non-doubles with no checker on the bar and no bear-off possible within the roll.
+
+    Two checkers that each take one die give a result no other play gives, unless one
+    lands where the other starts (then one checker takes both dice in effect); only those
+    one-checker results can come more than once, so only they are kept under a key.
+    """
     P = _P
+    new = tuple.__new__
     hi_src = [s for s in occupied if s > hi and b[s - hi] >= -1]
     # The smaller die's steps on the original board, with their change of key, made once.
     lo_steps: list[tuple[int, int, int, Step]] = []
@@ -679,33 +685,36 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
             t = s - lo
             hit = b[t] == -1
             lo_steps.append((s, t, (2 * P[t] - 1 if hit else P[t]) - P[s], (s, t, hit)))
-    lo_src = [s for s, _, _, _ in lo_steps]
-    two: dict[int, tuple[Step, Step]] = {}
+    plays: list[Move] = []
+    add = plays.append
+    one_checker: set[int] = set()  # keys of the results of one checker taking both dice
     for s1 in hi_src:
         t1 = s1 - hi
         hit1 = b[t1] == -1
         key1 = (2 * P[t1] - 1 if hit1 else P[t1]) - P[s1]
         step1 = (s1, t1, hit1)
         last = b[s1] == 1
+        up = s1 + lo  # the smaller die from there lands on s1
         for s2, t2, key2, step2 in lo_steps:
-            if s2 == s1 and last:
-                continue
-            if t2 == t1 and hit1:  # the blot is gone: the second checker joins the first
-                key = key1 - P[s2] + P[t2]
-                if key not in two:
-                    two[key] = (step1, (s2, t2, False))
-            else:
+            if s2 == t1 or s2 == up:  # noqa: SIM109 (one checker in effect; faster than `in`)
                 key = key1 + key2
-                if key not in two:
-                    two[key] = (step1, step2)
+                if key not in one_checker:
+                    one_checker.add(key)
+                    add(new(Move, (step1, step2)))
+            elif s2 == s1 and last:
+                continue
+            elif t2 == t1 and hit1:  # the blot is gone: the second checker joins the first
+                add(new(Move, (step1, (s2, t2, False))))
+            else:
+                add(new(Move, (step1, step2)))
         t2 = t1 - lo
         if b[t1] <= 0 and t2 > 0 and b[t2] >= -1:  # the same checker goes on (R7)
             hit2 = b[t2] == -1
             key = key1 - P[t1] + (2 * P[t2] - 1 if hit2 else P[t2])
-            if key not in two:
-                two[key] = (step1, (t1, t2, hit2))
-    for s1 in lo_src:  # one checker, smaller die first (R7: its landing point must be open)
-        t1 = s1 - lo
+            if key not in one_checker:
+                one_checker.add(key)
+                add(new(Move, (step1, (t1, t2, hit2))))
+    for s1, t1, _, _ in lo_steps:  # one checker, smaller die first (R7: its landing point open)
         t2 = t1 - hi
         if t2 <= 0 or b[t2] < -1:
             continue
@@ -714,14 +723,15 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
         key = (
             (2 * P[t1] - 1 if hit1 else P[t1]) - P[s1] - P[t1] + (2 * P[t2] - 1 if hit2 else P[t2])
         )
-        if key not in two:
-            two[key] = ((s1, t1, hit1), (t1, t2, hit2))
-    new = tuple.__new__
-    if two:
-        return [new(Move, steps) for steps in two.values()]
+        if key not in one_checker:
+            one_checker.add(key)
+            add(new(Move, ((s1, t1, hit1), (t1, t2, hit2))))
+    if plays:
+        return plays
     # R9: only one number can be played: the larger if it can be.
-    die, sources = (hi, hi_src) if hi_src else (lo, lo_src)
-    return [new(Move, ((s, s - die, b[s - die] == -1),)) for s in sources]
+    if hi_src:
+        return [new(Move, ((s, s - hi, b[s - hi] == -1),)) for s in hi_src]
+    return [new(Move, (step,)) for _, _, _, step in lo_steps]
 
 
 def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -> list[Move]:
@@ -742,7 +752,7 @@ def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -
             else:
                 if out:
                     continue
-                if t1 < 0 and any(b[k] > 0 for k in range(s1 + 1, 7)):
+                if t1 < 0 and s1 < occupied[0]:
                     continue  # R15: a larger number bears off only from the highest point
                 t1 = 0
                 hit1 = False
@@ -758,6 +768,11 @@ def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -
                     b[t1] += 1
                     key1 += P[t1]
             step1 = (s1, t1, hit1)
+            # The highest point holding a checker of ours now (what R15 asks of the second).
+            if s1 != occupied[0] or b[s1]:
+                high = occupied[0]
+            else:
+                high = max(occupied[1] if len(occupied) > 1 else 0, t1)
             second: tuple[int, ...]
             if b[25]:
                 second = (BAR,)
@@ -779,7 +794,7 @@ def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -
                 else:
                     if out1:
                         continue
-                    if t2 < 0 and any(b[k] > 0 for k in range(s2 + 1, 7)):
+                    if t2 < 0 and s2 < high:
                         continue
                     key = key1 - P[s2]
                     step2 = (s2, 0, False)
@@ -878,6 +893,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
         first[s] = (s, s - die, b[s - die] == -1)
         again[s] = (s, s - die, False)
     n = len(sources)
+    lower = [sources[i + 1 :] for i in range(n)]
     new = tuple.__new__
     four: list[Move] = []
     three: list[Move] = []
@@ -911,14 +927,12 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
                 step3 = again[s3] if s3 == s2 else first[s3]
                 have[s3] -= 1
                 have[t3] += 1
-                more3 = False
-                for i4 in range(i3, n):
-                    s4 = sources[i4]
+                if have[s3]:  # the fourth step: from s3 again, or from a lower source
+                    four.append(new(Move, (step1, step2, step3, again[s3])))
+                for s4 in lower[i3]:
                     if have[s4]:
-                        more3 = True
-                        step4 = again[s4] if s4 == s3 else first[s4]
-                        four.append(new(Move, (step1, step2, step3, step4)))
-                if not more3 and not four:  # R9: as many numbers as possible
+                        four.append(new(Move, (step1, step2, step3, first[s4])))
+                if not four:  # R9: as many numbers as possible
                     three.append(new(Move, (step1, step2, step3)))
                 have[s3] += 1
                 have[t3] -= 1
