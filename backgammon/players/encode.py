@@ -84,7 +84,7 @@ def after_boards(board: Sequence[int], moves: Sequence[Sequence[Sequence[int]]])
     codes = [(s * 32 + t) * 2 + hit for m in moves for s, t, hit in m]
     change = _STEP_CHANGES.take(codes, axis=0)
     size = len(codes) // n if n else 0
-    if size * n == len(codes) and all(len(m) == size for m in moves):
+    if size * n == len(codes) and max(map(len, moves), default=0) == size:
         if size != 1:  # the legal plays of a roll all have the same number of steps (R9)
             change = change.reshape(n, size, 26).sum(axis=1)
     else:
@@ -220,8 +220,8 @@ def _side_features(b: IntArray, mine: IntArray) -> tuple[FloatArray, IntArray]:
     )
     # Opponent points on the six points in front of the rearmost checker (rear-6 .. rear-1).
     blockers = np.bitwise_count(blocked & _FRONT[rear])
-    extra = np.stack([_longest_run(made_bits), shots, blockers], axis=1)
-    blocks = np.concatenate([mine, made, mine[:, :24] == 1, extra], axis=1, dtype=np.float64)
+    extra = [_longest_run(made_bits)[:, None], shots[:, None], blockers[:, None]]
+    blocks = np.concatenate([mine, made, mine[:, :24] == 1, *extra], axis=1, dtype=np.float64)
     return blocks @ _LINEAR + _CONST, rear
 
 
