@@ -673,31 +673,28 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
 
     Two checkers that each take one die give a result no other play gives, unless one
     lands where the other starts (then one checker takes both dice in effect); only those
-    one-checker results can come more than once, so only they are kept under a key.
+    one-checker results can come more than once.  One checker from ``a`` always ends on
+    ``a - hi - lo``, so such a result is told by ``a`` and the blot it hit on the way, if any.
     """
-    P = _P
     new = tuple.__new__
     hi_src = [s for s in occupied if s > hi and b[s - hi] >= -1]
-    # The smaller die's steps on the original board, with their change of key, made once.
-    lo_steps: list[tuple[int, int, int, Step]] = []
+    lo_steps: list[tuple[int, int, Step]] = []  # the smaller die's steps, made once
     for s in occupied:
         if s > lo and b[s - lo] >= -1:
             t = s - lo
-            hit = b[t] == -1
-            lo_steps.append((s, t, (2 * P[t] - 1 if hit else P[t]) - P[s], (s, t, hit)))
+            lo_steps.append((s, t, (s, t, b[t] == -1)))
     plays: list[Move] = []
     add = plays.append
-    one_checker: set[int] = set()  # keys of the results of one checker taking both dice
+    one_checker: set[int] = set()  # 32 * a + the point of the blot hit on the way (or 0)
     for s1 in hi_src:
         t1 = s1 - hi
         hit1 = b[t1] == -1
-        key1 = (2 * P[t1] - 1 if hit1 else P[t1]) - P[s1]
         step1 = (s1, t1, hit1)
         last = b[s1] == 1
         up = s1 + lo  # the smaller die from there lands on s1
-        for s2, t2, key2, step2 in lo_steps:
+        for s2, t2, step2 in lo_steps:
             if s2 == t1 or s2 == up:  # noqa: SIM109 (one checker in effect; faster than `in`)
-                key = key1 + key2
+                key = 32 * (s1 if s1 > s2 else s2)  # passing over a point of ours
                 if key not in one_checker:
                     one_checker.add(key)
                     add(new(Move, (step1, step2)))
@@ -709,29 +706,24 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
                 add(new(Move, (step1, step2)))
         t2 = t1 - lo
         if b[t1] <= 0 and t2 > 0 and b[t2] >= -1:  # the same checker goes on (R7)
-            hit2 = b[t2] == -1
-            key = key1 - P[t1] + (2 * P[t2] - 1 if hit2 else P[t2])
+            key = 32 * s1 + (t1 if hit1 else 0)
             if key not in one_checker:
                 one_checker.add(key)
-                add(new(Move, (step1, (t1, t2, hit2))))
-    for s1, t1, _, _ in lo_steps:  # one checker, smaller die first (R7: its landing point open)
+                add(new(Move, (step1, (t1, t2, b[t2] == -1))))
+    for s1, t1, step1 in lo_steps:  # one checker, smaller die first (R7: its landing point open)
         t2 = t1 - hi
         if t2 <= 0 or b[t2] < -1:
             continue
-        hit1 = b[t1] == -1
-        hit2 = b[t2] == -1
-        key = (
-            (2 * P[t1] - 1 if hit1 else P[t1]) - P[s1] - P[t1] + (2 * P[t2] - 1 if hit2 else P[t2])
-        )
+        key = 32 * s1 + (t1 if step1[2] else 0)
         if key not in one_checker:
             one_checker.add(key)
-            add(new(Move, ((s1, t1, hit1), (t1, t2, hit2))))
+            add(new(Move, (step1, (t1, t2, b[t2] == -1))))
     if plays:
         return plays
     # R9: only one number can be played: the larger if it can be.
     if hi_src:
         return [new(Move, ((s, s - hi, b[s - hi] == -1),)) for s in hi_src]
-    return [new(Move, (step,)) for _, _, _, step in lo_steps]
+    return [new(Move, (step,)) for _, _, step in lo_steps]
 
 
 def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -> list[Move]:
