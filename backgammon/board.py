@@ -421,8 +421,14 @@ class Position:
 
         The order is deterministic.  An empty list means the turn is lost (R10).
         """
-        d1, d2 = _check_dice(dice)
-        return _generate(self._board, d1, d2)
+        # The common case, a tuple of two ints, checked here without a further call.
+        if type(dice) is tuple and len(dice) == 2:
+            d1, d2 = dice
+            if not (type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6):
+                d1, d2 = check_dice(dice)
+        else:
+            d1, d2 = check_dice(dice)
+        return _generate(self._board, d1, d2) if d1 >= d2 else _generate(self._board, d2, d1)
 
     def play(self, move: Iterable[Step]) -> Position:
         """The position after a play, seen from the opponent (who moves next).
@@ -513,16 +519,6 @@ def check_dice(dice: object) -> tuple[int, int]:
         if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
             raise DiceError(f"dice must be a pair of numbers 1-6, got {short_repr(dice)}")
     return int(a), int(b)
-
-
-def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
-    """The dice checked, larger first (the common case, a tuple of two ints, checked fast)."""
-    if type(dice) is tuple and len(dice) == 2:
-        d1, d2 = dice
-        if type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6:
-            return (d1, d2) if d1 >= d2 else (d2, d1)
-    d1, d2 = check_dice(dice)
-    return (d1, d2) if d1 >= d2 else (d2, d1)
 
 
 def _text(value: object, what: str) -> str:
@@ -632,34 +628,37 @@ def _generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
 
 def _generate_two_bar(b: tuple[int, ...], occupied: list[int], hi: int, lo: int) -> list[Move]:
     """Non-doubles with checkers on the bar (R12-R13); nothing can be borne off."""
-    P = _P
     new = tuple.__new__
     t_hi, t_lo = BAR - hi, BAR - lo
     hi_open, lo_open = b[t_hi] >= -1, b[t_lo] >= -1
     if b[BAR] > 1:  # both dice must enter if they can (R9, R12)
         steps = [(BAR, t, b[t] == -1) for t, ok in ((t_hi, hi_open), (t_lo, lo_open)) if ok]
         return [new(Move, steps)] if len(steps) == 2 else [new(Move, steps[:1])] if steps else []
-    two: dict[int, tuple[Step, Step]] = {}
+    # As in _generate_two_free: the entered checker going on (or one from where it
+    # entered) is one checker taking both dice, a result told by the blot it hit on the
+    # way; every other play is a result no other play gives.
+    plays: list[Move] = []
+    one_checker: set[int] = set()
     for t1, ok, db in ((t_hi, hi_open, lo), (t_lo, lo_open, hi)):
         if not ok:
             continue
         hit1 = b[t1] == -1
-        key1 = (2 * P[t1] - 1 if hit1 else P[t1]) - P[BAR]
         step1 = (BAR, t1, hit1)
-        sources = occupied if b[t1] > 0 else [t1, *occupied]
-        for s2 in sources:
+        for s2 in occupied if b[t1] > 0 else [t1, *occupied]:
             t2 = s2 - db
             if t2 <= 0:
                 continue  # the entered checker is outside: no bearing off (R14)
             x = b[t2]
             if x < -1:
                 continue
-            hit2 = t2 != t1 and x == -1
-            key = key1 - P[s2] + (2 * P[t2] - 1 if hit2 else P[t2])
-            if key not in two:
-                two[key] = (step1, (s2, t2, hit2))
-    if two:
-        return [new(Move, steps) for steps in two.values()]
+            if s2 == t1:
+                key = t1 if hit1 else 0
+                if key in one_checker:
+                    continue
+                one_checker.add(key)
+            plays.append(new(Move, (step1, (s2, t2, t2 != t1 and x == -1))))
+    if plays:
+        return plays
     # R9: one number only: the larger if it can enter.
     if hi_open:
         return [new(Move, ((BAR, t_hi, b[t_hi] == -1),))]
