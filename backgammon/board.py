@@ -52,6 +52,7 @@ _START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 
 # Exact incremental keys for generated plays: each point is a digit in base 32 holding the
 # change of its signed count (|change| <= 15 < 16), so different results have different keys.
 _P = tuple(32**i for i in range(26))
+_POINTS_DOWN = tuple(range(24, 0, -1))
 
 
 class InvalidPositionError(ValueError):
@@ -617,7 +618,7 @@ def _generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
         if sum([x for x in board[7:25] if x > 0]) >= 4:
             return _generate_double_free(board, hi_die)
         return _generate_double(board, hi_die)
-    occupied = [s for s in range(24, 0, -1) if board[s] > 0]
+    occupied = [s for s in _POINTS_DOWN if board[s] > 0]
     bar = board[25]
     if bar:
         return _generate_two_bar(board, occupied, hi_die, lo_die)
@@ -883,15 +884,18 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
     for s in sources:
         first[s] = (s, s - die, b[s - die] == -1)
         again[s] = (s, s - die, False)
-    n = len(sources)
-    lower = [sources[i + 1 :] for i in range(n)]
+    # The sources from each one down (itself included), and below it.
+    down: list[list[int]] = [[]] * 26
+    below: list[list[int]] = [[]] * 26
+    for i, s in enumerate(sources):
+        down[s] = sources[i:]
+        below[s] = sources[i + 1 :]
     new = tuple.__new__
     four: list[Move] = []
     three: list[Move] = []
     two: list[Move] = []
     one: list[Move] = []
-    for i1 in range(n):
-        s1 = sources[i1]
+    for s1 in sources:
         if not have[s1]:
             continue
         t1 = s1 - die
@@ -899,8 +903,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
         have[t1] += 1
         step1 = first[s1]
         more1 = False
-        for i2 in range(i1, n):
-            s2 = sources[i2]
+        for s2 in down[s1]:
             if not have[s2]:
                 continue
             more1 = True
@@ -909,8 +912,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
             have[s2] -= 1
             have[t2] += 1
             more2 = False
-            for i3 in range(i2, n):
-                s3 = sources[i3]
+            for s3 in down[s2]:
                 if not have[s3]:
                     continue
                 more2 = True
@@ -920,7 +922,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
                 have[t3] += 1
                 if have[s3]:  # the fourth step: from s3 again, or from a lower source
                     four.append(new(Move, (step1, step2, step3, again[s3])))
-                for s4 in lower[i3]:
+                for s4 in below[s3]:
                     if have[s4]:
                         four.append(new(Move, (step1, step2, step3, first[s4])))
                 if not four:  # R9: as many numbers as possible
