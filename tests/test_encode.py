@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from gnubg_reference import played_game_cases
 
 from backgammon import Position
@@ -12,6 +13,7 @@ from backgammon.players.encode import (
     boards_array,
     encode,
     is_race,
+    n_inputs,
     shot_masks,
 )
 
@@ -136,3 +138,68 @@ def test_side_features_follow_their_definitions() -> None:
     for pos, row in zip(positions, x, strict=True):
         assert np.allclose(row[192:203], _side_reference(pos.board), atol=1e-12)
         assert np.allclose(row[203:214], _side_reference(pos.flip().board), atol=1e-12)
+
+
+def _escapes_reference(board: tuple[int, ...], p: int) -> int:
+    """Rolls (of 36) that move a checker on point ``p`` its whole roll (a double: two steps)
+    onto a point the opponent has not made, through one he has not made; points past the
+    12 ahead count as open."""
+
+    def open_(d: int) -> bool:
+        return d > 12 or p - d < 1 or board[p - d] > -2
+
+    return sum(
+        open_(a + b) and (open_(a) or open_(b)) for a in range(1, 7) for b in range(1, 7)
+    )
+
+
+def _extra_reference(board: tuple[int, ...]) -> list[float]:
+    """Layout 2's features of the side on roll, by their definitions, one board at a time."""
+    mine = [max(board[p], 0) for p in range(26)]
+    rear = max((p for p in range(1, 26) if mine[p]), default=0)
+    front = min((q for q in range(0, 25) if board[q] < 0), default=25)
+    checkers = [p for p in range(1, 26) for _ in range(mine[p])]
+    mean = sum(checkers) / max(len(checkers), 1)
+    anchors = [p for p in range(1, 25) if mine[p] >= 2]
+    return [
+        (_escapes_reference(board, rear) if rear else 36) / 36,
+        min(_escapes_reference(board, p) for p in range(13, 26)) / 36,
+        sum(mine[p] * (p - 6) * _escapes_reference(board, p) for p in range(7, 26)) / 3600,
+        sum(max(p - front + 1, 0) for p in checkers) / 152,
+        (sum(1 for q in range(19, 25) if board[q] <= -2) / 6) ** 2,
+        sum(max(p - mean, 0) ** 2 for p in checkers) / max(len(checkers), 1) / 100,
+        max(anchors, default=0) / 24,
+    ]
+
+
+def test_layout_two_appends_features_that_follow_their_definitions() -> None:
+    positions = sample_positions(200)
+    b = boards_array(p.board for p in positions)
+    x = encode(b, 2)
+    assert x.shape == (len(positions), n_inputs(2))
+    assert np.array_equal(x[:, :N_INPUTS], encode(b))  # layout 1 is a prefix
+    for pos, row in zip(positions, x, strict=True):
+        assert np.allclose(row[N_INPUTS : N_INPUTS + 7], _extra_reference(pos.board), atol=1e-12)
+        assert np.allclose(row[N_INPUTS + 7 :], _extra_reference(pos.flip().board), atol=1e-12)
+    for i in range(0, len(positions), 37):
+        assert np.array_equal(encode(b[i : i + 1], 2)[0], x[i])
+
+
+def test_escapes_behind_a_prime() -> None:
+    # Our back checker on the 24-point (R1 numbering from the side on roll); the opponent
+    # holds a full prime on our 18- to 23-points: no roll moves it (R5: a point of two or
+    # more opposing checkers is closed); with nothing in front every roll gets out.
+    board = [0] * 26
+    board[24] = 1
+    board[6] = 14
+    for q in range(18, 24):
+        board[q] = -2
+    board[1] = -3
+    extra = encode(boards_array([tuple(board)]), 2)[0, N_INPUTS:]
+    assert extra[0] == 0.0
+    board[18:24] = [0] * 6
+    board[1] = -15
+    extra = encode(boards_array([tuple(board)]), 2)[0, N_INPUTS:]
+    assert extra[0] == 1.0
+    with pytest.raises(ValueError, match="input layout"):
+        n_inputs(3)

@@ -14,12 +14,14 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "INPUT_VERSIONS",
     "N_INPUTS",
     "after_boards",
     "boards_array",
     "encode",
     "encode_with_race",
     "is_race",
+    "n_inputs",
     "shot_masks",
 ]
 
@@ -28,7 +30,20 @@ FloatArray = npt.NDArray[np.float64]
 
 _SIDE_FEATURES = 9
 N_INPUTS = 2 * 96 + 2 * (_SIDE_FEATURES + 2) + 1
-"""Length of one input vector."""
+"""Length of one input vector of the first layout (version 1)."""
+
+_EXTRA_FEATURES = 7
+INPUT_VERSIONS = (1, 2)
+"""Input layouts: 1 is Tesauro's units and the side features; 2 appends, for each side,
+features of blockades and timing that one hidden layer finds hard to compute (escapes,
+containment, mobility, pips to break contact, entering, spread, back anchor)."""
+
+
+def n_inputs(version: int = 1) -> int:
+    """Length of one input vector of layout ``version``."""
+    if version not in INPUT_VERSIONS:
+        raise ValueError(f"unknown input layout {version!r}; known: {INPUT_VERSIONS}")
+    return N_INPUTS + (2 * _EXTRA_FEATURES if version == 2 else 0)
 
 
 def _roll_masks() -> npt.NDArray[np.uint64]:
@@ -203,9 +218,10 @@ def _front_windows() -> IntArray:
 _FRONT = _front_windows()
 
 
-def _side_features(b: IntArray, mine: IntArray) -> tuple[FloatArray, IntArray]:
+def _side_features(b: IntArray, mine: IntArray) -> tuple[FloatArray, IntArray, IntArray, IntArray]:
     """Features of the side on roll of each board (``mine`` is ``max(b[:, 1:26], 0)``),
-    and its rearmost checker's point (0 when all are off)."""
+    its rearmost checker's point (0 when all are off), and the bit sets (bit p-1: point p)
+    of its made points and of the opponent's."""
     made = mine[:, :24] >= 2
     theirs = b[:, 1:25]
     sets = (
@@ -222,24 +238,90 @@ def _side_features(b: IntArray, mine: IntArray) -> tuple[FloatArray, IntArray]:
     blockers = np.bitwise_count(blocked & _FRONT[rear])
     extra = [_longest_run(made_bits)[:, None], shots[:, None], blockers[:, None]]
     blocks = np.concatenate([mine, made, mine[:, :24] == 1, *extra], axis=1, dtype=np.float64)
-    return blocks @ _LINEAR + _CONST, rear
+    return blocks @ _LINEAR + _CONST, rear, made_bits, blocked
 
 
-def encode(b: IntArray) -> FloatArray:
-    """The ``(N, N_INPUTS)`` network inputs of a batch of boards (side on roll first)."""
-    return encode_with_race(b)[0]
+def _escape_table() -> IntArray:
+    """For each 12-bit set of the opponent's points on the 12 points ahead of a checker (bit i:
+    distance 12 - i), the rolls (of 36) with which it can move the whole roll (a double:
+    two steps) to an open point through an open point: how freely a checker there gets out."""
+    table = np.zeros(4096, dtype=np.int64)
+    for m in range(4096):
+
+        def open_(d: int, m: int = m) -> bool:
+            return d > 12 or not m >> (12 - d) & 1
+
+        table[m] = sum(
+            open_(a + b) and (open_(a) or open_(b)) for a in range(1, 7) for b in range(1, 7)
+        )
+    return table
 
 
-def encode_with_race(b: IntArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+_ESCAPES = _escape_table()
+_POINTS = np.arange(1, 26, dtype=np.int64)  # 25: the bar
+_MOBILITY = (_POINTS[6:] - 6).astype(np.float64)
+# Sums over the checkers on points >= t (t = 0..25) of 1, p and p*p, all in one product.
+_EXTRA_SCALE = np.array([1 / 36, 1 / 36, 1 / 3600, 1 / 152, 1 / 36, 1 / 100, 1 / 24])
+_SUFFIX = np.concatenate(
+    [(_POINTS[:, None] >= np.arange(26)[None, :]) * _POINTS[:, None] ** k for k in range(3)],
+    axis=1,
+).astype(np.float64)
+
+
+def _extra_features(
+    mine: IntArray, rear: IntArray, front: IntArray, made_bits: IntArray, blocked: IntArray
+) -> FloatArray:
+    """Layout 2's features of the side on roll (escapes of the rearmost checker, the tightest
+    of the opponent's blockade from our 13-point back, mobility out of the home board, pips
+    to break contact, entering, spread ahead of the mean, rearmost anchor), scaled to about
+    [0, 1].  ``front`` is the opponent's frontmost checker's point seen from us (0: the bar,
+    25: none); the bit sets are :func:`_side_features`'s."""
+    n = len(mine)
+    rows = np.arange(n)
+    # esc[:, p-1]: rolls with which a checker on point p (25: the bar) gets out.
+    esc = _ESCAPES[((blocked << 12)[:, None] >> (_POINTS - 1)[None, :]) & 0xFFF]
+    out = np.empty((n, _EXTRA_FEATURES))
+    out[:, 0] = np.where(rear > 0, esc[rows, rear - 1], 36)
+    out[:, 1] = esc[:, 12:].min(axis=1)
+    out[:, 2] = (mine[:, 6:] * esc[:, 6:]) @ _MOBILITY
+    sums = (mine.astype(np.float64) @ _SUFFIX).ravel()  # exact: small integers
+    base = rows * 78
+    count = np.maximum(sums[base], 1)
+    mean = sums[base + 26] / count
+    t = np.minimum(mean.astype(np.int64) + 1, 25)
+    f0, f1, a0, a1, a2 = sums[
+        np.stack([base + front, base + 26 + front, base + t, base + 26 + t, base + 52 + t])
+    ]
+    # Every checker of ours on or behind ``front`` must pass it: p - front + 1 pips each.
+    out[:, 3] = f1 - (front - 1) * f0
+    out[:, 4] = np.bitwise_count(blocked >> 18) ** 2
+    out[:, 5] = (a2 - 2 * mean * a1 + mean * mean * a0) / count
+    out[:, 6] = np.frexp(made_bits)[1]
+    out *= _EXTRA_SCALE
+    return out
+
+
+def encode(b: IntArray, version: int = 1) -> FloatArray:
+    """The ``(N, n_inputs(version))`` network inputs of a batch of boards (side on roll
+    first)."""
+    return encode_with_race(b, version)[0]
+
+
+def encode_with_race(b: IntArray, version: int = 1) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     """:func:`encode` and :func:`is_race` together (the race flag is one of the inputs)."""
     b = np.asarray(b, dtype=np.int64)
     n = len(b)
     both = np.concatenate([b, -b[:, ::-1]])  # the side on roll, then the other side
     mine = np.maximum(both[:, 1:26], 0)
     units = _UNITS.take(mine[:, :24], axis=0).reshape(2 * n, 96)
-    side, rear = _side_features(both, mine)
+    side, rear, made_bits, blocked = _side_features(both, mine)
     race = rear[:n] + rear[n:] < 25  # the rearmost checkers have passed each other
-    out = np.concatenate(
-        [units[:n], units[n:], side[:n], side[n:], race[:, None]], axis=1, dtype=np.float64
-    )
+    parts = [units[:n], units[n:], side[:n], side[n:], race[:, None]]
+    if version == 2:
+        front = 25 - np.concatenate([rear[n:], rear[:n]])
+        extra = _extra_features(mine, rear, front, made_bits, blocked)
+        parts += [extra[:n], extra[n:]]
+    elif version != 1:
+        n_inputs(version)  # raises
+    out = np.concatenate(parts, axis=1, dtype=np.float64)
     return out, race

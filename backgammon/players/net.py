@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.encode import N_INPUTS, encode_with_race
+from backgammon.players.encode import encode_with_race, n_inputs
 from backgammon.players.probabilities import N_OUTPUTS
 
 __all__ = ["DEFAULT_WEIGHTS", "Net", "NetPair", "default_nets"]
@@ -121,19 +121,53 @@ class NetPair:
     race: Net
     meta: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        size = n_inputs(self.inputs)
+        for name, net in (("contact", self.contact), ("race", self.race)):
+            if net.w1.shape[0] != size:
+                raise ValueError(
+                    f"the {name} net takes {net.w1.shape[0]} inputs, but input layout "
+                    f"{self.inputs} has {size}"
+                )
+
     @classmethod
-    def random(cls, rng: np.random.Generator, hidden: int = 128, race_hidden: int = 64) -> NetPair:
-        """An untrained pair of nets."""
-        return cls(Net.random(N_INPUTS, hidden, rng), Net.random(N_INPUTS, race_hidden, rng))
+    def random(
+        cls, rng: np.random.Generator, hidden: int = 128, race_hidden: int = 64, inputs: int = 1
+    ) -> NetPair:
+        """An untrained pair of nets reading input layout ``inputs``."""
+        size = n_inputs(inputs)
+        meta: dict[str, Any] = {"inputs": inputs} if inputs != 1 else {}
+        return cls(Net.random(size, hidden, rng), Net.random(size, race_hidden, rng), meta)
+
+    @property
+    def inputs(self) -> int:
+        """The input layout the nets read (:data:`~backgammon.players.encode.INPUT_VERSIONS`)."""
+        return int(self.meta.get("inputs", 1))
+
+    def with_inputs(self, version: int) -> NetPair:
+        """The same function reading the longer layout ``version``: the added inputs start
+        with no weight, so fitting can use them from where the nets are."""
+        extra = n_inputs(version) - n_inputs(self.inputs)
+        if extra < 0:
+            raise ValueError(f"cannot go from input layout {self.inputs} to {version}")
+
+        def grow(net: Net) -> Net:
+            w1 = np.concatenate([net.w1, np.zeros((extra, net.hidden))])
+            return Net(w1, net.b1.copy(), net.w2.copy(), net.b2.copy())
+
+        return NetPair(grow(self.contact), grow(self.race), {**self.meta, "inputs": version})
+
+    def encode(self, b: IntArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        """The inputs of a batch of boards in the nets' layout, and which are races."""
+        return encode_with_race(b, self.inputs)
 
     def evaluate(self, b: IntArray) -> FloatArray:
         """The nets' five outputs for the side on roll of each (unfinished) board."""
-        x, race = encode_with_race(b)
-        return self.evaluate_encoded(x, race)
+        return self.evaluate_encoded(*self.encode(b))
 
     def evaluate_with_race(self, b: IntArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
         """:meth:`evaluate` and which boards are races (no contact left)."""
-        x, race = encode_with_race(b)
+        x, race = self.encode(b)
         return self.evaluate_encoded(x, race), race
 
     def evaluate_encoded(self, x: FloatArray, race: npt.NDArray[np.bool_]) -> FloatArray:

@@ -25,7 +25,7 @@ from threadpoolctl import threadpool_limits
 
 from backgammon.board import Position, iter_rolls, iter_weighted_rolls
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.encode import after_boards, boards_array, encode_with_race
+from backgammon.players.encode import INPUT_VERSIONS, after_boards, boards_array
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import Net, NetPair
 from backgammon.players.probabilities import flip_probs
@@ -219,7 +219,7 @@ def fit(
 ) -> None:
     """Fit the contact and race nets of ``ev`` (in place) to the 1-ply targets."""
     rng = np.random.default_rng(seed)
-    x_all, race = encode_with_race(boards.astype(np.int64))
+    x_all, race = ev.encode(boards.astype(np.int64))
     y_all = targets.astype(np.float64)
     for name, net, mask in (("contact", ev.contact, ~race), ("race", ev.race, race)):
         x, y = x_all[mask], y_all[mask]
@@ -270,6 +270,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--batch", type=int, default=128)
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--hidden", type=int, default=0, help="widen the contact net to this many")
+    f.add_argument(
+        "--inputs",
+        type=int,
+        choices=INPUT_VERSIONS,
+        default=0,
+        help="first move the nets to this (longer) input layout, the new inputs unweighted",
+    )
     args = ap.parse_args(argv)
     threadpool_limits(limits=1)
     ev = NetPair.load(args.weights)
@@ -289,6 +296,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parts = [np.load(p) for p in args.data]
     boards = np.concatenate([p["boards"] for p in parts])
     probs = np.concatenate([p["probs"] for p in parts])
+    if args.inputs:
+        ev = ev.with_inputs(args.inputs)
     if args.hidden:
         ev.contact = widen(ev.contact, args.hidden, np.random.default_rng(args.seed))
         ev.meta["hidden"] = args.hidden

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from backgammon.players.encode import boards_array, encode_with_race
+from backgammon.players.encode import INPUT_VERSIONS, boards_array
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import Net, NetPair
 from backgammon.players.probabilities import N_OUTPUTS, flip_probs
@@ -49,7 +49,7 @@ def play_training_games(
     err = 0.0
     for states, outcome in greedy_games(rng, lambda b: flip_probs(raw.evaluate(b)), count):
         b = boards_array(states)
-        x, race = encode_with_race(b)
+        x, race = ev.encode(b)
         v = ev.evaluate_encoded(x, race)
         n = len(states)
         targets = np.empty((n, N_OUTPUTS))
@@ -107,6 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hidden", type=int, default=128, help="hidden units of the contact net")
     ap.add_argument("--race-hidden", type=int, default=64, help="hidden units of the race net")
+    ap.add_argument(
+        "--inputs", type=int, choices=INPUT_VERSIONS, default=1, help="input layout of new nets"
+    )
     ap.add_argument("--alpha", type=float, default=0.1, help="learning rate")
     ap.add_argument("--lam", type=float, default=0.7, help="TD lambda")
     ap.add_argument("--every", type=int, default=2000, help="games between checkpoints")
@@ -141,7 +144,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         games = int(ev.meta["games"])
         print(f"resumed from {latest} at game {games}", flush=True)
     else:
-        ev = NetPair.random(np.random.default_rng(args.seed), args.hidden, args.race_hidden)
+        ev = NetPair.random(
+            np.random.default_rng(args.seed), args.hidden, args.race_hidden, args.inputs
+        )
         rng = random.Random(args.seed)
         games = 0
         ev.meta.update(seed=args.seed, hidden=args.hidden, race_hidden=args.race_hidden)

@@ -1,0 +1,41 @@
+"""The net pair: its input layout travels with the weights, and moving to a longer layout
+keeps the function."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from gnubg_reference import played_game_cases
+
+from backgammon.players.encode import boards_array, n_inputs
+from backgammon.players.net import Net, NetPair
+
+
+def _boards() -> np.ndarray:
+    return boards_array(pos.board for pos, _, _ in played_game_cases(3, seed=2))
+
+
+def test_longer_layout_keeps_the_function(tmp_path: Path) -> None:
+    ev = NetPair.random(np.random.default_rng(3), hidden=8, race_hidden=4)
+    grown = ev.with_inputs(2)
+    assert grown.inputs == 2 and ev.inputs == 1
+    assert grown.contact.w1.shape == (n_inputs(2), 8)
+    b = _boards()
+    assert np.allclose(grown.evaluate(b), ev.evaluate(b), atol=1e-12)
+    grown.save(tmp_path / "g.npz")
+    loaded = NetPair.load(tmp_path / "g.npz")
+    assert loaded.inputs == 2
+    assert np.array_equal(loaded.evaluate(b), grown.evaluate(b))
+    with pytest.raises(ValueError, match="input layout"):
+        grown.with_inputs(1)
+
+
+def test_weights_that_do_not_fit_the_layout_are_refused() -> None:
+    rng = np.random.default_rng(1)
+    short = Net.random(n_inputs(1), 4, rng)
+    with pytest.raises(ValueError, match="takes 215 inputs"):
+        NetPair(short, short, {"inputs": 2})
+    fresh = NetPair.random(rng, hidden=4, race_hidden=4, inputs=2)
+    assert fresh.inputs == 2 and fresh.race.w1.shape[0] == n_inputs(2)
