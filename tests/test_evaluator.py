@@ -11,6 +11,7 @@ from backgammon.players.bearoff import BearoffDatabase
 from backgammon.players.encode import after_boards, boards_array, encode, is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair, default_nets
+from backgammon.players.probabilities import game_over_probs
 from backgammon.players.search import Searcher
 
 
@@ -84,3 +85,28 @@ def test_the_plays_given_are_the_plays_judged(database: BearoffDatabase) -> None
         chosen = searcher.best_move(pos, (d1, d2))
         assert searcher.best_move(pos, (d1, d2), moves=moves) == chosen
     assert searcher.best_move(Position.initial(), (6, 6), moves=[]) is None
+
+
+def _finished(on_bar: int, lost: bool) -> list[int]:
+    """A finished game (R18-R19): the side on roll has borne everything off (or, ``lost``,
+    the other side has), the loser with ``on_bar`` checkers on the bar."""
+    b = [0] * 26
+    if lost:
+        b[25], b[3] = on_bar, 15 - on_bar
+    else:
+        b[0], b[20] = -on_bar, -(15 - on_bar)
+    return b
+
+
+def test_finished_games_are_exact_in_any_batch(database: BearoffDatabase) -> None:
+    ev = CompositeEvaluator(default_nets(), database)
+    contact = _candidate_batches(1, seed=25)[0]
+    race = boards_array(pos.board for pos, _, _ in bearoff_cases(5, seed=4))
+    over = boards_array([_finished(1, True), _finished(0, True), _finished(2, False)])
+    for batch in (np.concatenate([contact, over[1:2]]), np.concatenate([contact, race, over])):
+        done, exact = game_over_probs(batch)
+        assert done.sum() in (1, 3)
+        got = ev.evaluate(batch)
+        assert np.array_equal(got[done], exact[done])
+        alone = np.concatenate([ev.evaluate(row[None, :]) for row in batch])
+        assert np.allclose(got, alone, rtol=0, atol=1e-12)
