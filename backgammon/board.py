@@ -52,6 +52,7 @@ _START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 
 # Exact incremental keys for generated plays: each point is a digit in base 32 holding the
 # change of its signed count (|change| <= 15 < 16), so different results have different keys.
 _P = tuple(32**i for i in range(26))
+_POINTS_DOWN = tuple(range(24, 0, -1))
 
 
 class InvalidPositionError(ValueError):
@@ -421,8 +422,14 @@ class Position:
 
         The order is deterministic.  An empty list means the turn is lost (R10).
         """
-        d1, d2 = _check_dice(dice)
-        return _generate(self._board, d1, d2)
+        # The common case, a tuple of two ints, checked here without a further call.
+        if type(dice) is tuple and len(dice) == 2:
+            d1, d2 = dice
+            if not (type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6):
+                d1, d2 = check_dice(dice)
+        else:
+            d1, d2 = check_dice(dice)
+        return _generate(self._board, d1, d2) if d1 >= d2 else _generate(self._board, d2, d1)
 
     def play(self, move: Iterable[Step]) -> Position:
         """The position after a play, seen from the opponent (who moves next).
@@ -513,16 +520,6 @@ def check_dice(dice: object) -> tuple[int, int]:
         if isinstance(d, bool) or not isinstance(d, int) or not 1 <= d <= 6:
             raise DiceError(f"dice must be a pair of numbers 1-6, got {short_repr(dice)}")
     return int(a), int(b)
-
-
-def _check_dice(dice: Sequence[int]) -> tuple[int, int]:
-    """The dice checked, larger first (the common case, a tuple of two ints, checked fast)."""
-    if type(dice) is tuple and len(dice) == 2:
-        d1, d2 = dice
-        if type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6:
-            return (d1, d2) if d1 >= d2 else (d2, d1)
-    d1, d2 = check_dice(dice)
-    return (d1, d2) if d1 >= d2 else (d2, d1)
 
 
 def _text(value: object, what: str) -> str:
@@ -621,45 +618,48 @@ def _generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
         if sum([x for x in board[7:25] if x > 0]) >= 4:
             return _generate_double_free(board, hi_die)
         return _generate_double(board, hi_die)
-    occupied = [s for s in range(24, 0, -1) if board[s] > 0]
+    occupied = [s for s in _POINTS_DOWN if board[s] > 0]
     bar = board[25]
     if bar:
         return _generate_two_bar(board, occupied, hi_die, lo_die)
-    if sum([board[s] for s in occupied if s > 6]) >= 3:
+    if sum([board[s] for s in occupied if s > 6]) >= 2:
         return _generate_two_free(board, occupied, hi_die, lo_die)
     return _generate_two(list(board), occupied, hi_die, lo_die)
 
 
 def _generate_two_bar(b: tuple[int, ...], occupied: list[int], hi: int, lo: int) -> list[Move]:
     """Non-doubles with checkers on the bar (R12-R13); nothing can be borne off."""
-    P = _P
     new = tuple.__new__
     t_hi, t_lo = BAR - hi, BAR - lo
     hi_open, lo_open = b[t_hi] >= -1, b[t_lo] >= -1
     if b[BAR] > 1:  # both dice must enter if they can (R9, R12)
         steps = [(BAR, t, b[t] == -1) for t, ok in ((t_hi, hi_open), (t_lo, lo_open)) if ok]
         return [new(Move, steps)] if len(steps) == 2 else [new(Move, steps[:1])] if steps else []
-    two: dict[int, tuple[Step, Step]] = {}
+    # As in _generate_two_free: the entered checker going on (or one from where it
+    # entered) is one checker taking both dice, a result told by the blot it hit on the
+    # way; every other play is a result no other play gives.
+    plays: list[Move] = []
+    one_checker: set[int] = set()
     for t1, ok, db in ((t_hi, hi_open, lo), (t_lo, lo_open, hi)):
         if not ok:
             continue
         hit1 = b[t1] == -1
-        key1 = (2 * P[t1] - 1 if hit1 else P[t1]) - P[BAR]
         step1 = (BAR, t1, hit1)
-        sources = occupied if b[t1] > 0 else [t1, *occupied]
-        for s2 in sources:
+        for s2 in occupied if b[t1] > 0 else [t1, *occupied]:
             t2 = s2 - db
             if t2 <= 0:
                 continue  # the entered checker is outside: no bearing off (R14)
             x = b[t2]
             if x < -1:
                 continue
-            hit2 = t2 != t1 and x == -1
-            key = key1 - P[s2] + (2 * P[t2] - 1 if hit2 else P[t2])
-            if key not in two:
-                two[key] = (step1, (s2, t2, hit2))
-    if two:
-        return [new(Move, steps) for steps in two.values()]
+            if s2 == t1:
+                key = t1 if hit1 else 0
+                if key in one_checker:
+                    continue
+                one_checker.add(key)
+            plays.append(new(Move, (step1, (s2, t2, t2 != t1 and x == -1))))
+    if plays:
+        return plays
     # R9: one number only: the larger if it can enter.
     if hi_open:
         return [new(Move, ((BAR, t_hi, b[t_hi] == -1),))]
@@ -669,59 +669,61 @@ def _generate_two_bar(b: tuple[int, ...], occupied: list[int], hi: int, lo: int)
 
 
 def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int) -> list[Move]:
-    """Non-doubles with no checker on the bar and no bear-off possible within the roll."""
-    P = _P
+    """Non-doubles with no checker on the bar and no bear-off possible within the roll.
+
+    Two checkers that each take one die give a result no other play gives, unless one
+    lands where the other starts (then one checker takes both dice in effect); only those
+    one-checker results can come more than once.  One checker from ``a`` always ends on
+    ``a - hi - lo``, so such a result is told by ``a`` and the blot it hit on the way, if any.
+    """
+    new = tuple.__new__
     hi_src = [s for s in occupied if s > hi and b[s - hi] >= -1]
-    # The smaller die's steps on the original board, with their change of key, made once.
-    lo_steps: list[tuple[int, int, int, Step]] = []
+    lo_steps: list[tuple[int, int, Step]] = []  # the smaller die's steps, made once
     for s in occupied:
         if s > lo and b[s - lo] >= -1:
             t = s - lo
-            hit = b[t] == -1
-            lo_steps.append((s, t, (2 * P[t] - 1 if hit else P[t]) - P[s], (s, t, hit)))
-    lo_src = [s for s, _, _, _ in lo_steps]
-    two: dict[int, tuple[Step, Step]] = {}
+            lo_steps.append((s, t, (s, t, b[t] == -1)))
+    plays: list[Move] = []
+    add = plays.append
+    one_checker: set[int] = set()  # 32 * a + the point of the blot hit on the way (or 0)
     for s1 in hi_src:
         t1 = s1 - hi
         hit1 = b[t1] == -1
-        key1 = (2 * P[t1] - 1 if hit1 else P[t1]) - P[s1]
         step1 = (s1, t1, hit1)
         last = b[s1] == 1
-        for s2, t2, key2, step2 in lo_steps:
-            if s2 == s1 and last:
+        up = s1 + lo  # the smaller die from there lands on s1
+        for s2, t2, step2 in lo_steps:
+            if s2 == t1 or s2 == up:  # noqa: SIM109 (one checker in effect; faster than `in`)
+                key = 32 * (s1 if s1 > s2 else s2)  # passing over a point of ours
+                if key not in one_checker:
+                    one_checker.add(key)
+                    add(new(Move, (step1, step2)))
+            elif s2 == s1 and last:
                 continue
-            if t2 == t1 and hit1:  # the blot is gone: the second checker joins the first
-                key = key1 - P[s2] + P[t2]
-                if key not in two:
-                    two[key] = (step1, (s2, t2, False))
+            elif t2 == t1 and hit1:  # the blot is gone: the second checker joins the first
+                add(new(Move, (step1, (s2, t2, False))))
             else:
-                key = key1 + key2
-                if key not in two:
-                    two[key] = (step1, step2)
+                add(new(Move, (step1, step2)))
         t2 = t1 - lo
         if b[t1] <= 0 and t2 > 0 and b[t2] >= -1:  # the same checker goes on (R7)
-            hit2 = b[t2] == -1
-            key = key1 - P[t1] + (2 * P[t2] - 1 if hit2 else P[t2])
-            if key not in two:
-                two[key] = (step1, (t1, t2, hit2))
-    for s1 in lo_src:  # one checker, smaller die first (R7: its landing point must be open)
-        t1 = s1 - lo
+            key = 32 * s1 + (t1 if hit1 else 0)
+            if key not in one_checker:
+                one_checker.add(key)
+                add(new(Move, (step1, (t1, t2, b[t2] == -1))))
+    for s1, t1, step1 in lo_steps:  # one checker, smaller die first (R7: its landing point open)
         t2 = t1 - hi
         if t2 <= 0 or b[t2] < -1:
             continue
-        hit1 = b[t1] == -1
-        hit2 = b[t2] == -1
-        key = (
-            (2 * P[t1] - 1 if hit1 else P[t1]) - P[s1] - P[t1] + (2 * P[t2] - 1 if hit2 else P[t2])
-        )
-        if key not in two:
-            two[key] = ((s1, t1, hit1), (t1, t2, hit2))
-    new = tuple.__new__
-    if two:
-        return [new(Move, steps) for steps in two.values()]
+        key = 32 * s1 + (t1 if step1[2] else 0)
+        if key not in one_checker:
+            one_checker.add(key)
+            add(new(Move, (step1, (t1, t2, b[t2] == -1))))
+    if plays:
+        return plays
     # R9: only one number can be played: the larger if it can be.
-    die, sources = (hi, hi_src) if hi_src else (lo, lo_src)
-    return [new(Move, ((s, s - die, b[s - die] == -1),)) for s in sources]
+    if hi_src:
+        return [new(Move, ((s, s - hi, b[s - hi] == -1),)) for s in hi_src]
+    return [new(Move, (step,)) for _, _, step in lo_steps]
 
 
 def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -> list[Move]:
@@ -742,7 +744,7 @@ def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -
             else:
                 if out:
                     continue
-                if t1 < 0 and any(b[k] > 0 for k in range(s1 + 1, 7)):
+                if t1 < 0 and s1 < occupied[0]:
                     continue  # R15: a larger number bears off only from the highest point
                 t1 = 0
                 hit1 = False
@@ -758,6 +760,11 @@ def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -
                     b[t1] += 1
                     key1 += P[t1]
             step1 = (s1, t1, hit1)
+            # The highest point holding a checker of ours now (what R15 asks of the second).
+            if s1 != occupied[0] or b[s1]:
+                high = occupied[0]
+            else:
+                high = max(occupied[1] if len(occupied) > 1 else 0, t1)
             second: tuple[int, ...]
             if b[25]:
                 second = (BAR,)
@@ -779,7 +786,7 @@ def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -
                 else:
                     if out1:
                         continue
-                    if t2 < 0 and any(b[k] > 0 for k in range(s2 + 1, 7)):
+                    if t2 < 0 and s2 < high:
                         continue
                     key = key1 - P[s2]
                     step2 = (s2, 0, False)
@@ -841,11 +848,11 @@ def _generate_double_bar(b: tuple[int, ...], die: int) -> list[Move]:
             t = s - die
             step = (s, t, blot[t] and s != previous)
             if left == 1:
-                found[4].append(new(Move, (*steps, step)))
+                found[4].append(new(Move, steps + (step,)))  # noqa: RUF005 (faster)
                 continue
             have[s] -= 1
             have[t] += 1
-            search(i, left - 1, (*steps, step), s)
+            search(i, left - 1, steps + (step,), s)  # noqa: RUF005 (faster)
             have[s] += 1
             have[t] -= 1
         if not more:
@@ -877,14 +884,18 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
     for s in sources:
         first[s] = (s, s - die, b[s - die] == -1)
         again[s] = (s, s - die, False)
-    n = len(sources)
+    # The sources from each one down (itself included), and below it.
+    down: list[list[int]] = [[]] * 26
+    below: list[list[int]] = [[]] * 26
+    for i, s in enumerate(sources):
+        down[s] = sources[i:]
+        below[s] = sources[i + 1 :]
     new = tuple.__new__
     four: list[Move] = []
     three: list[Move] = []
     two: list[Move] = []
     one: list[Move] = []
-    for i1 in range(n):
-        s1 = sources[i1]
+    for s1 in sources:
         if not have[s1]:
             continue
         t1 = s1 - die
@@ -892,8 +903,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
         have[t1] += 1
         step1 = first[s1]
         more1 = False
-        for i2 in range(i1, n):
-            s2 = sources[i2]
+        for s2 in down[s1]:
             if not have[s2]:
                 continue
             more1 = True
@@ -902,8 +912,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
             have[s2] -= 1
             have[t2] += 1
             more2 = False
-            for i3 in range(i2, n):
-                s3 = sources[i3]
+            for s3 in down[s2]:
                 if not have[s3]:
                     continue
                 more2 = True
@@ -911,14 +920,12 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
                 step3 = again[s3] if s3 == s2 else first[s3]
                 have[s3] -= 1
                 have[t3] += 1
-                more3 = False
-                for i4 in range(i3, n):
-                    s4 = sources[i4]
+                if have[s3]:  # the fourth step: from s3 again, or from a lower source
+                    four.append(new(Move, (step1, step2, step3, again[s3])))
+                for s4 in below[s3]:
                     if have[s4]:
-                        more3 = True
-                        step4 = again[s4] if s4 == s3 else first[s4]
-                        four.append(new(Move, (step1, step2, step3, step4)))
-                if not more3 and not four:  # R9: as many numbers as possible
+                        four.append(new(Move, (step1, step2, step3, first[s4])))
+                if not four:  # R9: as many numbers as possible
                     three.append(new(Move, (step1, step2, step3)))
                 have[s3] += 1
                 have[t3] -= 1
@@ -995,9 +1002,10 @@ def _generate_double(b: tuple[int, ...], die: int) -> list[Move]:
             first = (s, t, hit)
             rest = (s, t, False)
             top = left if avail > left else avail
+            taken = steps + (first,)  # noqa: RUF005 (faster than unpacking)
             for k in range(top, top - 1 if s == BAR else 0, -1):
                 if k == left:  # the last of the four numbers: a complete play, no search
-                    move = new(Move, (*steps, first, *((rest,) * (k - 1))))
+                    move = new(Move, taken + (rest,) * (k - 1) if k > 1 else taken)
                     if best == 4:
                         plays.append(move)
                     else:
@@ -1010,7 +1018,7 @@ def _generate_double(b: tuple[int, ...], die: int) -> list[Move]:
                     left - k,
                     pending + k * run[t] if t else pending,
                     outside - k if entering else outside,
-                    (*steps, first, *((rest,) * (k - 1))),
+                    taken + (rest,) * (k - 1) if k > 1 else taken,
                 )
             f[s] = 0
             if s == BAR:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from gnubg_reference import played_game_cases
 
-from backgammon import Position
+from backgammon import Move, Position
 from backgammon.players.encode import (
     N_INPUTS,
     after_boards,
@@ -203,3 +203,15 @@ def test_escapes_behind_a_prime() -> None:
     assert extra[0] == 1.0
     with pytest.raises(ValueError, match="input layout"):
         n_inputs(3)
+
+
+def test_after_boards_of_plays_of_different_lengths() -> None:
+    # Not what legal_moves gives (R9: a roll's plays are equally long), but a caller may
+    # pass partial plays: each is applied step by step, an empty one only flips the board.
+    for pos, d1, d2 in played_game_cases(6, seed=9):
+        moves = pos.legal_moves((d1, d2))
+        if not moves or len(moves[0]) < 2:
+            continue
+        plays = [moves[0], Move(moves[-1][:1]), Move(), *moves[1:3]]
+        expected = boards_array(pos.play(m).board for m in plays)
+        assert np.array_equal(after_boards(pos.board, plays), expected)

@@ -8,7 +8,6 @@ once.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -73,22 +72,43 @@ def boards_array(boards: Iterable[Sequence[int]]) -> IntArray:
     return np.array(list(boards), dtype=np.int64).reshape(-1, 26)
 
 
+def _step_changes() -> IntArray:
+    """For each step ``(s, t, hit)``, at row ``(s * 32 + t) * 2 + hit``: its change to the
+    board after the play as the opponent sees it (points reversed, signs swapped)."""
+    table = np.zeros((26 * 32 * 2, 26), dtype=np.int64)
+    for s in range(26):
+        for t in range(26):
+            for hit in (0, 1):
+                row = table[(s * 32 + t) * 2 + hit]
+                row[25 - s] += 1  # the checker leaves s
+                if t:  # lands on t (not when borne off), turning a hit blot into ours
+                    row[25 - t] -= 1 + hit
+                row[25] += hit  # the hit blot goes to the opponent's bar
+    return table
+
+
+_STEP_CHANGES = _step_changes()
+
+
 def after_boards(board: Sequence[int], moves: Sequence[Sequence[Sequence[int]]]) -> IntArray:
     """The boards after each of ``moves`` (plays of ``board`` with their hit flags, as
     :meth:`~backgammon.board.Position.legal_moves` gives them), each seen from the
     opponent, who moves next: what :meth:`~backgammon.board.Position.play` gives, for all
     the candidates of a roll in a few array operations."""
     n = len(moves)
-    steps = np.array(list(itertools.chain.from_iterable(moves)), dtype=np.int64).reshape(-1, 3)
-    rows = np.repeat(np.arange(0, 26 * n, 26), [len(m) for m in moves])
-    s, t, hit = steps.T
-    # Each step takes a checker from s and puts it on t (not when borne off); a hit turns
-    # the blot there into ours (+2) and puts it on the opponent's bar (board[0]).
-    index = np.concatenate([rows + s, rows + t, rows])
-    change = np.concatenate([np.full(len(s), -1), (t > 0) + hit, -hit])
-    after = np.bincount(index, change, minlength=26 * n).astype(np.int64).reshape(n, 26)
-    after += np.asarray(board, dtype=np.int64)
-    return -after[:, ::-1]
+    codes = [(s * 32 + t) * 2 + hit for m in moves for s, t, hit in m]
+    change = _STEP_CHANGES.take(codes, axis=0)
+    size = len(codes) // n if n else 0
+    if size * n == len(codes) and max(map(len, moves), default=0) == size:
+        if size != 1:  # the legal plays of a roll all have the same number of steps (R9)
+            change = change.reshape(n, size, 26).sum(axis=1)
+    else:
+        rows = np.repeat(np.arange(n), [len(m) for m in moves])
+        summed = np.zeros((n, 26), dtype=np.int64)
+        np.add.at(summed, rows, change)
+        change = summed
+    change -= np.asarray(board[::-1], dtype=np.int64)
+    return change
 
 
 def flip_boards(b: IntArray) -> IntArray:
@@ -185,6 +205,19 @@ _SETS[73:97, 3] = _BITS25[:24]
 _MASK24 = (1 << 24) - 1
 
 
+def _front_windows() -> IntArray:
+    """For a rearmost checker on each point 0-25, the bits (of a set of points 1-24, bit i
+    for point i + 1) of the six points in front of it, rear-6 .. rear-1."""
+    windows = np.zeros(26, dtype=np.int64)
+    for rear in range(26):
+        low = max(rear - 7, 0)
+        windows[rear] = (_MASK24 >> (25 - max(rear, 1))) & ~((1 << low) - 1)
+    return windows
+
+
+_FRONT = _front_windows()
+
+
 def _side_features(b: IntArray, mine: IntArray) -> tuple[FloatArray, IntArray, IntArray, IntArray]:
     """Features of the side on roll of each board (``mine`` is ``max(b[:, 1:26], 0)``),
     its rearmost checker's point (0 when all are off), and the bit sets (bit p-1: point p)
@@ -195,18 +228,16 @@ def _side_features(b: IntArray, mine: IntArray) -> tuple[FloatArray, IntArray, I
         np.concatenate([mine > 0, made, theirs == -1, theirs <= -2], axis=1, dtype=np.float64)
         @ _SETS
     )  # exact: at most 25 bits
+    rear = np.frexp(sets[:, 0])[1].astype(np.int64)  # the highest set bit's point (0: none)
     src, made_bits, blots, blocked = sets.astype(np.int64).T
-    rear = np.frexp(src)[1].astype(np.int64)  # the highest set bit's point (0: none)
     hits = ((src[:, None] >> _DIST[None, :]) & blots[:, None]) != 0  # (N, 24): distance d+1
     shots = np.bitwise_count(
         np.bitwise_or.reduce(np.where(hits, _ROLL_MASKS[1:25][None, :], np.uint64(0)), axis=1)
     )
     # Opponent points on the six points in front of the rearmost checker (rear-6 .. rear-1).
-    low = np.maximum(rear - 7, 0)
-    window = (blocked & (_MASK24 >> (25 - np.maximum(rear, 1)))) >> low
-    blockers = np.bitwise_count(window)
-    extra = np.stack([_longest_run(made_bits), shots, blockers], axis=1)
-    blocks = np.concatenate([mine, made, mine[:, :24] == 1, extra], axis=1, dtype=np.float64)
+    blockers = np.bitwise_count(blocked & _FRONT[rear])
+    extra = [_longest_run(made_bits)[:, None], shots[:, None], blockers[:, None]]
+    blocks = np.concatenate([mine, made, mine[:, :24] == 1, *extra], axis=1, dtype=np.float64)
     return blocks @ _LINEAR + _CONST, rear, made_bits, blocked
 
 

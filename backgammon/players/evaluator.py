@@ -53,8 +53,15 @@ class CompositeEvaluator:
 
     def evaluate(self, boards: IntArray) -> FloatArray:
         """The probabilities for the side on roll of each board, finished or not."""
-        if (boards.max(axis=1) > 0).all() and (boards.min(axis=1) < 0).all():
-            return self._live(boards)  # both sides have checkers left: nothing finished
+        with_race = getattr(self.nets, "evaluate_with_race", None)
+        if with_race is not None and not boards[:, 25].any() and not boards[:, 0].any():
+            # With no checker on a bar a finished game is a race: the nets' race flags
+            # spare the search for finished games in the many batches with none.
+            p, race = with_race(boards)
+            if not race.any() or _none_finished(boards):
+                return self._consistent(boards, p, race)
+        if _none_finished(boards):
+            return self._live(boards)
         done, exact = game_over_probs(boards)
         if not done.any():
             return self._live(boards)
@@ -63,14 +70,23 @@ class CompositeEvaluator:
         return exact
 
     def _live(self, boards: IntArray) -> FloatArray:
-        p = self.nets.evaluate(boards)
+        with_race = getattr(self.nets, "evaluate_with_race", None)
+        if with_race is None:
+            return self._consistent(boards, self.nets.evaluate(boards), None)
+        return self._consistent(boards, *with_race(boards))
+
+    def _consistent(
+        self, boards: IntArray, p: FloatArray, race: npt.NDArray[np.bool_] | None
+    ) -> FloatArray:
+        """The nets' outputs ``p`` made consistent, pure bear-offs from the database."""
         if not self.consistent:
             return p
         np.minimum(p[:, 1], p[:, 0], out=p[:, 1])
         np.minimum(p[:, 2], p[:, 1], out=p[:, 2])
         np.minimum(p[:, 3], 1.0 - p[:, 0], out=p[:, 3])
         np.minimum(p[:, 4], p[:, 3], out=p[:, 4])
-        if self.bearoff is not None:
+        # A bear-off is a race: with no race among the boards there is none to look up.
+        if self.bearoff is not None and (race is None or race.any()):
             bo = is_bearoff(boards)
             if bo.any():
                 sub = boards[bo]
@@ -84,3 +100,8 @@ class CompositeEvaluator:
                 q[:, 4] = 0.0
                 p[bo] = q
         return p
+
+
+def _none_finished(boards: IntArray) -> bool:
+    """True when both sides have checkers left on every board."""
+    return bool((boards.max(axis=1) > 0).all() and (boards.min(axis=1) < 0).all())

@@ -70,7 +70,17 @@ class Net:
         return h, _sigmoid(y)
 
     def __call__(self, x: FloatArray) -> FloatArray:
-        return self.forward(x)[1]
+        """The outputs of a batch of inputs.  Inputs that are zero in every row (most of
+        them in the candidates of one roll) are left out of the first layer's product."""
+        used = np.flatnonzero(x.any(axis=0))
+        if 2 * len(used) > len(self.w1):
+            return self.forward(x)[1]
+        z = x[:, used] @ self.w1[used]
+        z += self.b1
+        h = _sigmoid(z)
+        y = h @ self.w2
+        y += self.b2
+        return _sigmoid(y)
 
     def train_step(self, x: FloatArray, target: FloatArray, alpha: float) -> float:
         """One gradient step of squared error towards ``target`` (summed over the batch)."""
@@ -154,6 +164,11 @@ class NetPair:
     def evaluate(self, b: IntArray) -> FloatArray:
         """The nets' five outputs for the side on roll of each (unfinished) board."""
         return self.evaluate_encoded(*self.encode(b))
+
+    def evaluate_with_race(self, b: IntArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        """:meth:`evaluate` and which boards are races (no contact left)."""
+        x, race = self.encode(b)
+        return self.evaluate_encoded(x, race), race
 
     def evaluate_encoded(self, x: FloatArray, race: npt.NDArray[np.bool_]) -> FloatArray:
         """Like :meth:`evaluate` from inputs already encoded."""

@@ -81,7 +81,7 @@ class NeuralPlayer:
         if len(moves) <= 1:
             return moves[0] if moves else None
         if cube is None:
-            return self.searcher.best_move(position, dice, self.plies)
+            return self.searcher.best_move(position, dice, self.plies, moves)
         return self.searcher.rank_cubeful(position, dice, cube, self.plies)[0][0]
 
     def ranked_moves(

@@ -45,7 +45,7 @@ _FLIP = [0, 3, 4, 1, 2]
 
 def flip_probs(p: FloatArray) -> FloatArray:
     """The same probabilities seen from the other side (one row or a batch)."""
-    q = p[..., _FLIP]
+    q = p.take(_FLIP, axis=-1)  # as p[..., _FLIP], faster
     q[..., 0] = 1.0 - p[..., 0]
     return q
 

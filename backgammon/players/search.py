@@ -331,9 +331,17 @@ class Searcher:
             (moves[i], probs[i], 0) for i in order if i not in kept
         ]
 
-    def best_move(self, position: Position, dice: Sequence[int], plies: int = 0) -> Move | None:
-        """The best legal play of ``dice`` at ``plies``, or None if there is none."""
-        moves = position.legal_moves(dice)
+    def best_move(
+        self,
+        position: Position,
+        dice: Sequence[int],
+        plies: int = 0,
+        moves: Sequence[Move] | None = None,
+    ) -> Move | None:
+        """The best legal play of ``dice`` at ``plies``, or None if there is none; ``moves``
+        are the legal plays when the caller has them already (generated once)."""
+        if moves is None:
+            moves = position.legal_moves(dice)
         if not moves:
             return None
         if len(moves) == 1:
