@@ -148,9 +148,7 @@ def _escapes_reference(board: tuple[int, ...], p: int) -> int:
     def open_(d: int) -> bool:
         return d > 12 or p - d < 1 or board[p - d] > -2
 
-    return sum(
-        open_(a + b) and (open_(a) or open_(b)) for a in range(1, 7) for b in range(1, 7)
-    )
+    return sum(open_(a + b) and (open_(a) or open_(b)) for a in range(1, 7) for b in range(1, 7))
 
 
 def _extra_reference(board: tuple[int, ...]) -> list[float]:

@@ -8,7 +8,7 @@ from gnubg_reference import bearoff_cases, played_game_cases
 
 from backgammon import Position
 from backgammon.players.bearoff import BearoffDatabase
-from backgammon.players.encode import after_boards, boards_array, encode, is_race
+from backgammon.players.encode import after_boards, boards_array, is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair, default_nets
 from backgammon.players.probabilities import game_over_probs
@@ -35,12 +35,14 @@ def test_first_layer_without_the_inputs_no_candidate_has() -> None:
     # is the full product (up to rounding), one row alone or in its batch.
     nets = default_nets()
     for b in _candidate_batches(4, seed=21):
-        x = encode(b)
+        x = nets.encode(b)[0]
         assert 2 * (x != 0).any(axis=0).sum() < x.shape[1]  # the shortened product is used
         full = nets.contact.forward(x)[1]
         assert np.allclose(nets.contact(x), full, rtol=0, atol=1e-12)
         assert np.allclose(nets.contact(x[:1]), full[:1], rtol=0, atol=1e-12)
-    dense = np.random.default_rng(5).random((7, 215))  # every input used: the full product
+    dense = np.random.default_rng(5).random(
+        (7, nets.contact.w1.shape[0])
+    )  # every input used: the full product
     assert np.array_equal(nets.contact(dense), nets.contact.forward(dense)[1])
 
 
