@@ -108,15 +108,16 @@ class _Clock:
         return f"{n / self.cpu:.1f} {unit}/s of CPU time ({n / self.wall:.1f} by the wall clock)"
 
 
-def speed() -> None:
-    """Plays per second of the net at 0-2 ply beside gnubg's 0-ply on the same positions,
-    and self-play training games per second (one game at a time, and 64 side by side)."""
+def speed(weights: str | None = None) -> None:
+    """Plays per second of the net (the shipped one or ``weights``) at 0-2 ply beside
+    gnubg's 0-ply on the same positions, and self-play training games per second (one game
+    at a time, and 64 side by side)."""
     import gnubg_nn
 
     from backgammon.players.net import DEFAULT_WEIGHTS, NetPair
     from backgammon.training.td import play_training_games
 
-    bot = get("neural", plies=0)
+    bot = get("neural", plies=0, weights=weights)
     rng = random.Random(1)
     cases: list[tuple[Position, tuple[int, int]]] = []
     pos = Position.initial()
@@ -145,19 +146,19 @@ def speed() -> None:
     print(f"gnubg 0-ply:  {n / gnubg_cpu:.0f} plays/s of CPU time on the same positions")
     print(f"ratio of time per play, ours/gnubg: {ours_cpu / gnubg_cpu:.2f}x")
     for plies, count in ((1, 40), (2, 5)):
-        deeper = get("neural", plies=plies)
+        deeper = get("neural", plies=plies, weights=weights)
         with _Clock() as c:
             for p, d in cases[:count]:
                 deeper.choose_move(p, d)
         print(f"neural {plies}-ply: {c.rates(count, 'plays')} over {count} positions")
-    ev = NetPair.load(DEFAULT_WEIGHTS)
+    ev = NetPair.load(weights or DEFAULT_WEIGHTS)
     for side_by_side, games in ((1, 50), (64, 128)):
         r = random.Random(2)
         with _Clock() as c:
             for _ in range(games // side_by_side):
                 play_training_games(ev, r, 0.0, 0.7, side_by_side)
         print(
-            f"training, {side_by_side} game(s) side by side (shipped net, alpha 0): "
+            f"training, {side_by_side} game(s) side by side (alpha 0): "
             f"{c.rates(games, 'games')}"
         )
 
@@ -174,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--speed", action="store_true")
     args = ap.parse_args(argv)
     if args.speed:
-        speed()
+        speed(args.weights)
         return 0
     t = time.perf_counter()
     ppg, se, n = duel(
