@@ -157,10 +157,7 @@ def speed(weights: str | None = None) -> None:
         with _Clock() as c:
             for _ in range(games // side_by_side):
                 play_training_games(ev, r, 0.0, 0.7, side_by_side)
-        print(
-            f"training, {side_by_side} game(s) side by side (alpha 0): "
-            f"{c.rates(games, 'games')}"
-        )
+        print(f"training, {side_by_side} game(s) side by side (alpha 0): {c.rates(games, 'games')}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
