@@ -19,13 +19,16 @@ from __future__ import annotations
 import argparse
 import random
 import re
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from records_helpers import run_gnubg
 
 from backgammon import Position, sgf
 from backgammon.analysis import Analysis, analyse, mat_rows
@@ -34,7 +37,6 @@ from backgammon.players.neural import NeuralPlayer
 from backgammon.players.probabilities import game_over_probs
 from backgammon.players.search import Searcher
 
-GNUBG = "/usr/games/gnubg"
 _NODE = re.compile(r";([BW])\[([^\]]*)\]([^;()]*)")
 _RATE = re.compile(r"^Error rate mEMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)")
 
@@ -42,14 +44,7 @@ _RATE = re.compile(r"^Error rate mEMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.
 def gnubg(commands: list[str]) -> tuple[str, float]:
     """Run gnubg on ``commands``; its output and seconds."""
     start = time.perf_counter()
-    out = subprocess.run(
-        [GNUBG, "-t", "-q"],
-        input="\n".join(commands) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=3600,
-        check=False,
-    ).stdout
+    out = run_gnubg(commands, timeout=3600)
     return out, time.perf_counter() - start
 
 

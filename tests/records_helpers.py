@@ -168,14 +168,14 @@ def play_signature(record: MatchFile) -> list[list[tuple[object, ...]]]:
     return out
 
 
-def run_gnubg(commands: list[str], cwd: Path) -> str:
+def run_gnubg(commands: list[str], cwd: Path | None = None, timeout: float = 120) -> str:
     """Run ``gnubg -t -q`` with commands on stdin; its whole output."""
     done = subprocess.run(
         [GNUBG, "-t", "-q"],
         input="\n".join(commands) + "\n",
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=timeout,
         cwd=cwd,
         check=False,
     )
