@@ -456,15 +456,23 @@ class Server:
         )
         return response
 
-    async def act(self, live: Live, seat: int | None, action: dict[str, Any]) -> Game:
+    async def act(
+        self, live: Live, seat: int | None, action: dict[str, Any], *, reply: bool = False
+    ) -> Game:
         """Check and store one action of ``seat`` (under the database's lock of the match);
-        returns the game as committed.  The bot's answer, if it is due, follows later."""
+        returns the game as committed (``reply``: with ``seat``'s view of it made).  The
+        bot's answer, if it is due, follows later."""
         if seat is None:
             raise ApiError(403, "spectator", "spectators cannot act: open your seat's link")
         self._acting[live.row.id] = self._acting.get(live.row.id, 0) + 1
         try:
+            # The watchers' views are made in the same thread, after the commit: the event
+            # loop only sends them, and stays free for other requests meanwhile.
+            seats = {*live.sockets.values(), *([seat] if reply else [])}
             try:
-                game = await self.db(self._commit, live.row, live.game, seat, action, write=True)
+                game = await self.db(
+                    self._commit_viewed, live, live.game, seat, action, seats, write=True
+                )
             except StoreError as exc:
                 raise ApiError(503, "storage", str(exc)) from exc
             self.adopt(live, game)
@@ -484,6 +492,20 @@ class Server:
             heard = self._heard.pop(match_id, 0)
             if heard > live.game.seq:
                 self.poke(match_id, heard)
+
+    def _commit_viewed(
+        self,
+        live: Live,
+        known: Game,
+        seat: int,
+        action: dict[str, Any],
+        seats: set[int | None],
+    ) -> Game:
+        """:meth:`_commit`, then the committed game's views for ``seats`` (into the cache)."""
+        game = self._commit(live.row, known, seat, action)
+        for viewer in seats:
+            live.state_json(game, viewer)
+        return game
 
     def _commit(self, row: MatchRow, known: Game, seat: int, action: dict[str, Any]) -> Game:
         action = dict(action)
@@ -845,7 +867,8 @@ def create_app(
         seat = await server.seat_of(
             live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
         )
-        game = await server.act(live, seat, action_dict(action.model_dump(exclude_none=True)))
+        action_in = action_dict(action.model_dump(exclude_none=True))
+        game = await server.act(live, seat, action_in, reply=True)
         return _json(live.state_json(game, seat))
 
     @app.get("/api/matches/{match_id}/board.svg")
