@@ -11,7 +11,7 @@ import pytest
 
 from backgammon.board import Position
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.encode import encode
+from backgammon.players.encode import encode, is_crashed, is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
 from backgammon.players.search import Searcher
@@ -117,3 +117,23 @@ def test_generate_labels_at_two_plies_on_request(searcher: Searcher) -> None:
     sample = positions(boards[:: max(1, len(boards) // 6)])
     expected = two_ply(searcher, sample)
     assert np.allclose(probs[:: max(1, len(boards) // 6)], expected, atol=1e-6)
+
+
+def test_a_crashed_net_is_fitted_on_its_own_boards(tmp_path: Path) -> None:
+    """``--crashed`` starts the third net from the contact net; ``--only`` leaves the
+    others as they were; ``--crashed-only`` data are crashed contact boards alone."""
+    w = tmp_path / "w.npz"
+    NetPair.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    d = tmp_path / "d.npz"
+    argv = ["generate", "--weights", str(w), "--games", "6", "--seed", "5", "--out", str(d)]
+    assert main([*argv, "--crashed-only"]) == 0
+    boards = np.load(d)["boards"].astype(np.int64)
+    assert len(boards) and (is_crashed(boards) & ~is_race(boards)).all()
+    out = tmp_path / "c.npz"
+    fit_argv = ["fit", "--weights", str(w), "--data", str(d), "--out", str(out)]
+    assert main([*fit_argv, "--epochs", "2", "--crashed", "--only", "crashed"]) == 0
+    old, new = NetPair.load(w), NetPair.load(out)
+    assert new.crashed is not None
+    assert np.array_equal(new.contact.w1, old.contact.w1)
+    assert np.array_equal(new.race.w1, old.race.w1)
+    assert not np.array_equal(new.crashed.w1, old.contact.w1)

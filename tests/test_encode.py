@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import gnubg_nn
 import numpy as np
 import pytest
-from gnubg_reference import played_game_cases
+from gnubg_reference import played_game_cases, to_gnubg
 
 from backgammon import Move, Position
 from backgammon.players.encode import (
@@ -12,6 +13,7 @@ from backgammon.players.encode import (
     after_boards,
     boards_array,
     encode,
+    is_crashed,
     is_race,
     n_inputs,
     shot_masks,
@@ -213,3 +215,41 @@ def test_after_boards_of_plays_of_different_lengths() -> None:
         plays = [moves[0], Move(moves[-1][:1]), Move(), *moves[1:3]]
         expected = boards_array(pos.play(m).board for m in plays)
         assert np.array_equal(after_boards(pos.board, plays), expected)
+
+
+def test_crashed_class_agrees_with_gnubg() -> None:
+    """gnubg's classes: a contact position where either side has crashed its board."""
+    positions = [pos for pos, _, _ in played_game_cases(300, seed=17)]
+    b = boards_array(p.board for p in positions)
+    ours = is_crashed(b) & ~is_race(b)
+    theirs = [gnubg_nn.classify(to_gnubg(p)) == gnubg_nn.c_crashed for p in positions]
+    assert sum(theirs) > 200  # the played games reach crashed boards often enough to test
+    assert [bool(x) for x in ours] == theirs
+
+
+def test_crashed_boards_by_hand() -> None:
+    """Six checkers or fewer left, not counting an ace-point pile (gnubg's class)."""
+
+    def board(mine: dict[int, int], theirs: dict[int, int]) -> list[int]:
+        cells = [0] * 26
+        for point, n in mine.items():
+            cells[point] = n
+        for point, n in theirs.items():
+            cells[25 - point] = -n  # their points counted from their side
+        return cells
+
+    contact = {24: 2, 13: 5, 8: 3}  # their checkers: 10 spread, far from crashed
+    cases = [
+        ({6: 3, 5: 3, 20: 9}, False),  # fifteen left
+        ({6: 2, 5: 2, 4: 2, 20: 1}, False),  # seven left, none piled
+        ({6: 2, 5: 2, 4: 1, 20: 1}, True),  # six left
+        ({1: 5, 6: 2, 5: 2, 20: 3}, False),  # twelve left, five on the ace: seven more
+        ({1: 5, 6: 2, 5: 2, 20: 2}, True),  # eleven left, five on the ace: six more
+        ({2: 4, 6: 2, 5: 2, 20: 1}, True),  # nine left, four on the deuce: 9 - 3 = 6
+        ({1: 2, 2: 3, 6: 2, 20: 3}, True),  # ace and deuce piles: 10 - 5 + 1 = 6
+        ({1: 2, 2: 1, 6: 3, 5: 2, 20: 1}, False),  # a pile on the ace of 2 only: 9 > 8
+    ]
+    b = boards_array([board(mine, contact) for mine, _ in cases])
+    assert list(is_crashed(b)) == [crashed for _, crashed in cases]
+    flipped = boards_array([[-x for x in reversed(board(mine, contact))] for mine, _ in cases])
+    assert list(is_crashed(flipped)) == [crashed for _, crashed in cases]  # either side

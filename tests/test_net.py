@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from gnubg_reference import played_game_cases
 
-from backgammon.players.encode import boards_array, n_inputs
+from backgammon.players.encode import boards_array, is_crashed, n_inputs
 from backgammon.players.net import Net, NetPair
 
 
@@ -39,3 +39,23 @@ def test_weights_that_do_not_fit_the_layout_are_refused() -> None:
         NetPair(short, short, {"inputs": 2})
     fresh = NetPair.random(rng, hidden=4, race_hidden=4, inputs=2)
     assert fresh.inputs == 2 and fresh.race.w1.shape[0] == n_inputs(2)
+
+
+def test_a_crashed_net_judges_the_crashed_boards(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    ev = NetPair.random(rng, hidden=8, race_hidden=4)
+    b = _boards()
+    x, race = ev.encode(b)
+    crashed = is_crashed(b) & ~race
+    assert crashed.any() and (~crashed & ~race).any() and race.any()
+    three = NetPair(ev.contact, ev.race, {}, Net.random(n_inputs(1), 6, rng))
+    out = three.evaluate(b)
+    assert np.array_equal(out[~crashed], ev.evaluate(b)[~crashed])
+    assert three.crashed is not None
+    assert np.allclose(out[crashed], three.crashed(x[crashed]), atol=1e-12)
+    three.save(tmp_path / "three.npz")
+    assert np.array_equal(NetPair.load(tmp_path / "three.npz").evaluate(b), out)
+    names = [name for name, _net, _mask in three.masks(b, race)]
+    assert names == ["contact", "race", "crashed"]
+    masks = np.array([mask for _name, _net, mask in three.masks(b, race)])
+    assert (masks.sum(axis=0) == 1).all()  # each board to exactly one net

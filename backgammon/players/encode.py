@@ -20,6 +20,7 @@ __all__ = [
     "boards_array",
     "encode",
     "encode_with_race",
+    "is_crashed",
     "is_race",
     "n_inputs",
     "shot_masks",
@@ -122,6 +123,28 @@ def is_race(b: IntArray) -> npt.NDArray[np.bool_]:
     mine_max = np.where(b > 0, idx, 0).max(axis=1)
     theirs_min = np.where(b < 0, idx, 25).min(axis=1)
     return np.asarray(mine_max < theirs_min)
+
+
+def is_crashed(b: IntArray) -> npt.NDArray[np.bool_]:
+    """True where a side has crashed its board, as gnubg's classes have it: six checkers or
+    fewer left in play, not counting those piled on its ace point (two or more), or all but
+    one of those on its deuce point (when the ace holds one or none), or, with both piled,
+    all but one of the two points' checkers.  Contact or not is for the caller to ask
+    (:func:`is_race`)."""
+    b = np.asarray(b, dtype=np.int64)
+    both = np.concatenate([b, -b[:, ::-1]])  # each side's checkers from its own side
+    mine = np.maximum(both, 0)
+    total = mine[:, 1:26].sum(axis=1)
+    ace, deuce = mine[:, 1], mine[:, 2]
+    piled = ace > 1
+    crashed = (
+        (total <= 6)
+        | (piled & (total <= 6 + ace))
+        | (piled & (deuce > 1) & (total - ace - deuce + 1 <= 6))
+        | (~piled & (total <= 5 + deuce))
+    )
+    n = len(b)
+    return np.asarray(crashed[:n] | crashed[n:])
 
 
 def shot_masks(b: IntArray) -> npt.NDArray[np.uint64]:

@@ -1,4 +1,5 @@
-"""A small numpy neural network with gnubg's five outputs, and the contact/race pair.
+"""A small numpy neural network with gnubg's five outputs, and the contact/race pair (with
+optionally a third net for crashed positions, as gnubg has).
 
 Outputs are the five cumulative probabilities of :mod:`backgammon.players.probabilities`,
 from the point of view of the side on roll.
@@ -15,13 +16,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.encode import encode_with_race, n_inputs
+from backgammon.players.encode import encode_with_race, is_crashed, n_inputs
 from backgammon.players.probabilities import N_OUTPUTS
 
 __all__ = ["DEFAULT_WEIGHTS", "Net", "NetPair", "default_nets"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+Bool = npt.NDArray[np.bool_]
 
 DEFAULT_WEIGHTS = Path(__file__).with_name("data") / "weights.npz"
 """The shipped weights."""
@@ -103,6 +105,10 @@ class Net:
             f"{prefix}b2": self.b2,
         }
 
+    def copy(self) -> Net:
+        """An independent copy of the weights."""
+        return Net(self.w1.copy(), self.b1.copy(), self.w2.copy(), self.b2.copy())
+
     @classmethod
     def from_arrays(cls, data: Any, prefix: str) -> Net:
         """Read the weights saved by :meth:`arrays`."""
@@ -114,16 +120,19 @@ class Net:
 @dataclass
 class NetPair:
     """A contact net and a race net, saved together in one weights file; each board goes to
-    one of them by whether contact is left.  Raw outputs: see
-    :class:`~backgammon.players.evaluator.CompositeEvaluator` for what play uses."""
+    one of them by whether contact is left.  With a ``crashed`` net, contact positions where
+    a side has crashed its board (:func:`~backgammon.players.encode.is_crashed`) go to it.
+    Raw outputs: see :class:`~backgammon.players.evaluator.CompositeEvaluator` for what play
+    uses."""
 
     contact: Net
     race: Net
     meta: dict[str, Any] = field(default_factory=dict)
+    crashed: Net | None = None
 
     def __post_init__(self) -> None:
         size = n_inputs(self.inputs)
-        for name, net in (("contact", self.contact), ("race", self.race)):
+        for name, net in self.nets():
             if net.w1.shape[0] != size:
                 raise ValueError(
                     f"the {name} net takes {net.w1.shape[0]} inputs, but input layout "
@@ -155,23 +164,54 @@ class NetPair:
             w1 = np.concatenate([net.w1, np.zeros((extra, net.hidden))])
             return Net(w1, net.b1.copy(), net.w2.copy(), net.b2.copy())
 
-        return NetPair(grow(self.contact), grow(self.race), {**self.meta, "inputs": version})
+        crashed = None if self.crashed is None else grow(self.crashed)
+        meta = {**self.meta, "inputs": version}
+        return NetPair(grow(self.contact), grow(self.race), meta, crashed)
+
+    def nets(self) -> list[tuple[str, Net]]:
+        """The nets by name (the crashed one when there is one)."""
+        named = [("contact", self.contact), ("race", self.race)]
+        return named if self.crashed is None else [*named, ("crashed", self.crashed)]
 
     def encode(self, b: IntArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
         """The inputs of a batch of boards in the nets' layout, and which are races."""
         return encode_with_race(b, self.inputs)
 
+    def crashed_mask(self, b: IntArray, race: Bool) -> Bool | None:
+        """Which boards the crashed net judges (None without one)."""
+        if self.crashed is None:
+            return None
+        return is_crashed(b) & ~race
+
+    def masks(self, b: IntArray, race: Bool) -> list[tuple[str, Net, Bool]]:
+        """Each net with the boards of the batch it judges (for training)."""
+        crashed = self.crashed_mask(b, race)
+        contact = ~race if crashed is None else ~race & ~crashed
+        out = [("contact", self.contact, contact), ("race", self.race, race)]
+        if self.crashed is not None and crashed is not None:
+            out.append(("crashed", self.crashed, crashed))
+        return out
+
     def evaluate(self, b: IntArray) -> FloatArray:
         """The nets' five outputs for the side on roll of each (unfinished) board."""
-        return self.evaluate_encoded(*self.encode(b))
+        return self.evaluate_with_race(b)[0]
 
-    def evaluate_with_race(self, b: IntArray) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    def evaluate_with_race(self, b: IntArray) -> tuple[FloatArray, Bool]:
         """:meth:`evaluate` and which boards are races (no contact left)."""
         x, race = self.encode(b)
-        return self.evaluate_encoded(x, race), race
+        return self.evaluate_encoded(x, race, self.crashed_mask(b, race)), race
 
-    def evaluate_encoded(self, x: FloatArray, race: npt.NDArray[np.bool_]) -> FloatArray:
-        """Like :meth:`evaluate` from inputs already encoded."""
+    def evaluate_encoded(
+        self, x: FloatArray, race: Bool, crashed: Bool | None = None
+    ) -> FloatArray:
+        """Like :meth:`evaluate` from inputs already encoded (``crashed``: the boards for
+        the crashed net, from :meth:`crashed_mask`)."""
+        if crashed is not None and self.crashed is not None and crashed.any():
+            out = np.empty((len(x), N_OUTPUTS))
+            out[crashed] = self.crashed(x[crashed])
+            rest = ~crashed
+            out[rest] = self.evaluate_encoded(x[rest], race[rest])
+            return out
         if not race.any():
             return self.contact(x)
         if race.all():
@@ -182,8 +222,12 @@ class NetPair:
         return out
 
     def save(self, path: str | Path) -> None:
-        """Write both nets and the metadata to one ``.npz`` file."""
-        arrays = {**self.contact.arrays("contact_"), **self.race.arrays("race_")}
+        """Write the nets and the metadata to one ``.npz`` file."""
+        arrays = {
+            name: a
+            for net_name, net in self.nets()
+            for name, a in net.arrays(f"{net_name}_").items()
+        }
         meta = np.array(json.dumps(self.meta, sort_keys=True))
         tmp = Path(str(path) + ".tmp.npz")
         np.savez_compressed(tmp, meta=meta, **arrays)  # type: ignore[arg-type]
@@ -194,7 +238,9 @@ class NetPair:
         """Read a file written by :meth:`save`."""
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            return cls(Net.from_arrays(data, "contact_"), Net.from_arrays(data, "race_"), meta)
+            crashed = Net.from_arrays(data, "crashed_") if "crashed_w1" in data else None
+            contact, race = Net.from_arrays(data, "contact_"), Net.from_arrays(data, "race_")
+            return cls(contact, race, meta, crashed)
 
 
 @lru_cache(maxsize=4)

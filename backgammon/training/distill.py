@@ -25,7 +25,13 @@ from threadpoolctl import threadpool_limits
 
 from backgammon.board import Position, iter_rolls, iter_weighted_rolls
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.encode import INPUT_VERSIONS, after_boards, boards_array
+from backgammon.players.encode import (
+    INPUT_VERSIONS,
+    after_boards,
+    boards_array,
+    is_crashed,
+    is_race,
+)
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import Net, NetPair
 from backgammon.players.probabilities import flip_probs
@@ -110,12 +116,14 @@ def generate(
     chunk: int = 64,
     progress: bool = True,
     plies: int = 1,
+    crashed_only: bool = False,
 ) -> tuple[IntArray, FloatArray]:
     """Self-play ``games`` at 0-ply; return the boards met (side on roll) and their
     probabilities at ``plies`` (1 or 2).  Besides each position played into,
     ``alternatives`` positions from other plays among the ``among`` best at 0-ply are kept.
-    Pure bear-offs are left out (the database is exact there).  Positions are labelled in
-    batches of at least ``chunk``."""
+    Pure bear-offs are left out (the database is exact there); ``crashed_only`` keeps just
+    the crashed contact positions (data for a crashed net: they are a few percent of all).
+    Positions are labelled in batches of at least ``chunk``."""
     out_boards: list[IntArray] = []
     out_probs: list[FloatArray] = []
     pending: list[Position] = []
@@ -136,8 +144,9 @@ def generate(
         others = [int(i) for i in order[1:among]]
         rng.shuffle(others)
         kept = [Position(tuple(after[i].tolist())) for i in [best, *others[:alternatives]]]
-        bo = is_bearoff(boards_array(p.board for p in kept))
-        pending.extend(p for p, x in zip(kept, bo, strict=True) if not x and not p.is_game_over())
+        b = boards_array(p.board for p in kept)
+        drop = is_bearoff(b) | (~is_crashed(b) | is_race(b) if crashed_only else False)
+        pending.extend(p for p, x in zip(kept, drop, strict=True) if not x and not p.is_game_over())
 
     for game in range(games):
         greedy_game(rng, searcher.probs_after, keep)
@@ -216,12 +225,17 @@ def fit(
     batch: int,
     seed: int,
     progress: bool = True,
+    only: Sequence[str] = (),
 ) -> None:
-    """Fit the contact and race nets of ``ev`` (in place) to the 1-ply targets."""
+    """Fit the nets of ``ev`` (in place) to the targets, each on its own boards (``only``:
+    just the nets of these names)."""
     rng = np.random.default_rng(seed)
-    x_all, race = ev.encode(boards.astype(np.int64))
+    b = boards.astype(np.int64)
+    x_all, race = ev.encode(b)
     y_all = targets.astype(np.float64)
-    for name, net, mask in (("contact", ev.contact, ~race), ("race", ev.race, race)):
+    for name, net, mask in ev.masks(b, race):
+        if only and name not in only:
+            continue
         x, y = x_all[mask], y_all[mask]
         if not len(x):
             continue
@@ -261,6 +275,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument("--out", type=Path, required=True)
     g.add_argument("--plies", type=int, choices=(1, 2), default=1, help="depth of the labels")
     g.add_argument("--alternatives", type=int, default=2, help="plays not chosen kept per position")
+    g.add_argument(
+        "--crashed-only", action="store_true", help="keep only crashed contact positions"
+    )
     f = sub.add_parser("fit", help="fit the nets to generated data")
     f.add_argument("--weights", type=Path, required=True)
     f.add_argument("--data", type=Path, nargs="+", required=True)
@@ -271,6 +288,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--seed", type=int, default=1)
     f.add_argument("--hidden", type=int, default=0, help="widen the contact net to this many")
     f.add_argument("--race-hidden", type=int, default=0, help="widen the race net to this many")
+    f.add_argument(
+        "--crashed",
+        action="store_true",
+        help="add a net for crashed positions, started as a copy of the contact net",
+    )
+    f.add_argument(
+        "--only",
+        nargs="+",
+        choices=("contact", "race", "crashed"),
+        default=(),
+        help="fit just these nets (the others are kept as they are)",
+    )
     f.add_argument(
         "--inputs",
         type=int,
@@ -290,6 +319,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             random.Random(args.seed),
             alternatives=args.alternatives,
             plies=args.plies,
+            crashed_only=args.crashed_only,
         )
         np.savez_compressed(args.out, boards=boards, probs=probs)
         print(f"saved {len(boards)} positions to {args.out}")
@@ -305,7 +335,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.race_hidden:
         ev.race = widen(ev.race, args.race_hidden, np.random.default_rng(args.seed))
         ev.meta["race_hidden"] = args.race_hidden
-    fit(ev, boards, probs, args.epochs, args.lr, args.batch, args.seed)
+    if args.crashed and ev.crashed is None:
+        ev.crashed = ev.contact.copy()
+    fit(ev, boards, probs, args.epochs, args.lr, args.batch, args.seed, only=args.only)
     history = ev.meta.setdefault("history", [])
     history.append({"distill": [str(p) for p in args.data], "argv": sys.argv[1:]})
     ev.save(args.out)

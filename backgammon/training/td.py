@@ -50,7 +50,7 @@ def play_training_games(
     for states, outcome in greedy_games(rng, lambda b: flip_probs(raw.evaluate(b)), count):
         b = boards_array(states)
         x, race = ev.encode(b)
-        v = ev.evaluate_encoded(x, race)
+        v = ev.evaluate_encoded(x, race, ev.crashed_mask(b, race))
         n = len(states)
         targets = np.empty((n, N_OUTPUTS))
         g = outcome
@@ -59,10 +59,9 @@ def play_training_games(
         for t in range(n - 2, -1, -1):
             g = (1.0 - lam) * vf[t + 1] + lam * flip_probs(g)
             targets[t] = g
-        if race.any():
-            err += ev.race.train_step(x[race], targets[race], alpha)
-        if (~race).any():
-            err += ev.contact.train_step(x[~race], targets[~race], alpha)
+        for _name, net, mask in ev.masks(b, race):
+            if mask.any():
+                err += net.train_step(x[mask], targets[mask], alpha)
         plies += n
     return plies, err
 
@@ -83,7 +82,11 @@ def average(paths: Sequence[Path]) -> NetPair:
         {"file": Path(p).name, "games": e.meta.get("games")}
         for p, e in zip(paths, evs, strict=True)
     ]
-    return NetPair(mean([e.contact for e in evs]), mean([e.race for e in evs]), meta)
+    crashed = [e.crashed for e in evs if e.crashed is not None]
+    if crashed and len(crashed) != len(evs):
+        raise ValueError("some of the weights to average have a crashed net and some not")
+    contact, race = mean([e.contact for e in evs]), mean([e.race for e in evs])
+    return NetPair(contact, race, meta, mean(crashed) if crashed else None)
 
 
 def _save(ev: NetPair, path: Path, rng: random.Random, games: int) -> None:
