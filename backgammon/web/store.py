@@ -213,8 +213,11 @@ class Store:
         self.is_postgresql = self.url.startswith("postgresql")
         try:
             self.engine = _engine(self.url)
-            notify = [_NOTIFY] if self.is_postgresql else []  # every process hears of it
-            self.append_sql = _compile(self.engine, [*_APPEND, *notify])
+            # PostgreSQL stores the action, marks the match and tells every process (NOTIFY)
+            # in one statement: one round trip instead of three.
+            insert, update = _APPEND
+            one = _NOTIFY.add_cte(insert.cte("stored"), update.cte("marked"))
+            self.append_sql = _compile(self.engine, [one] if self.is_postgresql else _APPEND)
             with self.engine.begin() as conn:
                 if self.is_postgresql:  # several processes may start at once
                     conn.execute(sa.select(sa.func.pg_advisory_xact_lock(0x6267)))
@@ -366,11 +369,15 @@ class Store:
             raw = self.engine.raw_connection()
         except sa.exc.SQLAlchemyError as exc:
             raise StoreError(f"{what}: {exc}") from exc
+        conn: Any = raw.dbapi_connection
         try:
-            if not self.is_postgresql:
-                _begin_immediate(raw.dbapi_connection)
+            if self.is_postgresql:  # one statement, its own transaction: no BEGIN, no COMMIT
+                conn.autocommit = True
+            else:
+                _begin_immediate(conn)
             _append(raw.cursor(), self.append_sql, match_id, seq, seat, action, over, bot_due)
-            raw.commit()
+            if not self.is_postgresql:
+                raw.commit()
         except dbapi.IntegrityError:
             raw.rollback()
             return False
@@ -379,6 +386,9 @@ class Store:
                 raw.rollback()
             raise StoreError(f"{what}: {exc}") from exc
         finally:
+            if self.is_postgresql:
+                with contextlib.suppress(dbapi.Error):
+                    conn.autocommit = False
             raw.close()
         return True
 
