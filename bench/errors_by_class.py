@@ -1,0 +1,79 @@
+"""Where our 0-ply play loses to gnubg's 0-ply, by gnubg's class of the position.
+
+    python bench/errors_by_class.py [--games 200] [--seed 1] [--weights W] [--judge-plies 1]
+
+Self-play games of our net (dice from ``--seed``); at each decision with a choice, our play
+and gnubg 0-ply's play of the same roll, both judged by gnubg (gnubg-nn, a benchmark-only
+dependency) at ``--judge-plies``: the cubeless equity our play gives up, summed by gnubg's
+class of the position (contact, crashed, race...) and per decision, in millipoints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import random
+
+import gnubg_nn
+
+from backgammon.board import Position
+from backgammon.players import get
+
+
+def gnubg_board(pos: Position) -> list[list[int]]:
+    """gnubg's board: [not on roll, on roll], each 25 slots from its own side."""
+    not_on_roll, on_roll = pos.arrays()
+    return [list(not_on_roll), list(on_roll)]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--weights", default=None)
+    ap.add_argument("--judge-plies", type=int, default=1, choices=(0, 1, 2))
+    args = ap.parse_args()
+
+    def mover_equity(after: Position) -> float:
+        """gnubg's cubeless equity of a play for the side that made it."""
+        w, wg, wbg, lg, lbg = gnubg_nn.probabilities(gnubg_board(after), args.judge_plies)
+        return -(2 * w - 1 + wg - lg + wbg - lbg)
+
+    ours = get("neural", plies=0, weights=args.weights)
+    rng = random.Random(args.seed)
+    loss: collections.Counter[str] = collections.Counter()
+    count: collections.Counter[str] = collections.Counter()
+    names = {
+        gnubg_nn.c_contact: "contact",
+        gnubg_nn.c_crashed: "crashed",
+        gnubg_nn.c_race: "race",
+        gnubg_nn.c_bearoff: "bearoff",
+    }
+    for _ in range(args.games):
+        pos = Position.initial()
+        while pos.outcome() is None:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            moves = pos.legal_moves(dice)
+            if not moves:
+                pos = pos.flip()
+                continue
+            mine = ours.choose_move(pos, dice)
+            assert mine is not None
+            if len(moves) > 1:
+                kind = names.get(gnubg_nn.classify(gnubg_board(pos)), "other")
+                steps = gnubg_nn.best_move(gnubg_board(pos), dice[0], dice[1])
+                theirs = pos.play([(s, t, False) for s, t in steps])
+                count[kind] += 1
+                if theirs != pos.play(mine):
+                    loss[kind] += mover_equity(theirs) - mover_equity(pos.play(mine))
+            pos = pos.play(mine)
+    print(f"{args.games} games, judged by gnubg {args.judge_plies}-ply")
+    for kind in sorted(count, key=lambda k: -count[k]):
+        print(
+            f"{kind:8} {count[kind]:6} decisions  given up {loss[kind]:8.3f} points,"
+            f" {1000 * loss[kind] / count[kind]:6.2f} millipoints per decision"
+        )
+
+
+if __name__ == "__main__":
+    main()
