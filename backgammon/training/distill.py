@@ -145,7 +145,9 @@ def generate(
         rng.shuffle(others)
         kept = [Position(tuple(after[i].tolist())) for i in [best, *others[:alternatives]]]
         b = boards_array(p.board for p in kept)
-        drop = is_bearoff(b) | (~is_crashed(b) | is_race(b) if crashed_only else False)
+        drop = is_bearoff(b)
+        if crashed_only:
+            drop |= ~is_crashed(b) | is_race(b)
         pending.extend(p for p, x in zip(kept, drop, strict=True) if not x and not p.is_game_over())
 
     for game in range(games):

@@ -213,11 +213,8 @@ class Store:
         self.is_postgresql = self.url.startswith("postgresql")
         try:
             self.engine = _engine(self.url)
-            # PostgreSQL stores the action, marks the match and tells every process (NOTIFY)
-            # in one statement: one round trip instead of three.
-            insert, update = _APPEND
-            one = _NOTIFY.add_cte(insert.cte("stored"), update.cte("marked"))
-            self.append_sql = _compile(self.engine, [one] if self.is_postgresql else _APPEND)
+            append = [_APPEND_NOTIFY] if self.is_postgresql else _APPEND
+            self.append_sql = _compile(self.engine, append)
             with self.engine.begin() as conn:
                 if self.is_postgresql:  # several processes may start at once
                     conn.execute(sa.select(sa.func.pg_advisory_xact_lock(0x6267)))
@@ -420,7 +417,11 @@ _APPEND = (
     .values(over=sa.bindparam("over"), bot_since=sa.bindparam("bot_since")),
 )
 """What storing an action writes: the action, and the match's state (as one transaction)."""
-_NOTIFY = sa.select(sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("payload")))
+_APPEND_NOTIFY = sa.select(
+    sa.func.pg_notify(sa.bindparam("channel"), sa.bindparam("payload"))
+).add_cte(_APPEND[0].cte("stored"), _APPEND[1].cte("marked"))
+"""PostgreSQL's way: the same writes and a NOTIFY to every process in one statement (one
+round trip instead of three, and :meth:`Store.append_next` needs no BEGIN or COMMIT)."""
 
 _Compiled = list[tuple[str, list[str] | None]]
 
