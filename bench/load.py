@@ -1,12 +1,13 @@
 """Load on the web server: N matches against the bot played at once for T seconds.
 
     python bench/load.py [--matches 20] [--seconds 30] [--servers 1,2]
-                         [--databases sqlite,postgresql]
+                         [--databases sqlite,postgresql] [--think 0]
 
 For each number of server processes (``backgammon serve --workers K``, one port) and each
 database (an SQLite file, or a throwaway PostgreSQL cluster made with initdb), on loopback:
 ``--matches`` clients each play a match against the default bot (a new one when it ends),
-acting as soon as the WebSocket says it is their turn, with a random legal play.  Prints the
+acting as soon as the WebSocket says it is their turn (or ``--think`` seconds later, as a
+person would), with a random legal play.  Prints the
 human actions per second (and all stored actions, the bot's included), the latency of a
 person's action (POST until the acknowledgement) at p50/p95/p99, and the latency of a
 trivial request (GET /api/bots, 20 a second) during the load next to idle, with the
@@ -52,8 +53,10 @@ def percentile(values: list[float], q: float) -> float:
 class Load:
     """The clients of one run and what they measured."""
 
-    def __init__(self, session: aiohttp.ClientSession, url: str, seconds: float) -> None:
-        self.session, self.url = session, url
+    def __init__(
+        self, session: aiohttp.ClientSession, url: str, seconds: float, think: float = 0
+    ) -> None:
+        self.session, self.url, self.think = session, url, think
         self.end = time.monotonic() + seconds
         self.action_times: list[float] = []
         self.errors = 0
@@ -88,6 +91,8 @@ class Load:
                     action = choose(state, rng)
                     if action is None:
                         continue  # the bot's turn: its answer will be pushed
+                    if self.think:
+                        await asyncio.sleep(self.think)
                     t = time.perf_counter()
                     async with session.post(actions_url, json=action, headers=headers) as r:
                         await r.read()
@@ -145,14 +150,16 @@ def cpu_seconds(root: int) -> float:
     return sum(ticks.get(pid, 0) for pid in tree) / os.sysconf("SC_CLK_TCK")
 
 
-async def measure(url: str, matches: int, seconds: float, server: int) -> dict[str, Any]:
+async def measure(
+    url: str, matches: int, seconds: float, server: int, think: float
+) -> dict[str, Any]:
     # One lean client process (uvloop, aiohttp's C parser, no cookie jar: every player
     # authenticates with its token) so that little of the measured latency is the client's.
     connector = aiohttp.TCPConnector(limit=matches + 10)
     jar = aiohttp.DummyCookieJar()
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as session:
         idle = await Load(session, url, 0).trivial(time.monotonic() + 5)
-        load = Load(session, url, seconds)
+        load = Load(session, url, seconds, think)
         started = time.monotonic()
         cpu = (cpu_seconds(server), time.process_time())
         players = [load.player(random.Random(k)) for k in range(matches)]
@@ -209,12 +216,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--servers", default="1,2", help="server processes to try (1,2)")
     parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument(
+        "--think", type=float, default=0, help="seconds a client waits before each action (0)"
+    )
     args = parser.parse_args()
     if not 1 <= args.matches <= 200 or not 1 <= args.seconds <= 600:
         parser.error("--matches 1-200 and --seconds 1-600 keep the run bounded")
+    if not 0 <= args.think <= 10:
+        parser.error("--think is 0-10 seconds")
 
     cluster = Cluster() if "postgresql" in args.databases else None
-    print(f"{args.matches} matches against the bot for {args.seconds:g} s, loopback")
+    pace = f"each action {args.think:g} s after its turn came" if args.think else "at once"
+    print(f"{args.matches} matches against the bot for {args.seconds:g} s, loopback, {pace}")
     print(
         "servers  database    human/s stored/s  action p50/p95/p99 ms   "
         "/api/bots p50/p95 ms idle -> load   p95 load/idle  action p95/50ms"
@@ -231,7 +244,9 @@ def main() -> None:
                         database = cluster.new_database()
                     proc, url = serve(database, workers)
                     try:
-                        r = uvloop.run(measure(url, args.matches, args.seconds, proc.pid))
+                        r = uvloop.run(
+                            measure(url, args.matches, args.seconds, proc.pid, args.think)
+                        )
                     finally:
                         proc.terminate()
                         proc.wait(30)

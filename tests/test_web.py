@@ -199,6 +199,37 @@ def test_websocket_pushes_states_and_takes_actions(client: TestClient) -> None:
             assert watcher.receive_json()["state"]["seq"] == 1
 
 
+def test_idle_matches_are_forgotten_and_read_again(client: TestClient) -> None:
+    """A long-running server keeps only ``keep`` matches it is not playing in memory; a
+    forgotten one is rebuilt from the database as it was, and play goes on; a watched
+    match is never forgotten."""
+    server = client.app.state.server  # type: ignore[attr-defined]
+    server.keep = 2
+    watched = new_match(client, opponent="human")
+    with client.websocket_connect(f"/api/matches/{watched['id']}/ws") as ws:
+        ws.receive_json()
+        before = {}
+        for _ in range(4):
+            m = new_match(client, opponent="human")
+            s = act(client, m["id"], m["token"], action="roll")
+            before[m["id"]] = ([m["token"], m["invite"].rsplit("/", 1)[1]], s)
+            assert len(server.live) <= 2 + 1
+        assert watched["id"] in server.live
+        first = next(iter(before))
+        assert first not in server.live
+        tokens, s = before[first]
+        again = state(client, first, tokens[0])
+        for key in ("seq", "gnubg_id", "xgid", "log", "dice", "actions", "plays"):
+            assert again[key] == s[key], key
+        if again["on_roll"] is None:  # an opening tie is thrown again (R3)
+            assert act(client, first, tokens[0], action="roll")["seq"] == s["seq"] + 1
+        else:
+            mover = tokens[again["on_roll"]]
+            play = full_play(state(client, first, mover))
+            assert act(client, first, mover, action="move", steps=play)["seq"] == s["seq"] + 1
+        assert first in server.live and len(server.live) <= 3
+
+
 # ------------------------------------------------------------------ refusals change nothing
 
 

@@ -6,6 +6,7 @@ one process or several (``workers``) sharing one port and one database.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from typing import Any
@@ -17,20 +18,25 @@ from backgammon.web.app import create_app
 __all__ = ["app_from_environment", "create_app", "serve"]
 
 
-def _switch_often() -> None:
-    """In a server process: the database threads hand the interpreter lock back to the
-    event loop within 1 ms rather than Python's default 5 ms, which a request waiting for
-    the loop would otherwise add."""
+def _server_process(app: FastAPI) -> FastAPI:
+    """Tune a server process once ``app`` is built: the database threads hand the
+    interpreter lock back to the event loop within 1 ms rather than Python's default 5 ms,
+    which a request waiting for the loop would otherwise add; and what was loaded to start
+    (modules, the bot's tables) is frozen out of the garbage collector's full passes, whose
+    pauses every request waiting meanwhile would otherwise take on."""
     sys.setswitchinterval(0.001)
+    gc.freeze()
+    return app
 
 
 def app_from_environment() -> FastAPI:
     """The application of one of several worker processes: ``BACKGAMMON_DATABASE`` and
     ``BACKGAMMON_BOT_PROCESSES`` say what ``serve`` was given."""
-    _switch_often()
-    return create_app(
-        os.environ.get("BACKGAMMON_DATABASE", "backgammon.sqlite3"),
-        bot_processes=int(os.environ.get("BACKGAMMON_BOT_PROCESSES", "2")),
+    return _server_process(
+        create_app(
+            os.environ.get("BACKGAMMON_DATABASE", "backgammon.sqlite3"),
+            bot_processes=int(os.environ.get("BACKGAMMON_BOT_PROCESSES", "2")),
+        )
     )
 
 
@@ -46,13 +52,11 @@ def serve(
     ``workers`` processes behind one port, each with ``bot_processes`` bot workers."""
     import uvicorn
 
-    _switch_often()
-
     # States are a few KB sent to every watcher after every action: compressing each one
     # costs the loop more than the loopback or a LAN saves; a reverse proxy logs requests.
     options: dict[str, Any] = {"ws_per_message_deflate": False, "access_log": False}
     if workers == 1:
-        app = create_app(database, bot_processes=bot_processes)
+        app = _server_process(create_app(database, bot_processes=bot_processes))
         uvicorn.run(app, host=host, port=port, log_level="info", **options)
         return
     from backgammon.web.store import Store

@@ -256,9 +256,12 @@ class Server:
     """The matches of one database, loaded lazily and cached; every action is stored
     under the database's lock of its match, so several processes may serve one database."""
 
-    def __init__(self, store: Store, bots: BotPool, *, bot_stall: float = 15.0) -> None:
+    def __init__(
+        self, store: Store, bots: BotPool, *, bot_stall: float = 15.0, keep: int = 100
+    ) -> None:
         self.store, self.bots, self.bot_stall = store, bots, bot_stall
-        self.live: dict[str, Live] = {}
+        self.live: dict[str, Live] = {}  # least recently loaded first
+        self.keep = keep
         self.bot_jobs: dict[str, asyncio.Task[None]] = {}
         self._poked: set[str] = set()
         self._acting: dict[str, int] = {}  # match id -> this process's commits under way
@@ -294,11 +297,30 @@ class Server:
 
     async def load(self, match_id: str) -> Live:
         """The live match, rebuilt from the database by replaying its actions if needed."""
-        live = self.live.get(match_id)
+        live = self.live.pop(match_id, None)
         if live is None:
             row, game = await self.db(self._read, match_id)
-            live = self.live.setdefault(match_id, Live(row, game))
+            live = self.live.pop(match_id, None) or Live(row, game)  # loaded meanwhile?
+        self.live[match_id] = live
+        self._forget_idle()
         return live
+
+    def _forget_idle(self) -> None:
+        """Keep at most ``keep`` matches in memory besides those in play here (watched,
+        acting, or the bot's turn), forgetting the least recently loaded: the database
+        has them all, and a long-running server's memory (and the garbage collector's
+        pauses, which grow with it) must not grow with every match it has ever served."""
+        excess = len(self.live) - self.keep
+        if excess <= 0:
+            return
+        idle: list[str] = []
+        for match_id, live in self.live.items():
+            if len(idle) == excess:
+                break
+            if not (live.sockets or match_id in self.bot_jobs or match_id in self._acting):
+                idle.append(match_id)
+        for match_id in idle:
+            del self.live[match_id]
 
     def _read(self, match_id: str) -> tuple[MatchRow, Game]:
         row = self.store.get_match(match_id)
@@ -389,6 +411,7 @@ class Server:
             raise ApiError(422, "bad_rules", str(exc)) from exc
         await self.db(self.store.create_match, row, write=True)
         self.live[row.id] = Live(row, Game(row))
+        self._forget_idle()
         return row, tokens
 
     async def rematch(self, live: Live, seat: int) -> str:
