@@ -228,6 +228,15 @@ def test_idle_matches_are_forgotten_and_read_again(client: TestClient) -> None:
             play = full_play(state(client, first, mover))
             assert act(client, first, mover, action="move", steps=play)["seq"] == s["seq"] + 1
         assert first in server.live and len(server.live) <= 3
+    # Even a match forgotten while its socket opened (keep 0 forgets it at once) is
+    # watched: the socket joins the match kept in memory, and is sent the next action.
+    server.keep = 0
+    m = new_match(client, opponent="human")
+    with client.websocket_connect(f"/api/matches/{m['id']}/ws?token={m['token']}") as ws:
+        assert ws.receive_json()["state"]["seq"] == 0
+        assert m["id"] in server.live and server.live[m["id"]].sockets
+        act(client, m["id"], m["token"], action="roll")
+        assert ws.receive_json()["state"]["seq"] == 1
 
 
 # ------------------------------------------------------------------ refusals change nothing

@@ -364,6 +364,13 @@ class Server:
 
         self._spawn(catch_up())
 
+    def attach(self, live: Live, ws: WebSocket, seat: int | None) -> Live:
+        """Make ``ws`` a watcher of ``live``'s match, in the match kept in memory (``live``
+        itself unless it was forgotten while the socket was opened); returns that match."""
+        kept = self.live.setdefault(live.row.id, live)
+        kept.sockets[ws] = seat
+        return kept
+
     async def seat_of(self, live: Live, token: str | None) -> int | None:
         """The seat a token holds, None for a spectator; a wrong token is an error.  A
         public invitation's free seat may have been claimed through another process: its
@@ -982,7 +989,7 @@ def create_app(
             await ws.close(code=4000 + exc.status, reason=exc.message)
             return
         await ws.accept()
-        live.sockets[ws] = seat
+        live = server.attach(live, ws, seat)
         try:
             await ws.send_text(_pushed(live.state_json(await server.refresh(live), seat)))
             while True:
