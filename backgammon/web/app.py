@@ -616,7 +616,7 @@ class Server:
                 if _bot_due(live.row, await self.refresh(live)):
                     self.start_bot(live)
 
-    async def watch(self, *, poll: float = 0.25, sweep: float = 5.0) -> None:
+    async def watch(self, *, poll: float = 0.05, sweep: float = 5.0) -> None:
         """Keep this process's watchers and stalled bots going: PostgreSQL's NOTIFY (or, on
         SQLite, polling the watched matches) brings other processes' actions; a sweep finds
         bots that have been due for ``bot_stall`` seconds (their process died)."""
