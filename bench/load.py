@@ -7,8 +7,8 @@ For each number of server processes (``backgammon serve --workers K``, one port)
 database (an SQLite file, or a throwaway PostgreSQL cluster made with initdb), on loopback:
 ``--matches`` clients each play a match against the default bot (a new one when it ends),
 acting as soon as the WebSocket says it is their turn (or ``--think`` seconds later, as a
-person would), with a random legal play.  Prints the
-human actions per second (and all stored actions, the bot's included), the latency of a
+person would), with a random legal play.  Prints the human actions per second (and all
+stored actions, the bot's included), the latency of a
 person's action (POST until the acknowledgement) at p50/p95/p99, and the latency of a
 trivial request (GET /api/bots, 20 a second) during the load next to idle, with the
 issue's aims as ratios: trivial p95 within 5x idle, action p95 under 50 ms.  Then the CPU
