@@ -239,6 +239,27 @@ def test_idle_matches_are_forgotten_and_read_again(client: TestClient) -> None:
         assert ws.receive_json()["state"]["seq"] == 1
 
 
+def test_matches_in_play_are_kept_and_idle_ones_still_forgotten(client: TestClient) -> None:
+    """With more matches in play than ``keep``, the server looks for idle ones less often
+    (a request's cost must not grow with the matches in play) but never keeps more than
+    ``keep`` plus twice those in play, and never forgets one in play."""
+    server = client.app.state.server  # type: ignore[attr-defined]
+    server.keep = 1
+    watched = [new_match(client, opponent="human") for _ in range(3)]
+    urls = [f"/api/matches/{m['id']}/ws" for m in watched]
+    with (
+        client.websocket_connect(urls[0]) as a,
+        client.websocket_connect(urls[1]) as b,
+        client.websocket_connect(urls[2]) as c,
+    ):
+        for ws in (a, b, c):
+            ws.receive_json()
+        for _ in range(12):
+            new_match(client, opponent="human")
+            assert all(m["id"] in server.live for m in watched)
+            assert len(server.live) <= 1 + 2 * 3
+
+
 # ------------------------------------------------------------------ refusals change nothing
 
 

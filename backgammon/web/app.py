@@ -262,6 +262,7 @@ class Server:
         self.store, self.bots, self.bot_stall = store, bots, bot_stall
         self.live: dict[str, Live] = {}  # least recently loaded first
         self.keep = keep
+        self._in_play = 0  # matches beyond ``keep`` the last look found still in play
         self.bot_jobs: dict[str, asyncio.Task[None]] = {}
         self._poked: set[str] = set()
         self._acting: dict[str, int] = {}  # match id -> this process's commits under way
@@ -309,9 +310,11 @@ class Server:
         """Keep at most ``keep`` matches in memory besides those in play here (watched,
         acting, or the bot's turn), forgetting the least recently loaded: the database
         has them all, and a long-running server's memory (and the garbage collector's
-        pauses, which grow with it) must not grow with every match it has ever served."""
+        pauses, which grow with it) must not grow with every match it has ever served.
+        When many are in play, it looks again only once as many more have been loaded, so
+        a request's cost does not grow with them."""
         excess = len(self.live) - self.keep
-        if excess <= 0:
+        if excess <= 2 * self._in_play:
             return
         idle: list[str] = []
         for match_id, live in self.live.items():
@@ -321,6 +324,7 @@ class Server:
                 idle.append(match_id)
         for match_id in idle:
             del self.live[match_id]
+        self._in_play = max(0, len(self.live) - self.keep)
 
     def _read(self, match_id: str) -> tuple[MatchRow, Game]:
         row = self.store.get_match(match_id)
