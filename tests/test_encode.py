@@ -13,6 +13,7 @@ from backgammon.players.encode import (
     after_boards,
     boards_array,
     encode,
+    encode_with_race,
     is_crashed,
     is_race,
     n_inputs,
@@ -253,3 +254,14 @@ def test_crashed_boards_by_hand() -> None:
     assert list(is_crashed(b)) == [crashed for _, crashed in cases]
     flipped = boards_array([[-x for x in reversed(board(mine, contact))] for mine, _ in cases])
     assert list(is_crashed(flipped)) == [crashed for _, crashed in cases]  # either side
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_float32_inputs_are_the_float64_inputs(version: int) -> None:
+    # Play encodes in float32: the same inputs rounded, the same race flags.
+    b = boards_array(p.board for p in sample_positions())
+    x64, race64 = encode_with_race(b, version)
+    x32, race32 = encode_with_race(b, version, dtype=np.float32)
+    assert x32.dtype == np.float32 and x64.dtype == np.float64
+    assert np.array_equal(race32, race64)
+    assert np.allclose(x32, x64, rtol=0, atol=1e-6)

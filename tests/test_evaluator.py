@@ -32,18 +32,18 @@ def _candidate_batches(games: int, seed: int) -> list[np.ndarray]:
 
 def test_first_layer_without_the_inputs_no_candidate_has() -> None:
     # A roll's candidates leave most inputs zero in every row: the product without them
-    # is the full product (up to rounding), one row alone or in its batch.
+    # is the full product (up to float32 rounding), one row alone or in its batch.
     nets = default_nets()
     for b in _candidate_batches(4, seed=21):
         x = nets.encode(b)[0]
         assert 2 * (x != 0).any(axis=0).sum() < x.shape[1]  # the shortened product is used
         full = nets.contact.forward(x)[1]
-        assert np.allclose(nets.contact(x), full, rtol=0, atol=1e-12)
-        assert np.allclose(nets.contact(x[:1]), full[:1], rtol=0, atol=1e-12)
+        assert np.allclose(nets.contact(x), full, rtol=0, atol=1e-6)
+        assert np.allclose(nets.contact(x[:1]), full[:1], rtol=0, atol=1e-6)
     dense = np.random.default_rng(5).random(
         (7, nets.contact.w1.shape[0])
     )  # every input used: the full product
-    assert np.array_equal(nets.contact(dense), nets.contact.forward(dense)[1])
+    assert np.allclose(nets.contact(dense), nets.contact.forward(dense)[1], rtol=0, atol=1e-6)
 
 
 class _OnlyEvaluate:
@@ -58,7 +58,8 @@ class _OnlyEvaluate:
 
 def test_bear_offs_are_looked_up_in_any_batch(database: BearoffDatabase) -> None:
     # Mixed batches (contact and pure bear-offs), contact-only batches and the bare
-    # protocol all give each board what it gets alone.
+    # protocol all give each board what it gets alone (to float32 rounding: the nets
+    # play in float32, whose products depend a little on the batch).
     fast = CompositeEvaluator(default_nets(), database)
     bare = CompositeEvaluator(_OnlyEvaluate(default_nets()), database)
     contact = _candidate_batches(2, seed=22)
@@ -67,8 +68,8 @@ def test_bear_offs_are_looked_up_in_any_batch(database: BearoffDatabase) -> None
     assert is_race(mixed).any() and not is_race(mixed).all()
     for batch in [mixed, bearoffs, *contact[:20]]:
         alone = np.concatenate([fast.evaluate(row[None, :]) for row in batch])
-        assert np.allclose(fast.evaluate(batch), alone, rtol=0, atol=1e-12)
-        assert np.allclose(bare.evaluate(batch), alone, rtol=0, atol=1e-12)
+        assert np.allclose(fast.evaluate(batch), alone, rtol=0, atol=1e-6)
+        assert np.allclose(bare.evaluate(batch), alone, rtol=0, atol=1e-6)
 
 
 def test_race_flags_come_from_the_nets_own_layout() -> None:
@@ -111,4 +112,4 @@ def test_finished_games_are_exact_in_any_batch(database: BearoffDatabase) -> Non
         got = ev.evaluate(batch)
         assert np.array_equal(got[done], exact[done])
         alone = np.concatenate([ev.evaluate(row[None, :]) for row in batch])
-        assert np.allclose(got, alone, rtol=0, atol=1e-12)
+        assert np.allclose(got, alone, rtol=0, atol=1e-6)

@@ -50,7 +50,7 @@ def test_a_crashed_net_judges_the_crashed_boards(tmp_path: Path) -> None:
     assert crashed.any() and (~crashed & ~race).any() and race.any()
     three = NetPair(ev.contact, ev.race, {}, Net.random(n_inputs(1), 6, rng))
     out = three.evaluate(b)
-    assert np.array_equal(out[~crashed], ev.evaluate(b)[~crashed])
+    assert np.allclose(out[~crashed], ev.evaluate(b)[~crashed], rtol=0, atol=1e-6)
     assert three.crashed is not None
     assert np.allclose(out[crashed], three.crashed(x[crashed]), atol=1e-12)
     three.save(tmp_path / "three.npz")
@@ -59,3 +59,24 @@ def test_a_crashed_net_judges_the_crashed_boards(tmp_path: Path) -> None:
     assert names == ["contact", "race", "crashed"]
     masks = np.array([mask for _name, _net, mask in three.masks(b, race)])
     assert (masks.sum(axis=0) == 1).all()  # each board to exactly one net
+
+
+def test_play_in_float32_follows_the_weights() -> None:
+    # Play reads float32 copies of the weights: a change in place (training) must reach it
+    # once announced, an assigned array at once.
+    net = Net.random(6, 4, np.random.default_rng(3))
+    x = np.random.default_rng(4).random((5, 6))
+    before = net(x)
+    w2 = net.w2
+    w2 *= 2.0  # in place, as an optimiser does
+    assert np.array_equal(net(x), before)  # not announced: the copies are kept
+    net.changed()
+    assert np.allclose(net(x), net.forward(x)[1], rtol=0, atol=1e-6)
+    assert not np.allclose(net(x), before, rtol=0, atol=1e-3)
+    net.b2 = net.b2 + 1.0
+    assert np.allclose(net(x), net.forward(x)[1], rtol=0, atol=1e-6)
+    target = np.full((5, 5), 0.9)
+    after_step = net(x)
+    net.train_step(x, target, 0.5)
+    assert not np.allclose(net(x), after_step, rtol=0, atol=1e-4)
+    assert np.allclose(net(x), net.forward(x)[1], rtol=0, atol=1e-6)

@@ -9,6 +9,7 @@ once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -217,6 +218,8 @@ def _linear_weights() -> tuple[FloatArray, FloatArray]:
 
 
 _LINEAR, _CONST = _linear_weights()
+_AFFINE = {np.dtype(t): (_LINEAR.astype(t), _CONST.astype(t)) for t in (np.float32, np.float64)}
+_UNITS_BY_TYPE = {np.dtype(t): _UNITS.astype(t) for t in (np.float32, np.float64)}
 
 # Bit sets of a batch in one product: [mine > 0 (25), made (24), their blots (24),
 # their made points (24)] times this block-diagonal matrix.
@@ -241,10 +244,12 @@ def _front_windows() -> IntArray:
 _FRONT = _front_windows()
 
 
-def _side_features(b: IntArray, mine: IntArray) -> tuple[FloatArray, IntArray, IntArray, IntArray]:
+def _side_features(
+    b: IntArray, mine: IntArray, dtype: type[np.floating[Any]] = np.float64
+) -> tuple[FloatArray, IntArray, IntArray, IntArray]:
     """Features of the side on roll of each board (``mine`` is ``max(b[:, 1:26], 0)``),
     its rearmost checker's point (0 when all are off), and the bit sets (bit p-1: point p)
-    of its made points and of the opponent's."""
+    of its made points and of the opponent's; the features in ``dtype``."""
     made = mine[:, :24] >= 2
     theirs = b[:, 1:25]
     sets = (
@@ -260,8 +265,11 @@ def _side_features(b: IntArray, mine: IntArray) -> tuple[FloatArray, IntArray, I
     # Opponent points on the six points in front of the rearmost checker (rear-6 .. rear-1).
     blockers = np.bitwise_count(blocked & _FRONT[rear])
     extra = [_longest_run(made_bits)[:, None], shots[:, None], blockers[:, None]]
-    blocks = np.concatenate([mine, made, mine[:, :24] == 1, *extra], axis=1, dtype=np.float64)
-    return blocks @ _LINEAR + _CONST, rear, made_bits, blocked
+    blocks = np.concatenate([mine, made, mine[:, :24] == 1, *extra], axis=1, dtype=dtype)
+    linear, const = _AFFINE[np.dtype(dtype)]
+    features = blocks @ linear
+    features += const
+    return features, rear, made_bits, blocked
 
 
 def _escape_table() -> IntArray:
@@ -330,14 +338,17 @@ def encode(b: IntArray, version: int = 1) -> FloatArray:
     return encode_with_race(b, version)[0]
 
 
-def encode_with_race(b: IntArray, version: int = 1) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
-    """:func:`encode` and :func:`is_race` together (the race flag is one of the inputs)."""
+def encode_with_race(
+    b: IntArray, version: int = 1, dtype: type[np.floating[Any]] = np.float64
+) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+    """:func:`encode` and :func:`is_race` together (the race flag is one of the inputs);
+    play asks for float32 inputs, training for float64."""
     b = np.asarray(b, dtype=np.int64)
     n = len(b)
     both = np.concatenate([b, -b[:, ::-1]])  # the side on roll, then the other side
     mine = np.maximum(both[:, 1:26], 0)
-    units = _UNITS.take(mine[:, :24], axis=0).reshape(2 * n, 96)
-    side, rear, made_bits, blocked = _side_features(both, mine)
+    units = _UNITS_BY_TYPE[np.dtype(dtype)].take(mine[:, :24], axis=0).reshape(2 * n, 96)
+    side, rear, made_bits, blocked = _side_features(both, mine, dtype)
     race = rear[:n] + rear[n:] < 25  # the rearmost checkers have passed each other
     parts = [units[:n], units[n:], side[:n], side[n:], race[:, None]]
     if version == 2:
@@ -346,5 +357,5 @@ def encode_with_race(b: IntArray, version: int = 1) -> tuple[FloatArray, npt.NDA
         parts += [extra[:n], extra[n:]]
     elif version != 1:
         n_inputs(version)  # raises
-    out = np.concatenate(parts, axis=1, dtype=np.float64)
+    out = np.concatenate(parts, axis=1, dtype=dtype)
     return out, race

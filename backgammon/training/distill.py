@@ -196,6 +196,7 @@ class _Adam:
             v *= b2
             v += (1 - b2) * g * g
             a -= self.lr * corr * m / (np.sqrt(v) + 1e-8)
+        net.changed()
         return float((err * err).sum())
 
 
