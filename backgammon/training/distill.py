@@ -86,11 +86,12 @@ def one_ply(searcher: Searcher, positions: Sequence[Position]) -> FloatArray:
     return np.asarray(np.einsum("prk,r->pk", best, _ROLL_WEIGHTS))
 
 
-def two_ply(searcher: Searcher, positions: Sequence[Position], chunk: int = 16) -> FloatArray:
+def two_ply(searcher: Searcher, positions: Sequence[Position], chunk: int = 1) -> FloatArray:
     """The 2-ply probabilities of each position for its side on roll: for each roll the
     best play at 0-ply, judged by the opponent's 1-ply lookahead.  The same as
     ``searcher.evaluate(pos, 2)`` with one reply looked at deeply (``deep_moves=1``, the
-    default), batched ``chunk`` positions at a time."""
+    default), batched ``chunk`` positions at a time (one position's replies are already
+    some 7,000 boards: larger batches outgrow the caches and run slower)."""
     out = np.empty((len(positions), 5))
     for lo in range(0, len(positions), chunk):
         part = positions[lo : lo + chunk]
