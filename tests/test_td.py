@@ -36,6 +36,25 @@ def test_same_seed_same_weights_and_resume_continues_exactly(tmp_path: Path) -> 
     assert NetPair.load(c / "latest.npz").meta["games"] == 3
 
 
+def test_training_can_start_from_a_fitted_stage(tmp_path: Path) -> None:
+    # --start continues a fitted net with TD (same shape, moved weights), reproducibly,
+    # and --resume then goes on from the checkpoint, not from the start again.
+    start = tmp_path / "stage.npz"
+    main(["--games", "0", "--dir", str(tmp_path / "s"), "--seed", "9", *SMALL])
+    (tmp_path / "s" / "latest.npz").rename(start)
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d in (a, b):
+        assert main(["--games", "2", "--dir", str(d), "--start", str(start), *SMALL]) == 0
+    for x, y, z in zip(
+        weights(a / "latest.npz"), weights(b / "latest.npz"), weights(start), strict=True
+    ):
+        assert np.array_equal(x, y) and x.shape == z.shape
+    assert not np.array_equal(weights(a / "latest.npz")[0], weights(start)[0])
+    assert NetPair.load(a / "latest.npz").meta["started_from"] == str(start)
+    assert main(["--games", "3", "--dir", str(a), "--resume", "--start", str(start), *SMALL]) == 0
+    assert NetPair.load(a / "latest.npz").meta["games"] == 3
+
+
 def test_other_seed_other_weights(tmp_path: Path) -> None:
     main(["--games", "0", "--dir", str(tmp_path / "a"), "--seed", "1", *SMALL])
     main(["--games", "0", "--dir", str(tmp_path / "b"), "--seed", "2", *SMALL])

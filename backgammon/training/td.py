@@ -125,6 +125,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument("--resume", action="store_true", help="continue from DIR/latest.npz")
     ap.add_argument(
+        "--start",
+        type=Path,
+        metavar="WEIGHTS",
+        help="begin from these weights (a fitted stage) instead of random nets",
+    )
+    ap.add_argument(
         "--average",
         nargs="+",
         type=Path,
@@ -146,6 +152,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         rng = _load_rng(ev)
         games = int(ev.meta["games"])
         print(f"resumed from {latest} at game {games}", flush=True)
+    elif args.start:
+        ev = NetPair.load(args.start)
+        rng = random.Random(args.seed)
+        games = 0
+        ev.meta.pop("rng_state", None)
+        ev.meta["started_from"] = str(args.start)
     else:
         ev = NetPair.random(
             np.random.default_rng(args.seed), args.hidden, args.race_hidden, args.inputs
