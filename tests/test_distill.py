@@ -15,7 +15,8 @@ from backgammon.players.encode import encode, is_crashed, is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
 from backgammon.players.search import Searcher
-from backgammon.training.distill import fit, generate, main, one_ply, two_ply, widen
+from backgammon.rollout import RolloutSettings, rollout
+from backgammon.training.distill import fit, generate, main, one_ply, rolled_out, two_ply, widen
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +90,14 @@ def test_command_line_generates_and_fits(tmp_path: Path) -> None:
     new = NetPair.load(out)
     assert new.meta["history"][-1]["distill"] == [str(d)]
     assert not np.array_equal(new.contact.w1, NetPair.load(w).contact.w1)
+    r = tmp_path / "r.npz"
+    args = ["generate", "--weights", str(w), "--games", "1", "--seed", "3", "--out", str(r)]
+    assert main([*args, "--rollout-trials", "4", "--truncate", "2"]) == 0
+    rolled = np.load(r)
+    assert np.array_equal(rolled["boards"], np.load(d)["boards"])  # the same games
+    settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=3)
+    first = positions(rolled["boards"][:3])
+    assert np.allclose(rolled["probs"][:3], rolled_out(first, settings, str(w)), atol=1e-6)
 
 
 def test_widening_keeps_the_function(data: tuple[np.ndarray, np.ndarray]) -> None:
@@ -117,6 +126,45 @@ def test_generate_labels_at_two_plies_on_request(searcher: Searcher) -> None:
     sample = positions(boards[:: max(1, len(boards) // 6)])
     expected = two_ply(searcher, sample)
     assert np.allclose(probs[:: max(1, len(boards) // 6)], expected, atol=1e-6)
+
+
+@pytest.fixture(scope="module")
+def net_file(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("nets") / "w.npz"
+    NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4).save(path)
+    return str(path)
+
+
+def test_rollout_labels_are_each_positions_own_rollout(net_file: str) -> None:
+    """Rolled out together, each position gets what a rollout of it alone gives."""
+    pos = Position.initial()
+    sample = [pos]
+    for dice in [(3, 1), (6, 4), (5, 5)]:
+        pos = pos.play(pos.legal_moves(dice)[0])
+        sample.append(pos)
+    settings = RolloutSettings(trials=6, truncate=3, batch=4, seed=7)
+    together = rolled_out(sample, settings, net_file)
+    for p, q in zip(sample, together, strict=True):
+        alone = rollout(p, settings=settings, workers=1, weights=net_file)
+        assert np.allclose(q, alone.candidates[0].probabilities, atol=1e-12)
+    assert rolled_out([], settings, net_file).shape == (0, 5)
+
+
+def test_generate_labels_by_rollouts_on_request(net_file: str) -> None:
+    """Batch k of rollout labels uses the settings' seed plus k, so the data are
+    reproducible and each label is its position's rollout."""
+    searcher = Searcher(CompositeEvaluator(NetPair.load(net_file), BearoffDatabase.load()))
+    settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=11)
+    boards, probs = generate(
+        searcher, 1, random.Random(3), progress=False, chunk=10**6, rollout=(settings, net_file)
+    )
+    expected = rolled_out(positions(boards), settings, net_file)
+    assert np.allclose(probs, expected, atol=1e-6)
+    assert not np.allclose(probs, two_ply(searcher, positions(boards)), atol=1e-3)
+    again = generate(
+        searcher, 1, random.Random(3), progress=False, chunk=10**6, rollout=(settings, net_file)
+    )
+    assert np.array_equal(again[1], probs)
 
 
 def test_a_crashed_net_is_fitted_on_its_own_boards(tmp_path: Path) -> None:

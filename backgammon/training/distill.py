@@ -1,18 +1,21 @@
-"""Second training stage: teach the 0-ply nets what our own 1-ply lookahead says.
+"""Second training stage: teach the 0-ply nets what our own lookahead or rollouts say.
 
 TD(lambda) self-play (:mod:`backgammon.training.td`) plateaus; the 1-ply search built on
 the same nets plays clearly better.  This stage plays self-play games with the current nets,
 keeps the positions reached (and a few of the plays not chosen, so that the net learns to
-rank candidates), labels each with its 1-ply evaluation, and fits the nets to those labels.
-Everything comes from our own nets and move generator: no gnubg data or weights.
+rank candidates), labels each with its 1- or 2-ply evaluation or a rollout, and fits the
+nets to those labels.  Everything comes from our own nets and move generator: no gnubg data
+or weights.
 
     backgammon distill generate --weights W --games N --seed S --out D.npz
+    backgammon distill generate ... --rollout-trials 36 --truncate 7   # rollout labels
     backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import time
@@ -25,6 +28,7 @@ from threadpoolctl import threadpool_limits
 
 from backgammon.board import Position, iter_rolls, iter_weighted_rolls
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
+from backgammon.players.cube import CubeState
 from backgammon.players.encode import (
     INPUT_VERSIONS,
     after_boards,
@@ -36,9 +40,11 @@ from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import Net, NetPair
 from backgammon.players.probabilities import flip_probs
 from backgammon.players.search import Searcher
+from backgammon.rollout.engine import Candidate, RolloutJob, RolloutSettings, play_trials
+from backgammon.rollout.run import batches
 from backgammon.training.selfplay import greedy_game
 
-__all__ = ["fit", "generate", "main", "one_ply", "two_ply", "widen"]
+__all__ = ["fit", "generate", "main", "one_ply", "rolled_out", "two_ply", "widen"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -108,6 +114,22 @@ def two_ply(searcher: Searcher, positions: Sequence[Position], chunk: int = 1) -
     return out
 
 
+def rolled_out(
+    positions: Sequence[Position], settings: RolloutSettings, weights: str | None
+) -> FloatArray:
+    """Cubeless probabilities of each position for its side on roll, rolled out by the
+    lockstep engine with the nets in ``weights`` (None: the shipped ones): all positions in
+    one job, each getting what a rollout of it alone would give (trial i's dice are the
+    same for every position)."""
+    if not positions:
+        return np.empty((0, 5))
+    plain = dataclasses.replace(settings, cubeful=False, target_se=None)
+    cands = tuple(Candidate("", p.board, False, CubeState()) for p in positions)
+    job = RolloutJob(cands, plain, weights=weights)
+    parts = [play_trials(job, first, count).probs for first, count in batches(plain)]
+    return np.asarray(np.concatenate(parts, axis=1).mean(axis=1))
+
+
 def generate(
     searcher: Searcher,
     games: int,
@@ -118,9 +140,12 @@ def generate(
     progress: bool = True,
     plies: int = 1,
     crashed_only: bool = False,
+    rollout: tuple[RolloutSettings, str | None] | None = None,
 ) -> tuple[IntArray, FloatArray]:
     """Self-play ``games`` at 0-ply; return the boards met (side on roll) and their
-    probabilities at ``plies`` (1 or 2).  Besides each position played into,
+    probabilities at ``plies`` (1 or 2), or, given ``rollout`` (settings and the weights
+    rolling out, which should be the searcher's), rolled out: batch k of labels with
+    the settings' seed plus k.  Besides each position played into,
     ``alternatives`` positions from other plays among the ``among`` best at 0-ply are kept.
     Pure bear-offs are left out (the database is exact there); ``crashed_only`` keeps just
     the crashed contact positions (data for a crashed net: they are a few percent of all).
@@ -135,8 +160,12 @@ def generate(
         nonlocal total
         if pending:
             out_boards.append(boards_array(p.board for p in pending).astype(np.int8))
-            label = one_ply if plies == 1 else two_ply
-            out_probs.append(label(searcher, pending).astype(np.float32))
+            if rollout is not None:
+                settings = dataclasses.replace(rollout[0], seed=rollout[0].seed + len(out_probs))
+                labels = rolled_out(pending, settings, rollout[1])
+            else:
+                labels = (one_ply if plies == 1 else two_ply)(searcher, pending)
+            out_probs.append(labels.astype(np.float32))
             total += len(pending)
             pending.clear()
 
@@ -280,6 +309,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument("--plies", type=int, choices=(1, 2), default=1, help="depth of the labels")
     g.add_argument("--alternatives", type=int, default=2, help="plays not chosen kept per position")
     g.add_argument(
+        "--rollout-trials",
+        type=int,
+        default=0,
+        help="label by cubeless 0-ply rollouts of this many trials (variance-reduced)",
+    )
+    g.add_argument("--truncate", type=int, default=7, help="plies a rollout label plays")
+    g.add_argument(
         "--crashed-only", action="store_true", help="keep only crashed contact positions"
     )
     f = sub.add_parser("fit", help="fit the nets to generated data")
@@ -317,6 +353,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.cmd == "generate":
         searcher = Searcher(CompositeEvaluator(ev, BearoffDatabase.load()))
+        rollout = None
+        if args.rollout_trials:
+            settings = RolloutSettings(
+                trials=args.rollout_trials,
+                truncate=args.truncate,
+                batch=args.rollout_trials,
+                seed=args.seed,
+            )
+            rollout = (settings, str(args.weights))
         boards, probs = generate(
             searcher,
             args.games,
@@ -324,6 +369,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             alternatives=args.alternatives,
             plies=args.plies,
             crashed_only=args.crashed_only,
+            rollout=rollout,
         )
         np.savez_compressed(args.out, boards=boards, probs=probs)
         print(f"saved {len(boards)} positions to {args.out}")
