@@ -16,6 +16,7 @@ from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
 from backgammon.players.search import Searcher
 from backgammon.rollout import RolloutSettings, rollout
+from backgammon.rollout.engine import RolloutSettingsError
 from backgammon.training.distill import fit, generate, main, one_ply, rolled_out, two_ply, widen
 
 
@@ -98,6 +99,13 @@ def test_command_line_generates_and_fits(tmp_path: Path) -> None:
     settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=3)
     first = positions(rolled["boards"][:3])
     assert np.allclose(rolled["probs"][:3], rolled_out(first, settings, str(w)), atol=1e-6)
+    bad = tmp_path / "bad.npz"
+    bad_args = ["generate", "--weights", str(w), "--games", "1", "--out", str(bad)]
+    with pytest.raises(RolloutSettingsError, match="trials"):
+        main([*bad_args, "--rollout-trials", "-1"])
+    with pytest.raises(RolloutSettingsError, match="truncate"):
+        main([*bad_args, "--rollout-trials", "4", "--truncate", "-2"])
+    assert not bad.exists()
 
 
 def test_widening_keeps_the_function(data: tuple[np.ndarray, np.ndarray]) -> None:
