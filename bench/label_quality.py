@@ -27,7 +27,6 @@ from backgammon.players.bearoff import BearoffDatabase
 from backgammon.players.encode import is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair, default_nets
-from backgammon.players.probabilities import MONEY_WEIGHTS
 from backgammon.players.search import Searcher
 from backgammon.rollout import RolloutSettings
 from backgammon.training.distill import generate, rolled_out, two_ply
@@ -47,14 +46,12 @@ def main() -> None:
     rng = random.Random(args.seed)
     sample: list[Position] = []
     while len(sample) < args.positions:
+        # distill's own positions (its cheap 1-ply labels are not used)
         boards, _ = generate(searcher, 1, rng, alternatives=0, progress=False, plies=1)
-        contact = boards[~is_race(boards.astype(np.int64))][::5]
-        sample += [Position(tuple(int(v) for v in row)) for row in contact]
+        boards = boards.astype(np.int64)
+        sample += [Position(tuple(row)) for row in boards[~is_race(boards)][::5].tolist()]
     sample = sample[: args.positions]
-    w, c = MONEY_WEIGHTS
-
-    def equity(probs: np.ndarray) -> np.ndarray:
-        return np.asarray(np.asarray(probs) @ w + c)
+    equity = searcher.equity
 
     def gnubg(plies: int) -> np.ndarray:
         rows = [gnubg_nn.probabilities([list(a) for a in p.arrays()], plies) for p in sample]
@@ -81,7 +78,7 @@ def main() -> None:
     print(f"{'label':34} {'rms':>7} {'mean':>8} {'CPU s/position':>15}")
     horizon = f"{args.truncate} plies" if args.truncate else "to the end"
     rows = [
-        ("gnubg 0-ply", gnubg(0), float("nan")),
+        ("gnubg 0-ply", gnubg(0), None),
         ("our 0-ply", ours0, cost0),
         ("our 2-ply", ours2, cost2),
         (f"our rollout, {args.trials} trials, {horizon}", ours_r, cost_r),
@@ -89,7 +86,7 @@ def main() -> None:
     for name, values, cost in rows:
         diff = values - reference
         rms = float(np.sqrt((diff**2).mean()))
-        spent = "" if cost != cost else f"{cost:.3f}"  # gnubg's own cost is not ours to show
+        spent = "" if cost is None else f"{cost:.3f}"  # gnubg's own cost is not ours to show
         print(f"{name:34} {rms:7.4f} {float(diff.mean()):+8.4f} {spent:>15}")
 
 
