@@ -14,10 +14,21 @@ from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.encode import encode, is_crashed, is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
+from backgammon.players.probabilities import cubeless_equity
 from backgammon.players.search import Searcher
 from backgammon.rollout import RolloutSettings, rollout
 from backgammon.rollout.engine import RolloutSettingsError
-from backgammon.training.distill import fit, generate, main, one_ply, rolled_out, two_ply, widen
+from backgammon.training.distill import (
+    RelabelError,
+    fit,
+    generate,
+    main,
+    one_ply,
+    relabel,
+    rolled_out,
+    two_ply,
+    widen,
+)
 
 
 @pytest.fixture(scope="module")
@@ -173,6 +184,66 @@ def test_generate_labels_by_rollouts_on_request(net_file: str) -> None:
         searcher, 1, random.Random(3), progress=False, chunk=10**6, rollout=(settings, net_file)
     )
     assert np.array_equal(again[1], probs)
+
+
+@pytest.fixture(scope="module")
+def two_ply_data(net_file: str) -> tuple[np.ndarray, np.ndarray]:
+    searcher = Searcher(CompositeEvaluator(NetPair.load(net_file), BearoffDatabase.load()))
+    return generate(searcher, 2, random.Random(8), progress=False, plies=2)
+
+
+def test_relabel_rolls_out_where_zero_ply_and_label_disagree_most(
+    net_file: str, two_ply_data: tuple[np.ndarray, np.ndarray]
+) -> None:
+    """The share of positions furthest (in equity) from the nets' 0-ply get their rollouts
+    as labels; every other label is kept as it was."""
+    boards, probs = two_ply_data
+    ev = NetPair.load(net_file)
+    settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=5)
+    new, chosen = relabel(ev, boards, probs, 0.25, settings, net_file)
+    assert len(chosen) == round(0.25 * len(boards)) > 0
+    gap = np.abs(cubeless_equity(ev.evaluate(boards.astype(np.int64))) - cubeless_equity(probs))
+    others = np.setdiff1d(np.arange(len(boards)), chosen)
+    assert gap[chosen].min() >= gap[others].max()
+    assert np.array_equal(new[others], probs[others])
+    expected = rolled_out(positions(boards[chosen]), settings, net_file)
+    assert np.allclose(new[chosen], expected, atol=1e-6)
+    assert not np.allclose(new[chosen], probs[chosen], atol=1e-3)
+    assert np.array_equal(relabel(ev, boards, probs, 0.0, settings, net_file)[0], probs)
+    assert len(relabel(ev, boards[:3], probs[:3], 1.0, settings, net_file)[1]) == 3
+
+
+@pytest.mark.parametrize("share", [-0.1, 1.5, float("nan")])
+def test_relabel_refuses_a_share_outside_zero_to_one(
+    net_file: str, two_ply_data: tuple[np.ndarray, np.ndarray], share: float
+) -> None:
+    boards, probs = two_ply_data
+    settings = RolloutSettings(trials=2, truncate=1, batch=2, seed=1)
+    with pytest.raises(RelabelError):
+        relabel(NetPair.load(net_file), boards, probs, share, settings, net_file)
+    with pytest.raises(RelabelError):
+        relabel(NetPair.load(net_file), boards, probs[1:], 0.5, settings, net_file)
+
+
+def test_command_line_relabels_a_data_file(
+    net_file: str, two_ply_data: tuple[np.ndarray, np.ndarray], tmp_path: Path
+) -> None:
+    """``distill relabel`` writes the same boards with :func:`relabel`'s labels (seeded by
+    ``--seed``), and refuses a bad share without writing anything."""
+    boards, probs = two_ply_data
+    src, out = tmp_path / "d.npz", tmp_path / "r.npz"
+    np.savez_compressed(src, boards=boards, probs=probs)
+    argv = ["relabel", "--weights", net_file, "--data", str(src), "--out", str(out)]
+    assert main([*argv, "--share", "0.2", "--rollout-trials", "4", "--truncate", "2"]) == 0
+    written = np.load(out)
+    assert np.array_equal(written["boards"], boards)
+    settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=1)
+    expected, _ = relabel(NetPair.load(net_file), boards, probs, 0.2, settings, net_file)
+    assert np.array_equal(written["probs"], expected)
+    out.unlink()
+    with pytest.raises(RelabelError):
+        main([*argv, "--share", "2"])
+    assert not out.exists()
 
 
 def test_a_crashed_net_is_fitted_on_its_own_boards(tmp_path: Path) -> None:

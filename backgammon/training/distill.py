@@ -9,6 +9,7 @@ or weights.
 
     backgammon distill generate --weights W --games N --seed S --out D.npz
     backgammon distill generate ... --rollout-trials 36 --truncate 7   # rollout labels
+    backgammon distill relabel --weights W --data D.npz --share 0.05 --out D2.npz
     backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz
 """
 
@@ -38,18 +39,34 @@ from backgammon.players.encode import (
 )
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import Net, NetPair
-from backgammon.players.probabilities import flip_probs
+from backgammon.players.probabilities import cubeless_equity, flip_probs
 from backgammon.players.search import Searcher
 from backgammon.rollout.engine import Candidate, RolloutJob, RolloutSettings, play_trials
 from backgammon.rollout.run import batches
 from backgammon.training.selfplay import greedy_game
 
-__all__ = ["fit", "generate", "main", "one_ply", "rolled_out", "two_ply", "widen"]
+__all__ = [
+    "RelabelError",
+    "fit",
+    "generate",
+    "main",
+    "one_ply",
+    "relabel",
+    "rolled_out",
+    "two_ply",
+    "widen",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _ROLLS = list(iter_rolls())
+
+
+class RelabelError(ValueError):
+    """A share of positions to relabel outside [0, 1], or labels not matching the boards."""
+
+
 _ROLL_WEIGHTS = np.array([w for _a, _b, w in iter_weighted_rolls()]) / 36.0
 
 
@@ -198,6 +215,30 @@ def generate(
     return np.concatenate(out_boards), np.concatenate(out_probs)
 
 
+def relabel(
+    ev: NetPair,
+    boards: IntArray,
+    probs: FloatArray,
+    share: float,
+    settings: RolloutSettings,
+    weights: str | None,
+) -> tuple[FloatArray, IntArray]:
+    """``probs`` with the ``share`` of positions where the nets' 0-ply equity is furthest
+    from the label replaced by their rollouts, and which positions those are (ascending).
+    On a round labelled by deeper search this picks where 0-ply and lookahead disagree
+    most: there the 0-ply net is most often wrong, so rollouts buy most there."""
+    if not 0.0 <= share <= 1.0:
+        raise RelabelError(f"the share of positions to roll out must be in [0, 1], not {share}")
+    if boards.ndim != 2 or probs.shape != (len(boards), 5):
+        raise RelabelError(f"{probs.shape} labels do not match {boards.shape} boards")
+    b = boards.astype(np.int64)
+    gap = np.abs(cubeless_equity(ev.evaluate(b)) - cubeless_equity(probs.astype(np.float64)))
+    chosen = np.sort(np.argsort(-gap, kind="stable")[: round(share * len(b))])
+    out = probs.copy()
+    out[chosen] = rolled_out([Position(tuple(b[i].tolist())) for i in chosen], settings, weights)
+    return out, chosen
+
+
 class _Adam:
     """Adam for one net's four arrays."""
 
@@ -297,6 +338,16 @@ def fit(
                 )
 
 
+def _rollout_settings(args: argparse.Namespace) -> RolloutSettings:
+    """The label rollouts the command line asks for: cubeless, all trials in one batch."""
+    return RolloutSettings(
+        trials=args.rollout_trials,
+        truncate=args.truncate,
+        batch=args.rollout_trials,
+        seed=args.seed,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m backgammon.training.distill generate|fit``."""
     ap = argparse.ArgumentParser(prog="backgammon distill", description=__doc__.splitlines()[0])
@@ -318,6 +369,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument(
         "--crashed-only", action="store_true", help="keep only crashed contact positions"
     )
+    r = sub.add_parser("relabel", help="roll out the labels 0-ply disagrees with most")
+    r.add_argument("--weights", type=Path, required=True)
+    r.add_argument("--data", type=Path, required=True)
+    r.add_argument("--share", type=float, required=True, help="share of positions rolled out")
+    r.add_argument("--rollout-trials", type=int, default=18)
+    r.add_argument("--truncate", type=int, default=0, help="plies a rollout plays (0: to the end)")
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="fit the nets to generated data")
     f.add_argument("--weights", type=Path, required=True)
     f.add_argument("--data", type=Path, nargs="+", required=True)
@@ -355,13 +414,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         searcher = Searcher(CompositeEvaluator(ev, BearoffDatabase.load()))
         rollout = None
         if args.rollout_trials:
-            settings = RolloutSettings(
-                trials=args.rollout_trials,
-                truncate=args.truncate,
-                batch=args.rollout_trials,
-                seed=args.seed,
-            )
-            rollout = (settings, str(args.weights))
+            rollout = (_rollout_settings(args), str(args.weights))
         boards, probs = generate(
             searcher,
             args.games,
@@ -373,6 +426,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         np.savez_compressed(args.out, boards=boards, probs=probs)
         print(f"saved {len(boards)} positions to {args.out}")
+        return 0
+    if args.cmd == "relabel":
+        with np.load(args.data) as data:
+            boards, probs = data["boards"], data["probs"]
+        settings = _rollout_settings(args)
+        probs, chosen = relabel(ev, boards, probs, args.share, settings, str(args.weights))
+        np.savez_compressed(args.out, boards=boards, probs=probs)
+        print(f"rolled out {len(chosen)} of {len(boards)} positions into {args.out}")
         return 0
     parts = [np.load(p) for p in args.data]
     boards = np.concatenate([p["boards"] for p in parts])
