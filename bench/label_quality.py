@@ -1,6 +1,7 @@
 """How good are training labels?  Ours beside gnubg's 2-ply, on our own self-play positions.
 
     python bench/label_quality.py [--positions 60] [--seed 1] [--trials 36] [--truncate 7]
+                                  [--weights W] [--nets W2 W3 ...]
 
 Self-play games of our net (dice from ``--seed``) give contact positions (every fifth one
 met, side on roll).  Each gets the labels a training round could use: our 0-ply, our
@@ -9,7 +10,9 @@ trials truncated at ``--truncate`` plies (``distill generate --rollout-trials``)
 cubeless money equities are compared with gnubg's 2-ply (gnubg-nn, a benchmark-only
 dependency, a measuring stick and never a training target): the root mean square and mean
 differences, and what each label costs per position (CPU time).  A rollout's difference
-includes its own noise, which fitting averages away.
+includes its own noise, which fitting averages away.  ``--nets`` adds the 0-ply of other
+nets on the same positions: how far a round of fitting moved the net towards gnubg's
+judgement, without playing a game.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=36)
     ap.add_argument("--truncate", type=int, default=7)
     ap.add_argument("--weights", default=None)
+    ap.add_argument("--nets", nargs="*", default=[], help="more nets whose 0-ply to compare")
     args = ap.parse_args()
     threadpool_limits(limits=1)
     nets = default_nets() if args.weights is None else NetPair.load(args.weights)
@@ -83,6 +87,9 @@ def main() -> None:
         ("our 2-ply", ours2, cost2),
         (f"our rollout, {args.trials} trials, {horizon}", ours_r, cost_r),
     ]
+    for path in args.nets:
+        boards = np.array([p.board for p in sample])
+        rows.append((f"0-ply of {path}", equity(NetPair.load(path).evaluate(boards)), None))
     for name, values, cost in rows:
         diff = values - reference
         rms = float(np.sqrt((diff**2).mean()))
