@@ -87,8 +87,8 @@ def main() -> None:
         ("our 2-ply", ours2, cost2),
         (f"our rollout, {args.trials} trials, {horizon}", ours_r, cost_r),
     ]
+    boards = np.array([p.board for p in sample])
     for path in args.nets:
-        boards = np.array([p.board for p in sample])
         rows.append((f"0-ply of {path}", equity(NetPair.load(path).evaluate(boards)), None))
     for name, values, cost in rows:
         diff = values - reference

@@ -223,6 +223,8 @@ def test_relabel_refuses_a_share_outside_zero_to_one(
         relabel(NetPair.load(net_file), boards, probs, share, settings, net_file)
     with pytest.raises(RelabelError):
         relabel(NetPair.load(net_file), boards, probs[1:], 0.5, settings, net_file)
+    with pytest.raises(RelabelError):
+        relabel(NetPair.load(net_file), boards[:, :25], probs, 0.5, settings, net_file)
 
 
 def test_command_line_relabels_a_data_file(

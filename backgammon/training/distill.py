@@ -61,13 +61,11 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _ROLLS = list(iter_rolls())
+_ROLL_WEIGHTS = np.array([w for _a, _b, w in iter_weighted_rolls()]) / 36.0
 
 
 class RelabelError(ValueError):
     """A share of positions to relabel outside [0, 1], or labels not matching the boards."""
-
-
-_ROLL_WEIGHTS = np.array([w for _a, _b, w in iter_weighted_rolls()]) / 36.0
 
 
 def _best_replies(searcher: Searcher, positions: Sequence[Position]) -> tuple[IntArray, FloatArray]:
@@ -229,7 +227,7 @@ def relabel(
     most: there the 0-ply net is most often wrong, so rollouts buy most there."""
     if not 0.0 <= share <= 1.0:
         raise RelabelError(f"the share of positions to roll out must be in [0, 1], not {share}")
-    if boards.ndim != 2 or probs.shape != (len(boards), 5):
+    if boards.ndim != 2 or boards.shape[1] != 26 or probs.shape != (len(boards), 5):
         raise RelabelError(f"{probs.shape} labels do not match {boards.shape} boards")
     b = boards.astype(np.int64)
     gap = np.abs(cubeless_equity(ev.evaluate(b)) - cubeless_equity(probs.astype(np.float64)))
@@ -349,7 +347,7 @@ def _rollout_settings(args: argparse.Namespace) -> RolloutSettings:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m backgammon.training.distill generate|fit``."""
+    """``python -m backgammon.training.distill generate|relabel|fit``."""
     ap = argparse.ArgumentParser(prog="backgammon distill", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     g = sub.add_parser("generate", help="self-play positions labelled at 1-ply")
