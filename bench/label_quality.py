@@ -46,7 +46,8 @@ def main() -> None:
     args = ap.parse_args()
     threadpool_limits(limits=1)
     nets = default_nets() if args.weights is None else NetPair.load(args.weights)
-    searcher = Searcher(CompositeEvaluator(nets, BearoffDatabase.load(progress=False)))
+    database = BearoffDatabase.load(progress=False)
+    searcher = Searcher(CompositeEvaluator(nets, database))
     rng = random.Random(args.seed)
     sample: list[Position] = []
     while len(sample) < args.positions:
@@ -88,8 +89,9 @@ def main() -> None:
         (f"our rollout, {args.trials} trials, {horizon}", ours_r, cost_r),
     ]
     boards = np.array([p.board for p in sample])
-    for path in args.nets:
-        rows.append((f"0-ply of {path}", equity(NetPair.load(path).evaluate(boards)), None))
+    for path in args.nets:  # through the evaluator the player uses, as "our 0-ply" is
+        other = CompositeEvaluator(NetPair.load(path), database).evaluate(boards)
+        rows.append((f"0-ply of {path}", equity(other), None))
     for name, values, cost in rows:
         diff = values - reference
         rms = float(np.sqrt((diff**2).mean()))

@@ -221,6 +221,13 @@ def test_relabel_refuses_a_share_outside_zero_to_one(
     settings = RolloutSettings(trials=2, truncate=1, batch=2, seed=1)
     with pytest.raises(RelabelError):
         relabel(NetPair.load(net_file), boards, probs, share, settings, net_file)
+
+
+def test_relabel_refuses_labels_not_matching_the_boards(
+    net_file: str, two_ply_data: tuple[np.ndarray, np.ndarray]
+) -> None:
+    boards, probs = two_ply_data
+    settings = RolloutSettings(trials=2, truncate=1, batch=2, seed=1)
     with pytest.raises(RelabelError):
         relabel(NetPair.load(net_file), boards, probs[1:], 0.5, settings, net_file)
     with pytest.raises(RelabelError):
