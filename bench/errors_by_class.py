@@ -1,11 +1,14 @@
 """Where our 0-ply play loses to gnubg's 0-ply, by gnubg's class of the position.
 
-    python bench/errors_by_class.py [--games 200] [--seed 1] [--weights W] [--judge-plies 1]
+    python bench/errors_by_class.py [--games 200] [--seed 1] [--weights W] [--plies 0]
+        [--judge-plies 1]
 
-Self-play games of our net (dice from ``--seed``); at each decision with a choice, our play
-and gnubg 0-ply's play of the same roll, both judged by gnubg (gnubg-nn, a benchmark-only
-dependency) at ``--judge-plies``: the cubeless equity our play gives up, summed by gnubg's
-class of the position (contact, crashed, race...) and per decision, in millipoints.
+Self-play games of our net at 0-ply (dice from ``--seed``); at each decision with a choice,
+our play at ``--plies`` and gnubg 0-ply's play of the same roll, both judged by gnubg
+(gnubg-nn, a benchmark-only dependency) at ``--judge-plies``: the cubeless equity our play
+gives up, summed by gnubg's class of the position (contact, crashed, race...) and per
+decision, in millipoints.  The same games at ``--plies 2`` show how well the lookahead our
+0-ply net is fitted to plays, and so how much of the 0-ply's loss the fit leaves.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--weights", default=None)
+    ap.add_argument("--plies", type=int, default=0, choices=(0, 1, 2), help="our depth")
     ap.add_argument("--judge-plies", type=int, default=1, choices=(0, 1, 2))
     args = ap.parse_args()
 
@@ -40,6 +44,7 @@ def main() -> None:
         return -(2 * w - 1 + wg - lg + wbg - lbg)
 
     ours = get("neural", plies=0, weights=args.weights)
+    judged = get("neural", plies=args.plies, weights=args.weights) if args.plies else ours
     rng = random.Random(args.seed)
     loss: collections.Counter[str] = collections.Counter()
     count: collections.Counter[str] = collections.Counter()
@@ -60,14 +65,16 @@ def main() -> None:
             mine = ours.choose_move(pos, dice)
             assert mine is not None
             if len(moves) > 1:
+                chosen = judged.choose_move(pos, dice) if args.plies else mine
+                assert chosen is not None
                 kind = names.get(gnubg_nn.classify(gnubg_board(pos)), "other")
                 steps = gnubg_nn.best_move(gnubg_board(pos), dice[0], dice[1])
                 theirs = pos.play([(s, t, False) for s, t in steps])
                 count[kind] += 1
-                if theirs != pos.play(mine):
-                    loss[kind] += mover_equity(theirs) - mover_equity(pos.play(mine))
+                if theirs != pos.play(chosen):
+                    loss[kind] += mover_equity(theirs) - mover_equity(pos.play(chosen))
             pos = pos.play(mine)
-    print(f"{args.games} games, judged by gnubg {args.judge_plies}-ply")
+    print(f"{args.games} games, ours at {args.plies}-ply, judged by gnubg {args.judge_plies}-ply")
     for kind in sorted(count, key=lambda k: -count[k]):
         print(
             f"{kind:8} {count[kind]:6} decisions  given up {loss[kind]:8.3f} points,"

@@ -27,14 +27,15 @@ from backgammon.training.duel import duplicate_pairs, mean_and_error
 
 
 class GnubgPlayer:
-    """gnubg's 0-ply net (gnubg-nn) as a player, for benchmarks only."""
+    """gnubg's net (gnubg-nn) as a player at ``plies`` (0 as an opponent), for benchmarks
+    only: ``--player gnubg --plies 1`` measures what gnubg's own lookahead gains."""
 
-    name = "gnubg-0ply"
-
-    def __init__(self) -> None:
+    def __init__(self, plies: int = 0) -> None:
         import gnubg_nn
 
         self._g = gnubg_nn
+        self.plies = plies
+        self.name = f"gnubg-{plies}ply"
 
     def choose_move(
         self, position: Position, dice: Sequence[int], cube: object = None
@@ -43,7 +44,7 @@ class GnubgPlayer:
         if len(moves) <= 1:
             return moves[0] if moves else None
         not_on_roll, on_roll = position.arrays()
-        steps = self._g.best_move([list(not_on_roll), list(on_roll)], dice[0], dice[1])
+        steps = self._g.best_move([list(not_on_roll), list(on_roll)], dice[0], dice[1], self.plies)
         target = position.play([(s, t, False) for s, t in steps])
         for m in moves:
             if position.play(m) == target:
@@ -54,7 +55,7 @@ class GnubgPlayer:
 def make_player(name: str, plies: int, weights: str | None) -> Player | GnubgPlayer:
     """A player by name for the duel."""
     if name == "gnubg":
-        return GnubgPlayer()
+        return GnubgPlayer(plies)
     if name == "neural":
         return get("neural", plies=plies, weights=weights)
     return get(name)
@@ -179,7 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.player, args.opponent, args.games, args.plies, args.weights, args.jobs, args.seed
     )
     dt = time.perf_counter() - t
-    label = args.player + (f" {args.plies}-ply" if args.player == "neural" else "")
+    label = args.player + (f" {args.plies}-ply" if args.player in ("neural", "gnubg") else "")
     print(
         f"{label} vs {args.opponent}: {ppg:+.3f} ppg ± {se:.3f} (1 s.e.) over {n} games "
         f"with duplicate dice, {n / dt:.1f} games/s"
