@@ -41,12 +41,12 @@ def main() -> None:
     def mover_equity(after: Position) -> float:
         """gnubg's cubeless equity of a play for the side that made it."""
         w, wg, wbg, lg, lbg = gnubg_nn.probabilities(gnubg_board(after), args.judge_plies)
-        return -(2 * w - 1 + wg - lg + wbg - lbg)
+        return -float(2 * w - 1 + wg - lg + wbg - lbg)
 
     ours = get("neural", plies=0, weights=args.weights)
     judged = get("neural", plies=args.plies, weights=args.weights) if args.plies else ours
     rng = random.Random(args.seed)
-    loss: collections.Counter[str] = collections.Counter()
+    loss: collections.defaultdict[str, float] = collections.defaultdict(float)
     count: collections.Counter[str] = collections.Counter()
     names = {
         gnubg_nn.c_contact: "contact",

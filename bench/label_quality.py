@@ -27,7 +27,7 @@ from threadpoolctl import threadpool_limits
 
 from backgammon.board import Position
 from backgammon.players.bearoff import BearoffDatabase
-from backgammon.players.encode import is_race
+from backgammon.players.encode import boards_array, is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair, default_nets
 from backgammon.players.search import Searcher
@@ -88,9 +88,9 @@ def main() -> None:
         ("our 2-ply", ours2, cost2),
         (f"our rollout, {args.trials} trials, {horizon}", ours_r, cost_r),
     ]
-    boards = np.array([p.board for p in sample])
+    sample_boards = boards_array(p.board for p in sample)
     for path in args.nets:  # through the evaluator the player uses, as "our 0-ply" is
-        other = CompositeEvaluator(NetPair.load(path), database).evaluate(boards)
+        other = CompositeEvaluator(NetPair.load(path), database).evaluate(sample_boards)
         rows.append((f"0-ply of {path}", equity(other), None))
     for name, values, cost in rows:
         diff = values - reference
