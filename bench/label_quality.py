@@ -52,7 +52,7 @@ def main() -> None:
     sample: list[Position] = []
     while len(sample) < args.positions:
         # distill's own positions (its cheap 1-ply labels are not used)
-        boards, _ = generate(searcher, 1, rng, alternatives=0, progress=False, plies=1)
+        boards, _, _ = generate(searcher, 1, rng, alternatives=0, progress=False, plies=1)
         boards = boards.astype(np.int64)
         sample += [Position(tuple(row)) for row in boards[~is_race(boards)][::5].tolist()]
     sample = sample[: args.positions]

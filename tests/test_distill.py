@@ -18,17 +18,22 @@ from backgammon.players.probabilities import cubeless_equity
 from backgammon.players.search import Searcher
 from backgammon.rollout import RolloutSettings, rollout
 from backgammon.rollout.engine import RolloutSettingsError
+from backgammon.training import distill
 from backgammon.training.distill import (
+    FitDataError,
+    Generated,
     RelabelError,
     fit,
     generate,
     main,
     one_ply,
+    rank_error,
     relabel,
     rolled_out,
     two_ply,
     widen,
 )
+from backgammon.training.selfplay import Judge, Visit, greedy_game
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +43,7 @@ def searcher() -> Searcher:
 
 
 @pytest.fixture(scope="module")
-def data(searcher: Searcher) -> tuple[np.ndarray, np.ndarray]:
+def data(searcher: Searcher) -> Generated:
     return generate(searcher, 3, random.Random(9), progress=False)
 
 
@@ -46,10 +51,8 @@ def positions(boards: np.ndarray) -> list[Position]:
     return [Position(tuple(int(v) for v in row)) for row in boards]
 
 
-def test_labels_are_the_one_ply_evaluation(
-    searcher: Searcher, data: tuple[np.ndarray, np.ndarray]
-) -> None:
-    boards, probs = data
+def test_labels_are_the_one_ply_evaluation(searcher: Searcher, data: Generated) -> None:
+    boards, probs, _ = data
     sample = positions(boards[:: max(1, len(boards) // 25)])
     batched = one_ply(searcher, sample)
     for pos, p in zip(sample, batched, strict=True):
@@ -58,9 +61,9 @@ def test_labels_are_the_one_ply_evaluation(
 
 
 def test_generated_positions_are_live_and_not_pure_bearoffs(
-    data: tuple[np.ndarray, np.ndarray],
+    data: Generated,
 ) -> None:
-    boards, probs = data
+    boards, probs, _ = data
     assert len(boards) > 100  # three games: the positions played into and alternatives
     assert not is_bearoff(boards.astype(np.int64)).any()
     assert all(not p.is_game_over() for p in positions(boards))
@@ -68,23 +71,80 @@ def test_generated_positions_are_live_and_not_pure_bearoffs(
     assert (probs[:, 1] <= probs[:, 0] + 1e-6).all()  # a gammon is a win
 
 
-def test_same_seed_same_data(searcher: Searcher, data: tuple[np.ndarray, np.ndarray]) -> None:
+def test_same_seed_same_data(searcher: Searcher, data: Generated) -> None:
     again = generate(searcher, 3, random.Random(9), progress=False)
-    assert np.array_equal(again[0], data[0]) and np.array_equal(again[1], data[1])
+    assert all(np.array_equal(a, b) for a, b in zip(again, data, strict=True))
     other = generate(searcher, 3, random.Random(10), progress=False)
     assert len(other[0]) != len(data[0]) or not np.array_equal(other[0], data[0])
 
 
-def test_fitting_reduces_the_error_on_the_labels(
-    searcher: Searcher, data: tuple[np.ndarray, np.ndarray]
-) -> None:
-    boards, probs = data
+def test_fitting_reduces_the_error_on_the_labels(searcher: Searcher, data: Generated) -> None:
+    boards, probs, _ = data
     ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
     x = boards.astype(np.int64)
     before = float(((ev.evaluate(x) - probs) ** 2).mean())
     fit(ev, boards, probs, epochs=20, lr=3e-3, batch=32, seed=1, progress=False)
     after = float(((ev.evaluate(x) - probs) ** 2).mean())
     assert after < 0.5 * before
+
+
+def test_decision_groups_are_the_plays_of_one_roll(
+    searcher: Searcher, data: Generated, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Decision k's positions are all among the plays self-play weighed at its k-th choice;
+    the numbers start at 0 and never go down, and a decision keeps at most three plays."""
+    seen: list[set[tuple[int, ...]]] = []
+    play = greedy_game
+
+    def spy(rng: random.Random, judge: Judge, visit: Visit) -> object:
+        def record(after: np.ndarray, eq: np.ndarray, best: int) -> None:
+            seen.append({tuple(int(v) for v in row) for row in after})
+            visit(after, eq, best)
+
+        return play(rng, judge, record)
+
+    monkeypatch.setattr(distill, "greedy_game", spy)
+    boards, _, groups = generate(searcher, 3, random.Random(9), progress=False)
+    assert np.array_equal(boards, data.boards) and np.array_equal(groups, data.groups)
+    assert groups[0] == 0 and (np.diff(groups) >= 0).all()
+    assert np.bincount(groups).max() == 3
+    assert all(tuple(int(v) for v in row) in seen[g] for row, g in zip(boards, groups, strict=True))
+
+
+def _contact_rank_error(ev: NetPair, data: Generated) -> float:
+    b = data.boards.astype(np.int64)
+    contact = ~is_race(b)
+    x = encode(b[contact])
+    return rank_error(ev.contact, x, data.probs[contact], data.groups[contact])
+
+
+def test_a_rank_loss_fits_the_differences_between_the_plays_of_a_roll(
+    data: Generated,
+) -> None:
+    """With the rank loss the net's equity differences within decisions end closer to the
+    labels' than a fit of the same length without it."""
+    fitted = []
+    for rank in (0.0, 16.0):
+        ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+        fit(ev, data.boards, data.probs, 20, 3e-3, 32, 1, False, groups=data.groups, rank=rank)
+        fitted.append(_contact_rank_error(ev, data))
+    assert fitted[1] < 0.8 * fitted[0]
+
+
+def test_fit_refuses_data_it_cannot_fit(data: Generated) -> None:
+    ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+    before = ev.contact.w1.copy()
+    boards, probs, groups = data
+    for kwargs, match in [
+        ({"rank": 1.0}, "groups"),
+        ({"rank": -1.0, "groups": groups}, "negative"),
+        ({"groups": groups[1:]}, "do not match"),
+    ]:
+        with pytest.raises(FitDataError, match=match):
+            fit(ev, boards, probs, 1, 1e-3, 32, 1, False, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(FitDataError, match="do not match"):
+        fit(ev, boards, probs[1:], 1, 1e-3, 32, 1, False)
+    assert np.array_equal(ev.contact.w1, before)
 
 
 def test_command_line_generates_and_fits(tmp_path: Path) -> None:
@@ -102,6 +162,33 @@ def test_command_line_generates_and_fits(tmp_path: Path) -> None:
     new = NetPair.load(out)
     assert new.meta["history"][-1]["distill"] == [str(d)]
     assert not np.array_equal(new.contact.w1, NetPair.load(w).contact.w1)
+    groups = np.load(d)["groups"]
+    assert len(groups) == len(np.load(d)["boards"]) and groups[0] == 0
+    ranked = tmp_path / "ranked.npz"
+    fit_args = ["fit", "--weights", str(w), "--out", str(ranked), "--epochs", "2"]
+    assert main([*fit_args, "--data", str(d), str(d), "--rank", "8"]) == 0
+    # the second file's decisions are numbered on from the first's
+    expected = NetPair.load(w)
+    two = [np.load(d)[k] for k in ("boards", "probs")]
+    fit(
+        expected,
+        np.concatenate([two[0], two[0]]),
+        np.concatenate([two[1], two[1]]),
+        2,
+        1e-3,
+        128,
+        1,
+        False,
+        groups=np.concatenate([groups, groups + groups[-1] + 1]),
+        rank=8.0,
+    )
+    assert np.allclose(NetPair.load(ranked).contact.w1, expected.contact.w1, atol=1e-12)
+    ranked.unlink()
+    plain = tmp_path / "plain.npz"  # data written before decisions were recorded
+    np.savez_compressed(plain, boards=np.load(d)["boards"], probs=np.load(d)["probs"])
+    with pytest.raises(FitDataError, match=r"plain\.npz"):
+        main([*fit_args, "--data", str(d), str(plain), "--rank", "8"])
+    assert not ranked.exists()
     r = tmp_path / "r.npz"
     args = ["generate", "--weights", str(w), "--games", "1", "--seed", "3", "--out", str(r)]
     assert main([*args, "--rollout-trials", "4", "--truncate", "2"]) == 0
@@ -119,7 +206,7 @@ def test_command_line_generates_and_fits(tmp_path: Path) -> None:
     assert not bad.exists()
 
 
-def test_widening_keeps_the_function(data: tuple[np.ndarray, np.ndarray]) -> None:
+def test_widening_keeps_the_function(data: Generated) -> None:
     ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
     wide = widen(ev.contact, 12, np.random.default_rng(0))
     assert wide.hidden == 12
@@ -141,7 +228,9 @@ def test_two_ply_labels_are_the_two_ply_search(searcher: Searcher) -> None:
 
 
 def test_generate_labels_at_two_plies_on_request(searcher: Searcher) -> None:
-    boards, probs = generate(searcher, 1, random.Random(3), alternatives=0, progress=False, plies=2)
+    boards, probs, _ = generate(
+        searcher, 1, random.Random(3), alternatives=0, progress=False, plies=2
+    )
     sample = positions(boards[:: max(1, len(boards) // 6)])
     expected = two_ply(searcher, sample)
     assert np.allclose(probs[:: max(1, len(boards) // 6)], expected, atol=1e-6)
@@ -174,7 +263,7 @@ def test_generate_labels_by_rollouts_on_request(net_file: str) -> None:
     reproducible and each label is its position's rollout."""
     searcher = Searcher(CompositeEvaluator(NetPair.load(net_file), BearoffDatabase.load()))
     settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=11)
-    boards, probs = generate(
+    boards, probs, _ = generate(
         searcher, 1, random.Random(3), progress=False, chunk=10**6, rollout=(settings, net_file)
     )
     expected = rolled_out(positions(boards), settings, net_file)
@@ -187,17 +276,17 @@ def test_generate_labels_by_rollouts_on_request(net_file: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def two_ply_data(net_file: str) -> tuple[np.ndarray, np.ndarray]:
+def two_ply_data(net_file: str) -> Generated:
     searcher = Searcher(CompositeEvaluator(NetPair.load(net_file), BearoffDatabase.load()))
     return generate(searcher, 2, random.Random(8), progress=False, plies=2)
 
 
 def test_relabel_rolls_out_where_zero_ply_and_label_disagree_most(
-    net_file: str, two_ply_data: tuple[np.ndarray, np.ndarray]
+    net_file: str, two_ply_data: Generated
 ) -> None:
     """The share of positions furthest (in equity) from the nets' 0-ply get their rollouts
     as labels; every other label is kept as it was."""
-    boards, probs = two_ply_data
+    boards, probs, _ = two_ply_data
     ev = NetPair.load(net_file)
     settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=5)
     new, chosen = relabel(ev, boards, probs, 0.25, settings, net_file)
@@ -215,18 +304,18 @@ def test_relabel_rolls_out_where_zero_ply_and_label_disagree_most(
 
 @pytest.mark.parametrize("share", [-0.1, 1.5, float("nan")])
 def test_relabel_refuses_a_share_outside_zero_to_one(
-    net_file: str, two_ply_data: tuple[np.ndarray, np.ndarray], share: float
+    net_file: str, two_ply_data: Generated, share: float
 ) -> None:
-    boards, probs = two_ply_data
+    boards, probs, _ = two_ply_data
     settings = RolloutSettings(trials=2, truncate=1, batch=2, seed=1)
     with pytest.raises(RelabelError):
         relabel(NetPair.load(net_file), boards, probs, share, settings, net_file)
 
 
 def test_relabel_refuses_labels_not_matching_the_boards(
-    net_file: str, two_ply_data: tuple[np.ndarray, np.ndarray]
+    net_file: str, two_ply_data: Generated
 ) -> None:
-    boards, probs = two_ply_data
+    boards, probs, _ = two_ply_data
     settings = RolloutSettings(trials=2, truncate=1, batch=2, seed=1)
     with pytest.raises(RelabelError):
         relabel(NetPair.load(net_file), boards, probs[1:], 0.5, settings, net_file)
@@ -235,17 +324,18 @@ def test_relabel_refuses_labels_not_matching_the_boards(
 
 
 def test_command_line_relabels_a_data_file(
-    net_file: str, two_ply_data: tuple[np.ndarray, np.ndarray], tmp_path: Path
+    net_file: str, two_ply_data: Generated, tmp_path: Path
 ) -> None:
     """``distill relabel`` writes the same boards with :func:`relabel`'s labels (seeded by
-    ``--seed``), and refuses a bad share without writing anything."""
-    boards, probs = two_ply_data
+    ``--seed``) and decision groups, and refuses a bad share without writing anything."""
+    boards, probs, groups = two_ply_data
     src, out = tmp_path / "d.npz", tmp_path / "r.npz"
-    np.savez_compressed(src, boards=boards, probs=probs)
+    np.savez_compressed(src, boards=boards, probs=probs, groups=groups)
     argv = ["relabel", "--weights", net_file, "--data", str(src), "--out", str(out)]
     assert main([*argv, "--share", "0.2", "--rollout-trials", "4", "--truncate", "2"]) == 0
     written = np.load(out)
     assert np.array_equal(written["boards"], boards)
+    assert np.array_equal(written["groups"], groups)
     settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=1)
     expected, _ = relabel(NetPair.load(net_file), boards, probs, 0.2, settings, net_file)
     assert np.array_equal(written["probs"], expected)

@@ -4,13 +4,14 @@ TD(lambda) self-play (:mod:`backgammon.training.td`) plateaus; the 1-ply search 
 the same nets plays clearly better.  This stage plays self-play games with the current nets,
 keeps the positions reached (and a few of the plays not chosen, so that the net learns to
 rank candidates), labels each with its 1- or 2-ply evaluation or a rollout, and fits the
-nets to those labels.  Everything comes from our own nets and move generator: no gnubg data
-or weights.
+nets to those labels (optionally also to their equity differences between the plays of one
+roll, which are what choosing a play depends on).  Everything comes from our own nets and
+move generator: no gnubg data or weights.
 
     backgammon distill generate --weights W --games N --seed S --out D.npz
     backgammon distill generate ... --rollout-trials 36 --truncate 7   # rollout labels
     backgammon distill relabel --weights W --data D.npz --share 0.05 --out D2.npz
-    backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz
+    backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz [--rank 16]
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -39,18 +41,21 @@ from backgammon.players.encode import (
 )
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import Net, NetPair
-from backgammon.players.probabilities import cubeless_equity, flip_probs
+from backgammon.players.probabilities import MONEY_WEIGHTS, cubeless_equity, flip_probs
 from backgammon.players.search import Searcher
 from backgammon.rollout.engine import Candidate, RolloutJob, RolloutSettings, play_trials
 from backgammon.rollout.run import batches
 from backgammon.training.selfplay import greedy_game
 
 __all__ = [
+    "FitDataError",
+    "Generated",
     "RelabelError",
     "fit",
     "generate",
     "main",
     "one_ply",
+    "rank_error",
     "relabel",
     "rolled_out",
     "two_ply",
@@ -66,6 +71,21 @@ _ROLL_WEIGHTS = np.array([w for _a, _b, w in iter_weighted_rolls()]) / 36.0
 
 class RelabelError(ValueError):
     """A share of positions to relabel outside [0, 1], or labels not matching the boards."""
+
+
+class FitDataError(ValueError):
+    """Training data that cannot be fitted as asked: the boards, labels and decision groups
+    disagree in length, or a rank loss is asked of data that do not record their groups."""
+
+
+class Generated(NamedTuple):
+    """Labelled self-play positions: the boards (side on roll), their labels, and for each
+    the number of the decision (one side's roll) whose candidate play it is, counted from 0
+    and ascending, so that the plays of one roll can be compared with each other."""
+
+    boards: IntArray
+    probs: FloatArray
+    groups: IntArray
 
 
 def _best_replies(searcher: Searcher, positions: Sequence[Position]) -> tuple[IntArray, FloatArray]:
@@ -156,18 +176,20 @@ def generate(
     plies: int = 1,
     crashed_only: bool = False,
     rollout: tuple[RolloutSettings, str | None] | None = None,
-) -> tuple[IntArray, FloatArray]:
-    """Self-play ``games`` at 0-ply; return the boards met (side on roll) and their
+) -> Generated:
+    """Self-play ``games`` at 0-ply; return the boards met (side on roll), their
     probabilities at ``plies`` (1 or 2), or, given ``rollout`` (settings and the weights
     rolling out, which should be the searcher's), rolled out: batch k of labels with
-    the settings' seed plus k.  Besides each position played into,
-    ``alternatives`` positions from other plays among the ``among`` best at 0-ply are kept.
-    Pure bear-offs are left out (the database is exact there); ``crashed_only`` keeps just
-    the crashed contact positions (data for a crashed net: they are a few percent of all).
-    Positions are labelled in batches of at least ``chunk``."""
+    the settings' seed plus k, and the decision each came from.  Besides each position
+    played into, ``alternatives`` positions from other plays among the ``among`` best at
+    0-ply are kept.  Pure bear-offs are left out (the database is exact there);
+    ``crashed_only`` keeps just the crashed contact positions (data for a crashed net: they
+    are a few percent of all).  Positions are labelled in batches of at least ``chunk``."""
     out_boards: list[IntArray] = []
     out_probs: list[FloatArray] = []
     pending: list[Position] = []
+    groups: list[int] = []
+    decisions = 0
     t0 = time.monotonic()
     total = 0
 
@@ -185,6 +207,7 @@ def generate(
             pending.clear()
 
     def keep(after: IntArray, eq: FloatArray, best: int) -> None:
+        nonlocal decisions
         order = np.argsort(-eq, kind="stable")
         others = [int(i) for i in order[1:among]]
         rng.shuffle(others)
@@ -193,7 +216,10 @@ def generate(
         drop = is_bearoff(b)
         if crashed_only:
             drop |= ~is_crashed(b) | is_race(b)
-        pending.extend(p for p, x in zip(kept, drop, strict=True) if not x and not p.is_game_over())
+        live = [p for p, x in zip(kept, drop, strict=True) if not x and not p.is_game_over()]
+        pending.extend(live)
+        groups.extend([decisions] * len(live))
+        decisions += 1
 
     for game in range(games):
         greedy_game(rng, searcher.probs_after, keep)
@@ -210,7 +236,9 @@ def generate(
     flush()
     if progress:
         print(file=sys.stderr)
-    return np.concatenate(out_boards), np.concatenate(out_probs)
+    return Generated(
+        np.concatenate(out_boards), np.concatenate(out_probs), np.array(groups, dtype=np.int64)
+    )
 
 
 def relabel(
@@ -248,11 +276,22 @@ class _Adam:
     def _arrays(self) -> list[FloatArray]:
         return [self.net.w1, self.net.b1, self.net.w2, self.net.b2]
 
-    def step(self, x: FloatArray, target: FloatArray) -> float:
-        """One step of cross-entropy on a mini-batch; returns the batch's squared error."""
+    def step(
+        self, x: FloatArray, target: FloatArray, groups: IntArray | None = None, rank: float = 0.0
+    ) -> float:
+        """One step of cross-entropy on a mini-batch, plus ``rank`` times the squared error
+        of each output's equity against the mean of its decision group's (``groups``: the
+        group of each row), the label's likewise; returns the batch's squared error."""
         net = self.net
         h, y = net.forward(x)
         err = y - target
+        loss = float((err * err).sum())
+        if rank and groups is not None:
+            w = MONEY_WEIGHTS[0]
+            gap = err @ w
+            _, local = np.unique(groups, return_inverse=True)
+            gap -= (np.bincount(local, gap) / np.bincount(local))[local]
+            err += rank * gap[:, None] * w * y * (1.0 - y)
         d_hid = (err @ net.w2.T) * h * (1.0 - h)
         n = len(x)
         grads = [x.T @ d_hid / n, d_hid.mean(axis=0), h.T @ err / n, err.mean(axis=0)]
@@ -266,7 +305,7 @@ class _Adam:
             v += (1 - b2) * g * g
             a -= self.lr * corr * m / (np.sqrt(v) + 1e-8)
         net.changed()
-        return float((err * err).sum())
+        return loss
 
 
 def widen(net: Net, hidden: int, rng: np.random.Generator) -> Net:
@@ -288,6 +327,17 @@ def _mse(net: Net, x: FloatArray, target: FloatArray) -> float:
     return float(((net(x) - target) ** 2).sum(axis=1).mean()) if len(x) else 0.0
 
 
+def rank_error(net: Net, x: FloatArray, target: FloatArray, groups: IntArray) -> float:
+    """Mean squared error of the net's equity differences within decision groups: each
+    row's equity error less its group's mean error, over rows of groups of two or more."""
+    gap = (net(x) - target) @ MONEY_WEIGHTS[0]
+    _, local = np.unique(groups, return_inverse=True)
+    size = np.bincount(local)
+    gap -= (np.bincount(local, gap) / size)[local]
+    shared = size[local] > 1
+    return float((gap[shared] ** 2).mean()) if shared.any() else 0.0
+
+
 def fit(
     ev: NetPair,
     boards: IntArray,
@@ -298,39 +348,68 @@ def fit(
     seed: int,
     progress: bool = True,
     only: Sequence[str] = (),
+    groups: IntArray | None = None,
+    rank: float = 0.0,
 ) -> None:
     """Fit the nets of ``ev`` (in place) to the targets, each on its own boards (``only``:
-    just the nets of these names)."""
+    just the nets of these names).  With ``rank`` > 0 the loss also weighs, by ``rank``,
+    the equity differences between the plays of one decision (``groups``, as
+    :func:`generate` numbers them); then mini-batches and the held-out share are made of
+    whole decisions."""
+    if len(targets) != len(boards) or (groups is not None and len(groups) != len(boards)):
+        raise FitDataError(
+            f"{len(boards)} boards, {len(targets)} labels"
+            + ("" if groups is None else f" and {len(groups)} decision groups")
+            + " do not match"
+        )
+    if rank and groups is None:
+        raise FitDataError("a rank loss needs the data's decision groups")
+    if rank < 0:
+        raise FitDataError(f"the rank loss's weight must not be negative, not {rank}")
     rng = np.random.default_rng(seed)
     b = boards.astype(np.int64)
     x_all, race = ev.encode(b)
     y_all = targets.astype(np.float64)
+    g_all = np.zeros(len(b), dtype=np.int64) if groups is None else np.asarray(groups, np.int64)
     for name, net, mask in ev.masks(b, race):
         if only and name not in only:
             continue
-        x, y = x_all[mask], y_all[mask]
+        x, y, g = x_all[mask], y_all[mask], g_all[mask]
         if not len(x):
             continue
-        held = rng.random(len(x)) < 0.05
-        xv, yv, xt, yt = x[held], y[held], x[~held], y[~held]
+        if rank:
+            _, g = np.unique(g, return_inverse=True)
+            held = (rng.random(int(g.max()) + 1) < 0.05)[g]
+        else:
+            held = rng.random(len(x)) < 0.05
+        xv, yv, gv, xt, yt, gt = x[held], y[held], g[held], x[~held], y[~held], g[~held]
+
+        def report(
+            when: str, net: Net = net, xv: FloatArray = xv, yv: FloatArray = yv, gv: IntArray = gv
+        ) -> str:
+            ranked = f", in decisions {rank_error(net, xv, yv, gv):.6f}" if rank else ""
+            return f"held out {when}{_mse(net, xv, yv):.5f}{ranked}"
+
         if progress:
             print(
-                f"{name}: {len(xt)} to fit, {len(xv)} held out; "
-                f"held-out error before {_mse(net, xv, yv):.5f}",
+                f"{name}: {len(xt)} to fit, {len(xv)} held out; {report('before ')}",
                 file=sys.stderr,
             )
         opt = _Adam(net, lr)
         for epoch in range(epochs):
             opt.lr = lr * (0.5 ** (epoch * 3 / max(1, epochs)))
-            order = rng.permutation(len(xt))
+            if rank:
+                # whole decisions in a random order (one may straddle two mini-batches)
+                order = np.argsort(rng.permutation(int(gt.max()) + 1)[gt], kind="stable")
+            else:
+                order = rng.permutation(len(xt))
             se = 0.0
             for i in range(0, len(order), batch):
                 j = order[i : i + batch]
-                se += opt.step(xt[j], yt[j])
+                se += opt.step(xt[j], yt[j], gt[j], rank)
             if progress:
                 print(
-                    f"  epoch {epoch + 1}/{epochs}: fit {se / len(xt):.5f}  "
-                    f"held out {_mse(net, xv, yv):.5f}",
+                    f"  epoch {epoch + 1}/{epochs}: fit {se / len(xt):.5f}  {report('')}",
                     file=sys.stderr,
                     flush=True,
                 )
@@ -383,6 +462,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--lr", type=float, default=1e-3, help="Adam's step size (halved 3 times)")
     f.add_argument("--batch", type=int, default=128)
     f.add_argument("--seed", type=int, default=1)
+    f.add_argument(
+        "--rank",
+        type=float,
+        default=0.0,
+        help="weight of the loss on equity differences between the plays of one roll",
+    )
     f.add_argument("--hidden", type=int, default=0, help="widen the contact net to this many")
     f.add_argument("--race-hidden", type=int, default=0, help="widen the race net to this many")
     f.add_argument(
@@ -413,7 +498,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rollout = None
         if args.rollout_trials:
             rollout = (_rollout_settings(args), str(args.weights))
-        boards, probs = generate(
+        made = generate(
             searcher,
             args.games,
             random.Random(args.seed),
@@ -422,20 +507,33 @@ def main(argv: Sequence[str] | None = None) -> int:
             crashed_only=args.crashed_only,
             rollout=rollout,
         )
-        np.savez_compressed(args.out, boards=boards, probs=probs)
-        print(f"saved {len(boards)} positions to {args.out}")
+        np.savez_compressed(args.out, **made._asdict())
+        print(f"saved {len(made.boards)} positions to {args.out}")
         return 0
     if args.cmd == "relabel":
         with np.load(args.data) as data:
-            boards, probs = data["boards"], data["probs"]
+            kept = {k: data[k] for k in data.files}
         settings = _rollout_settings(args)
-        probs, chosen = relabel(ev, boards, probs, args.share, settings, str(args.weights))
-        np.savez_compressed(args.out, boards=boards, probs=probs)
-        print(f"rolled out {len(chosen)} of {len(boards)} positions into {args.out}")
+        kept["probs"], chosen = relabel(
+            ev, kept["boards"], kept["probs"], args.share, settings, str(args.weights)
+        )
+        np.savez_compressed(args.out, **kept)
+        print(f"rolled out {len(chosen)} of {len(kept['boards'])} positions into {args.out}")
         return 0
     parts = [np.load(p) for p in args.data]
     boards = np.concatenate([p["boards"] for p in parts])
     probs = np.concatenate([p["probs"] for p in parts])
+    groups: IntArray | None = None
+    if args.rank:
+        missing = [str(p) for p, d in zip(args.data, parts, strict=True) if "groups" not in d]
+        if missing:
+            raise FitDataError(f"--rank needs decision groups, which {missing} do not record")
+        # numbered file by file from 0: shift each file's past the previous ones'
+        shifted, start = [], 0
+        for d in parts:
+            shifted.append(d["groups"].astype(np.int64) + start)
+            start = int(shifted[-1].max(initial=start - 1)) + 1
+        groups = np.concatenate(shifted)
     if args.inputs:
         ev = ev.with_inputs(args.inputs)
     if args.hidden:
@@ -446,7 +544,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         ev.meta["race_hidden"] = args.race_hidden
     if args.crashed and ev.crashed is None:
         ev.crashed = ev.contact.copy()
-    fit(ev, boards, probs, args.epochs, args.lr, args.batch, args.seed, only=args.only)
+    fit(
+        ev,
+        boards,
+        probs,
+        args.epochs,
+        args.lr,
+        args.batch,
+        args.seed,
+        only=args.only,
+        groups=groups,
+        rank=args.rank,
+    )
     history = ev.meta.setdefault("history", [])
     history.append({"distill": [str(p) for p in args.data], "argv": sys.argv[1:]})
     ev.save(args.out)
