@@ -137,7 +137,9 @@ def test_fit_refuses_data_it_cannot_fit(data: Generated) -> None:
     boards, probs, groups = data
     for kwargs, match in [
         ({"rank": 1.0}, "groups"),
-        ({"rank": -1.0, "groups": groups}, "negative"),
+        ({"rank": -1.0, "groups": groups}, ">= 0"),
+        ({"rank": float("nan"), "groups": groups}, ">= 0"),
+        ({"rank": float("inf"), "groups": groups}, ">= 0"),
         ({"groups": groups[1:]}, "do not match"),
     ]:
         with pytest.raises(FitDataError, match=match):

@@ -11,7 +11,7 @@ move generator: no gnubg data or weights.
     backgammon distill generate --weights W --games N --seed S --out D.npz
     backgammon distill generate ... --rollout-trials 36 --truncate 7   # rollout labels
     backgammon distill relabel --weights W --data D.npz --share 0.05 --out D2.npz
-    backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz [--rank 16]
+    backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz [--rank 64]
 """
 
 from __future__ import annotations
@@ -362,10 +362,10 @@ def fit(
             + ("" if groups is None else f" and {len(groups)} decision groups")
             + " do not match"
         )
+    if not (np.isfinite(rank) and rank >= 0):
+        raise FitDataError(f"the rank loss's weight must be a number >= 0, not {rank}")
     if rank and groups is None:
         raise FitDataError("a rank loss needs the data's decision groups")
-    if rank < 0:
-        raise FitDataError(f"the rank loss's weight must not be negative, not {rank}")
     rng = np.random.default_rng(seed)
     b = boards.astype(np.int64)
     x_all, race = ev.encode(b)
