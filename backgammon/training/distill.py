@@ -288,9 +288,7 @@ class _Adam:
         loss = float((err * err).sum())
         if rank and groups is not None:
             w = MONEY_WEIGHTS[0]
-            gap = err @ w
-            _, local = np.unique(groups, return_inverse=True)
-            gap -= (np.bincount(local, gap) / np.bincount(local))[local]
+            gap, _ = _within_groups(err @ w, groups)
             err += rank * gap[:, None] * w * y * (1.0 - y)
         d_hid = (err @ net.w2.T) * h * (1.0 - h)
         n = len(x)
@@ -327,14 +325,18 @@ def _mse(net: Net, x: FloatArray, target: FloatArray) -> float:
     return float(((net(x) - target) ** 2).sum(axis=1).mean()) if len(x) else 0.0
 
 
+def _within_groups(values: FloatArray, groups: IntArray) -> tuple[FloatArray, IntArray]:
+    """Each value less the mean of its group's, and the size of each row's group."""
+    _, local = np.unique(groups, return_inverse=True)
+    size = np.bincount(local)
+    return values - (np.bincount(local, values) / size)[local], size[local]
+
+
 def rank_error(net: Net, x: FloatArray, target: FloatArray, groups: IntArray) -> float:
     """Mean squared error of the net's equity differences within decision groups: each
     row's equity error less its group's mean error, over rows of groups of two or more."""
-    gap = (net(x) - target) @ MONEY_WEIGHTS[0]
-    _, local = np.unique(groups, return_inverse=True)
-    size = np.bincount(local)
-    gap -= (np.bincount(local, gap) / size)[local]
-    shared = size[local] > 1
+    gap, size = _within_groups((net(x) - target) @ MONEY_WEIGHTS[0], groups)
+    shared = size > 1
     return float((gap[shared] ** 2).mean()) if shared.any() else 0.0
 
 
