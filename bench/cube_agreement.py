@@ -13,6 +13,9 @@ and its proper cube action.  Two comparisons:
   against gnubg's action (double/no double, take/pass);
 * end to end: our own net's cube decision (cubeful, at ``--plies``) against gnubg's action
   (gnubg at 0-ply).
+
+``--gnubg-plies N`` adds a yardstick for the second: gnubg's own decisions at N plies
+against its 0-ply ones (a stronger judge of the same positions, not a copy of its net).
 """
 
 from __future__ import annotations
@@ -67,9 +70,16 @@ def main() -> int:
     ap.add_argument("--show", action="store_true", help="print each disagreement")
     ap.add_argument("--plies", type=int, default=0, help="our depth end to end (0, 1, 2)")
     ap.add_argument("--weights", type=Path, default=None, help="a .npz other than the shipped one")
+    ap.add_argument(
+        "--gnubg-plies", type=int, default=None, help="also gnubg at this depth against its 0-ply"
+    )
     args = ap.parse_args()
     cases = make_cases(args.positions, args.seed, args.money)
     ask_gnubg_cube(cases)
+    deeper: list[GnubgCube] = []
+    if args.gnubg_plies is not None:
+        deeper = [GnubgCube(c.position, c.state) for c in cases]
+        ask_gnubg_cube(deeper, args.gnubg_plies)
     net = NeuralPlayer(args.plies, weights=args.weights)
     n = len(cases)
     end = f"end to end, ours at {args.plies}-ply"
@@ -87,6 +97,12 @@ def main() -> int:
             tallies[label][1] += same_take
             if args.show and label == "logic" and not (same_double and same_take):
                 print(c.state, c.probs, "gnubg", c.doubles, c.takes, "ours", d)
+    if deeper:
+        label = f"gnubg at {args.gnubg_plies}-ply"
+        tallies[label] = [
+            sum(c.doubles == g.doubles for c, g in zip(cases, deeper, strict=True)),
+            sum(c.takes == g.takes for c, g in zip(cases, deeper, strict=True)),
+        ]
     doubles = sum(c.doubles for c in cases)
     passes = sum(not c.takes for c in cases)
     money = sum(c.state.is_money for c in cases)

@@ -247,12 +247,12 @@ def _match_id(state: CubeState) -> str:
     )
 
 
-def ask_gnubg_cube(cases: list[GnubgCube]) -> float:
-    """Fill in Debian gnubg's 0-ply probabilities and proper cube actions (one gnubg
+def ask_gnubg_cube(cases: list[GnubgCube], plies: int = 0) -> float:
+    """Fill in Debian gnubg's probabilities and proper cube actions at ``plies`` (one gnubg
     process; every case must allow a double); its seconds."""
     cmds = [
         "set output digits 5",
-        "set evaluation cubedecision evaluation plies 0",
+        f"set evaluation cubedecision evaluation plies {plies}",
         "set player 0 human",
         "set player 1 human",
     ]
