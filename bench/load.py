@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-import httpx
+import httpx2
 import uvloop
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -199,9 +199,9 @@ def serve(database: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     deadline = time.monotonic() + 60
     while True:
         try:
-            if httpx.get(f"{url}/api/bots", timeout=1).status_code == 200:
+            if httpx2.get(f"{url}/api/bots", timeout=1).status_code == 200:
                 break
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             if time.monotonic() > deadline:
                 proc.kill()
                 raise RuntimeError("the server did not start") from None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import httpx
+import httpx2
 import test_web_browser
 from playwright.sync_api import sync_playwright
 from test_web_browser import ARGS, CHROMIUM, Server
@@ -15,7 +15,7 @@ from test_web_browser import ARGS, CHROMIUM, Server
 server = test_web_browser.server  # the same fixture: `backgammon serve` on a free port
 
 
-def play_out(client: httpx.Client, match_id: str, token: str) -> dict[str, Any]:
+def play_out(client: httpx2.Client, match_id: str, token: str) -> dict[str, Any]:
     """Play seat 0's side (the first listed play each time) until the match is over."""
     headers = {"Authorization": f"Bearer {token}"}
     url = f"/api/matches/{match_id}"
@@ -43,7 +43,7 @@ def play_out(client: httpx.Client, match_id: str, token: str) -> dict[str, Any]:
 
 
 def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Server) -> None:
-    with httpx.Client(base_url=server.url, timeout=30) as client:
+    with httpx2.Client(base_url=server.url, timeout=30) as client:
         made = client.post("/api/matches", json={"length": 1, "bot": "random"}).json()
         match_id, token = made["id"], made["token"]
         assert play_out(client, match_id, token)["over"]
@@ -75,12 +75,12 @@ def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Serv
             f"document.getElementById('rp-at').textContent.startsWith('{step} /')", timeout=30_000
         )
         browser.close()
-    with httpx.Client(base_url=server.url, timeout=30) as client:
+    with httpx2.Client(base_url=server.url, timeout=30) as client:
         done = client.get(f"/api/matches/{match_id}/analysis").json()
     assert done["status"] == "done" and done["current"]
     players = done["analysis"]["players"]
     assert len(players) == 2 and all("pr" in p["overall"] for p in players)
-    with httpx.Client(base_url=server.url, timeout=30) as client:
+    with httpx2.Client(base_url=server.url, timeout=30) as client:
         for d in done["analysis"]["decisions"]:
             assert d["error_emg"] >= 0 and d["kind"] in ("checker", "double", "take")
             # Each decision's replay step shows the position it was taken in.
@@ -89,7 +89,7 @@ def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Serv
 
 
 def test_no_analysis_between_two_people_until_the_end(server: Server) -> None:
-    with httpx.Client(base_url=server.url, timeout=30) as client:
+    with httpx2.Client(base_url=server.url, timeout=30) as client:
         made = client.post("/api/matches", json={"length": 3, "opponent": "human"}).json()
         r = client.post(f"/api/matches/{made['id']}/analysis")
         assert r.status_code == 409 and r.json()["error"]["code"] == "not_over"

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
@@ -55,9 +55,9 @@ class Server:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{self.url}/api/bots", timeout=1).status_code == 200:
+                if httpx2.get(f"{self.url}/api/bots", timeout=1).status_code == 200:
                     return
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start")
 
@@ -212,7 +212,7 @@ def test_a_whole_one_point_match_against_the_bot_by_clicking(
     for at in (1, 2, 3):
         page.click("#rp-next")
         page.wait_for_function(f"replayAt === {at}")
-        replayed = httpx.get(f"{server.url}/api/matches/{s['id']}/replay/{at}").json()["log"]
+        replayed = httpx2.get(f"{server.url}/api/matches/{s['id']}/replay/{at}").json()["log"]
         page.wait_for_function(f"document.querySelectorAll('#log li').length === {len(replayed)}")
         assert page.inner_text("#log li[aria-current]") == replayed[-1]  # the log follows
     assert errors == []
@@ -220,7 +220,7 @@ def test_a_whole_one_point_match_against_the_bot_by_clicking(
 
 
 def test_phone_sized_screen_fits(server: Server, browser: Browser) -> None:
-    r = httpx.post(f"{server.url}/api/matches", json={"length": 3, "bot": "random"})
+    r = httpx2.post(f"{server.url}/api/matches", json={"length": 3, "bot": "random"})
     link = r.json()["link"]
     page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page.goto(server.url + link)
@@ -238,7 +238,7 @@ def test_phone_sized_screen_fits(server: Server, browser: Browser) -> None:
 
 
 def test_kill_9_mid_match_then_resume(server: Server, browser: Browser) -> None:
-    r = httpx.post(f"{server.url}/api/matches", json={"length": 3, "bot": "random"})
+    r = httpx2.post(f"{server.url}/api/matches", json={"length": 3, "bot": "random"})
     m = r.json()
     page = browser.new_page(viewport={"width": 1000, "height": 800})
     page.goto(server.url + m["link"])
@@ -247,10 +247,10 @@ def test_kill_9_mid_match_then_resume(server: Server, browser: Browser) -> None:
     before = page_state(page)
     api = f"{server.url}/api/matches/{m['id']}"
     headers = {"Authorization": f"Bearer {m['token']}"}
-    assert httpx.get(api, headers=headers).json()["gnubg_id"] == before["gnubg_id"]
+    assert httpx2.get(api, headers=headers).json()["gnubg_id"] == before["gnubg_id"]
     server.kill9()
     server.start()  # same port, same database
-    after = httpx.get(api, headers=headers).json()
+    after = httpx2.get(api, headers=headers).json()
     for key in ("seq", "gnubg_id", "xgid", "score", "dice", "log", "actions"):
         assert after[key] == before[key], key
     # The open page reconnects and goes on; the match can be played on from there.
@@ -296,18 +296,18 @@ def test_simultaneous_actions_are_accepted_once(server: Server) -> None:
     others are refused as stale, and exactly one action is stored."""
     from concurrent.futures import ThreadPoolExecutor
 
-    m = httpx.post(f"{server.url}/api/matches", json={"opponent": "human"}).json()
+    m = httpx2.post(f"{server.url}/api/matches", json={"opponent": "human"}).json()
     url = f"{server.url}/api/matches/{m['id']}"
     headers = {"Authorization": f"Bearer {m['token']}"}
 
     def send(_: int) -> int:
-        r = httpx.post(f"{url}/actions", json={"action": "roll", "seq": 0}, headers=headers)
+        r = httpx2.post(f"{url}/actions", json={"action": "roll", "seq": 0}, headers=headers)
         return r.status_code
 
     with ThreadPoolExecutor(10) as pool:
         codes = sorted(pool.map(send, range(10)))
     assert codes == [200] + [409] * 9
-    assert httpx.get(url, headers=headers).json()["seq"] == 1
+    assert httpx2.get(url, headers=headers).json()["seq"] == 1
 
 
 # ------------------------------------------------------------------ what players expect (issue 16)
@@ -317,13 +317,13 @@ AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 
 def friends_match(server: Server, **spec: Any) -> dict[str, Any]:
     """A match between two humans made through the API: id, tokens and both links."""
-    m = httpx.post(f"{server.url}/api/matches", json={"opponent": "human", **spec}).json()
+    m = httpx2.post(f"{server.url}/api/matches", json={"opponent": "human", **spec}).json()
     m["tokens"] = [m["token"], m["invite"].rsplit("/", 1)[1]]
     return dict(m)
 
 
 def api_act(server: Server, m: dict[str, Any], seat: int, **action: Any) -> dict[str, Any]:
-    r = httpx.post(
+    r = httpx2.post(
         f"{server.url}/api/matches/{m['id']}/actions",
         json=action,
         headers={"Authorization": f"Bearer {m['tokens'][seat]}"},
@@ -424,7 +424,7 @@ def test_a_game_end_is_shown_until_the_player_goes_on(server: Server, browser: B
 
 
 def test_connection_lost_is_shown_and_cleared(server: Server, browser: Browser) -> None:
-    r = httpx.post(f"{server.url}/api/matches", json={"length": 3, "bot": "random"})
+    r = httpx2.post(f"{server.url}/api/matches", json={"length": 3, "bot": "random"})
     page = seat_page(browser, server, r.json()["link"])
     server.kill9()
     page.wait_for_selector("#conn.lost")
@@ -634,7 +634,7 @@ def test_themes_and_the_phone_layout_look_right(server: Server, browser: Browser
     """Screenshots of both themes and of the phone layout (looked at by the developer);
     the assertions keep what was seen: dark is dark, light is light, point numbers are
     legible at 390 px."""
-    r = httpx.post(f"{server.url}/api/matches", json={"length": 5, "bot": "random"})
+    r = httpx2.post(f"{server.url}/api/matches", json={"length": 5, "bot": "random"})
     link = r.json()["link"]
     for theme in ("light", "dark"):
         ctx = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme=theme)
@@ -664,7 +664,7 @@ def test_themes_and_the_phone_layout_look_right(server: Server, browser: Browser
 def test_auto_roll_moving_checkers_and_sound(server: Server, browser: Browser) -> None:
     """With auto-roll on, the page throws the dice itself when no double is possible (the
     opening roll); a play slides the checkers that moved; the beep needs no asset."""
-    r = httpx.post(f"{server.url}/api/matches", json={"length": 5, "bot": "random"})
+    r = httpx2.post(f"{server.url}/api/matches", json={"length": 5, "bot": "random"})
     ctx = browser.new_context()
     ctx.add_init_script(
         "localStorage.setItem('bg-auto-roll', 'on'); localStorage.setItem('bg-sound', 'on');"

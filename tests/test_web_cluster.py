@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from pghelp import (
     Cluster,
@@ -41,9 +41,9 @@ class Serve:
         deadline = time.monotonic() + 30
         while True:
             try:
-                if httpx.get(f"{self.url}/api/bots", timeout=1).status_code == 200:
+                if httpx2.get(f"{self.url}/api/bots", timeout=1).status_code == 200:
                     return
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 assert time.monotonic() < deadline, "the server did not start"
                 time.sleep(0.1)
 
@@ -100,7 +100,7 @@ def test_two_processes_serve_one_match(two: tuple[Serve, Serve]) -> None:
 
 
 def two_seats_two_processes(stack: contextlib.ExitStack, a: Serve, b: Serve) -> None:
-    m = httpx.post(f"{a.url}/api/matches", json={"opponent": "human"}).json()
+    m = httpx2.post(f"{a.url}/api/matches", json={"opponent": "human"}).json()
     mid, tokens = m["id"], [m["token"], m["invite"].rsplit("/", 1)[1]]
     servers = [a, b]  # seat 0 plays through a, seat 1 through b
     sockets = [a.socket(stack, mid, tokens[0]), b.socket(stack, mid, tokens[1])]
@@ -111,13 +111,13 @@ def two_seats_two_processes(stack: contextlib.ExitStack, a: Serve, b: Serve) -> 
     def send(k: int) -> int:
         url = f"{servers[k % 2].url}/api/matches/{mid}/actions"
         body = {"action": "roll", "seq": 0}
-        return httpx.post(url, json=body, headers=auth(tokens[0]), timeout=30).status_code
+        return httpx2.post(url, json=body, headers=auth(tokens[0]), timeout=30).status_code
 
     with ThreadPoolExecutor(10) as pool:
         assert sorted(pool.map(send, range(10))) == [200] + [409] * 9
     states = [seen_up_to(ws, 1) for ws in sockets]
     for server in servers:
-        assert httpx.get(f"{server.url}/api/matches/{mid}").json()["seq"] == 1
+        assert httpx2.get(f"{server.url}/api/matches/{mid}").json()["seq"] == 1
 
     def play(n: int) -> None:
         """``n`` actions, each by the seat to act through its own process; both seats'
@@ -128,7 +128,7 @@ def two_seats_two_processes(stack: contextlib.ExitStack, a: Serve, b: Serve) -> 
             seat = s["turn"] if s["turn"] is not None else 0
             url = f"{servers[seat].url}/api/matches/{mid}/actions"
             mine = states[seat]
-            r = httpx.post(url, json=one_action(mine), headers=auth(tokens[seat]), timeout=30)
+            r = httpx2.post(url, json=one_action(mine), headers=auth(tokens[seat]), timeout=30)
             assert r.status_code == 200, r.text
             states = [seen_up_to(ws, s["seq"] + 1) for ws in sockets]
             assert states[0]["gnubg_id"] == states[1]["gnubg_id"]
@@ -141,7 +141,7 @@ def two_seats_two_processes(stack: contextlib.ExitStack, a: Serve, b: Serve) -> 
     sockets[0] = b.socket(stack, mid, tokens[0])
     assert json.loads(sockets[0].recv(timeout=15))["state"]["seq"] == states[0]["seq"]
     play(6)
-    final = httpx.get(f"{b.url}/api/matches/{mid}", headers=auth(tokens[0])).json()
+    final = httpx2.get(f"{b.url}/api/matches/{mid}", headers=auth(tokens[0])).json()
     assert final["seq"] == states[0]["seq"] == 15
 
 
@@ -149,19 +149,19 @@ def test_a_bot_match_goes_on_when_its_process_dies(two: tuple[Serve, Serve]) -> 
     """Against the bot: the human acts through one process, which is killed; through the
     other the bot answers (its sweep finds a bot left waiting) and the human plays on."""
     a, b = two
-    m = httpx.post(f"{a.url}/api/matches", json={"bot": "random"}).json()
+    m = httpx2.post(f"{a.url}/api/matches", json={"bot": "random"}).json()
     api = f"/api/matches/{m['id']}"
-    s = httpx.get(a.url + api, headers=auth(m["token"])).json()
+    s = httpx2.get(a.url + api, headers=auth(m["token"])).json()
     while s["seq"] == 0 or s["on_roll"] is None:  # the opening roll, thrown until not a tie
-        r = httpx.post(a.url + api + "/actions", json={"action": "roll"}, headers=auth(m["token"]))
+        r = httpx2.post(a.url + api + "/actions", json={"action": "roll"}, headers=auth(m["token"]))
         s = r.json()
     a.kill9()
     deadline = time.monotonic() + 30
     while not s["actions"]:  # the bot's turn: answered by a before it died, or by b
         assert time.monotonic() < deadline, "the bot never answered"
         time.sleep(0.1)
-        s = httpx.get(b.url + api, headers=auth(m["token"])).json()
-    r = httpx.post(b.url + api + "/actions", json=one_action(s), headers=auth(m["token"]))
+        s = httpx2.get(b.url + api, headers=auth(m["token"])).json()
+    r = httpx2.post(b.url + api + "/actions", json=one_action(s), headers=auth(m["token"]))
     assert r.status_code == 200 and r.json()["seq"] == s["seq"] + 1
 
 
@@ -173,17 +173,17 @@ def test_a_lobby_seat_and_a_rematch_are_given_once_across_processes(
     claimant's token holds the seat in both.  Ten rematch calls at once make one rematch."""
     a, b = two
     servers = (a, b)
-    m = httpx.post(f"{a.url}/api/matches", json={"opponent": "human", "public": True}).json()
+    m = httpx2.post(f"{a.url}/api/matches", json={"opponent": "human", "public": True}).json()
     mid, host = m["id"], m["token"]
     api = f"/api/matches/{mid}"
     with contextlib.ExitStack() as stack:
         ws = a.socket(stack, mid, host)
         assert json.loads(ws.recv(timeout=15))["state"]["seq"] == 0
-        assert [i["id"] for i in httpx.get(f"{b.url}/api/lobby").json()["invitations"]] == [mid]
-        assert httpx.get(b.url + api).json()["seq"] == 0  # b has the match in memory too
+        assert [i["id"] for i in httpx2.get(f"{b.url}/api/lobby").json()["invitations"]] == [mid]
+        assert httpx2.get(b.url + api).json()["seq"] == 0  # b has the match in memory too
 
-        def claim(k: int) -> httpx.Response:
-            return httpx.post(f"{servers[k % 2].url}{api}/claim", json={"name": f"P{k}"})
+        def claim(k: int) -> httpx2.Response:
+            return httpx2.post(f"{servers[k % 2].url}{api}/claim", json={"name": f"P{k}"})
 
         with ThreadPoolExecutor(10) as pool:
             answers = list(pool.map(claim, range(10)))
@@ -193,31 +193,31 @@ def test_a_lobby_seat_and_a_rematch_are_given_once_across_processes(
         named = seen_up_to(ws, 1)  # the claimant's name is an action, pushed to the host
         assert named["names"][1] in {f"P{k}" for k in range(10)}
         for server in servers:
-            assert httpx.get(server.url + api, headers=auth(guest)).json()["seat"] == 1
-        assert httpx.get(f"{a.url}/api/lobby").json()["invitations"] == []
+            assert httpx2.get(server.url + api, headers=auth(guest)).json()["seat"] == 1
+        assert httpx2.get(f"{a.url}/api/lobby").json()["invitations"] == []
 
     tokens = [host, guest]
-    s = httpx.post(a.url + api + "/actions", json={"action": "roll"}, headers=auth(host)).json()
+    s = httpx2.post(a.url + api + "/actions", json={"action": "roll"}, headers=auth(host)).json()
     while s["on_roll"] is None:
-        s = httpx.post(a.url + api + "/actions", json={"action": "roll"}, headers=auth(host))
+        s = httpx2.post(a.url + api + "/actions", json={"action": "roll"}, headers=auth(host))
         s = s.json()
     mover = s["on_roll"]
     resign = {"action": "resign", "level": "single"}
-    r = httpx.post(b.url + api + "/actions", json=resign, headers=auth(tokens[mover]))
+    r = httpx2.post(b.url + api + "/actions", json=resign, headers=auth(tokens[mover]))
     assert r.status_code == 200, r.text
-    r = httpx.post(
+    r = httpx2.post(
         a.url + api + "/actions", json={"action": "accept"}, headers=auth(tokens[1 - mover])
     )
     assert r.status_code == 200 and r.json()["over"]
 
-    def rematch(k: int) -> httpx.Response:
-        return httpx.post(f"{servers[k % 2].url}{api}/rematch", headers=auth(tokens[k // 5]))
+    def rematch(k: int) -> httpx2.Response:
+        return httpx2.post(f"{servers[k % 2].url}{api}/rematch", headers=auth(tokens[k // 5]))
 
     with ThreadPoolExecutor(10) as pool:
         answers = list(pool.map(rematch, range(10)))
     assert [r.status_code for r in answers] == [201] * 10
     assert len({r.json()["id"] for r in answers}) == 1
     new = answers[0].json()["id"]
-    s0 = httpx.get(f"{b.url}/api/matches/{new}", headers=auth(host)).json()
-    s1 = httpx.get(f"{a.url}/api/matches/{new}", headers=auth(guest)).json()
+    s0 = httpx2.get(f"{b.url}/api/matches/{new}", headers=auth(host)).json()
+    s1 = httpx2.get(f"{a.url}/api/matches/{new}", headers=auth(guest)).json()
     assert (s0["seat"], s1["seat"], s0["names"]) == (0, 1, named["names"])
