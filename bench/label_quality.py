@@ -13,13 +13,23 @@ differences, and what each label costs per position (CPU time).  A rollout's dif
 includes its own noise, which fitting averages away.  ``--nets`` adds the 0-ply of other
 nets on the same positions: how far a round of fitting moved the net towards gnubg's
 judgement, without playing a game.
+
+``--decisions N`` asks what choosing a play depends on instead: at N decisions of the same
+self-play (every fifth with a choice in contact; the ``--among`` best plays at our 0-ply),
+each label of each candidate picks a play, judged by gnubg's 2-ply equity of the
+candidates: how often it picks gnubg 2-ply's play, the equity its pick gives up
+(millipoints per decision), and the rms error of its differences between the candidates
+(each less its decision's mean).  The rollout rolls the candidates of a decision out on the
+same dice, which its differences gain by.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import time
+from collections.abc import Callable
 
 import gnubg_nn
 import numpy as np
@@ -32,7 +42,7 @@ from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair, default_nets
 from backgammon.players.search import Searcher
 from backgammon.rollout import RolloutSettings
-from backgammon.training.distill import generate, rolled_out, two_ply
+from backgammon.training.distill import generate, one_ply, rolled_out, two_ply
 
 
 def main() -> None:
@@ -43,12 +53,17 @@ def main() -> None:
     ap.add_argument("--truncate", type=int, default=7)
     ap.add_argument("--weights", default=None)
     ap.add_argument("--nets", nargs="*", default=[], help="more nets whose 0-ply to compare")
+    ap.add_argument("--decisions", type=int, default=0, help="judge choices at this many rolls")
+    ap.add_argument("--among", type=int, default=4, help="candidates per decision")
     args = ap.parse_args()
     threadpool_limits(limits=1)
     nets = default_nets() if args.weights is None else NetPair.load(args.weights)
     database = BearoffDatabase.load(progress=False)
     searcher = Searcher(CompositeEvaluator(nets, database))
     rng = random.Random(args.seed)
+    if args.decisions:
+        choices(searcher, rng, args)
+        return
     sample: list[Position] = []
     while len(sample) < args.positions:
         # distill's own positions (its cheap 1-ply labels are not used)
@@ -97,6 +112,73 @@ def main() -> None:
         rms = float(np.sqrt((diff**2).mean()))
         spent = "" if cost is None else f"{cost:.3f}"  # gnubg's own cost is not ours to show
         print(f"{name:34} {rms:7.4f} {float(diff.mean()):+8.4f} {spent:>15}")
+
+
+def choices(searcher: Searcher, rng: random.Random, args: argparse.Namespace) -> None:
+    """The ``--decisions`` comparison (see the module doc)."""
+    groups: list[list[Position]] = []
+    while len(groups) < args.decisions:
+        boards, _, decision = generate(
+            searcher, 1, rng, alternatives=args.among - 1, among=args.among, progress=False
+        )
+        boards = boards.astype(np.int64)
+        contact = ~is_race(boards)
+        for g in np.unique(decision)[::5]:  # every fifth decision, as positions above
+            rows = np.flatnonzero((decision == g) & contact)
+            if len(rows) >= 2 and len(rows) == int((decision == g).sum()):
+                groups.append([Position(tuple(boards[i].tolist())) for i in rows])
+    groups = groups[: args.decisions]
+    flat = [p for g in groups for p in g]
+    cut = np.cumsum([0] + [len(g) for g in groups])
+    equity = searcher.equity
+
+    def timed(label: Callable[[], np.ndarray]) -> tuple[np.ndarray, float]:
+        t = time.process_time()
+        # Each candidate is seen with the opponent on roll: the mover's equity is minus it.
+        values = -equity(label())
+        return values, (time.process_time() - t) / len(groups)
+
+    def gnubg(plies: int) -> Callable[[], np.ndarray]:
+        return lambda: np.array(
+            [gnubg_nn.probabilities([list(a) for a in p.arrays()], plies) for p in flat]
+        )
+
+    judge, _ = timed(gnubg(2))
+    rows = [
+        ("gnubg 0-ply", *timed(gnubg(0))),
+        ("gnubg 1-ply", *timed(gnubg(1))),
+        ("our 0-ply", *timed(lambda: np.array([searcher.evaluate(p, 0) for p in flat]))),
+        ("our 1-ply", *timed(lambda: one_ply(searcher, flat))),
+        ("our 2-ply", *timed(lambda: two_ply(searcher, flat))),
+    ]
+    if args.trials:  # --trials 0: no rollout row
+        settings = RolloutSettings(
+            trials=args.trials, truncate=args.truncate, batch=args.trials, seed=args.seed
+        )
+        horizon = f"{args.truncate} plies" if args.truncate else "to the end"
+        rolled = timed(lambda: rolled_out(flat, settings, args.weights))
+        rows.append((f"our rollout, {args.trials} trials, {horizon}", *rolled))
+    sizes = np.diff(cut)
+    print(
+        f"{len(groups)} decisions of our self-play (seed {args.seed}), {sizes.mean():.1f} "
+        "candidates each; choices judged by gnubg 2-ply"
+    )
+    print(f"{'label':34} {'same pick':>9} {'mEMG lost':>9} {'rms diff':>8} {'CPU s/roll':>10}")
+    for name, values, cost in rows:
+        same = lost = 0.0
+        gaps: list[np.ndarray] = []
+        for lo, hi in itertools.pairwise(cut):
+            mine, theirs = values[lo:hi], judge[lo:hi]
+            pick = int(np.argmax(mine))
+            same += float(theirs[pick] == theirs.max())
+            lost += float(theirs.max() - theirs[pick])
+            gaps.append((mine - mine.mean()) - (theirs - theirs.mean()))
+        rms = float(np.sqrt((np.concatenate(gaps) ** 2).mean()))
+        spent = "" if name.startswith("gnubg") else f"{cost:.3f}"
+        print(
+            f"{name:34} {100 * same / len(groups):8.1f}% {1000 * lost / len(groups):9.2f} "
+            f"{rms:8.4f} {spent:>10}"
+        )
 
 
 if __name__ == "__main__":
