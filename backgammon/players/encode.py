@@ -198,8 +198,10 @@ _SCALE = np.array(
 
 
 def _linear_weights() -> tuple[FloatArray, FloatArray]:
-    """The side features as one affine map of the indicator blocks
-    [mine (25), made (24), blots (24), longest prime, shots, blockers], scaled."""
+    """The side features, before scaling, as one affine map of the indicator blocks
+    [mine (25), made (24), blots (24), longest prime, shots, blockers].  Its integer
+    weights keep the product exact, so a board's features do not depend on the batch it
+    is in (BLAS sums rows of different batch sizes in different orders)."""
     w = np.zeros((76, _SIDE_FEATURES + 2), dtype=np.float64)
     w[:25, 0] = np.arange(1, 26)  # pips (the bar counts 25)
     w[49:73, 1] = 1  # blots
@@ -214,11 +216,14 @@ def _linear_weights() -> tuple[FloatArray, FloatArray]:
     w[:25, 10] = -1  # borne off: 15 less the checkers left
     const = np.zeros(_SIDE_FEATURES + 2)
     const[10] = 15
-    return w * _SCALE, const * _SCALE
+    return w, const
 
 
 _LINEAR, _CONST = _linear_weights()
-_AFFINE = {np.dtype(t): (_LINEAR.astype(t), _CONST.astype(t)) for t in (np.float32, np.float64)}
+_AFFINE = {
+    np.dtype(t): (_LINEAR.astype(t), _CONST.astype(t), _SCALE.astype(t))
+    for t in (np.float32, np.float64)
+}
 _UNITS_BY_TYPE = {np.dtype(t): _UNITS.astype(t) for t in (np.float32, np.float64)}
 
 # Bit sets of a batch in one product: [mine > 0 (25), made (24), their blots (24),
@@ -266,9 +271,10 @@ def _side_features(
     blockers = np.bitwise_count(blocked & _FRONT[rear])
     extra = [_longest_run(made_bits)[:, None], shots[:, None], blockers[:, None]]
     blocks = np.concatenate([mine, made, mine[:, :24] == 1, *extra], axis=1, dtype=dtype)
-    linear, const = _AFFINE[np.dtype(dtype)]
-    features = blocks @ linear
+    linear, const, scale = _AFFINE[np.dtype(dtype)]
+    features = blocks @ linear  # exact: small integers
     features += const
+    features *= scale
     return features, rear, made_bits, blocked
 
 
