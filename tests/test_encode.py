@@ -11,6 +11,7 @@ from backgammon import Move, Position
 from backgammon.players.encode import (
     N_INPUTS,
     after_boards,
+    after_boards_many,
     boards_array,
     encode,
     encode_with_race,
@@ -265,3 +266,22 @@ def test_float32_inputs_are_the_float64_inputs(version: int) -> None:
     assert x32.dtype == np.float32 and x64.dtype == np.float64
     assert np.array_equal(race32, race64)
     assert np.allclose(x32, x64, rtol=0, atol=1e-6)
+
+
+def test_after_boards_many_are_each_boards_after_boards() -> None:
+    # Many rolls at once, lost turns (R10) among them: a lost turn gives the board itself
+    # seen from the opponent, as playing an empty play does.
+    boards, move_lists, expected = [], [], []
+    for pos, d1, d2 in played_game_cases(10, seed=7):
+        for dice in ((d1, d2), (6, 6), (5, 4)):
+            moves = pos.legal_moves(dice)
+            boards.append(pos.board)
+            move_lists.append(moves)
+            plays = moves or [Move()]
+            expected.append(boards_array(pos.play(m).board for m in plays))
+    after, counts = after_boards_many(boards, move_lists)
+    assert counts.tolist() == [len(e) for e in expected]
+    assert np.array_equal(after, np.concatenate(expected))
+    assert sum(not m for m in move_lists) > 0
+    empty, none = after_boards_many([], [])
+    assert empty.shape == (0, 26) and none.shape == (0,)

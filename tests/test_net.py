@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from gnubg_reference import played_game_cases
 
-from backgammon.players.encode import boards_array, is_crashed, n_inputs
-from backgammon.players.net import Net, NetPair
+from backgammon.players.encode import boards_array, is_crashed, is_race, n_inputs
+from backgammon.players.net import BLOCK, Net, NetPair
 
 
 def _boards() -> np.ndarray:
@@ -80,3 +80,15 @@ def test_play_in_float32_follows_the_weights() -> None:
     net.train_step(x, target, 0.5)
     assert not np.allclose(net(x), after_step, rtol=0, atol=1e-4)
     assert np.allclose(net(x), net.forward(x)[1], rtol=0, atol=1e-6)
+
+
+def test_a_large_batch_is_judged_block_by_block_as_each_board_alone() -> None:
+    # Batches beyond BLOCK boards are split (for the caches); splitting changes nothing
+    # but float32 rounding, and the race flags come back in order.
+    ev = NetPair.random(np.random.default_rng(5), hidden=16, race_hidden=8)
+    b = np.concatenate([_boards()] * (2 * BLOCK // len(_boards()) + 2))
+    assert len(b) > 2 * BLOCK
+    probs, race = ev.evaluate_with_race(b)
+    alone = np.concatenate([ev.evaluate_with_race(b[i : i + 1])[0] for i in range(0, len(b), 97)])
+    assert np.allclose(probs[::97], alone, atol=1e-6)
+    assert np.array_equal(race, is_race(b))

@@ -18,6 +18,7 @@ __all__ = [
     "INPUT_VERSIONS",
     "N_INPUTS",
     "after_boards",
+    "after_boards_many",
     "boards_array",
     "encode",
     "encode_with_race",
@@ -76,8 +77,9 @@ def boards_array(boards: Iterable[Sequence[int]]) -> IntArray:
 
 def _step_changes() -> IntArray:
     """For each step ``(s, t, hit)``, at row ``(s * 32 + t) * 2 + hit``: its change to the
-    board after the play as the opponent sees it (points reversed, signs swapped)."""
-    table = np.zeros((26 * 32 * 2, 26), dtype=np.int64)
+    board after the play as the opponent sees it (points reversed, signs swapped); the last
+    row, :data:`_NO_STEP`, changes nothing."""
+    table = np.zeros((26 * 32 * 2 + 1, 26), dtype=np.int64)
     for s in range(26):
         for t in range(26):
             for hit in (0, 1):
@@ -90,6 +92,9 @@ def _step_changes() -> IntArray:
 
 
 _STEP_CHANGES = _step_changes()
+_NO_STEP = len(_STEP_CHANGES) - 1
+_NO_STEPS = ((26, 0, 0),)  # an empty play: one pseudo-step whose code is _NO_STEP
+_NO_PLAYS: tuple[tuple[tuple[int, int, int], ...]] = ((),)  # a lost turn: one empty play
 
 
 def after_boards(board: Sequence[int], moves: Sequence[Sequence[Sequence[int]]]) -> IntArray:
@@ -98,19 +103,43 @@ def after_boards(board: Sequence[int], moves: Sequence[Sequence[Sequence[int]]])
     opponent, who moves next: what :meth:`~backgammon.board.Position.play` gives, for all
     the candidates of a roll in a few array operations."""
     n = len(moves)
+    if not n:
+        return np.empty((0, 26), dtype=np.int64)
+    size = len(moves[0])
+    if not size or any(len(m) != size for m in moves):
+        return after_boards_many([board], [moves])[0]
+    # The common case, and the fast one: the legal plays of a roll are equally long (R9).
     codes = [(s * 32 + t) * 2 + hit for m in moves for s, t, hit in m]
     change = _STEP_CHANGES.take(codes, axis=0)
-    size = len(codes) // n if n else 0
-    if size * n == len(codes) and max(map(len, moves), default=0) == size:
-        if size != 1:  # the legal plays of a roll all have the same number of steps (R9)
-            change = change.reshape(n, size, 26).sum(axis=1)
-    else:
-        rows = np.repeat(np.arange(n), [len(m) for m in moves])
-        summed = np.zeros((n, 26), dtype=np.int64)
-        np.add.at(summed, rows, change)
-        change = summed
+    if size != 1:
+        change = change.reshape(n, size, 26).sum(axis=1)
     change -= np.asarray(board[::-1], dtype=np.int64)
     return change
+
+
+def after_boards_many(
+    boards: Sequence[Sequence[int]], move_lists: Sequence[Sequence[Sequence[Sequence[int]]]]
+) -> tuple[IntArray, IntArray]:
+    """:func:`after_boards` of many boards at once, concatenated, and how many rows each
+    board has: a board with no plays (the turn is lost) has one, itself seen from the
+    opponent, as an empty play gives.  One set of array operations for all the rolls of a
+    lookahead or all the games of a self-play step."""
+    if not move_lists:
+        return np.empty((0, 26), dtype=np.int64), np.empty(0, dtype=np.int64)
+    codes: list[int] = []
+    lengths: list[int] = []
+    counts: list[int] = []
+    for moves in move_lists:
+        plays = moves or _NO_PLAYS
+        codes += [(s * 32 + t) * 2 + hit for m in plays for s, t, hit in m or _NO_STEPS]
+        lengths += [len(m) or 1 for m in plays]
+        counts.append(len(plays))
+    starts = np.zeros(len(lengths), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    change = np.add.reduceat(_STEP_CHANGES.take(codes, axis=0), starts, axis=0)
+    per_board = np.asarray(counts, dtype=np.int64)
+    change -= np.repeat(np.asarray(boards, dtype=np.int64)[:, ::-1], per_board, axis=0)
+    return change, per_board
 
 
 def flip_boards(b: IntArray) -> IntArray:
@@ -148,13 +177,19 @@ def is_crashed(b: IntArray) -> npt.NDArray[np.bool_]:
     return np.asarray(crashed[:n] | crashed[n:])
 
 
-def shot_masks(b: IntArray) -> npt.NDArray[np.uint64]:
-    """For each board, the 36-bit set of rolls with which the mover could hit a blot."""
-    src = (b[:, 1:26] > 0).astype(np.int64) @ _BITS25  # bit i: a mover checker on point i+1
-    blots = (b[:, 1:25] == -1).astype(np.int64) @ _BITS25[:24]
+def _shot_mask(src: IntArray, blots: IntArray) -> npt.NDArray[np.uint64]:
+    """The 36-bit set of rolls with which a checker of the bit set ``src`` (bit i: point
+    i + 1, the bar 25) hits a blot of the bit set ``blots``."""
     hits = ((src[:, None] >> _DIST[None, :]) & blots[:, None]) != 0  # (N, 24): distance d+1
     masked = np.where(hits, _ROLL_MASKS[1:25][None, :], np.uint64(0))
     return np.asarray(np.bitwise_or.reduce(masked, axis=1))
+
+
+def shot_masks(b: IntArray) -> npt.NDArray[np.uint64]:
+    """For each board, the 36-bit set of rolls with which the mover could hit a blot."""
+    src = (b[:, 1:26] > 0).astype(np.int64) @ _BITS25
+    blots = (b[:, 1:25] == -1).astype(np.int64) @ _BITS25[:24]
+    return _shot_mask(src, blots)
 
 
 def _run_tables() -> tuple[IntArray, IntArray, IntArray]:
@@ -195,45 +230,19 @@ _SCALE = np.array(
     [1 / 100, 1 / 5, 1 / 6, 1 / 6, 1 / 5, 1 / 3, 1 / 36, 1 / 6, 1 / 15, 1 / 2, 1 / 15]
 )
 """Each side feature's scale (the order is that of :func:`_side_features`)."""
-
-
-def _linear_weights() -> tuple[FloatArray, FloatArray]:
-    """The side features, before scaling, as one affine map of the indicator blocks
-    [mine (25), made (24), blots (24), longest prime, shots, blockers].  Its integer
-    weights keep the product exact, so a board's features do not depend on the batch it
-    is in (BLAS sums rows of different batch sizes in different orders)."""
-    w = np.zeros((76, _SIDE_FEATURES + 2), dtype=np.float64)
-    w[:25, 0] = np.arange(1, 26)  # pips (the bar counts 25)
-    w[49:73, 1] = 1  # blots
-    w[25:31, 2] = 1  # home-board points made
-    w[73, 3] = 1  # longest prime
-    w[18:25, 4] = 1  # back checkers: opponent's home board and the bar
-    w[43:49, 5] = 1  # anchors in the opponent's home board
-    w[74, 6] = 1  # rolls that hit a blot
-    w[75, 7] = 1  # opponent points in front of the rearmost checker
-    w[6:18, 8] = 1  # outfield checkers
-    w[24, 9] = 1  # bar
-    w[:25, 10] = -1  # borne off: 15 less the checkers left
-    const = np.zeros(_SIDE_FEATURES + 2)
-    const[10] = 15
-    return w, const
-
-
-_LINEAR, _CONST = _linear_weights()
-_AFFINE = {
-    np.dtype(t): (_LINEAR.astype(t), _CONST.astype(t), _SCALE.astype(t))
-    for t in (np.float32, np.float64)
-}
+_SCALE_BY_TYPE = {np.dtype(t): _SCALE.astype(t) for t in (np.float32, np.float64)}
 _UNITS_BY_TYPE = {np.dtype(t): _UNITS.astype(t) for t in (np.float32, np.float64)}
 
-# Bit sets of a batch in one product: [mine > 0 (25), made (24), their blots (24),
-# their made points (24)] times this block-diagonal matrix.
-_SETS = np.zeros((97, 4), dtype=np.float64)
-_SETS[:25, 0] = _BITS25
-_SETS[25:49, 1] = _BITS25[:24]
-_SETS[49:73, 2] = _BITS25[:24]
-_SETS[73:97, 3] = _BITS25[:24]
+
+# Checker counts of a side in one exact product: pips (the bar counts 25), back checkers
+# (the opponent's home board and the bar), outfield checkers (points 7-18), all checkers.
+_COUNTS = np.zeros((25, 4), dtype=np.float32)
+_COUNTS[:, 0] = np.arange(1, 26)
+_COUNTS[18:25, 1] = 1
+_COUNTS[6:18, 2] = 1
+_COUNTS[:, 3] = 1
 _MASK24 = (1 << 24) - 1
+_HOME = (1 << 6) - 1
 
 
 def _front_windows() -> IntArray:
@@ -249,33 +258,47 @@ def _front_windows() -> IntArray:
 _FRONT = _front_windows()
 
 
+def _bit_sets(b: IntArray, mine: IntArray) -> IntArray:
+    """For each board the bit sets (bit p-1: point p, the bar 25) of the side on roll's
+    points held, made points and blots, and of the opponent's blots and made points:
+    ``(N, 5)``, packed eight points to a byte."""
+    theirs = b[:, 1:25]
+    flags = np.zeros((len(b), 5, 32), dtype=np.bool_)
+    flags[:, 0, :25] = mine > 0
+    flags[:, 1, :24] = mine[:, :24] >= 2
+    flags[:, 2, :24] = mine[:, :24] == 1
+    flags[:, 3, :24] = theirs == -1
+    flags[:, 4, :24] = theirs <= -2
+    packed = np.packbits(flags, axis=2, bitorder="little")
+    return np.asarray(packed.view("<u4")[..., 0].astype(np.int64))
+
+
 def _side_features(
     b: IntArray, mine: IntArray, dtype: type[np.floating[Any]] = np.float64
 ) -> tuple[FloatArray, IntArray, IntArray, IntArray]:
     """Features of the side on roll of each board (``mine`` is ``max(b[:, 1:26], 0)``),
     its rearmost checker's point (0 when all are off), and the bit sets (bit p-1: point p)
-    of its made points and of the opponent's; the features in ``dtype``."""
-    made = mine[:, :24] >= 2
-    theirs = b[:, 1:25]
-    sets = (
-        np.concatenate([mine > 0, made, theirs == -1, theirs <= -2], axis=1, dtype=np.float64)
-        @ _SETS
-    )  # exact: at most 25 bits
-    rear = np.frexp(sets[:, 0])[1].astype(np.int64)  # the highest set bit's point (0: none)
-    src, made_bits, blots, blocked = sets.astype(np.int64).T
-    hits = ((src[:, None] >> _DIST[None, :]) & blots[:, None]) != 0  # (N, 24): distance d+1
-    shots = np.bitwise_count(
-        np.bitwise_or.reduce(np.where(hits, _ROLL_MASKS[1:25][None, :], np.uint64(0)), axis=1)
-    )
+    of its made points and of the opponent's; the features in ``dtype``.  Each is a small
+    integer, exact in ``dtype``, scaled last, so a board's features do not depend on its
+    batch."""
+    src, made, blots, their_blots, blocked = _bit_sets(b, mine).T
+    rear = np.frexp(src.astype(np.float64))[1].astype(np.int64)  # highest bit (0: none)
+    counts = mine.astype(np.float32) @ _COUNTS  # exact: at most 375
+    features = np.empty((len(b), _SIDE_FEATURES + 2), dtype=dtype)
+    features[:, 0] = counts[:, 0]
+    features[:, 1] = np.bitwise_count(blots)
+    features[:, 2] = np.bitwise_count(made & _HOME)
+    features[:, 3] = _longest_run(made)
+    features[:, 4] = counts[:, 1]
+    features[:, 5] = np.bitwise_count(made >> 18)  # anchors in the opponent's home board
+    features[:, 6] = np.bitwise_count(_shot_mask(src, their_blots))
     # Opponent points on the six points in front of the rearmost checker (rear-6 .. rear-1).
-    blockers = np.bitwise_count(blocked & _FRONT[rear])
-    extra = [_longest_run(made_bits)[:, None], shots[:, None], blockers[:, None]]
-    blocks = np.concatenate([mine, made, mine[:, :24] == 1, *extra], axis=1, dtype=dtype)
-    linear, const, scale = _AFFINE[np.dtype(dtype)]
-    features = blocks @ linear  # exact: small integers
-    features += const
-    features *= scale
-    return features, rear, made_bits, blocked
+    features[:, 7] = np.bitwise_count(blocked & _FRONT[rear])
+    features[:, 8] = counts[:, 2]
+    features[:, 9] = mine[:, 24]
+    features[:, 10] = 15 - counts[:, 3]  # borne off
+    features *= _SCALE_BY_TYPE[np.dtype(dtype)]
+    return features, rear, made, blocked
 
 
 def _escape_table() -> IntArray:

@@ -29,6 +29,10 @@ DEFAULT_WEIGHTS = Path(__file__).with_name("data") / "weights.npz"
 """The shipped weights."""
 
 
+BLOCK = 1024
+"""Boards encoded and evaluated at a time: a lookahead's tens of thousands at once would
+outgrow the caches and run a third slower."""
+
 _A = TypeVar("_A", npt.NDArray[np.float64], npt.NDArray[np.float32])
 
 
@@ -226,6 +230,9 @@ class NetPair:
 
     def evaluate_with_race(self, b: IntArray) -> tuple[FloatArray, Bool]:
         """:meth:`evaluate` and which boards are races (no contact left)."""
+        if len(b) > BLOCK:
+            parts = [self.evaluate_with_race(b[lo : lo + BLOCK]) for lo in range(0, len(b), BLOCK)]
+            return np.concatenate([p for p, _ in parts]), np.concatenate([r for _, r in parts])
         x, race = self.encode(b, np.float32)
         return self.evaluate_encoded(x, race, self.crashed_mask(b, race)), race
 

@@ -34,7 +34,7 @@ from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.cube import CubeState
 from backgammon.players.encode import (
     INPUT_VERSIONS,
-    after_boards,
+    after_boards_many,
     boards_array,
     is_crashed,
     is_race,
@@ -93,23 +93,15 @@ def _best_replies(searcher: Searcher, positions: Sequence[Position]) -> tuple[In
     (opponent on roll; the first best on ties, as the search takes it) and its
     probabilities for the side that played: ``(P, 21, 26)`` and ``(P, 21, 5)``, every
     candidate of every position through the net in one call."""
-    parts: list[IntArray] = []
-    starts: list[int] = []
-    size = 0
-    for pos in positions:
-        for roll in _ROLLS:
-            starts.append(size)
-            moves = pos.legal_moves(roll)
-            after = after_boards(pos.board, moves) if moves else boards_array([pos.flip().board])
-            parts.append(after)
-            size += len(after)
-    boards = np.concatenate(parts)
+    boards, counts = after_boards_many(
+        [pos.board for pos in positions for _ in _ROLLS],
+        [pos.legal_moves(roll) for pos in positions for roll in _ROLLS],
+    )
     probs = searcher.probs_after(boards)
     eq = searcher.equity(probs)
-    idx = np.asarray(starts)
-    seg = np.zeros(len(boards), dtype=np.int64)
-    seg[idx[1:]] = 1
-    seg = np.cumsum(seg)
+    idx = np.zeros(len(counts), dtype=np.int64)
+    np.cumsum(counts[:-1], out=idx[1:])
+    seg = np.repeat(np.arange(len(counts)), counts)
     top = np.maximum.reduceat(eq, idx)
     hits = np.flatnonzero(eq >= top[seg])
     _, first = np.unique(seg[hits], return_index=True)

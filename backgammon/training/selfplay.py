@@ -8,8 +8,8 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.board import Move, Position
-from backgammon.players.encode import after_boards
+from backgammon.board import Position
+from backgammon.players.encode import after_boards_many
 from backgammon.players.probabilities import cubeless_equity
 
 __all__ = ["greedy_game", "greedy_games", "opening_roll"]
@@ -54,26 +54,21 @@ def greedy_games(
     results: list[FloatArray | None] = [None] * count
     active = list(range(count))
     while active:
-        moving: list[tuple[int, list[Move], int]] = []  # game, its plays, where they start
-        parts: list[IntArray] = []
-        start = 0
-        for g in active:
-            moves = positions[g].legal_moves(dice[g])
-            if moves:
-                parts.append(after_boards(positions[g].board, moves))
-                moving.append((g, moves, start))
-                start += len(moves)
-        if parts:
-            after = np.concatenate(parts)
+        plays = [(g, positions[g].legal_moves(dice[g])) for g in active]
+        moving = [(g, moves) for g, moves in plays if moves]
+        best = {}
+        if moving:
+            after, counts = after_boards_many(
+                [positions[g].board for g, _ in moving], [moves for _, moves in moving]
+            )
             probs = judge(after)
             eq = cubeless_equity(probs)
-        best = {}
-        for g, moves, lo in moving:
-            hi = lo + len(moves)
-            i = int(np.argmax(eq[lo:hi]))
-            if visit is not None:
-                visit(after[lo:hi], eq[lo:hi], i)
-            best[g] = (moves[i], probs[lo + i])
+            for (g, moves), lo in zip(moving, (np.cumsum(counts) - counts).tolist(), strict=True):
+                hi = lo + len(moves)
+                i = int(np.argmax(eq[lo:hi]))
+                if visit is not None:
+                    visit(after[lo:hi], eq[lo:hi], i)
+                best[g] = (moves[i], probs[lo + i])
         still = []
         for g in active:
             pos = positions[g]
