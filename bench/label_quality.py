@@ -20,12 +20,14 @@ each label of each candidate picks a play, judged by gnubg's 2-ply equity of the
 candidates: how often it picks gnubg 2-ply's play, the equity its pick gives up
 (millipoints per decision), and the rms error of its differences between the candidates
 (each less its decision's mean).  The rollout rolls the candidates of a decision out on the
-same dice, which its differences gain by.
+same dice, which its differences gain by.  ``--nets`` adds their 0-ply here too, with the
+difference of the equity each gives up from our 0-ply's, paired on the same decisions.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import random
 import time
@@ -62,7 +64,7 @@ def main() -> None:
     searcher = Searcher(CompositeEvaluator(nets, database))
     rng = random.Random(args.seed)
     if args.decisions:
-        choices(searcher, rng, args)
+        choices(searcher, database, rng, args)
         return
     sample: list[Position] = []
     while len(sample) < args.positions:
@@ -114,7 +116,9 @@ def main() -> None:
         print(f"{name:34} {rms:7.4f} {float(diff.mean()):+8.4f} {spent:>15}")
 
 
-def choices(searcher: Searcher, rng: random.Random, args: argparse.Namespace) -> None:
+def choices(
+    searcher: Searcher, database: BearoffDatabase, rng: random.Random, args: argparse.Namespace
+) -> None:
     """The ``--decisions`` comparison (see the module doc)."""
     groups: list[list[Position]] = []
     while len(groups) < args.decisions:
@@ -124,9 +128,9 @@ def choices(searcher: Searcher, rng: random.Random, args: argparse.Namespace) ->
         boards = boards.astype(np.int64)
         contact = ~is_race(boards)
         for g in np.unique(decision)[::5]:  # every fifth decision, as positions above
-            rows = np.flatnonzero((decision == g) & contact)
-            if len(rows) >= 2 and len(rows) == int((decision == g).sum()):
-                groups.append([Position(tuple(boards[i].tolist())) for i in rows])
+            members = np.flatnonzero((decision == g) & contact)
+            if len(members) >= 2 and len(members) == int((decision == g).sum()):
+                groups.append([Position(tuple(boards[i].tolist())) for i in members])
     groups = groups[: args.decisions]
     flat = [p for g in groups for p in g]
     cut = np.cumsum([0] + [len(g) for g in groups])
@@ -158,27 +162,38 @@ def choices(searcher: Searcher, rng: random.Random, args: argparse.Namespace) ->
         horizon = f"{args.truncate} plies" if args.truncate else "to the end"
         rolled = timed(lambda: rolled_out(flat, settings, args.weights))
         rows.append((f"our rollout, {args.trials} trials, {horizon}", *rolled))
+    flat_boards = boards_array(p.board for p in flat)
+    for path in args.nets:  # through the evaluator the player uses, as "our 0-ply" is
+        other = CompositeEvaluator(NetPair.load(path), database).evaluate
+        rows.append((f"0-ply of {path}", *timed(functools.partial(other, flat_boards))))
     sizes = np.diff(cut)
     print(
         f"{len(groups)} decisions of our self-play (seed {args.seed}), {sizes.mean():.1f} "
         "candidates each; choices judged by gnubg 2-ply"
     )
     print(f"{'label':34} {'same pick':>9} {'mEMG lost':>9} {'rms diff':>8} {'CPU s/roll':>10}")
+    losses: dict[str, np.ndarray] = {}
     for name, values, cost in rows:
-        same = lost = 0.0
+        lost = np.zeros(len(groups))
+        same = 0.0
         gaps: list[np.ndarray] = []
-        for lo, hi in itertools.pairwise(cut):
+        for k, (lo, hi) in enumerate(itertools.pairwise(cut)):
             mine, theirs = values[lo:hi], judge[lo:hi]
             pick = int(np.argmax(mine))
             same += float(theirs[pick] == theirs.max())
-            lost += float(theirs.max() - theirs[pick])
+            lost[k] = theirs.max() - theirs[pick]
             gaps.append((mine - mine.mean()) - (theirs - theirs.mean()))
+        losses[name] = lost
         rms = float(np.sqrt((np.concatenate(gaps) ** 2).mean()))
         spent = "" if name.startswith("gnubg") else f"{cost:.3f}"
         print(
-            f"{name:34} {100 * same / len(groups):8.1f}% {1000 * lost / len(groups):9.2f} "
+            f"{name:34} {100 * same / len(groups):8.1f}% {1000 * lost.mean():9.2f} "
             f"{rms:8.4f} {spent:>10}"
         )
+    for path in args.nets:  # paired on the same decisions: the noise of the sample cancels
+        diff = 1000 * (losses[f"0-ply of {path}"] - losses["our 0-ply"])
+        se = diff.std(ddof=1) / np.sqrt(len(diff))
+        print(f"{path}: {diff.mean():+.2f} ± {se:.2f} mEMG per decision against our 0-ply")
 
 
 if __name__ == "__main__":

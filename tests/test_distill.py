@@ -23,6 +23,7 @@ from backgammon.training.distill import (
     FitDataError,
     Generated,
     RelabelError,
+    average,
     fit,
     generate,
     main,
@@ -365,3 +366,44 @@ def test_a_crashed_net_is_fitted_on_its_own_boards(tmp_path: Path) -> None:
     assert np.array_equal(new.contact.w1, old.contact.w1)
     assert np.array_equal(new.race.w1, old.race.w1)
     assert not np.array_equal(new.crashed.w1, old.contact.w1)
+
+
+def test_average_is_the_mean_of_the_weights(tmp_path: Path) -> None:
+    """A soup of nets of one shape: each array the mean of theirs, a net averaged with itself
+    the same net; nets of other shapes or layouts are refused, and no file is written."""
+    rng = np.random.default_rng(6)
+    a, b, c = (NetPair.random(rng, hidden=8, race_hidden=4) for _ in range(3))
+    soup = average([a, b, c])
+    for name, net in soup.nets():
+        for key, value in net.arrays("").items():
+            parts = [dict(ev.nets())[name].arrays("")[key] for ev in (a, b, c)]
+            assert np.allclose(value, (parts[0] + parts[1] + parts[2]) / 3, atol=1e-15)
+    same = average([a, a])
+    for name, net in same.nets():
+        for key, value in net.arrays("").items():
+            assert np.array_equal(value, dict(a.nets())[name].arrays("")[key])
+    boards = np.array([Position.initial().board], dtype=np.int64)
+    assert np.allclose(same.evaluate(boards), a.evaluate(boards))
+    with pytest.raises(FitDataError, match="one shape"):
+        average([a, NetPair.random(rng, hidden=9, race_hidden=4)])
+    with pytest.raises(FitDataError, match="one shape"):
+        average([a, a.with_inputs(2)])
+    with pytest.raises(FitDataError, match="nothing"):
+        average([])
+    paths = []
+    for i, ev in enumerate((a, b, c)):
+        paths.append(tmp_path / f"n{i}.npz")
+        ev.save(paths[-1])
+    out = tmp_path / "soup.npz"
+    argv = ["average", "--weights", str(paths[0]), "--with", str(paths[1]), str(paths[2])]
+    assert main([*argv, "--out", str(out)]) == 0
+    saved = NetPair.load(out)
+    assert np.array_equal(saved.contact.w1, soup.contact.w1)
+    assert saved.meta["history"][-1]["average"] == [str(p) for p in paths]
+    assert len(saved.meta["history"][-1]["steps"]) == 2
+    wide = tmp_path / "wide.npz"
+    NetPair.random(rng, hidden=9, race_hidden=4).save(wide)
+    refused = tmp_path / "refused.npz"
+    with pytest.raises(FitDataError):
+        main(["average", "--weights", str(paths[0]), "--with", str(wide), "--out", str(refused)])
+    assert not refused.exists()

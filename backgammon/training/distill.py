@@ -12,11 +12,13 @@ move generator: no gnubg data or weights.
     backgammon distill generate ... --rollout-trials 36 --truncate 7   # rollout labels
     backgammon distill relabel --weights W --data D.npz --share 0.05 --out D2.npz
     backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz [--rank 64]
+    backgammon distill average --weights W1 --with W2 W3 --out SOUP.npz
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import dataclasses
 import random
 import sys
@@ -409,6 +411,28 @@ def fit(
                 )
 
 
+def average(nets: Sequence[NetPair]) -> NetPair:
+    """The mean of the weights of nets of one shape (a "model soup"): nets trained or fitted
+    from one start stay near each other, where the mean of their weights tends to judge
+    better than each of them; the first net's metadata is kept."""
+    if not nets:
+        raise FitDataError("nothing to average")
+    first = nets[0]
+
+    def shape(ev: NetPair) -> list[tuple[str, tuple[int, ...]]]:
+        return [(name, net.w1.shape) for name, net in ev.nets()] + [("inputs", (ev.inputs,))]
+
+    if any(shape(ev) != shape(first) for ev in nets):
+        raise FitDataError("only nets of one shape and input layout can be averaged")
+
+    def mean(name: str) -> Net:
+        parts = [dict(ev.nets())[name].arrays("") for ev in nets]
+        return Net(*(np.mean([p[k] for p in parts], axis=0) for k in ("w1", "b1", "w2", "b2")))
+
+    crashed = None if first.crashed is None else mean("crashed")
+    return NetPair(mean("contact"), mean("race"), copy.deepcopy(first.meta), crashed)
+
+
 def _rollout_settings(args: argparse.Namespace) -> RolloutSettings:
     """The label rollouts the command line asks for: cubeless, all trials in one batch."""
     return RolloutSettings(
@@ -448,6 +472,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--truncate", type=int, default=0, help="plies a rollout plays (0: to the end)")
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--out", type=Path, required=True)
+    a = sub.add_parser("average", help="average the weights of nets of one shape")
+    a.add_argument("--weights", type=Path, required=True)
+    a.add_argument("--with", dest="others", type=Path, nargs="+", required=True)
+    a.add_argument("--out", type=Path, required=True)
     f = sub.add_parser("fit", help="fit the nets to generated data")
     f.add_argument("--weights", type=Path, required=True)
     f.add_argument("--data", type=Path, nargs="+", required=True)
@@ -513,6 +541,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         np.savez_compressed(args.out, **kept)
         print(f"rolled out {len(chosen)} of {len(kept['boards'])} positions into {args.out}")
+        return 0
+    if args.cmd == "average":
+        others = [NetPair.load(p) for p in args.others]
+        soup = average([ev, *others])
+        shared = len(ev.meta.get("history", []))  # each other net's own steps follow it
+        soup.meta.setdefault("history", []).append(
+            {
+                "average": [str(p) for p in (args.weights, *args.others)],
+                "steps": [o.meta.get("history", [])[shared:] for o in others],
+                "argv": sys.argv[1:],
+            }
+        )
+        soup.save(args.out)
+        print(f"saved {args.out}")
         return 0
     parts = [np.load(p) for p in args.data]
     boards = np.concatenate([p["boards"] for p in parts])
