@@ -66,7 +66,6 @@ def _roll_masks() -> npt.NDArray[np.uint64]:
 
 
 _ROLL_MASKS = _roll_masks()
-_BITS25 = np.int64(1) << np.arange(25, dtype=np.int64)
 _DIST = np.arange(1, 25, dtype=np.int64)
 
 
@@ -187,9 +186,8 @@ def _shot_mask(src: IntArray, blots: IntArray) -> npt.NDArray[np.uint64]:
 
 def shot_masks(b: IntArray) -> npt.NDArray[np.uint64]:
     """For each board, the 36-bit set of rolls with which the mover could hit a blot."""
-    src = (b[:, 1:26] > 0).astype(np.int64) @ _BITS25
-    blots = (b[:, 1:25] == -1).astype(np.int64) @ _BITS25[:24]
-    return _shot_mask(src, blots)
+    sets = _bit_sets(b, np.maximum(b[:, 1:26], 0))
+    return _shot_mask(sets[:, 0], sets[:, 3])
 
 
 def _run_tables() -> tuple[IntArray, IntArray, IntArray]:

@@ -101,8 +101,7 @@ def _best_replies(searcher: Searcher, positions: Sequence[Position]) -> tuple[In
     )
     probs = searcher.probs_after(boards)
     eq = searcher.equity(probs)
-    idx = np.zeros(len(counts), dtype=np.int64)
-    np.cumsum(counts[:-1], out=idx[1:])
+    idx = np.cumsum(counts) - counts
     seg = np.repeat(np.arange(len(counts)), counts)
     top = np.maximum.reduceat(eq, idx)
     hits = np.flatnonzero(eq >= top[seg])
