@@ -34,7 +34,7 @@ from backgammon.training.distill import (
     two_ply,
     widen,
 )
-from backgammon.training.selfplay import Judge, Visit, greedy_game
+from backgammon.training.selfplay import ExploreError, Judge, Visit, greedy_game
 
 
 @pytest.fixture(scope="module")
@@ -97,12 +97,12 @@ def test_decision_groups_are_the_plays_of_one_roll(
     seen: list[set[tuple[int, ...]]] = []
     play = greedy_game
 
-    def spy(rng: random.Random, judge: Judge, visit: Visit) -> object:
+    def spy(rng: random.Random, judge: Judge, visit: Visit, explore: float = 0.0) -> object:
         def record(after: np.ndarray, eq: np.ndarray, best: int) -> None:
             seen.append({tuple(int(v) for v in row) for row in after})
             visit(after, eq, best)
 
-        return play(rng, judge, record)
+        return play(rng, judge, record, explore)
 
     monkeypatch.setattr(distill, "greedy_game", spy)
     boards, _, groups = generate(searcher, 3, random.Random(9), progress=False)
@@ -206,6 +206,27 @@ def test_command_line_generates_and_fits(tmp_path: Path) -> None:
         main([*bad_args, "--rollout-trials", "-1"])
     with pytest.raises(RolloutSettingsError, match="truncate"):
         main([*bad_args, "--rollout-trials", "4", "--truncate", "-2"])
+    assert not bad.exists()
+
+
+def test_command_line_explores_on_request(tmp_path: Path) -> None:
+    """``--explore`` plays that share of turns at random: other games, still labelled at 1-ply
+    and grouped by decision; a share that is not a probability writes nothing."""
+    w = tmp_path / "w.npz"
+    NetPair.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    args = ["generate", "--weights", str(w), "--games", "2", "--seed", "3"]
+    plain, explored = tmp_path / "p.npz", tmp_path / "e.npz"
+    assert main([*args, "--out", str(plain)]) == 0
+    assert main([*args, "--out", str(explored), "--explore", "0.3"]) == 0
+    a, b = np.load(plain), np.load(explored)
+    assert a["boards"].shape != b["boards"].shape or not np.array_equal(a["boards"], b["boards"])
+    ev = Searcher(CompositeEvaluator(NetPair.load(w), BearoffDatabase.load()))
+    first = positions(b["boards"][:4])
+    assert np.allclose(b["probs"][:4], one_ply(ev, first), atol=1e-6)
+    assert b["groups"][0] == 0 and (np.diff(b["groups"]) >= 0).all()
+    bad = tmp_path / "bad.npz"
+    with pytest.raises(ExploreError):
+        main([*args, "--out", str(bad), "--explore", "1.5"])
     assert not bad.exists()
 
 

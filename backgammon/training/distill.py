@@ -169,6 +169,7 @@ def generate(
     plies: int = 1,
     crashed_only: bool = False,
     rollout: tuple[RolloutSettings, str | None] | None = None,
+    explore: float = 0.0,
 ) -> Generated:
     """Self-play ``games`` at 0-ply; return the boards met (side on roll), their
     probabilities at ``plies`` (1 or 2), or, given ``rollout`` (settings and the weights
@@ -177,7 +178,9 @@ def generate(
     played into, ``alternatives`` positions from other plays among the ``among`` best at
     0-ply are kept.  Pure bear-offs are left out (the database is exact there);
     ``crashed_only`` keeps just the crashed contact positions (data for a crashed net: they
-    are a few percent of all).  Positions are labelled in batches of at least ``chunk``."""
+    are a few percent of all).  ``explore`` is the share of turns played at random
+    (:func:`~backgammon.training.selfplay.greedy_game`).  Positions are labelled in batches of
+    at least ``chunk``."""
     out_boards: list[IntArray] = []
     out_probs: list[FloatArray] = []
     pending: list[Position] = []
@@ -215,7 +218,7 @@ def generate(
         decisions += 1
 
     for game in range(games):
-        greedy_game(rng, searcher.probs_after, keep)
+        greedy_game(rng, searcher.probs_after, keep, explore)
         if len(pending) >= chunk:
             flush()
         if progress and (game + 1) % 10 == 0:
@@ -463,6 +466,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument(
         "--crashed-only", action="store_true", help="keep only crashed contact positions"
     )
+    g.add_argument(
+        "--explore", type=float, default=0.0, help="share of turns played at random (0-1)"
+    )
     r = sub.add_parser("relabel", help="roll out the labels 0-ply disagrees with most")
     r.add_argument("--weights", type=Path, required=True)
     r.add_argument("--data", type=Path, required=True)
@@ -527,6 +533,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             plies=args.plies,
             crashed_only=args.crashed_only,
             rollout=rollout,
+            explore=args.explore,
         )
         np.savez_compressed(args.out, **made._asdict())
         print(f"saved {len(made.boards)} positions to {args.out}")

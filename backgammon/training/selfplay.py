@@ -12,7 +12,7 @@ from backgammon.board import Position
 from backgammon.players.encode import after_boards_many
 from backgammon.players.probabilities import cubeless_equity
 
-__all__ = ["greedy_game", "greedy_games", "opening_roll"]
+__all__ = ["ExploreError", "greedy_game", "greedy_games", "opening_roll"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -24,6 +24,10 @@ Visit = Callable[[IntArray, FloatArray, int], None]
 index chosen."""
 
 
+class ExploreError(ValueError):
+    """The share of turns played at random is not a probability."""
+
+
 def opening_roll(rng: random.Random) -> tuple[int, int]:
     """The first roll of a game: both dice thrown until they differ (R3)."""
     while True:
@@ -33,21 +37,31 @@ def opening_roll(rng: random.Random) -> tuple[int, int]:
 
 
 def greedy_game(
-    rng: random.Random, judge: Judge, visit: Visit | None = None
+    rng: random.Random, judge: Judge, visit: Visit | None = None, explore: float = 0.0
 ) -> tuple[list[tuple[int, ...]], FloatArray]:
     """One game from the opening, each side choosing the play of highest cubeless equity by
-    ``judge`` (the first on ties), dice from ``rng``.  Returns the boards met, each from its
-    side on roll and the last one before the game ended, and the final ``judge`` output of
-    the winning play (the winner's exact result when ``judge`` knows finished games)."""
-    return greedy_games(rng, judge, 1, visit)[0]
+    ``judge`` (the first on ties), dice from ``rng``; with probability ``explore`` a turn
+    plays a legal play drawn at random instead (``visit`` still sees the best as chosen), so
+    that the games also meet positions the net's own choices avoid.  Returns the boards met,
+    each from its side on roll and the last one before the game ended, and the final
+    ``judge`` output of the winning play (the winner's exact result when ``judge`` knows
+    finished games)."""
+    return greedy_games(rng, judge, 1, visit, explore)[0]
 
 
 def greedy_games(
-    rng: random.Random, judge: Judge, count: int, visit: Visit | None = None
+    rng: random.Random,
+    judge: Judge,
+    count: int,
+    visit: Visit | None = None,
+    explore: float = 0.0,
 ) -> list[tuple[list[tuple[int, ...]], FloatArray]]:
     """``count`` games of :func:`greedy_game` played side by side, so that the candidate
-    plays of all of them go through ``judge`` in one call (the dice come from ``rng`` game
-    by game at each turn: one game is exactly :func:`greedy_game`)."""
+    plays of all of them go through ``judge`` in one call (the dice, and the draws of
+    ``explore``, come from ``rng`` game by game at each turn: one game is exactly
+    :func:`greedy_game`)."""
+    if not 0.0 <= explore <= 1.0:
+        raise ExploreError(f"explore must be a probability from 0 to 1, got {explore!r}")
     positions = [Position.initial()] * count
     dice = [opening_roll(rng) for _ in range(count)]
     met: list[list[tuple[int, ...]]] = [[p.board] for p in positions]
@@ -68,6 +82,8 @@ def greedy_games(
                 i = int(np.argmax(eq[lo:hi]))
                 if visit is not None:
                     visit(after[lo:hi], eq[lo:hi], i)
+                if explore and rng.random() < explore:
+                    i = rng.randrange(len(moves))
                 best[g] = (moves[i], probs[lo + i])
         still = []
         for g in active:

@@ -1,0 +1,77 @@
+"""Greedy self-play: the opening roll, and turns played at random on request."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from backgammon.players.evaluator import CompositeEvaluator
+from backgammon.players.net import NetPair
+from backgammon.players.probabilities import flip_probs
+from backgammon.training.selfplay import ExploreError, greedy_game, greedy_games, opening_roll
+
+
+def judge(boards: np.ndarray) -> np.ndarray:
+    raw = CompositeEvaluator(NetPair.random(np.random.default_rng(3), 8, 4), consistent=False)
+    return flip_probs(raw.evaluate(boards))
+
+
+def chosen_and_best(seed: int, explore: float) -> list[tuple[int, int, int]]:
+    """Per turn with a choice: (index played, index of the best play, number of plays)."""
+    visits: list[tuple[list[tuple[int, ...]], int]] = []
+
+    def visit(after: np.ndarray, eq: np.ndarray, best: int) -> None:
+        assert best == int(np.argmax(eq))
+        visits.append(([tuple(row) for row in after.tolist()], best))
+
+    states, _ = greedy_game(random.Random(seed), judge, visit, explore)
+    out = []
+    k = 0
+    for state in states[1:]:  # each state met after the opening is played into or a lost turn
+        if k < len(visits) and state in visits[k][0]:
+            afters, best = visits[k]
+            out.append((afters.index(state), best, len(afters)))
+            k += 1
+    assert k >= len(visits) - 1  # the game's last play leads to no state met
+    return out
+
+
+def test_the_opening_roll_is_never_a_double() -> None:
+    """R3: the first roll is thrown until the dice differ."""
+    rng = random.Random(1)
+    assert all(a != b for a, b in (opening_roll(rng) for _ in range(500)))
+
+
+def test_without_exploring_every_turn_plays_the_best_play() -> None:
+    turns = chosen_and_best(4, 0.0)
+    assert len(turns) > 20
+    assert all(played == best for played, best, _ in turns)
+
+
+def test_exploring_plays_random_plays_in_about_that_share_of_turns() -> None:
+    """With explore p a turn of n plays leaves the best one with chance p (n - 1) / n."""
+    turns = [t for seed in range(6) for t in chosen_and_best(seed, 0.5)]
+    other = sum(played != best for played, best, _ in turns)
+    expected = sum(0.5 * (n - 1) / n for _, _, n in turns)
+    assert abs(other - expected) < 4 * np.sqrt(expected)
+    always = chosen_and_best(4, 1.0)
+    assert sum(played != best for played, best, _ in always) > len(always) / 2
+
+
+def test_exploring_is_reproducible_and_plays_other_games() -> None:
+    a = greedy_games(random.Random(7), judge, 3, explore=0.2)
+    b = greedy_games(random.Random(7), judge, 3, explore=0.2)
+    plain = greedy_games(random.Random(7), judge, 3)
+    assert [s for s, _ in a] == [s for s, _ in b]
+    assert [s for s, _ in a] != [s for s, _ in plain]
+
+
+@pytest.mark.parametrize("explore", [-0.1, 1.5, float("nan")])
+def test_a_share_that_is_not_a_probability_is_refused_before_any_dice(explore: float) -> None:
+    rng = random.Random(2)
+    before = rng.getstate()
+    with pytest.raises(ExploreError):
+        greedy_games(rng, judge, 2, explore=explore)
+    assert rng.getstate() == before
