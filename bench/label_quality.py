@@ -22,6 +22,11 @@ candidates: how often it picks gnubg 2-ply's play, the equity its pick gives up
 (each less its decision's mean).  The rollout rolls the candidates of a decision out on the
 same dice, which its differences gain by.  ``--nets`` adds their 0-ply here too, with the
 difference of the equity each gives up from our 0-ply's, paired on the same decisions.
+
+``--shift N`` asks where our 0-ply is least like the 2-ply it was fitted to: on N contact
+positions of our self-play (and of self-play with ``--explore`` of the turns played at
+random) and on N of gnubg 0-ply's games against itself, the rms difference of our 0-ply
+from our 2-ply, beside gnubg's 0-ply from its 2-ply on the same positions.
 """
 
 from __future__ import annotations
@@ -30,11 +35,16 @@ import argparse
 import functools
 import itertools
 import random
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import gnubg_nn
 import numpy as np
+from gnubg_reference import played_game_cases
 from threadpoolctl import threadpool_limits
 
 from backgammon.board import Position
@@ -57,6 +67,8 @@ def main() -> None:
     ap.add_argument("--nets", nargs="*", default=[], help="more nets whose 0-ply to compare")
     ap.add_argument("--decisions", type=int, default=0, help="judge choices at this many rolls")
     ap.add_argument("--among", type=int, default=4, help="candidates per decision")
+    ap.add_argument("--shift", type=int, default=0, help="0-ply against 2-ply at this many")
+    ap.add_argument("--explore", type=float, default=0.0, help="with --shift: random turns")
     args = ap.parse_args()
     threadpool_limits(limits=1)
     nets = default_nets() if args.weights is None else NetPair.load(args.weights)
@@ -66,18 +78,14 @@ def main() -> None:
     if args.decisions:
         choices(searcher, database, rng, args)
         return
-    sample: list[Position] = []
-    while len(sample) < args.positions:
-        # distill's own positions (its cheap 1-ply labels are not used)
-        boards, _, _ = generate(searcher, 1, rng, alternatives=0, progress=False, plies=1)
-        boards = boards.astype(np.int64)
-        sample += [Position(tuple(row)) for row in boards[~is_race(boards)][::5].tolist()]
-    sample = sample[: args.positions]
+    if args.shift:
+        shift(searcher, rng, args)
+        return
+    sample = own_positions(searcher, rng, args.positions)
     equity = searcher.equity
 
     def gnubg(plies: int) -> np.ndarray:
-        rows = [gnubg_nn.probabilities([list(a) for a in p.arrays()], plies) for p in sample]
-        return equity(np.array(rows))
+        return equity(gnubg_probs(sample, plies))
 
     t = time.process_time()
     ours0 = equity(np.array([searcher.evaluate(p, 0) for p in sample]))
@@ -116,6 +124,53 @@ def main() -> None:
         print(f"{name:34} {rms:7.4f} {float(diff.mean()):+8.4f} {spent:>15}")
 
 
+def gnubg_probs(sample: list[Position], plies: int) -> np.ndarray:
+    """gnubg-nn's probabilities of each position at ``plies`` (side on roll)."""
+    return np.array([gnubg_nn.probabilities([list(a) for a in p.arrays()], plies) for p in sample])
+
+
+def own_positions(
+    searcher: Searcher, rng: random.Random, count: int, explore: float = 0.0
+) -> list[Position]:
+    """Every fifth contact position met in our self-play (side on roll)."""
+    sample: list[Position] = []
+    while len(sample) < count:
+        # distill's own positions (its cheap 1-ply labels are not used)
+        boards, _, _ = generate(
+            searcher, 1, rng, alternatives=0, progress=False, plies=1, explore=explore
+        )
+        boards = boards.astype(np.int64)
+        sample += [Position(tuple(row)) for row in boards[~is_race(boards)][::5].tolist()]
+    return sample[:count]
+
+
+def shift(searcher: Searcher, rng: random.Random, args: argparse.Namespace) -> None:
+    """The ``--shift`` comparison (see the module doc)."""
+    sets = {"our self-play": own_positions(searcher, rng, args.shift)}
+    if args.explore:
+        label = f"our self-play, {args.explore:g} of turns at random"
+        sets[label] = own_positions(searcher, rng, args.shift, args.explore)
+    theirs: list[Position] = []
+    for k, (pos, _, _) in enumerate(played_game_cases(100_000, seed=args.seed, explore=0.0)):
+        if len(theirs) >= args.shift:
+            break
+        if k % 5 == 0 and not pos.is_game_over() and not pos.is_race():
+            theirs.append(pos)
+    sets["gnubg 0-ply's self-play"] = theirs
+    equity = searcher.equity
+    print("rms of 0-ply less 2-ply, cubeless money equity, contact positions")
+    print(f"{'positions':46} {'ours':>7} {'gnubg':>7}")
+    for label, sample in sets.items():
+        ours = equity(np.array([searcher.evaluate(p, 0) for p in sample])) - equity(
+            two_ply(searcher, sample)
+        )
+        gnubg = equity(gnubg_probs(sample, 0)) - equity(gnubg_probs(sample, 2))
+        print(
+            f"{label + f' ({len(sample)})':46} {float(np.sqrt((ours**2).mean())):7.4f} "
+            f"{float(np.sqrt((gnubg**2).mean())):7.4f}"
+        )
+
+
 def choices(
     searcher: Searcher, database: BearoffDatabase, rng: random.Random, args: argparse.Namespace
 ) -> None:
@@ -143,9 +198,7 @@ def choices(
         return values, (time.process_time() - t) / len(groups)
 
     def gnubg(plies: int) -> Callable[[], np.ndarray]:
-        return lambda: np.array(
-            [gnubg_nn.probabilities([list(a) for a in p.arrays()], plies) for p in flat]
-        )
+        return lambda: gnubg_probs(flat, plies)
 
     judge, _ = timed(gnubg(2))
     rows = [
