@@ -25,8 +25,9 @@ difference of the equity each gives up from our 0-ply's, paired on the same deci
 
 ``--shift N`` asks where our 0-ply is least like the 2-ply it was fitted to: on N contact
 positions of our self-play (and of self-play with ``--explore`` of the turns played at
-random) and on N of gnubg 0-ply's games against itself, the rms difference of our 0-ply
-from our 2-ply, beside gnubg's 0-ply from its 2-ply on the same positions.
+random, and of self-play at ``--play-plies`` ply) and on N of gnubg 0-ply's games against
+itself, the rms difference of our 0-ply from our 2-ply, beside gnubg's 0-ply from its
+2-ply on the same positions.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from backgammon.players.net import NetPair, default_nets
 from backgammon.players.search import Searcher
 from backgammon.rollout import RolloutSettings
 from backgammon.training.distill import generate, one_ply, rolled_out, two_ply
+from backgammon.training.selfplay import opening_roll
 
 
 def main() -> None:
@@ -69,6 +71,9 @@ def main() -> None:
     ap.add_argument("--among", type=int, default=4, help="candidates per decision")
     ap.add_argument("--shift", type=int, default=0, help="0-ply against 2-ply at this many")
     ap.add_argument("--explore", type=float, default=0.0, help="with --shift: random turns")
+    ap.add_argument(
+        "--play-plies", type=int, nargs="*", default=[], help="with --shift: our play's depth"
+    )
     args = ap.parse_args()
     threadpool_limits(limits=1)
     nets = default_nets() if args.weights is None else NetPair.load(args.weights)
@@ -144,12 +149,34 @@ def own_positions(
     return sample[:count]
 
 
+def searching_positions(
+    searcher: Searcher, rng: random.Random, count: int, plies: int
+) -> list[Position]:
+    """Every fifth contact position met in self-play choosing its plays at ``plies``."""
+    sample: list[Position] = []
+    met = 0
+    while len(sample) < count:
+        pos = Position.initial()
+        dice = opening_roll(rng)
+        while pos.outcome() is None:
+            if met % 5 == 0 and not pos.is_race():
+                sample.append(pos)
+            met += 1
+            move = searcher.best_move(pos, dice, plies)
+            pos = pos.flip() if move is None else pos.play(move)
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+    return sample[:count]
+
+
 def shift(searcher: Searcher, rng: random.Random, args: argparse.Namespace) -> None:
     """The ``--shift`` comparison (see the module doc)."""
     sets = {"our self-play": own_positions(searcher, rng, args.shift)}
     if args.explore:
         label = f"our self-play, {args.explore:g} of turns at random"
         sets[label] = own_positions(searcher, rng, args.shift, args.explore)
+    for plies in args.play_plies:
+        label = f"our self-play at {plies} ply"
+        sets[label] = searching_positions(searcher, rng, args.shift, plies)
     theirs: list[Position] = []
     for k, (pos, _, _) in enumerate(played_game_cases(100_000, seed=args.seed, explore=0.0)):
         if len(theirs) >= args.shift:
