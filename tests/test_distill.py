@@ -4,12 +4,13 @@ seed, and fitting moves the nets towards the labels."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from backgammon.board import Position
+from backgammon.board import Move, Position
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.encode import encode, is_crashed, is_race
 from backgammon.players.evaluator import CompositeEvaluator
@@ -34,7 +35,7 @@ from backgammon.training.distill import (
     two_ply,
     widen,
 )
-from backgammon.training.selfplay import ExploreError, Judge, Visit, greedy_game
+from backgammon.training.selfplay import Choose, ExploreError, Judge, Visit, greedy_game
 
 
 @pytest.fixture(scope="module")
@@ -97,12 +98,18 @@ def test_decision_groups_are_the_plays_of_one_roll(
     seen: list[set[tuple[int, ...]]] = []
     play = greedy_game
 
-    def spy(rng: random.Random, judge: Judge, visit: Visit, explore: float = 0.0) -> object:
+    def spy(
+        rng: random.Random,
+        judge: Judge,
+        visit: Visit,
+        explore: float = 0.0,
+        choose: Choose | None = None,
+    ) -> object:
         def record(after: np.ndarray, eq: np.ndarray, best: int) -> None:
             seen.append({tuple(int(v) for v in row) for row in after})
             visit(after, eq, best)
 
-        return play(rng, judge, record, explore)
+        return play(rng, judge, record, explore, choose)
 
     monkeypatch.setattr(distill, "greedy_game", spy)
     boards, _, groups = generate(searcher, 3, random.Random(9), progress=False)
@@ -211,7 +218,8 @@ def test_command_line_generates_and_fits(tmp_path: Path) -> None:
 
 def test_command_line_explores_on_request(tmp_path: Path) -> None:
     """``--explore`` plays that share of turns at random: other games, still labelled at 1-ply
-    and grouped by decision; a share that is not a probability writes nothing."""
+    and grouped by decision; a share that is not a probability writes nothing.
+    ``--play-plies 1`` plays other games too."""
     w = tmp_path / "w.npz"
     NetPair.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
     args = ["generate", "--weights", str(w), "--games", "2", "--seed", "3"]
@@ -224,10 +232,49 @@ def test_command_line_explores_on_request(tmp_path: Path) -> None:
     first = positions(b["boards"][:4])
     assert np.allclose(b["probs"][:4], one_ply(ev, first), atol=1e-6)
     assert b["groups"][0] == 0 and (np.diff(b["groups"]) >= 0).all()
+    searched = tmp_path / "s.npz"
+    assert main([*args, "--out", str(searched), "--play-plies", "1"]) == 0
+    c = np.load(searched)
+    assert a["boards"].shape != c["boards"].shape or not np.array_equal(a["boards"], c["boards"])
     bad = tmp_path / "bad.npz"
     with pytest.raises(ExploreError):
         main([*args, "--out", str(bad), "--explore", "1.5"])
     assert not bad.exists()
+
+
+def test_games_can_choose_their_plays_by_a_deeper_search(
+    searcher: Searcher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With ``play_plies`` each decision's first position is the play the search chose at
+    that depth (the k-th search is decision k), and the games differ from the 0-ply ones."""
+    calls: list[tuple[Position, Move, int]] = []
+    original = Searcher.best_move
+
+    def spy(
+        self: Searcher,
+        pos: Position,
+        dice: Sequence[int],
+        plies: int = 0,
+        moves: Sequence[Move] | None = None,
+    ) -> Move | None:
+        move = original(self, pos, dice, plies, moves)
+        assert move is not None
+        calls.append((pos, move, plies))
+        return move
+
+    monkeypatch.setattr(Searcher, "best_move", spy)
+    boards, probs, groups = generate(searcher, 2, random.Random(9), progress=False, play_plies=1)
+    assert calls and all(plies == 1 for _, _, plies in calls)
+    for k in np.unique(groups):  # the play chosen and others, each once
+        kept = boards[groups == k]
+        assert len({tuple(int(v) for v in row) for row in kept}) == len(kept)
+    for k in np.unique(groups):
+        pos, move, _ = calls[k]
+        first = boards[int(np.flatnonzero(groups == k)[0])]
+        assert tuple(int(v) for v in first) == pos.play(move).board
+    plain = generate(searcher, 2, random.Random(9), progress=False)
+    assert len(plain.boards) != len(boards) or not np.array_equal(plain.boards, boards)
+    assert np.allclose(probs[:3], one_ply(searcher, positions(boards[:3])), atol=1e-6)
 
 
 def test_widening_keeps_the_function(data: Generated) -> None:

@@ -7,10 +7,17 @@ import random
 import numpy as np
 import pytest
 
+from backgammon.board import Move, Position
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
 from backgammon.players.probabilities import flip_probs
-from backgammon.training.selfplay import ExploreError, greedy_game, greedy_games, opening_roll
+from backgammon.training.selfplay import (
+    Choose,
+    ExploreError,
+    greedy_game,
+    greedy_games,
+    opening_roll,
+)
 
 
 def judge(boards: np.ndarray) -> np.ndarray:
@@ -18,15 +25,17 @@ def judge(boards: np.ndarray) -> np.ndarray:
     return flip_probs(raw.evaluate(boards))
 
 
-def chosen_and_best(seed: int, explore: float) -> list[tuple[int, int, int]]:
+def chosen_and_best(
+    seed: int, explore: float, choose: Choose | None = None
+) -> list[tuple[int, int, int]]:
     """Per turn with a choice: (index played, index of the best play, number of plays)."""
     visits: list[tuple[list[tuple[int, ...]], int]] = []
 
     def visit(after: np.ndarray, eq: np.ndarray, best: int) -> None:
-        assert best == int(np.argmax(eq))
+        assert best == int(np.argmax(eq)) or choose is not None
         visits.append(([tuple(row) for row in after.tolist()], best))
 
-    states, _ = greedy_game(random.Random(seed), judge, visit, explore)
+    states, _ = greedy_game(random.Random(seed), judge, visit, explore, choose)
     out = []
     k = 0
     for state in states[1:]:  # each state met after the opening is played into or a lost turn
@@ -66,6 +75,21 @@ def test_exploring_is_reproducible_and_plays_other_games() -> None:
     plain = greedy_games(random.Random(7), judge, 3)
     assert [s for s, _ in a] == [s for s, _ in b]
     assert [s for s, _ in a] != [s for s, _ in plain]
+
+
+def test_a_chooser_plays_in_place_of_the_judge() -> None:
+    """``choose`` gets the position, dice, plays and the judge's best, and its pick is played
+    and shown to ``visit``: here always the last legal play."""
+    asked: list[tuple[Position, tuple[int, int], int]] = []
+
+    def last(pos: Position, dice: tuple[int, int], moves: list[Move], best: int) -> int:
+        assert moves == pos.legal_moves(dice) and 0 <= best < len(moves)
+        asked.append((pos, dice, len(moves)))
+        return len(moves) - 1
+
+    turns = chosen_and_best(4, 0.0, last)
+    assert len(turns) > 20 and len(asked) >= len(turns)
+    assert all(played == best == n - 1 for played, best, n in turns)
 
 
 @pytest.mark.parametrize("explore", [-0.1, 1.5, float("nan")])

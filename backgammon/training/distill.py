@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
-from backgammon.board import Position, iter_rolls, iter_weighted_rolls
+from backgammon.board import Move, Position, iter_rolls, iter_weighted_rolls
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.cube import CubeState
 from backgammon.players.encode import (
@@ -170,6 +170,7 @@ def generate(
     crashed_only: bool = False,
     rollout: tuple[RolloutSettings, str | None] | None = None,
     explore: float = 0.0,
+    play_plies: int = 0,
 ) -> Generated:
     """Self-play ``games`` at 0-ply; return the boards met (side on roll), their
     probabilities at ``plies`` (1 or 2), or, given ``rollout`` (settings and the weights
@@ -179,8 +180,10 @@ def generate(
     0-ply are kept.  Pure bear-offs are left out (the database is exact there);
     ``crashed_only`` keeps just the crashed contact positions (data for a crashed net: they
     are a few percent of all).  ``explore`` is the share of turns played at random
-    (:func:`~backgammon.training.selfplay.greedy_game`).  Positions are labelled in batches of
-    at least ``chunk``."""
+    (:func:`~backgammon.training.selfplay.greedy_game`); ``play_plies`` the depth at which the
+    games choose their plays (the position played into is then the search's choice, the
+    others still among the best at 0-ply).  Positions are labelled in batches of at least
+    ``chunk``."""
     out_boards: list[IntArray] = []
     out_probs: list[FloatArray] = []
     pending: list[Position] = []
@@ -205,7 +208,7 @@ def generate(
     def keep(after: IntArray, eq: FloatArray, best: int) -> None:
         nonlocal decisions
         order = np.argsort(-eq, kind="stable")
-        others = [int(i) for i in order[1:among]]
+        others = [int(i) for i in order[:among] if i != best][: among - 1]
         rng.shuffle(others)
         kept = [Position(tuple(after[i].tolist())) for i in [best, *others[:alternatives]]]
         b = boards_array(p.board for p in kept)
@@ -217,8 +220,12 @@ def generate(
         groups.extend([decisions] * len(live))
         decisions += 1
 
+    def search(pos: Position, dice: tuple[int, int], moves: list[Move], best: int) -> int:
+        move = searcher.best_move(pos, dice, play_plies, moves)
+        return best if move is None else moves.index(move)
+
     for game in range(games):
-        greedy_game(rng, searcher.probs_after, keep, explore)
+        greedy_game(rng, searcher.probs_after, keep, explore, search if play_plies else None)
         if len(pending) >= chunk:
             flush()
         if progress and (game + 1) % 10 == 0:
@@ -469,6 +476,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument(
         "--explore", type=float, default=0.0, help="share of turns played at random (0-1)"
     )
+    g.add_argument(
+        "--play-plies", type=int, choices=(0, 1, 2), default=0, help="depth the games play at"
+    )
     r = sub.add_parser("relabel", help="roll out the labels 0-ply disagrees with most")
     r.add_argument("--weights", type=Path, required=True)
     r.add_argument("--data", type=Path, required=True)
@@ -534,6 +544,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             crashed_only=args.crashed_only,
             rollout=rollout,
             explore=args.explore,
+            play_plies=args.play_plies,
         )
         np.savez_compressed(args.out, **made._asdict())
         print(f"saved {len(made.boards)} positions to {args.out}")

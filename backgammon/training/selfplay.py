@@ -8,11 +8,11 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.board import Position
+from backgammon.board import Move, Position
 from backgammon.players.encode import after_boards_many
 from backgammon.players.probabilities import cubeless_equity
 
-__all__ = ["ExploreError", "greedy_game", "greedy_games", "opening_roll"]
+__all__ = ["Choose", "ExploreError", "greedy_game", "greedy_games", "opening_roll"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -22,6 +22,9 @@ Judge = Callable[[IntArray], FloatArray]
 Visit = Callable[[IntArray, FloatArray, int], None]
 """Sees each choice: the boards after every play (opponent on roll), their equities, the
 index chosen."""
+Choose = Callable[[Position, tuple[int, int], list[Move], int], int]
+"""Chooses a play in place of the judge's best: the position, the dice, the legal plays and
+the index of the judge's best; returns the index played."""
 
 
 class ExploreError(ValueError):
@@ -37,16 +40,21 @@ def opening_roll(rng: random.Random) -> tuple[int, int]:
 
 
 def greedy_game(
-    rng: random.Random, judge: Judge, visit: Visit | None = None, explore: float = 0.0
+    rng: random.Random,
+    judge: Judge,
+    visit: Visit | None = None,
+    explore: float = 0.0,
+    choose: Choose | None = None,
 ) -> tuple[list[tuple[int, ...]], FloatArray]:
     """One game from the opening, each side choosing the play of highest cubeless equity by
     ``judge`` (the first on ties), dice from ``rng``; with probability ``explore`` a turn
     plays a legal play drawn at random instead (``visit`` still sees the best as chosen), so
-    that the games also meet positions the net's own choices avoid.  Returns the boards met,
+    that the games also meet positions the net's own choices avoid; ``choose`` (a deeper
+    search, say) picks the plays in place of the judge's best.  Returns the boards met,
     each from its side on roll and the last one before the game ended, and the final
     ``judge`` output of the winning play (the winner's exact result when ``judge`` knows
     finished games)."""
-    return greedy_games(rng, judge, 1, visit, explore)[0]
+    return greedy_games(rng, judge, 1, visit, explore, choose)[0]
 
 
 def greedy_games(
@@ -55,6 +63,7 @@ def greedy_games(
     count: int,
     visit: Visit | None = None,
     explore: float = 0.0,
+    choose: Choose | None = None,
 ) -> list[tuple[list[tuple[int, ...]], FloatArray]]:
     """``count`` games of :func:`greedy_game` played side by side, so that the candidate
     plays of all of them go through ``judge`` in one call (the dice, and the draws of
@@ -80,6 +89,8 @@ def greedy_games(
             for (g, moves), lo in zip(moving, (np.cumsum(counts) - counts).tolist(), strict=True):
                 hi = lo + len(moves)
                 i = int(np.argmax(eq[lo:hi]))
+                if choose is not None:
+                    i = choose(positions[g], dice[g], moves, i)
                 if visit is not None:
                     visit(after[lo:hi], eq[lo:hi], i)
                 if explore and rng.random() < explore:
