@@ -56,7 +56,6 @@ from backgammon.players.net import NetPair, default_nets
 from backgammon.players.search import Searcher
 from backgammon.rollout import RolloutSettings
 from backgammon.training.distill import generate, one_ply, rolled_out, two_ply
-from backgammon.training.selfplay import opening_roll
 
 
 def main() -> None:
@@ -135,36 +134,29 @@ def gnubg_probs(sample: list[Position], plies: int) -> np.ndarray:
 
 
 def own_positions(
-    searcher: Searcher, rng: random.Random, count: int, explore: float = 0.0
+    searcher: Searcher,
+    rng: random.Random,
+    count: int,
+    explore: float = 0.0,
+    play_plies: int = 0,
 ) -> list[Position]:
-    """Every fifth contact position met in our self-play (side on roll)."""
+    """Every fifth contact position played into in our self-play (side on roll), its plays
+    chosen at ``play_plies`` (``explore``: the share of turns played at random)."""
     sample: list[Position] = []
     while len(sample) < count:
         # distill's own positions (its cheap 1-ply labels are not used)
         boards, _, _ = generate(
-            searcher, 1, rng, alternatives=0, progress=False, plies=1, explore=explore
+            searcher,
+            1,
+            rng,
+            alternatives=0,
+            progress=False,
+            plies=1,
+            explore=explore,
+            play_plies=play_plies,
         )
         boards = boards.astype(np.int64)
         sample += [Position(tuple(row)) for row in boards[~is_race(boards)][::5].tolist()]
-    return sample[:count]
-
-
-def searching_positions(
-    searcher: Searcher, rng: random.Random, count: int, plies: int
-) -> list[Position]:
-    """Every fifth contact position met in self-play choosing its plays at ``plies``."""
-    sample: list[Position] = []
-    met = 0
-    while len(sample) < count:
-        pos = Position.initial()
-        dice = opening_roll(rng)
-        while pos.outcome() is None:
-            if met % 5 == 0 and not pos.is_race():
-                sample.append(pos)
-            met += 1
-            move = searcher.best_move(pos, dice, plies)
-            pos = pos.flip() if move is None else pos.play(move)
-            dice = (rng.randint(1, 6), rng.randint(1, 6))
     return sample[:count]
 
 
@@ -176,7 +168,7 @@ def shift(searcher: Searcher, rng: random.Random, args: argparse.Namespace) -> N
         sets[label] = own_positions(searcher, rng, args.shift, args.explore)
     for plies in args.play_plies:
         label = f"our self-play at {plies} ply"
-        sets[label] = searching_positions(searcher, rng, args.shift, plies)
+        sets[label] = own_positions(searcher, rng, args.shift, play_plies=plies)
     theirs: list[Position] = []
     for k, (pos, _, _) in enumerate(played_game_cases(100_000, seed=args.seed, explore=0.0)):
         if len(theirs) >= args.shift:
