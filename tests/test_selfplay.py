@@ -1,4 +1,5 @@
-"""Greedy self-play: the opening roll, and turns played at random on request."""
+"""Greedy self-play: the opening roll, turns played at random and plays picked by a chooser
+on request."""
 
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ from backgammon.training.selfplay import (
     opening_roll,
 )
 
+RAW = CompositeEvaluator(NetPair.random(np.random.default_rng(3), 8, 4), consistent=False)
+
 
 def judge(boards: np.ndarray) -> np.ndarray:
-    raw = CompositeEvaluator(NetPair.random(np.random.default_rng(3), 8, 4), consistent=False)
-    return flip_probs(raw.evaluate(boards))
+    return flip_probs(RAW.evaluate(boards))
 
 
 def chosen_and_best(
