@@ -25,9 +25,10 @@ difference of the equity each gives up from our 0-ply's, paired on the same deci
 
 ``--shift N`` asks where our 0-ply is least like the 2-ply it was fitted to: on N contact
 positions of our self-play (and of self-play with ``--explore`` of the turns played at
-random, and of self-play at ``--play-plies`` ply) and on N of gnubg 0-ply's games against
-itself, the rms difference of our 0-ply from our 2-ply, beside gnubg's 0-ply from its
-2-ply on the same positions.
+random, of self-play at ``--play-plies`` ply, and of our net's games against each of
+``--opponents``, a player such as pubeval or an earlier net's weights) and on N of gnubg
+0-ply's games against itself, the rms difference of our 0-ply from our 2-ply, beside
+gnubg's 0-ply from its 2-ply on the same positions.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair, default_nets
 from backgammon.players.search import Searcher
 from backgammon.rollout import RolloutSettings
-from backgammon.training.distill import generate, one_ply, rolled_out, two_ply
+from backgammon.training.distill import generate, one_ply, opponent_chooser, rolled_out, two_ply
 
 
 def main() -> None:
@@ -70,6 +71,9 @@ def main() -> None:
     ap.add_argument("--among", type=int, default=4, help="candidates per decision")
     ap.add_argument("--shift", type=int, default=0, help="0-ply against 2-ply at this many")
     ap.add_argument("--explore", type=float, default=0.0, help="with --shift: random turns")
+    ap.add_argument(
+        "--opponents", nargs="*", default=[], help="with --shift: players or weights files"
+    )
     ap.add_argument(
         "--play-plies", type=int, nargs="*", default=[], help="with --shift: our play's depth"
     )
@@ -139,9 +143,12 @@ def own_positions(
     count: int,
     explore: float = 0.0,
     play_plies: int = 0,
+    opponent: str | None = None,
 ) -> list[Position]:
     """Every fifth contact position played into in our self-play (side on roll), its plays
-    chosen at ``play_plies`` (``explore``: the share of turns played at random)."""
+    chosen at ``play_plies`` (``explore``: the share of turns played at random), or in our
+    games against ``opponent`` (``distill generate --opponent``)."""
+    other = None if opponent is None else opponent_chooser(opponent)
     sample: list[Position] = []
     while len(sample) < count:
         # distill's own positions (its cheap 1-ply labels are not used)
@@ -154,6 +161,7 @@ def own_positions(
             plies=1,
             explore=explore,
             play_plies=play_plies,
+            opponent=other,
         )
         boards = boards.astype(np.int64)
         sample += [Position(tuple(row)) for row in boards[~is_race(boards)][::5].tolist()]
@@ -169,6 +177,8 @@ def shift(searcher: Searcher, rng: random.Random, args: argparse.Namespace) -> N
     for plies in args.play_plies:
         label = f"our self-play at {plies} ply"
         sets[label] = own_positions(searcher, rng, args.shift, play_plies=plies)
+    for name in args.opponents:
+        sets[f"ours against {name}"] = own_positions(searcher, rng, args.shift, opponent=name)
     theirs: list[Position] = []
     for k, (pos, _, _) in enumerate(played_game_cases(100_000, seed=args.seed, explore=0.0)):
         if len(theirs) >= args.shift:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from backgammon.board import Move, Position
+from backgammon.players import UnknownPlayerError
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.encode import encode, is_crashed, is_race
 from backgammon.players.evaluator import CompositeEvaluator
@@ -239,6 +240,33 @@ def test_command_line_explores_on_request(tmp_path: Path) -> None:
     bad = tmp_path / "bad.npz"
     with pytest.raises(ExploreError):
         main([*args, "--out", str(bad), "--explore", "1.5"])
+    assert not bad.exists()
+
+
+def test_command_line_plays_against_an_opponent_on_request(tmp_path: Path) -> None:
+    """``--opponent`` (a player's name or a weights file) plays one side of each game: other
+    games, whose positions are still labelled by the generating net; an unknown opponent
+    writes nothing."""
+    w, other = tmp_path / "w.npz", tmp_path / "other.npz"
+    NetPair.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    NetPair.random(np.random.default_rng(2), hidden=8, race_hidden=4).save(other)
+    args = ["generate", "--weights", str(w), "--games", "2", "--seed", "3"]
+    plain = tmp_path / "p.npz"
+    assert main([*args, "--out", str(plain)]) == 0
+    a = np.load(plain)
+    ev = Searcher(CompositeEvaluator(NetPair.load(w), BearoffDatabase.load()))
+    for name in ("pubeval", str(other)):
+        out = tmp_path / f"o-{len(name)}.npz"
+        assert main([*args, "--out", str(out), "--opponent", name]) == 0
+        b = np.load(out)
+        assert a["boards"].shape != b["boards"].shape or not np.array_equal(
+            a["boards"], b["boards"]
+        )
+        first = positions(b["boards"][:4])
+        assert np.allclose(b["probs"][:4], one_ply(ev, first), atol=1e-6)
+    bad = tmp_path / "bad.npz"
+    with pytest.raises(UnknownPlayerError):
+        main([*args, "--out", str(bad), "--opponent", "nobody"])
     assert not bad.exists()
 
 

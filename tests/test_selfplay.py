@@ -18,6 +18,7 @@ from backgammon.training.selfplay import (
     greedy_game,
     greedy_games,
     opening_roll,
+    player_chooser,
 )
 
 RAW = CompositeEvaluator(NetPair.random(np.random.default_rng(3), 8, 4), consistent=False)
@@ -92,6 +93,58 @@ def test_a_chooser_plays_in_place_of_the_judge() -> None:
     turns = chosen_and_best(4, 0.0, last)
     assert len(turns) > 20 and len(asked) >= len(turns)
     assert all(played == best == n - 1 for played, best, n in turns)
+
+
+def asking(who: str, asked: list[tuple[str, Position]]) -> Choose:
+    """A chooser that logs who was asked at which position: "them" play their last play."""
+
+    def choose(pos: Position, dice: tuple[int, int], moves: list[Move], best: int) -> int:
+        asked.append((who, pos))
+        return len(moves) - 1 if who == "them" else best
+
+    return choose
+
+
+def test_an_opponent_plays_every_turn_of_one_side_and_no_other() -> None:
+    """Turns alternate between the sides (a turn without a legal play counts too): each turn
+    with a play is asked of the opponent or of ``choose``, the opponent's all of one parity
+    and the others' all of the other; which side it plays is drawn game by game."""
+    sides = set()
+    for seed in range(8):
+        asked: list[tuple[str, Position]] = []
+        us, them = asking("us", asked), asking("them", asked)
+        states, _ = greedy_game(random.Random(seed), judge, choose=us, opponent=them)
+        turns: dict[str, set[int]] = {"us": set(), "them": set()}
+        t = 0
+        for who, pos in asked:  # each asked position is a later state of the game
+            while states[t] != pos.board:
+                t += 1
+            turns[who].add(t % 2)
+            t += 1
+        assert len(turns["us"]) == len(turns["them"]) == 1 and turns["us"] != turns["them"]
+        sides |= turns["them"]
+    assert sides == {0, 1}
+
+
+def test_a_player_is_a_chooser_and_no_opponent_keeps_the_old_games() -> None:
+    """``player_chooser`` plays the player's own choice; without an opponent nothing more is
+    drawn, so the same seed plays the game it played before there were opponents."""
+    played: list[Move | None] = []
+
+    class First:
+        def choose_move(self, pos: Position, dice: tuple[int, int]) -> Move | None:
+            moves = pos.legal_moves(dice)
+            played.append(moves[0] if moves else None)
+            return played[-1]
+
+    choose = player_chooser(First())  # type: ignore[arg-type]
+    pos = Position.initial()
+    moves = pos.legal_moves((3, 1))
+    assert choose(pos, (3, 1), moves, 5) == 0 and played == [moves[0]]
+    a = greedy_games(random.Random(5), judge, 2)
+    b = greedy_games(random.Random(5), judge, 2, opponent=None)
+    c = greedy_games(random.Random(5), judge, 2, opponent=choose)
+    assert [s for s, _ in a] == [s for s, _ in b] != [s for s, _ in c]
 
 
 @pytest.mark.parametrize("explore", [-0.1, 1.5, float("nan")])

@@ -32,6 +32,7 @@ import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
 from backgammon.board import Move, Position, iter_rolls, iter_weighted_rolls
+from backgammon.players import get
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.cube import CubeState
 from backgammon.players.encode import (
@@ -47,7 +48,7 @@ from backgammon.players.probabilities import MONEY_WEIGHTS, cubeless_equity, fli
 from backgammon.players.search import Searcher
 from backgammon.rollout.engine import Candidate, RolloutJob, RolloutSettings, play_trials
 from backgammon.rollout.run import batches
-from backgammon.training.selfplay import greedy_game
+from backgammon.training.selfplay import Choose, greedy_game, player_chooser
 
 __all__ = [
     "FitDataError",
@@ -57,6 +58,7 @@ __all__ = [
     "generate",
     "main",
     "one_ply",
+    "opponent_chooser",
     "rank_error",
     "relabel",
     "rolled_out",
@@ -171,6 +173,7 @@ def generate(
     rollout: tuple[RolloutSettings, str | None] | None = None,
     explore: float = 0.0,
     play_plies: int = 0,
+    opponent: Choose | None = None,
 ) -> Generated:
     """Self-play ``games`` at 0-ply; return the boards met (side on roll), their
     probabilities at ``plies`` (1 or 2), or, given ``rollout`` (settings and the weights
@@ -182,8 +185,9 @@ def generate(
     are a few percent of all).  ``explore`` is the share of turns played at random
     (:func:`~backgammon.training.selfplay.greedy_game`); ``play_plies`` the depth at which the
     games choose their plays (the position played into is then the search's choice, the
-    others still among the best at 0-ply).  Positions are labelled in batches of at least
-    ``chunk``."""
+    others still among the best at 0-ply); ``opponent`` plays one side of each game in place
+    of the searcher (positions from both sides' plays are kept).  Positions are labelled in
+    batches of at least ``chunk``."""
     out_boards: list[IntArray] = []
     out_probs: list[FloatArray] = []
     pending: list[Position] = []
@@ -225,7 +229,9 @@ def generate(
         return best if move is None else moves.index(move)
 
     for game in range(games):
-        greedy_game(rng, searcher.probs_after, keep, explore, search if play_plies else None)
+        greedy_game(
+            rng, searcher.probs_after, keep, explore, search if play_plies else None, opponent
+        )
         if len(pending) >= chunk:
             flush()
         if progress and (game + 1) % 10 == 0:
@@ -242,6 +248,15 @@ def generate(
     return Generated(
         np.concatenate(out_boards), np.concatenate(out_probs), np.array(groups, dtype=np.int64)
     )
+
+
+def opponent_chooser(spec: str) -> Choose:
+    """The opponent of ``generate --opponent``: a weights file (``.npz``: its nets at 0-ply)
+    or a player's name (:func:`backgammon.players.get`); an unknown one raises
+    :class:`~backgammon.players.UnknownPlayerError`."""
+    if spec.endswith(".npz"):
+        return player_chooser(get("neural", weights=spec))
+    return player_chooser(get(spec))
 
 
 def relabel(
@@ -479,6 +494,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument(
         "--play-plies", type=int, choices=(0, 1, 2), default=0, help="depth the games play at"
     )
+    g.add_argument(
+        "--opponent",
+        help="a player (pubeval) or weights file (its 0-ply) playing one side of each game",
+    )
     r = sub.add_parser("relabel", help="roll out the labels 0-ply disagrees with most")
     r.add_argument("--weights", type=Path, required=True)
     r.add_argument("--data", type=Path, required=True)
@@ -545,6 +564,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             rollout=rollout,
             explore=args.explore,
             play_plies=args.play_plies,
+            opponent=None if args.opponent is None else opponent_chooser(args.opponent),
         )
         np.savez_compressed(args.out, **made._asdict())
         print(f"saved {len(made.boards)} positions to {args.out}")

@@ -9,10 +9,18 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.board import Move, Position
+from backgammon.players.base import Player
 from backgammon.players.encode import after_boards_many
 from backgammon.players.probabilities import cubeless_equity
 
-__all__ = ["Choose", "ExploreError", "greedy_game", "greedy_games", "opening_roll"]
+__all__ = [
+    "Choose",
+    "ExploreError",
+    "greedy_game",
+    "greedy_games",
+    "opening_roll",
+    "player_chooser",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -31,6 +39,16 @@ class ExploreError(ValueError):
     """The share of turns played at random is not a probability."""
 
 
+def player_chooser(player: Player) -> Choose:
+    """A player's own choice as a :data:`Choose` (it ignores the judge's best)."""
+
+    def choose(pos: Position, dice: tuple[int, int], moves: list[Move], best: int) -> int:
+        move = player.choose_move(pos, dice)
+        return best if move is None else moves.index(move)
+
+    return choose
+
+
 def opening_roll(rng: random.Random) -> tuple[int, int]:
     """The first roll of a game: both dice thrown until they differ (R3)."""
     while True:
@@ -45,16 +63,19 @@ def greedy_game(
     visit: Visit | None = None,
     explore: float = 0.0,
     choose: Choose | None = None,
+    opponent: Choose | None = None,
 ) -> tuple[list[tuple[int, ...]], FloatArray]:
     """One game from the opening, each side choosing the play of highest cubeless equity by
     ``judge`` (the first on ties), dice from ``rng``; with probability ``explore`` a turn
     plays a legal play drawn at random instead (``visit`` still sees the best as chosen), so
     that the games also meet positions the net's own choices avoid; ``choose`` (a deeper
-    search, say) picks the plays in place of the judge's best.  Returns the boards met,
+    search, say) picks the plays in place of the judge's best; ``opponent`` plays one side
+    of the game instead (which one is drawn from ``rng`` after the opening roll), so that
+    the games meet the positions another player's style leads to.  Returns the boards met,
     each from its side on roll and the last one before the game ended, and the final
     ``judge`` output of the winning play (the winner's exact result when ``judge`` knows
     finished games)."""
-    return greedy_games(rng, judge, 1, visit, explore, choose)[0]
+    return greedy_games(rng, judge, 1, visit, explore, choose, opponent)[0]
 
 
 def greedy_games(
@@ -64,6 +85,7 @@ def greedy_games(
     visit: Visit | None = None,
     explore: float = 0.0,
     choose: Choose | None = None,
+    opponent: Choose | None = None,
 ) -> list[tuple[list[tuple[int, ...]], FloatArray]]:
     """``count`` games of :func:`greedy_game` played side by side, so that the candidate
     plays of all of them go through ``judge`` in one call (the dice, and the draws of
@@ -73,6 +95,9 @@ def greedy_games(
         raise ExploreError(f"explore must be a probability from 0 to 1, got {explore!r}")
     positions = [Position.initial()] * count
     dice = [opening_roll(rng) for _ in range(count)]
+    # the turn parity the opponent plays in each game (no draw without one: old dice stay)
+    theirs = [rng.randrange(2) for _ in range(count)] if opponent is not None else [-1] * count
+    turn = [0] * count
     met: list[list[tuple[int, ...]]] = [[p.board] for p in positions]
     results: list[FloatArray | None] = [None] * count
     active = list(range(count))
@@ -89,7 +114,10 @@ def greedy_games(
             for (g, moves), lo in zip(moving, (np.cumsum(counts) - counts).tolist(), strict=True):
                 hi = lo + len(moves)
                 i = int(np.argmax(eq[lo:hi]))
-                if choose is not None:
+                if turn[g] % 2 == theirs[g]:
+                    assert opponent is not None
+                    i = opponent(positions[g], dice[g], moves, i)
+                elif choose is not None:
                     i = choose(positions[g], dice[g], moves, i)
                 if visit is not None:
                     visit(after[lo:hi], eq[lo:hi], i)
@@ -108,6 +136,7 @@ def greedy_games(
             else:
                 pos = pos.flip()
             positions[g] = pos
+            turn[g] += 1
             met[g].append(pos.board)
             dice[g] = (rng.randint(1, 6), rng.randint(1, 6))
             still.append(g)
