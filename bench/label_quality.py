@@ -28,7 +28,9 @@ positions of our self-play (and of self-play with ``--explore`` of the turns pla
 random, of self-play at ``--play-plies`` ply, and of our net's games against each of
 ``--opponents``, a player such as pubeval or an earlier net's weights) and on N of gnubg
 0-ply's games against itself, the rms difference of our 0-ply from our 2-ply, beside
-gnubg's 0-ply from its 2-ply on the same positions.
+gnubg's 0-ply from its 2-ply on the same positions; how much of our difference the
+twentieth of the positions furthest apart makes; and how far our 2-ply (the teacher) is from
+gnubg's.
 """
 
 from __future__ import annotations
@@ -187,16 +189,21 @@ def shift(searcher: Searcher, rng: random.Random, args: argparse.Namespace) -> N
             theirs.append(pos)
     sets["gnubg 0-ply's self-play"] = theirs
     equity = searcher.equity
-    print("rms of 0-ply less 2-ply, cubeless money equity, contact positions")
-    print(f"{'positions':46} {'ours':>7} {'gnubg':>7}")
+    print("rms of 0-ply less 2-ply, cubeless money equity, contact positions;")
+    print("'worst 5%': the share of our squared differences in the twentieth furthest apart;")
+    print("'2-ply': rms of our 2-ply less gnubg's 2-ply, the teacher against a stronger one")
+    print(f"{'positions':46} {'ours':>7} {'gnubg':>7} {'worst 5%':>9} {'2-ply':>7}")
     for label, sample in sets.items():
-        ours = equity(np.array([searcher.evaluate(p, 0) for p in sample])) - equity(
-            two_ply(searcher, sample)
-        )
-        gnubg = equity(gnubg_probs(sample, 0)) - equity(gnubg_probs(sample, 2))
+        two = equity(two_ply(searcher, sample))
+        ours = equity(np.array([searcher.evaluate(p, 0) for p in sample])) - two
+        theirs2 = equity(gnubg_probs(sample, 2))
+        gnubg = equity(gnubg_probs(sample, 0)) - theirs2
+        squared = np.sort(ours**2)[::-1]
+        worst = float(squared[: max(1, len(squared) // 20)].sum() / squared.sum())
         print(
             f"{label + f' ({len(sample)})':46} {float(np.sqrt((ours**2).mean())):7.4f} "
-            f"{float(np.sqrt((gnubg**2).mean())):7.4f}"
+            f"{float(np.sqrt((gnubg**2).mean())):7.4f} {worst:9.2f} "
+            f"{float(np.sqrt(((two - theirs2) ** 2).mean())):7.4f}"
         )
 
 
