@@ -127,8 +127,8 @@ def test_an_opponent_plays_every_turn_of_one_side_and_no_other() -> None:
 
 
 def test_a_player_is_a_chooser_and_no_opponent_keeps_the_old_games() -> None:
-    """``player_chooser`` plays the player's own choice; without an opponent nothing more is
-    drawn, so the same seed plays the game it played before there were opponents."""
+    """``player_chooser`` plays the player's own choice; no opponent is the default, and with
+    one the same seed plays other games."""
     played: list[Move | None] = []
 
     class First:
