@@ -47,12 +47,21 @@ def run_cli(
     )
 
 
+_DEFAULT_SIGINT = (
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.executable, [sys.executable, '-m', 'backgammon', *sys.argv[1:]])"
+)
+
+
 class Program:
     """``python -m backgammon ...`` on pipes, answered prompt by prompt like a person would."""
 
     def __init__(self, *args: str, cwd: Path) -> None:
+        # Ctrl-C reaches the program as from a terminal even when the tests run in the
+        # background, where the shell ignores SIGINT and children inherit that (Python then
+        # never raises KeyboardInterrupt): reset it to the default, then become the program.
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "backgammon", *args],
+            [sys.executable, "-c", _DEFAULT_SIGINT, *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -105,12 +105,13 @@ def test_decision_groups_are_the_plays_of_one_roll(
         visit: Visit,
         explore: float = 0.0,
         choose: Choose | None = None,
+        opponent: Choose | None = None,
     ) -> object:
         def record(after: np.ndarray, eq: np.ndarray, best: int) -> None:
             seen.append({tuple(int(v) for v in row) for row in after})
             visit(after, eq, best)
 
-        return play(rng, judge, record, explore, choose)
+        return play(rng, judge, record, explore, choose, opponent)
 
     monkeypatch.setattr(distill, "greedy_game", spy)
     boards, _, groups = generate(searcher, 3, random.Random(9), progress=False)
