@@ -97,7 +97,6 @@ def greedy_games(
     dice = [opening_roll(rng) for _ in range(count)]
     # the turn parity the opponent plays in each game (no draw without one: old dice stay)
     theirs = [rng.randrange(2) for _ in range(count)] if opponent is not None else [-1] * count
-    turn = [0] * count
     met: list[list[tuple[int, ...]]] = [[p.board] for p in positions]
     results: list[FloatArray | None] = [None] * count
     active = list(range(count))
@@ -114,7 +113,7 @@ def greedy_games(
             for (g, moves), lo in zip(moving, (np.cumsum(counts) - counts).tolist(), strict=True):
                 hi = lo + len(moves)
                 i = int(np.argmax(eq[lo:hi]))
-                if turn[g] % 2 == theirs[g]:
+                if (len(met[g]) - 1) % 2 == theirs[g]:  # one board met per turn played
                     assert opponent is not None
                     i = opponent(positions[g], dice[g], moves, i)
                 elif choose is not None:
@@ -136,7 +135,6 @@ def greedy_games(
             else:
                 pos = pos.flip()
             positions[g] = pos
-            turn[g] += 1
             met[g].append(pos.board)
             dice[g] = (rng.randint(1, 6), rng.randint(1, 6))
             still.append(g)
