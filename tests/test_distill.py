@@ -22,10 +22,12 @@ from backgammon.rollout import RolloutSettings, rollout
 from backgammon.rollout.engine import RolloutSettingsError
 from backgammon.training import distill
 from backgammon.training.distill import (
+    OUTPUT_NAMES,
     FitDataError,
     Generated,
     RelabelError,
     average,
+    calibrate,
     fit,
     generate,
     main,
@@ -503,4 +505,82 @@ def test_average_is_the_mean_of_the_weights(tmp_path: Path) -> None:
     refused = tmp_path / "refused.npz"
     with pytest.raises(FitDataError):
         main(["average", "--weights", str(paths[0]), "--with", str(wide), "--out", str(refused)])
+    assert not refused.exists()
+
+
+def test_calibration_recovers_a_scale_and_shift_of_the_outputs(data: Generated) -> None:
+    """Labels that are sigmoid(a * z + c) of an output's own sum z give back that a and c:
+    the calibrated net reproduces them; the other outputs and the hidden layer are kept, and
+    the net's own outputs as labels are a fixed point."""
+    ev = NetPair.random(np.random.default_rng(8), hidden=8, race_hidden=4)
+    x = encode(data.boards.astype(np.int64))
+    h, y = ev.contact.forward(x)
+    z = h @ ev.contact.w2 + ev.contact.b2
+    target = y.copy()
+    target[:, 2] = 1 / (1 + np.exp(-(0.7 * z[:, 2] - 0.4)))
+    target[:, 4] = 1 / (1 + np.exp(-(1.3 * z[:, 4] + 0.2)))
+    new = calibrate(ev.contact, x, target, [2, 4])
+    assert np.allclose(new.forward(x)[1], target, atol=1e-9)
+    assert np.array_equal(new.w1, ev.contact.w1) and np.array_equal(new.b1, ev.contact.b1)
+    assert np.array_equal(new.w2[:, [0, 1, 3]], ev.contact.w2[:, [0, 1, 3]])
+    assert np.allclose(new.w2[:, 2], 0.7 * ev.contact.w2[:, 2])
+    assert np.array_equal(ev.contact.forward(x)[1], y)  # the net given is left as it was
+    same = calibrate(ev.contact, x, y, range(5))
+    assert np.allclose(same.forward(x)[1], y, atol=1e-9)
+
+
+def test_calibrated_outputs_average_what_their_labels_average(data: Generated) -> None:
+    """The shift makes each calibrated output's mean that of its labels (clipped to [0, 1],
+    as rollouts with variance reduction can stray a little outside)."""
+    ev = NetPair.random(np.random.default_rng(9), hidden=8, race_hidden=4)
+    x = encode(data.boards.astype(np.int64))
+    target = np.random.default_rng(3).uniform(-0.01, 1.0, (len(x), 5))
+    new = calibrate(ev.contact, x, target, range(5))
+    assert np.allclose(new.forward(x)[1].mean(axis=0), np.clip(target, 0, 1).mean(axis=0))
+
+
+def test_calibration_refuses_labels_it_cannot_use(data: Generated) -> None:
+    ev = NetPair.random(np.random.default_rng(8), hidden=8, race_hidden=4)
+    x = encode(data.boards.astype(np.int64))
+    with pytest.raises(FitDataError, match="do not match"):
+        calibrate(ev.contact, x, data.probs[1:], [2])
+    with pytest.raises(FitDataError, match="do not match"):
+        calibrate(ev.contact, x, data.probs[:, :4], [2])
+    with pytest.raises(FitDataError, match="no positions"):
+        calibrate(ev.contact, x[:0], data.probs[:0], [2])
+
+
+def test_command_line_calibrates_chosen_outputs_of_chosen_nets(
+    tmp_path: Path, data: Generated
+) -> None:
+    """``calibrate --outputs backgammon`` changes the contact net's backgammon output alone and
+    records the data; a net with no positions in the data is refused and nothing written."""
+    w = tmp_path / "w.npz"
+    NetPair.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    contact = data.boards[~is_race(data.boards.astype(np.int64))]
+    d = tmp_path / "d.npz"
+    np.savez_compressed(d, boards=contact, probs=data.probs[: len(contact)])
+    out = tmp_path / "cal.npz"
+    argv = ["calibrate", "--weights", str(w), "--data", str(d), "--out", str(out)]
+    assert main([*argv, "--outputs", "backgammon"]) == 0
+    old, new = NetPair.load(w), NetPair.load(out)
+    changed = [
+        k for k in range(5) if not np.array_equal(new.contact.w2[:, k], old.contact.w2[:, k])
+    ]
+    assert changed == [OUTPUT_NAMES.index("backgammon")]
+    assert np.array_equal(new.race.w2, old.race.w2)
+    assert new.meta["history"][-1]["calibrate"] == [str(d)]
+    refused = tmp_path / "refused.npz"
+    argv[-1] = str(refused)
+    with pytest.raises(FitDataError, match="no positions"):
+        main([*argv, "--only", "race"])
+    assert not refused.exists()
+    other = tmp_path / "other.npz"
+    np.savez_compressed(other, boards=contact)
+    with pytest.raises(FitDataError, match=r"other\.npz has no probs"):
+        main(
+            ["calibrate", "--weights", str(w), "--data", str(d), str(other), "--out", str(refused)]
+        )
+    with pytest.raises(FitDataError, match=r"other\.npz has no probs"):
+        main(["fit", "--weights", str(w), "--data", str(other), "--out", str(refused)])
     assert not refused.exists()

@@ -13,6 +13,7 @@ move generator: no gnubg data or weights.
     backgammon distill relabel --weights W --data D.npz --share 0.05 --out D2.npz
     backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz [--rank 64]
     backgammon distill average --weights W1 --with W2 W3 --out SOUP.npz
+    backgammon distill calibrate --weights W --data ROLLED.npz --outputs backgammon --out NEW.npz
 """
 
 from __future__ import annotations
@@ -44,16 +45,18 @@ from backgammon.players.encode import (
 )
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import Net, NetPair
-from backgammon.players.probabilities import MONEY_WEIGHTS, cubeless_equity, flip_probs
+from backgammon.players.probabilities import MONEY_WEIGHTS, N_OUTPUTS, cubeless_equity, flip_probs
 from backgammon.players.search import Searcher
 from backgammon.rollout.engine import Candidate, RolloutJob, RolloutSettings, play_trials
 from backgammon.rollout.run import batches
 from backgammon.training.selfplay import Choose, greedy_game, player_chooser
 
 __all__ = [
+    "OUTPUT_NAMES",
     "FitDataError",
     "Generated",
     "RelabelError",
+    "calibrate",
     "fit",
     "generate",
     "main",
@@ -457,6 +460,44 @@ def average(nets: Sequence[NetPair]) -> NetPair:
     return NetPair(mean("contact"), mean("race"), copy.deepcopy(first.meta), crashed)
 
 
+OUTPUT_NAMES = ("win", "gammon", "backgammon", "lose-gammon", "lose-backgammon")
+"""The five outputs in their order (gnubg's): the side on roll's chances of winning, of
+winning a gammon or a backgammon, of losing a gammon or a backgammon."""
+
+
+def calibrate(net: Net, x: FloatArray, target: FloatArray, outputs: Sequence[int]) -> Net:
+    """A copy of ``net`` whose ``outputs`` are refitted as sigmoid(a * z + c) of their
+    pre-sigmoid sums z, the scale a and shift c per output minimising the cross-entropy
+    against ``target`` (by Newton's method: the loss is convex in them), folded into the
+    output weights.  Few labels fix these two numbers well, where refitting the net would
+    need many: this corrects an output that is off by a steady bias, such as gammon rates
+    that lookahead labels inherit from the net and only rollouts to the end correct."""
+    if x.shape[0] != target.shape[0] or target.shape[1:] != (N_OUTPUTS,):
+        raise FitDataError(f"{target.shape} labels do not match {x.shape[0]} inputs")
+    if not len(x):
+        raise FitDataError("no positions to calibrate on")
+    h, _ = net.forward(x)
+    out = net.copy()
+    t = np.clip(target, 0.0, 1.0)
+    for k in outputs:
+        z = h @ net.w2[:, k] + net.b2[k]
+        feats = np.stack([z, np.ones_like(z)], axis=1)
+        theta = np.array([1.0, 0.0])
+        for _ in range(50):
+            p = 1.0 / (1.0 + np.exp(-(feats @ theta)))
+            grad = feats.T @ (p - t[:, k])
+            hess = (feats * (p * (1.0 - p))[:, None]).T @ feats + 1e-9 * np.eye(2)
+            step = np.linalg.solve(hess, grad)
+            theta -= step
+            if np.abs(step).max() < 1e-10:
+                break
+        a, c = theta
+        out.w2[:, k] = a * net.w2[:, k]
+        out.b2[k] = a * net.b2[k] + c
+    out.changed()
+    return out
+
+
 def _rollout_settings(args: argparse.Namespace) -> RolloutSettings:
     """The label rollouts the command line asks for: cubeless, all trials in one batch."""
     return RolloutSettings(
@@ -510,6 +551,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     a.add_argument("--weights", type=Path, required=True)
     a.add_argument("--with", dest="others", type=Path, nargs="+", required=True)
     a.add_argument("--out", type=Path, required=True)
+    c = sub.add_parser("calibrate", help="refit the scale and shift of chosen outputs")
+    c.add_argument("--weights", type=Path, required=True)
+    c.add_argument("--data", type=Path, nargs="+", required=True)
+    c.add_argument("--out", type=Path, required=True)
+    c.add_argument("--outputs", nargs="+", choices=OUTPUT_NAMES, default=list(OUTPUT_NAMES))
+    c.add_argument(
+        "--only",
+        nargs="+",
+        choices=("contact", "race", "crashed"),
+        default=("contact",),
+        help="calibrate just these nets, each on the positions it judges",
+    )
     f = sub.add_parser("fit", help="fit the nets to generated data")
     f.add_argument("--weights", type=Path, required=True)
     f.add_argument("--data", type=Path, nargs="+", required=True)
@@ -594,8 +647,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"saved {args.out}")
         return 0
     parts = [np.load(p) for p in args.data]
+    for path, part in zip(args.data, parts, strict=True):
+        absent = sorted({"boards", "probs"} - set(part.files))
+        if absent:
+            raise FitDataError(f"{path} has no {' or '.join(absent)}: not a data file")
     boards = np.concatenate([p["boards"] for p in parts])
     probs = np.concatenate([p["probs"] for p in parts])
+    if args.cmd == "calibrate":
+        b = boards.astype(np.int64)
+        x, race = ev.encode(b)
+        for name, net, mask in ev.masks(b, race):
+            if name in args.only:
+                outputs = [OUTPUT_NAMES.index(o) for o in args.outputs]
+                setattr(ev, name, calibrate(net, x[mask], probs[mask].astype(np.float64), outputs))
+        ev.meta.setdefault("history", []).append(
+            {"calibrate": [str(p) for p in args.data], "argv": sys.argv[1:]}
+        )
+        ev.save(args.out)
+        print(f"saved {args.out}")
+        return 0
     groups: IntArray | None = None
     if args.rank:
         missing = [str(p) for p, d in zip(args.data, parts, strict=True) if "groups" not in d]
