@@ -479,14 +479,18 @@ def calibrate(net: Net, x: FloatArray, target: FloatArray, outputs: Sequence[int
     h, _ = net.forward(x)
     out = net.copy()
     t = np.clip(target, 0.0, 1.0)
+    keep = np.array([1.0, 0.0])
+    # A faint pull towards the output as it was keeps the fit finite when the labels are all
+    # 0 (no backgammons at all, say), where the best shift would be minus infinity.
+    ridge = 1e-9 * len(x)
     for k in outputs:
         z = h @ net.w2[:, k] + net.b2[k]
         feats = np.stack([z, np.ones_like(z)], axis=1)
-        theta = np.array([1.0, 0.0])
-        for _ in range(50):
-            p = 1.0 / (1.0 + np.exp(-(feats @ theta)))
-            grad = feats.T @ (p - t[:, k])
-            hess = (feats * (p * (1.0 - p))[:, None]).T @ feats + 1e-9 * np.eye(2)
+        theta = keep.copy()
+        for _ in range(100):
+            p = 0.5 * (1.0 + np.tanh(0.5 * (feats @ theta)))
+            grad = feats.T @ (p - t[:, k]) + ridge * (theta - keep)
+            hess = (feats * (p * (1.0 - p))[:, None]).T @ feats + ridge * np.eye(2)
             step = np.linalg.solve(hess, grad)
             theta -= step
             if np.abs(step).max() < 1e-10:
@@ -656,7 +660,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cmd == "calibrate":
         b = boards.astype(np.int64)
         x, race = ev.encode(b)
-        for name, net, mask in ev.masks(b, race):
+        nets = ev.masks(b, race)
+        absent = sorted(set(args.only) - {name for name, _, _ in nets})
+        if absent:
+            raise FitDataError(f"{args.weights} has no {' or '.join(absent)} net to calibrate")
+        for name, net, mask in nets:
             if name in args.only:
                 outputs = [OUTPUT_NAMES.index(o) for o in args.outputs]
                 setattr(ev, name, calibrate(net, x[mask], probs[mask].astype(np.float64), outputs))
