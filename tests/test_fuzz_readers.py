@@ -3,8 +3,10 @@
 Each reader gets random strings, truncated, repeated and mutated real inputs (the test
 data in ``tests/data``, and matches written by our own writers), as text and as bytes.  It
 must read the input or refuse it with a specific ``ValueError`` subclass (never a plain
-``ValueError``) carrying a message, within a second; any other exception fails.  The seeds
-are fixed, so a failure names an input that reproduces it.
+``ValueError``) carrying a message, within a second plus a tenth of a millisecond per
+character (a bound on linear time: a repeated SGF match of 18,000 characters, replayed move
+by move, takes 0.4 s idle and well over twice that beside other work); any other exception
+fails.  The seeds are fixed, so a failure names an input that reproduces it.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from backgammon.matchfile import MatchFile, to_match
 
 Reader = Callable[[Any], object]
 
-LIMIT = 1.0  # seconds per input
+LIMIT = 1.0  # seconds per input, plus PER_CHAR per character of it
+PER_CHAR = 1e-4
 
 
 def _show(data: object) -> str:
@@ -48,7 +51,8 @@ def check(read: Reader, data: object) -> None:
     except Exception as exc:
         raise AssertionError(f"{type(exc).__name__} for {_show(data)}: {exc}") from exc
     took = time.process_time() - start
-    assert took < LIMIT, f"{took:.2f} s for {_show(data)}"
+    size = len(data) if isinstance(data, str | bytes) else 0
+    assert took < LIMIT + PER_CHAR * size, f"{took:.2f} s for {_show(data)}"
 
 
 # ----------------------------------------------------------------------------- inputs
