@@ -17,13 +17,12 @@ from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.encode import encode, is_crashed, is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
-from backgammon.players.probabilities import cubeless_equity
+from backgammon.players.probabilities import OUTPUT_NAMES, cubeless_equity
 from backgammon.players.search import Searcher
 from backgammon.rollout import RolloutSettings, rollout
 from backgammon.rollout.engine import RolloutSettingsError
 from backgammon.training import distill
 from backgammon.training.distill import (
-    OUTPUT_NAMES,
     FitDataError,
     Generated,
     RelabelError,

@@ -19,7 +19,7 @@ import numpy.typing as npt
 from backgammon.players.encode import encode_with_race, is_crashed, n_inputs
 from backgammon.players.probabilities import N_OUTPUTS
 
-__all__ = ["DEFAULT_WEIGHTS", "Net", "NetPair", "default_nets"]
+__all__ = ["DEFAULT_WEIGHTS", "Net", "NetPair", "default_nets", "sigmoid"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -36,7 +36,7 @@ outgrow the caches and run a third slower."""
 _A = TypeVar("_A", npt.NDArray[np.float64], npt.NDArray[np.float32])
 
 
-def _sigmoid(x: _A) -> _A:
+def sigmoid(x: _A) -> _A:
     """The logistic function of ``x``, computed in place (``x`` is a fresh product)."""
     x *= 0.5
     np.tanh(x, out=x)
@@ -94,10 +94,10 @@ class Net:
         """Hidden activations and outputs of a batch of inputs."""
         z = x @ self.w1
         z += self.b1
-        h = _sigmoid(z)
+        h = sigmoid(z)
         y = h @ self.w2
         y += self.b2
-        return h, _sigmoid(y)
+        return h, sigmoid(y)
 
     def __call__(self, x: npt.NDArray[np.floating[Any]]) -> FloatArray:
         """The outputs of a batch of inputs, computed in float32.  Inputs that are zero in
@@ -108,10 +108,10 @@ class Net:
         used = np.flatnonzero(x.any(axis=0))
         z = x @ w1 if 2 * len(used) > len(w1) else x[:, used] @ w1[used]
         z += b1
-        h = _sigmoid(z)
+        h = sigmoid(z)
         y = h @ w2
         y += b2
-        return _sigmoid(y).astype(np.float64)
+        return sigmoid(y).astype(np.float64)
 
     def train_step(self, x: FloatArray, target: FloatArray, alpha: float) -> float:
         """One gradient step of squared error towards ``target`` (summed over the batch)."""

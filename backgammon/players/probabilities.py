@@ -23,6 +23,7 @@ import numpy.typing as npt
 __all__ = [
     "MONEY_WEIGHTS",
     "N_OUTPUTS",
+    "OUTPUT_NAMES",
     "Probabilities",
     "cubeless_equity",
     "flip_probs",
@@ -35,6 +36,10 @@ BoolArray = npt.NDArray[np.bool_]
 
 N_OUTPUTS = 5
 """How many probabilities: gnubg's five outputs."""
+
+OUTPUT_NAMES = ("win", "gammon", "backgammon", "lose-gammon", "lose-backgammon")
+"""The five outputs in their order (gnubg's): the side on roll's chances of winning, of
+winning a gammon or a backgammon, of losing a gammon or a backgammon."""
 
 MONEY_WEIGHTS: tuple[FloatArray, float] = (np.array([2.0, 1.0, 1.0, -1.0, -1.0]), -1.0)
 """Cubeless money equity as ``p @ w + c``: a win, a gammon and a backgammon each add a

@@ -44,15 +44,20 @@ from backgammon.players.encode import (
     is_race,
 )
 from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import Net, NetPair
-from backgammon.players.probabilities import MONEY_WEIGHTS, N_OUTPUTS, cubeless_equity, flip_probs
+from backgammon.players.net import Net, NetPair, sigmoid
+from backgammon.players.probabilities import (
+    MONEY_WEIGHTS,
+    N_OUTPUTS,
+    OUTPUT_NAMES,
+    cubeless_equity,
+    flip_probs,
+)
 from backgammon.players.search import Searcher
 from backgammon.rollout.engine import Candidate, RolloutJob, RolloutSettings, play_trials
 from backgammon.rollout.run import batches
 from backgammon.training.selfplay import Choose, greedy_game, player_chooser
 
 __all__ = [
-    "OUTPUT_NAMES",
     "FitDataError",
     "Generated",
     "RelabelError",
@@ -460,11 +465,6 @@ def average(nets: Sequence[NetPair]) -> NetPair:
     return NetPair(mean("contact"), mean("race"), copy.deepcopy(first.meta), crashed)
 
 
-OUTPUT_NAMES = ("win", "gammon", "backgammon", "lose-gammon", "lose-backgammon")
-"""The five outputs in their order (gnubg's): the side on roll's chances of winning, of
-winning a gammon or a backgammon, of losing a gammon or a backgammon."""
-
-
 def calibrate(net: Net, x: FloatArray, target: FloatArray, outputs: Sequence[int]) -> Net:
     """A copy of ``net`` whose ``outputs`` are refitted as sigmoid(a * z + c) of their
     pre-sigmoid sums z, the scale a and shift c per output minimising the cross-entropy
@@ -488,7 +488,7 @@ def calibrate(net: Net, x: FloatArray, target: FloatArray, outputs: Sequence[int
         feats = np.stack([z, np.ones_like(z)], axis=1)
         theta = keep.copy()
         for _ in range(100):
-            p = 0.5 * (1.0 + np.tanh(0.5 * (feats @ theta)))
+            p = sigmoid(feats @ theta)
             grad = feats.T @ (p - t[:, k]) + ridge * (theta - keep)
             hess = (feats * (p * (1.0 - p))[:, None]).T @ feats + ridge * np.eye(2)
             step = np.linalg.solve(hess, grad)
@@ -500,6 +500,10 @@ def calibrate(net: Net, x: FloatArray, target: FloatArray, outputs: Sequence[int
         out.b2[k] = a * net.b2[k] + c
     out.changed()
     return out
+
+
+_NET_NAMES = ("contact", "race", "crashed")
+"""The nets a weights file can hold, as :meth:`NetPair.nets` names them."""
 
 
 def _rollout_settings(args: argparse.Namespace) -> RolloutSettings:
@@ -563,7 +567,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument(
         "--only",
         nargs="+",
-        choices=("contact", "race", "crashed"),
+        choices=_NET_NAMES,
         default=("contact",),
         help="calibrate just these nets, each on the positions it judges",
     )
@@ -591,7 +595,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument(
         "--only",
         nargs="+",
-        choices=("contact", "race", "crashed"),
+        choices=_NET_NAMES,
         default=(),
         help="fit just these nets (the others are kept as they are)",
     )
@@ -664,9 +668,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         absent = sorted(set(args.only) - {name for name, _, _ in nets})
         if absent:
             raise FitDataError(f"{args.weights} has no {' or '.join(absent)} net to calibrate")
+        outputs = [OUTPUT_NAMES.index(o) for o in args.outputs]
         for name, net, mask in nets:
             if name in args.only:
-                outputs = [OUTPUT_NAMES.index(o) for o in args.outputs]
                 setattr(ev, name, calibrate(net, x[mask], probs[mask].astype(np.float64), outputs))
         ev.meta.setdefault("history", []).append(
             {"calibrate": [str(p) for p in args.data], "argv": sys.argv[1:]}
