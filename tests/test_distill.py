@@ -14,7 +14,7 @@ import pytest
 from backgammon.board import Move, Position
 from backgammon.players import UnknownPlayerError
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.encode import encode, is_crashed, is_race
+from backgammon.players.encode import class_masks, encode, is_crashed, is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
 from backgammon.players.probabilities import OUTPUT_NAMES, cubeless_equity
@@ -402,6 +402,28 @@ def test_relabel_rolls_out_where_zero_ply_and_label_disagree_most(
     assert not np.allclose(new[chosen], probs[chosen], atol=1e-3)
     assert np.array_equal(relabel(ev, boards, probs, 0.0, settings, net_file)[0], probs)
     assert len(relabel(ev, boards[:3], probs[:3], 1.0, settings, net_file)[1]) == 3
+
+
+def test_relabel_only_rolls_out_positions_of_the_classes_named(
+    net_file: str, two_ply_data: Generated
+) -> None:
+    """With ``only``, the share is of the positions of those classes (race, crashed,
+    contact), the furthest of them from 0-ply are rolled out, and no other label moves."""
+    boards, probs, _ = two_ply_data
+    ev = NetPair.load(net_file)
+    settings = RolloutSettings(trials=2, truncate=2, batch=2, seed=3)
+    race = class_masks(boards.astype(np.int64))["race"]
+    assert 0 < race.sum() < len(boards)
+    new, chosen = relabel(ev, boards, probs, 1.0, settings, net_file, only=("race",))
+    assert np.array_equal(chosen, np.flatnonzero(race))
+    assert np.array_equal(new[~race], probs[~race])
+    assert not np.allclose(new[race], probs[race], atol=1e-3)
+    half = relabel(ev, boards, probs, 0.5, settings, net_file, only=("race",))[1]
+    assert len(half) == round(0.5 * race.sum()) and race[half].all()
+    gap = np.abs(cubeless_equity(ev.evaluate(boards.astype(np.int64))) - cubeless_equity(probs))
+    assert gap[half].min() >= gap[np.setdiff1d(np.flatnonzero(race), half)].max()
+    with pytest.raises(RelabelError, match="bearoff"):
+        relabel(ev, boards, probs, 1.0, settings, net_file, only=("bearoff",))
 
 
 @pytest.mark.parametrize("share", [-0.1, 1.5, float("nan")])

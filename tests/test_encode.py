@@ -13,6 +13,7 @@ from backgammon.players.encode import (
     after_boards,
     after_boards_many,
     boards_array,
+    class_masks,
     encode,
     encode_with_race,
     is_crashed,
@@ -219,14 +220,23 @@ def test_after_boards_of_plays_of_different_lengths() -> None:
         assert np.array_equal(after_boards(pos.board, plays), expected)
 
 
-def test_crashed_class_agrees_with_gnubg() -> None:
-    """gnubg's classes: a contact position where either side has crashed its board."""
-    positions = [pos for pos, _, _ in played_game_cases(300, seed=17)]
+def test_classes_agree_with_gnubg() -> None:
+    """gnubg's classes: crashed is a contact position where either side has crashed its
+    board; a race (gnubg's classes between "over" and "crashed": race and the bear-offs)
+    has no contact; the rest is contact.  Each board is in exactly one class."""
+    positions = [pos for pos, _, _ in played_game_cases(300, seed=17) if not pos.is_game_over()]
     b = boards_array(p.board for p in positions)
-    ours = is_crashed(b) & ~is_race(b)
-    theirs = [gnubg_nn.classify(to_gnubg(p)) == gnubg_nn.c_crashed for p in positions]
-    assert sum(theirs) > 200  # the played games reach crashed boards often enough to test
-    assert [bool(x) for x in ours] == theirs
+    theirs = [gnubg_nn.classify(to_gnubg(p)) for p in positions]
+    expected = {
+        "crashed": [c == gnubg_nn.c_crashed for c in theirs],
+        "race": [gnubg_nn.c_over < c < gnubg_nn.c_crashed for c in theirs],
+        "contact": [c == gnubg_nn.c_contact for c in theirs],
+    }
+    assert min(sum(v) for v in expected.values()) > 200  # each class is met often enough
+    classes = class_masks(b)
+    assert {k: [bool(x) for x in v] for k, v in classes.items()} == expected
+    assert np.array_equal(classes["crashed"], is_crashed(b) & ~is_race(b))
+    assert (sum(m.astype(int) for m in classes.values()) == 1).all()
 
 
 def test_crashed_boards_by_hand() -> None:

@@ -20,6 +20,7 @@ __all__ = [
     "after_boards",
     "after_boards_many",
     "boards_array",
+    "class_masks",
     "encode",
     "encode_with_race",
     "is_crashed",
@@ -152,6 +153,14 @@ def is_race(b: IntArray) -> npt.NDArray[np.bool_]:
     mine_max = np.where(b > 0, idx, 0).max(axis=1)
     theirs_min = np.where(b < 0, idx, 25).min(axis=1)
     return np.asarray(mine_max < theirs_min)
+
+
+def class_masks(b: IntArray) -> dict[str, npt.NDArray[np.bool_]]:
+    """Which boards are races, crashed contact (:func:`is_crashed`) and other contact: the
+    classes the nets are named after, whether or not a weights file has a crashed net."""
+    race = is_race(b)
+    crashed = is_crashed(b) & ~race
+    return {"contact": ~race & ~crashed, "race": race, "crashed": crashed}
 
 
 def is_crashed(b: IntArray) -> npt.NDArray[np.bool_]:

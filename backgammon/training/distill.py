@@ -40,6 +40,7 @@ from backgammon.players.encode import (
     INPUT_VERSIONS,
     after_boards_many,
     boards_array,
+    class_masks,
     is_crashed,
     is_race,
 )
@@ -274,18 +275,27 @@ def relabel(
     share: float,
     settings: RolloutSettings,
     weights: str | None,
+    only: Sequence[str] = (),
 ) -> tuple[FloatArray, IntArray]:
     """``probs`` with the ``share`` of positions where the nets' 0-ply equity is furthest
     from the label replaced by their rollouts, and which positions those are (ascending).
     On a round labelled by deeper search this picks where 0-ply and lookahead disagree
-    most: there the 0-ply net is most often wrong, so rollouts buy most there."""
+    most: there the 0-ply net is most often wrong, so rollouts buy most there.  ``only``
+    (class names of :func:`~backgammon.players.encode.class_masks`) restricts the choice,
+    and the share, to positions of those classes."""
     if not 0.0 <= share <= 1.0:
         raise RelabelError(f"the share of positions to roll out must be in [0, 1], not {share}")
     if boards.ndim != 2 or boards.shape[1] != 26 or probs.shape != (len(boards), 5):
         raise RelabelError(f"{probs.shape} labels do not match {boards.shape} boards")
     b = boards.astype(np.int64)
+    classes = class_masks(b)
+    unknown = sorted(set(only) - set(classes))
+    if unknown:
+        raise RelabelError(f"no class of positions is called {' or '.join(unknown)}")
+    eligible = np.logical_or.reduce([classes[c] for c in only]) if only else np.ones(len(b), bool)
     gap = np.abs(cubeless_equity(ev.evaluate(b)) - cubeless_equity(probs.astype(np.float64)))
-    chosen = np.sort(np.argsort(-gap, kind="stable")[: round(share * len(b))])
+    order = np.flatnonzero(eligible)[np.argsort(-gap[eligible], kind="stable")]
+    chosen = np.sort(order[: round(share * len(order))])
     out = probs.copy()
     out[chosen] = rolled_out([Position(tuple(b[i].tolist())) for i in chosen], settings, weights)
     return out, chosen
@@ -555,6 +565,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument("--truncate", type=int, default=0, help="plies a rollout plays (0: to the end)")
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--out", type=Path, required=True)
+    r.add_argument(
+        "--only",
+        nargs="+",
+        choices=_NET_NAMES,
+        default=(),
+        help="roll out only positions of these classes (the share is of those)",
+    )
     a = sub.add_parser("average", help="average the weights of nets of one shape")
     a.add_argument("--weights", type=Path, required=True)
     a.add_argument("--with", dest="others", type=Path, nargs="+", required=True)
@@ -635,7 +652,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             kept = {k: data[k] for k in data.files}
         settings = _rollout_settings(args)
         kept["probs"], chosen = relabel(
-            ev, kept["boards"], kept["probs"], args.share, settings, str(args.weights)
+            ev, kept["boards"], kept["probs"], args.share, settings, str(args.weights), args.only
         )
         np.savez_compressed(args.out, **kept)
         print(f"rolled out {len(chosen)} of {len(kept['boards'])} positions into {args.out}")
