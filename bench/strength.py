@@ -2,13 +2,17 @@
 
     python bench/strength.py --games 10000 --opponent pubeval [--player neural] [--plies 0]
     python bench/strength.py --games 2000 --opponent gnubg
+    python bench/strength.py --games 10000 --opponent gnubg --gnubg-plays contact race
     python bench/strength.py --speed
 
 Each dice sequence is played twice with the seats swapped, so luck mostly cancels; the
 standard error is computed over these pairs.  Prints points per game (ppg) of the player
 against the opponent.  ``--opponent gnubg`` is GNU Backgammon's 0-ply net from the PyPI
-package gnubg-nn (a benchmark-only dependency).  ``--speed`` prints the network's plays per
-second and training games per second.
+package gnubg-nn (a benchmark-only dependency).  ``--gnubg-plays`` hands the player's plays in
+positions of those classes (contact, crashed, race: gnubg's classes) to gnubg's 0-ply: against
+gnubg the games then part only where the player plays the other classes, so the figure is
+what the player's plays there cost, with a small error.  ``--speed`` prints the network's
+plays per second and training games per second.
 """
 
 from __future__ import annotations
@@ -21,9 +25,12 @@ import sys
 import time
 from collections.abc import Sequence
 
+import numpy as np
+
 from backgammon.board import Move, Position
-from backgammon.players import Player, get
-from backgammon.training.duel import duplicate_pairs, mean_and_error
+from backgammon.players import get
+from backgammon.players.encode import class_masks
+from backgammon.training.duel import Chooser, duplicate_pairs, mean_and_error
 
 
 class GnubgPlayer:
@@ -52,8 +59,26 @@ class GnubgPlayer:
         raise RuntimeError(f"gnubg's play {steps} is not one of ours")
 
 
-def make_player(name: str, plies: int, weights: str | None) -> Player | GnubgPlayer:
+class Handover:
+    """``player`` except in positions of the classes ``gnubg_plays``
+    (:func:`~backgammon.players.encode.class_masks`), where gnubg's 0-ply plays for it."""
+
+    def __init__(self, player: Chooser, gnubg_plays: Sequence[str]) -> None:
+        self.player, self.gnubg, self.classes = player, GnubgPlayer(0), tuple(gnubg_plays)
+
+    def choose_move(self, position: Position, dice: tuple[int, int]) -> Move | None:
+        masks = class_masks(np.array([position.board], dtype=np.int64))
+        if any(masks[c][0] for c in self.classes):
+            return self.gnubg.choose_move(position, dice)
+        return self.player.choose_move(position, dice)
+
+
+def make_player(
+    name: str, plies: int, weights: str | None, gnubg_plays: Sequence[str] = ()
+) -> Chooser:
     """A player by name for the duel."""
+    if gnubg_plays:
+        return Handover(make_player(name, plies, weights), gnubg_plays)
     if name == "gnubg":
         return GnubgPlayer(plies)
     if name == "neural":
@@ -61,11 +86,10 @@ def make_player(name: str, plies: int, weights: str | None) -> Player | GnubgPla
     return get(name)
 
 
-def _pairs(args: tuple[str, str, int, str | None, int, int]) -> list[float]:
-    player_name, opp_name, plies, weights, start, count = args
-    return duplicate_pairs(
-        make_player(player_name, plies, weights), make_player(opp_name, 0, None), start, count
-    )
+def _pairs(args: tuple[str, str, int, str | None, int, int, tuple[str, ...]]) -> list[float]:
+    player_name, opp_name, plies, weights, start, count, gnubg_plays = args
+    player = make_player(player_name, plies, weights, gnubg_plays)
+    return duplicate_pairs(player, make_player(opp_name, 0, None), start, count)
 
 
 def duel(
@@ -76,12 +100,22 @@ def duel(
     weights: str | None = None,
     jobs: int = 1,
     seed: int = 0,
+    gnubg_plays: Sequence[str] = (),
 ) -> tuple[float, float, int]:
-    """(ppg, standard error, games) of ``player`` against ``opponent``."""
+    """(ppg, standard error, games) of ``player`` (with gnubg playing for it in the classes
+    ``gnubg_plays``) against ``opponent``."""
     pairs = max(1, games // 2)
     chunk = math.ceil(pairs / jobs)
     tasks = [
-        (player, opponent, plies, weights, seed * 10_000_000 + i, min(chunk, pairs - i))
+        (
+            player,
+            opponent,
+            plies,
+            weights,
+            seed * 10_000_000 + i,
+            min(chunk, pairs - i),
+            tuple(gnubg_plays),
+        )
         for i in range(0, pairs, chunk)
     ]
     if jobs > 1:
@@ -170,6 +204,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--weights", default=None, help="a .npz other than the shipped one")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--gnubg-plays",
+        nargs="+",
+        default=(),
+        choices=("contact", "crashed", "race"),
+        help="gnubg 0-ply plays the player's turns in positions of these classes",
+    )
     ap.add_argument("--speed", action="store_true")
     args = ap.parse_args(argv)
     if args.speed:
@@ -177,13 +218,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     t = time.perf_counter()
     ppg, se, n = duel(
-        args.player, args.opponent, args.games, args.plies, args.weights, args.jobs, args.seed
+        args.player,
+        args.opponent,
+        args.games,
+        args.plies,
+        args.weights,
+        args.jobs,
+        args.seed,
+        args.gnubg_plays,
     )
     dt = time.perf_counter() - t
     label = args.player + (f" {args.plies}-ply" if args.player in ("neural", "gnubg") else "")
+    if args.gnubg_plays:
+        label += f" (gnubg plays {' '.join(args.gnubg_plays)})"
+    digits = 4 if args.gnubg_plays else 3
     print(
-        f"{label} vs {args.opponent}: {ppg:+.3f} ppg ± {se:.3f} (1 s.e.) over {n} games "
-        f"with duplicate dice, {n / dt:.1f} games/s"
+        f"{label} vs {args.opponent}: {ppg:+.{digits}f} ppg ± {se:.{digits}f} (1 s.e.) "
+        f"over {n} games with duplicate dice, {n / dt:.1f} games/s"
     )
     return 0
 
