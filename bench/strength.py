@@ -29,7 +29,7 @@ import numpy as np
 
 from backgammon.board import Move, Position
 from backgammon.players import get
-from backgammon.players.encode import class_masks
+from backgammon.players.encode import CLASSES, class_masks
 from backgammon.training.duel import Chooser, duplicate_pairs, mean_and_error
 
 
@@ -208,7 +208,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--gnubg-plays",
         nargs="+",
         default=(),
-        choices=("contact", "crashed", "race"),
+        choices=CLASSES,
         help="gnubg 0-ply plays the player's turns in positions of these classes",
     )
     ap.add_argument("--speed", action="store_true")

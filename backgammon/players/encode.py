@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "CLASSES",
     "INPUT_VERSIONS",
     "N_INPUTS",
     "after_boards",
@@ -153,6 +154,10 @@ def is_race(b: IntArray) -> npt.NDArray[np.bool_]:
     mine_max = np.where(b > 0, idx, 0).max(axis=1)
     theirs_min = np.where(b < 0, idx, 25).min(axis=1)
     return np.asarray(mine_max < theirs_min)
+
+
+CLASSES = ("contact", "race", "crashed")
+"""The classes of positions (:func:`class_masks`), which the nets are named after."""
 
 
 def class_masks(b: IntArray) -> dict[str, npt.NDArray[np.bool_]]:

@@ -37,6 +37,7 @@ from backgammon.players import get
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.cube import CubeState
 from backgammon.players.encode import (
+    CLASSES,
     INPUT_VERSIONS,
     after_boards_many,
     boards_array,
@@ -512,8 +513,9 @@ def calibrate(net: Net, x: FloatArray, target: FloatArray, outputs: Sequence[int
     return out
 
 
-_NET_NAMES = ("contact", "race", "crashed")
-"""The nets a weights file can hold, as :meth:`NetPair.nets` names them."""
+_NET_NAMES = CLASSES
+"""The nets a weights file can hold, as :meth:`NetPair.nets` names them: each after the
+class of positions it judges."""
 
 
 def _rollout_settings(args: argparse.Namespace) -> RolloutSettings:
