@@ -160,10 +160,15 @@ CLASSES = ("contact", "race", "crashed")
 """The classes of positions (:func:`class_masks`), which the nets are named after."""
 
 
-def class_masks(b: IntArray) -> dict[str, npt.NDArray[np.bool_]]:
+def class_masks(
+    b: IntArray, race: npt.NDArray[np.bool_] | None = None
+) -> dict[str, npt.NDArray[np.bool_]]:
     """Which boards are races, crashed contact (:func:`is_crashed`) and other contact: the
-    classes the nets are named after, whether or not a weights file has a crashed net."""
-    race = is_race(b)
+    classes the nets are named after, whether or not a weights file has a crashed net.
+    ``race``, when the caller has it already (:func:`is_race` of ``b``), is not worked out
+    again."""
+    if race is None:
+        race = is_race(b)
     crashed = is_crashed(b) & ~race
     return {"contact": ~race & ~crashed, "race": race, "crashed": crashed}
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.encode import encode_with_race, is_crashed, n_inputs
+from backgammon.players.encode import class_masks, encode_with_race, n_inputs
 from backgammon.players.probabilities import N_OUTPUTS
 
 __all__ = ["DEFAULT_WEIGHTS", "Net", "NetPair", "default_nets", "sigmoid"]
@@ -213,16 +213,14 @@ class NetPair:
         """Which boards the crashed net judges (None without one)."""
         if self.crashed is None:
             return None
-        return is_crashed(b) & ~race
+        return class_masks(b, race)["crashed"]
 
     def masks(self, b: IntArray, race: Bool) -> list[tuple[str, Net, Bool]]:
         """Each net with the boards of the batch it judges (for training)."""
-        crashed = self.crashed_mask(b, race)
-        contact = ~race if crashed is None else ~race & ~crashed
-        out = [("contact", self.contact, contact), ("race", self.race, race)]
-        if self.crashed is not None and crashed is not None:
-            out.append(("crashed", self.crashed, crashed))
-        return out
+        if self.crashed is None:
+            return [("contact", self.contact, ~race), ("race", self.race, race)]
+        classes = class_masks(b, race)
+        return [(name, net, classes[name]) for name, net in self.nets()]
 
     def evaluate(self, b: IntArray) -> FloatArray:
         """The nets' five outputs for the side on roll of each (unfinished) board."""

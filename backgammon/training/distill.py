@@ -42,8 +42,6 @@ from backgammon.players.encode import (
     after_boards_many,
     boards_array,
     class_masks,
-    is_crashed,
-    is_race,
 )
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import Net, NetPair, sigmoid
@@ -228,7 +226,7 @@ def generate(
         b = boards_array(p.board for p in kept)
         drop = is_bearoff(b)
         if crashed_only:
-            drop |= ~is_crashed(b) | is_race(b)
+            drop |= ~class_masks(b)["crashed"]
         live = [p for p, x in zip(kept, drop, strict=True) if not x and not p.is_game_over()]
         pending.extend(live)
         groups.extend([decisions] * len(live))
@@ -513,11 +511,6 @@ def calibrate(net: Net, x: FloatArray, target: FloatArray, outputs: Sequence[int
     return out
 
 
-_NET_NAMES = CLASSES
-"""The nets a weights file can hold, as :meth:`NetPair.nets` names them: each after the
-class of positions it judges."""
-
-
 def _rollout_settings(args: argparse.Namespace) -> RolloutSettings:
     """The label rollouts the command line asks for: cubeless, all trials in one batch."""
     return RolloutSettings(
@@ -570,7 +563,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     r.add_argument(
         "--only",
         nargs="+",
-        choices=_NET_NAMES,
+        choices=CLASSES,
         default=(),
         help="roll out only positions of these classes (the share is of those)",
     )
@@ -586,7 +579,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument(
         "--only",
         nargs="+",
-        choices=_NET_NAMES,
+        choices=CLASSES,
         default=("contact",),
         help="calibrate just these nets, each on the positions it judges",
     )
@@ -614,7 +607,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument(
         "--only",
         nargs="+",
-        choices=_NET_NAMES,
+        choices=CLASSES,
         default=(),
         help="fit just these nets (the others are kept as they are)",
     )
