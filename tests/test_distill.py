@@ -3,6 +3,7 @@ seed, and fitting moves the nets towards the labels."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import warnings
 from collections.abc import Sequence
@@ -21,6 +22,7 @@ from backgammon.players.probabilities import OUTPUT_NAMES, cubeless_equity
 from backgammon.players.search import Searcher
 from backgammon.rollout import RolloutSettings, rollout
 from backgammon.rollout.engine import RolloutSettingsError
+from backgammon.rollout.local import ProcessPool
 from backgammon.training import distill
 from backgammon.training.distill import (
     FitDataError,
@@ -360,6 +362,21 @@ def test_rollout_labels_are_each_positions_own_rollout(net_file: str) -> None:
     assert rolled_out([], settings, net_file).shape == (0, 5)
 
 
+def test_rollout_labels_are_the_same_on_any_backend(net_file: str) -> None:
+    """Trial i's dice depend on the seed and i alone, so labels rolled out in other batches
+    on other processes are the same (to float32 rounding: the nets judge other batches)."""
+    pos, sample = Position.initial(), []
+    for dice in [(3, 1), (6, 4), (5, 5), (2, 1)]:
+        pos = pos.play(pos.legal_moves(dice)[0])
+        sample.append(pos)
+    settings = RolloutSettings(trials=6, truncate=4, batch=6, seed=5)
+    here = rolled_out(sample, settings, net_file)
+    spread = dataclasses.replace(settings, batch=2)
+    assert np.allclose(rolled_out(sample, spread, net_file, ProcessPool(2)), here, atol=1e-6)
+    other_dice = dataclasses.replace(settings, seed=6)
+    assert not np.allclose(rolled_out(sample, other_dice, net_file), here)
+
+
 def test_generate_labels_by_rollouts_on_request(net_file: str) -> None:
     """Batch k of rollout labels uses the settings' seed plus k, so the data are
     reproducible and each label is its position's rollout."""
@@ -464,8 +481,14 @@ def test_command_line_relabels_a_data_file(
     expected, _ = relabel(NetPair.load(net_file), boards, probs, 0.2, settings, net_file)
     assert np.array_equal(written["probs"], expected)
     out.unlink()
+    spread = ["--share", "0.2", "--rollout-trials", "4", "--truncate", "2", "--workers", "2"]
+    assert main([*argv, *spread]) == 0
+    assert np.allclose(np.load(out)["probs"], expected, atol=1e-6)
+    out.unlink()
     with pytest.raises(RelabelError):
         main([*argv, "--share", "2"])
+    with pytest.raises(RolloutSettingsError, match="workers"):
+        main([*argv, "--share", "0.2", "--workers", "0"])
     assert not out.exists()
 
 

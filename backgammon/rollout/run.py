@@ -29,7 +29,7 @@ from backgammon.rollout.engine import (
 )
 from backgammon.rollout.local import Backend, local_backend
 
-__all__ = ["CUBE_LABELS", "CandidateResult", "RolloutResult", "rollout"]
+__all__ = ["CUBE_LABELS", "CandidateResult", "RolloutResult", "backend_for", "rollout"]
 
 FloatArray = npt.NDArray[np.float64]
 Probs5 = tuple[float, float, float, float, float]
@@ -129,6 +129,16 @@ def batches(settings: RolloutSettings) -> list[tuple[int, int]]:
     return [(f, min(b, settings.trials - f)) for f in range(0, settings.trials, b)]
 
 
+def backend_for(workers: int | None = 1, ray_address: str | None = None) -> Backend:
+    """Where trial batches run: Ray at ``ray_address`` (``local``: a Ray started in this
+    process), else ``workers`` local processes (None: one per core; 1: in this process)."""
+    if ray_address is not None:
+        from backgammon.rollout.ray_backend import RayBackend
+
+        return RayBackend(None if ray_address == "local" else ray_address)
+    return local_backend(workers)
+
+
 def rollout(
     position: Position,
     state: CubeState | None = None,
@@ -159,12 +169,7 @@ def rollout(
     cands = candidates_for(position, state, dice, cube, moves, top, weights, bearoff, met)
     job = RolloutJob(cands, settings, state, weights, bearoff, met)
     if backend is None:
-        if ray_address is not None:
-            from backgammon.rollout.ray_backend import RayBackend
-
-            backend = RayBackend(None if ray_address == "local" else ray_address)
-        else:
-            backend = local_backend(workers)
+        backend = backend_for(workers, ray_address)
     probs: list[FloatArray] = []
     values: list[FloatArray] = []
     done = 0

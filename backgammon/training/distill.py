@@ -11,6 +11,7 @@ move generator: no gnubg data or weights.
     backgammon distill generate --weights W --games N --seed S --out D.npz
     backgammon distill generate ... --rollout-trials 36 --truncate 7   # rollout labels
     backgammon distill relabel --weights W --data D.npz --share 0.05 --out D2.npz
+    backgammon distill relabel ... --workers 2   # or --ray ADDRESS: rollouts on a cluster
     backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz [--rank 64]
     backgammon distill average --weights W1 --with W2 W3 --out SOUP.npz
     backgammon distill calibrate --weights W --data ROLLED.npz --outputs backgammon --out NEW.npz
@@ -53,8 +54,14 @@ from backgammon.players.probabilities import (
     flip_probs,
 )
 from backgammon.players.search import Searcher
-from backgammon.rollout.engine import Candidate, RolloutJob, RolloutSettings, play_trials
-from backgammon.rollout.run import batches
+from backgammon.rollout.engine import (
+    Candidate,
+    RolloutJob,
+    RolloutSettings,
+    RolloutSettingsError,
+)
+from backgammon.rollout.local import Backend, InProcess
+from backgammon.rollout.run import backend_for, batches
 from backgammon.training.selfplay import Choose, greedy_game, player_chooser
 
 __all__ = [
@@ -153,18 +160,22 @@ def two_ply(searcher: Searcher, positions: Sequence[Position], chunk: int = 1) -
 
 
 def rolled_out(
-    positions: Sequence[Position], settings: RolloutSettings, weights: str | None
+    positions: Sequence[Position],
+    settings: RolloutSettings,
+    weights: str | None,
+    backend: Backend | None = None,
 ) -> FloatArray:
     """Cubeless probabilities of each position for its side on roll, rolled out by the
     lockstep engine with the nets in ``weights`` (None: the shipped ones): all positions in
     one job, each getting what a rollout of it alone would give (trial i's dice are the
-    same for every position)."""
+    same for every position).  The settings' batches of trials run on ``backend`` (local
+    processes or a Ray cluster; None: in this process), which does not change the labels."""
     if not positions:
         return np.empty((0, 5))
     plain = dataclasses.replace(settings, cubeful=False, target_se=None)
     cands = tuple(Candidate("", p.board, False, CubeState()) for p in positions)
     job = RolloutJob(cands, plain, weights=weights)
-    parts = [play_trials(job, first, count).probs for first, count in batches(plain)]
+    parts = [r.probs for r in (backend or InProcess()).run(job, batches(plain))]
     return np.asarray(np.concatenate(parts, axis=1).mean(axis=1))
 
 
@@ -182,6 +193,7 @@ def generate(
     explore: float = 0.0,
     play_plies: int = 0,
     opponent: Choose | None = None,
+    backend: Backend | None = None,
 ) -> Generated:
     """Self-play ``games`` at 0-ply; return the boards met (side on roll), their
     probabilities at ``plies`` (1 or 2), or, given ``rollout`` (settings and the weights
@@ -195,7 +207,7 @@ def generate(
     games choose their plays (the position played into is then the search's choice, the
     others still among the best at 0-ply); ``opponent`` plays one side of each game in place
     of the searcher (positions from both sides' plays are kept).  Positions are labelled in
-    batches of at least ``chunk``."""
+    batches of at least ``chunk``; rollouts run on ``backend`` (see :func:`rolled_out`)."""
     out_boards: list[IntArray] = []
     out_probs: list[FloatArray] = []
     pending: list[Position] = []
@@ -210,7 +222,7 @@ def generate(
             out_boards.append(boards_array(p.board for p in pending).astype(np.int8))
             if rollout is not None:
                 settings = dataclasses.replace(rollout[0], seed=rollout[0].seed + len(out_probs))
-                labels = rolled_out(pending, settings, rollout[1])
+                labels = rolled_out(pending, settings, rollout[1], backend)
             else:
                 labels = (one_ply if plies == 1 else two_ply)(searcher, pending)
             out_probs.append(labels.astype(np.float32))
@@ -275,13 +287,15 @@ def relabel(
     settings: RolloutSettings,
     weights: str | None,
     only: Sequence[str] = (),
+    backend: Backend | None = None,
 ) -> tuple[FloatArray, IntArray]:
     """``probs`` with the ``share`` of positions where the nets' 0-ply equity is furthest
     from the label replaced by their rollouts, and which positions those are (ascending).
     On a round labelled by deeper search this picks where 0-ply and lookahead disagree
     most: there the 0-ply net is most often wrong, so rollouts buy most there.  ``only``
     (class names of :func:`~backgammon.players.encode.class_masks`) restricts the choice,
-    and the share, to positions of those classes."""
+    and the share, to positions of those classes.  Rollouts run on ``backend`` (see
+    :func:`rolled_out`)."""
     if not 0.0 <= share <= 1.0:
         raise RelabelError(f"the share of positions to roll out must be in [0, 1], not {share}")
     if boards.ndim != 2 or boards.shape[1] != 26 or probs.shape != (len(boards), 5):
@@ -296,7 +310,8 @@ def relabel(
     order = np.flatnonzero(eligible)[np.argsort(-gap[eligible], kind="stable")]
     chosen = np.sort(order[: round(share * len(order))])
     out = probs.copy()
-    out[chosen] = rolled_out([Position(tuple(b[i].tolist())) for i in chosen], settings, weights)
+    picked = [Position(tuple(b[i].tolist())) for i in chosen]
+    out[chosen] = rolled_out(picked, settings, weights, backend)
     return out, chosen
 
 
@@ -512,12 +527,28 @@ def calibrate(net: Net, x: FloatArray, target: FloatArray, outputs: Sequence[int
 
 
 def _rollout_settings(args: argparse.Namespace) -> RolloutSettings:
-    """The label rollouts the command line asks for: cubeless, all trials in one batch."""
-    return RolloutSettings(
-        trials=args.rollout_trials,
-        truncate=args.truncate,
-        batch=args.rollout_trials,
-        seed=args.seed,
+    """The label rollouts the command line asks for: cubeless, the trials in batches of
+    ``--rollout-batch`` (by default split evenly over the local ``--workers``)."""
+    if args.workers < 1:
+        raise RolloutSettingsError(f"workers must be >= 1, got {args.workers}")
+    trials = args.rollout_trials
+    batch = args.rollout_batch or max(1, -(-trials // args.workers))
+    return RolloutSettings(trials=trials, truncate=args.truncate, batch=batch, seed=args.seed)
+
+
+def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where label rollouts run: local processes or a Ray cluster."""
+    parser.add_argument(
+        "--workers", type=int, default=1, help="local processes rolling out (1: this one)"
+    )
+    parser.add_argument(
+        "--ray", metavar="ADDRESS", help="roll out on this Ray cluster (auto, local, host:port)"
+    )
+    parser.add_argument(
+        "--rollout-batch",
+        type=int,
+        default=0,
+        help="trials per task (default: the trials split over --workers); labels do not change",
     )
 
 
@@ -552,6 +583,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--opponent",
         help="a player (pubeval) or weights file (its 0-ply) playing one side of each game",
     )
+    _add_backend_arguments(g)
     r = sub.add_parser("relabel", help="roll out the labels 0-ply disagrees with most")
     r.add_argument("--weights", type=Path, required=True)
     r.add_argument("--data", type=Path, required=True)
@@ -567,6 +599,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=(),
         help="roll out only positions of these classes (the share is of those)",
     )
+    _add_backend_arguments(r)
     a = sub.add_parser("average", help="average the weights of nets of one shape")
     a.add_argument("--weights", type=Path, required=True)
     a.add_argument("--with", dest="others", type=Path, nargs="+", required=True)
@@ -624,9 +657,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.cmd == "generate":
         searcher = Searcher(CompositeEvaluator(ev, BearoffDatabase.load()))
-        rollout = None
+        rollout, backend = None, None
         if args.rollout_trials:
             rollout = (_rollout_settings(args), str(args.weights))
+            backend = backend_for(args.workers, args.ray)
         made = generate(
             searcher,
             args.games,
@@ -638,6 +672,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             explore=args.explore,
             play_plies=args.play_plies,
             opponent=None if args.opponent is None else opponent_chooser(args.opponent),
+            backend=backend,
         )
         np.savez_compressed(args.out, **made._asdict())
         print(f"saved {len(made.boards)} positions to {args.out}")
@@ -647,7 +682,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             kept = {k: data[k] for k in data.files}
         settings = _rollout_settings(args)
         kept["probs"], chosen = relabel(
-            ev, kept["boards"], kept["probs"], args.share, settings, str(args.weights), args.only
+            ev,
+            kept["boards"],
+            kept["probs"],
+            args.share,
+            settings,
+            str(args.weights),
+            args.only,
+            backend_for(args.workers, args.ray),
         )
         np.savez_compressed(args.out, **kept)
         print(f"rolled out {len(chosen)} of {len(kept['boards'])} positions into {args.out}")
