@@ -1,12 +1,14 @@
 """How good are training labels?  Ours beside gnubg's 2-ply, on our own self-play positions.
 
     python bench/label_quality.py [--positions 60] [--seed 1] [--trials 36] [--truncate 7]
-                                  [--weights W] [--nets W2 W3 ...]
+                                  [--plain] [--weights W] [--nets W2 W3 ...]
 
 Self-play games of our net (dice from ``--seed``) give contact positions (every fifth one
 met, side on roll).  Each gets the labels a training round could use: our 0-ply, our
 2-ply (``distill generate --plies 2``) and a variance-reduced 0-ply rollout of ``--trials``
-trials truncated at ``--truncate`` plies (``distill generate --rollout-trials``).  Their
+trials truncated at ``--truncate`` plies (``distill generate --rollout-trials``; with
+``--plain`` without variance reduction, whose trials cost some twenty times less and scatter
+about four times more).  Their
 cubeless money equities are compared with gnubg's 2-ply (gnubg-nn, a benchmark-only
 dependency, a measuring stick and never a training target): the root mean square and mean
 differences, and what each label costs per position (CPU time).  A rollout's difference
@@ -67,6 +69,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--trials", type=int, default=36)
     ap.add_argument("--truncate", type=int, default=7)
+    ap.add_argument(
+        "--plain", action="store_true", help="rollouts without variance reduction (cheaper trials)"
+    )
     ap.add_argument("--weights", default=None)
     ap.add_argument("--nets", nargs="*", default=[], help="more nets whose 0-ply to compare")
     ap.add_argument("--decisions", type=int, default=0, help="judge choices at this many rolls")
@@ -104,7 +109,11 @@ def main() -> None:
     ours2 = equity(two_ply(searcher, sample))
     cost2 = (time.process_time() - t) / len(sample)
     settings = RolloutSettings(
-        trials=args.trials, truncate=args.truncate, batch=args.trials, seed=args.seed
+        trials=args.trials,
+        truncate=args.truncate,
+        batch=args.trials,
+        seed=args.seed,
+        variance_reduction=not args.plain,
     )
     t = time.process_time()
     rolled = rolled_out(sample, settings, args.weights)
@@ -117,11 +126,12 @@ def main() -> None:
     )
     print(f"{'label':34} {'rms':>7} {'mean':>8} {'CPU s/position':>15}")
     horizon = f"{args.truncate} plies" if args.truncate else "to the end"
+    kind = "plain " if args.plain else ""
     rows = [
         ("gnubg 0-ply", gnubg(0), None),
         ("our 0-ply", ours0, cost0),
         ("our 2-ply", ours2, cost2),
-        (f"our rollout, {args.trials} trials, {horizon}", ours_r, cost_r),
+        (f"our {kind}rollout, {args.trials} trials, {horizon}", ours_r, cost_r),
     ]
     sample_boards = boards_array(p.board for p in sample)
     for path in args.nets:  # through the evaluator the player uses, as "our 0-ply" is
@@ -246,11 +256,16 @@ def choices(
     ]
     if args.trials:  # --trials 0: no rollout row
         settings = RolloutSettings(
-            trials=args.trials, truncate=args.truncate, batch=args.trials, seed=args.seed
+            trials=args.trials,
+            truncate=args.truncate,
+            batch=args.trials,
+            seed=args.seed,
+            variance_reduction=not args.plain,
         )
         horizon = f"{args.truncate} plies" if args.truncate else "to the end"
         rolled = timed(lambda: rolled_out(flat, settings, args.weights))
-        rows.append((f"our rollout, {args.trials} trials, {horizon}", *rolled))
+        kind = "plain " if args.plain else ""
+        rows.append((f"our {kind}rollout, {args.trials} trials, {horizon}", *rolled))
     flat_boards = boards_array(p.board for p in flat)
     for path in args.nets:  # through the evaluator the player uses, as "our 0-ply" is
         other = CompositeEvaluator(NetPair.load(path), database).evaluate
