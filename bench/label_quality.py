@@ -111,7 +111,7 @@ def main() -> None:
     settings = RolloutSettings(
         trials=args.trials,
         truncate=args.truncate,
-        batch=args.trials,
+        batch=min(args.trials, 144),
         seed=args.seed,
         variance_reduction=not args.plain,
     )
@@ -258,7 +258,7 @@ def choices(
         settings = RolloutSettings(
             trials=args.trials,
             truncate=args.truncate,
-            batch=args.trials,
+            batch=min(args.trials, 144),
             seed=args.seed,
             variance_reduction=not args.plain,
         )

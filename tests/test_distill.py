@@ -492,6 +492,45 @@ def test_command_line_relabels_a_data_file(
     assert not out.exists()
 
 
+@pytest.mark.slow
+def test_command_line_rolls_labels_out_on_ray(
+    net_file: str, two_ply_data: Generated, tmp_path: Path
+) -> None:
+    """``distill relabel --ray local``: the batches run as Ray tasks, with this process's
+    labels."""
+    import ray
+
+    boards, probs, groups = two_ply_data
+    src, out = tmp_path / "d.npz", tmp_path / "r.npz"
+    np.savez_compressed(src, boards=boards, probs=probs, groups=groups)
+    argv = ["relabel", "--weights", net_file, "--data", str(src), "--out", str(out)]
+    try:
+        assert (
+            main(
+                [
+                    *argv,
+                    "--share",
+                    "0.2",
+                    "--rollout-trials",
+                    "4",
+                    "--truncate",
+                    "2",
+                    "--ray",
+                    "local",
+                    "--rollout-batch",
+                    "2",
+                ]
+            )
+            == 0
+        )
+        assert ray.is_initialized()
+    finally:
+        ray.shutdown()
+    settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=1)
+    expected, _ = relabel(NetPair.load(net_file), boards, probs, 0.2, settings, net_file)
+    assert np.allclose(np.load(out)["probs"], expected, atol=1e-6)
+
+
 def test_a_crashed_net_is_fitted_on_its_own_boards(tmp_path: Path) -> None:
     """``--crashed`` starts the third net from the contact net; ``--only`` leaves the
     others as they were; ``--crashed-only`` data are crashed contact boards alone."""
