@@ -124,7 +124,7 @@ def main() -> None:
         f"{len(sample)} contact positions of our self-play (seed {args.seed}); "
         "cubeless money equity against gnubg 2-ply"
     )
-    print(f"{'label':34} {'rms':>7} {'mean':>8} {'CPU s/position':>15}")
+    print(f"{'label':44} {'rms':>7} {'mean':>8} {'CPU s/position':>15}")
     horizon = f"{args.truncate} plies" if args.truncate else "to the end"
     kind = "plain " if args.plain else ""
     rows = [
@@ -141,7 +141,7 @@ def main() -> None:
         diff = values - reference
         rms = float(np.sqrt((diff**2).mean()))
         spent = "" if cost is None else f"{cost:.3f}"  # gnubg's own cost is not ours to show
-        print(f"{name:34} {rms:7.4f} {float(diff.mean()):+8.4f} {spent:>15}")
+        print(f"{name:44} {rms:7.4f} {float(diff.mean()):+8.4f} {spent:>15}")
 
 
 def gnubg_probs(sample: list[Position], plies: int) -> np.ndarray:
@@ -275,7 +275,7 @@ def choices(
         f"{len(groups)} decisions of our self-play (seed {args.seed}), {sizes.mean():.1f} "
         "candidates each; choices judged by gnubg 2-ply"
     )
-    print(f"{'label':34} {'same pick':>9} {'mEMG lost':>9} {'rms diff':>8} {'CPU s/roll':>10}")
+    print(f"{'label':44} {'same pick':>9} {'mEMG lost':>9} {'rms diff':>8} {'CPU s/roll':>10}")
     losses: dict[str, np.ndarray] = {}
     for name, values, cost in rows:
         lost = np.zeros(len(groups))
@@ -291,7 +291,7 @@ def choices(
         rms = float(np.sqrt((np.concatenate(gaps) ** 2).mean()))
         spent = "" if name.startswith("gnubg") else f"{cost:.3f}"
         print(
-            f"{name:34} {100 * same / len(groups):8.1f}% {1000 * lost.mean():9.2f} "
+            f"{name:44} {100 * same / len(groups):8.1f}% {1000 * lost.mean():9.2f} "
             f"{rms:8.4f} {spent:>10}"
         )
     for path in args.nets:  # paired on the same decisions: the noise of the sample cancels
