@@ -8,13 +8,12 @@ met, side on roll).  Each gets the labels a training round could use: our 0-ply,
 2-ply (``distill generate --plies 2``) and a variance-reduced 0-ply rollout of ``--trials``
 trials truncated at ``--truncate`` plies (``distill generate --rollout-trials``; with
 ``--plain`` without variance reduction, whose trials cost some twenty times less and scatter
-about four times more).  Their
-cubeless money equities are compared with gnubg's 2-ply (gnubg-nn, a benchmark-only
-dependency, a measuring stick and never a training target): the root mean square and mean
-differences, and what each label costs per position (CPU time).  A rollout's difference
-includes its own noise, which fitting averages away.  ``--nets`` adds the 0-ply of other
-nets on the same positions: how far a round of fitting moved the net towards gnubg's
-judgement, without playing a game.
+about four times more).  Their cubeless money equities are compared with gnubg's 2-ply
+(gnubg-nn, a benchmark-only dependency, a measuring stick and never a training target): the
+root mean square and mean differences, and what each label costs per position (CPU time).  A
+rollout's difference includes its own noise, which fitting averages away.  ``--nets`` adds
+the 0-ply of other nets on the same positions: how far a round of fitting moved the net
+towards gnubg's judgement, without playing a game.
 
 ``--decisions N`` asks what choosing a play depends on instead: at N decisions of the same
 self-play (every fifth with a choice in contact; the ``--among`` best plays at our 0-ply),

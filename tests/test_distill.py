@@ -504,25 +504,9 @@ def test_command_line_rolls_labels_out_on_ray(
     src, out = tmp_path / "d.npz", tmp_path / "r.npz"
     np.savez_compressed(src, boards=boards, probs=probs, groups=groups)
     argv = ["relabel", "--weights", net_file, "--data", str(src), "--out", str(out)]
+    on_ray = ["--share", "0.2", "--rollout-trials", "4", "--truncate", "2", "--ray", "local"]
     try:
-        assert (
-            main(
-                [
-                    *argv,
-                    "--share",
-                    "0.2",
-                    "--rollout-trials",
-                    "4",
-                    "--truncate",
-                    "2",
-                    "--ray",
-                    "local",
-                    "--rollout-batch",
-                    "2",
-                ]
-            )
-            == 0
-        )
+        assert main([*argv, *on_ray, "--rollout-batch", "2"]) == 0
         assert ray.is_initialized()
     finally:
         ray.shutdown()

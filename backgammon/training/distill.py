@@ -169,7 +169,8 @@ def rolled_out(
     lockstep engine with the nets in ``weights`` (None: the shipped ones): all positions in
     one job, each getting what a rollout of it alone would give (trial i's dice are the
     same for every position).  The settings' batches of trials run on ``backend`` (local
-    processes or a Ray cluster; None: in this process), which does not change the labels."""
+    processes or a Ray cluster; None: in this process): the labels are the same, to float32
+    rounding."""
     if not positions:
         return np.empty((0, 5))
     plain = dataclasses.replace(settings, cubeful=False, target_se=None)
