@@ -273,6 +273,7 @@ function found() {
 }
 
 async function act(body) {
+  if (!state) return false;  // a click before the page has its state: nothing to act on yet
   $("error").textContent = "";
   body.seq = state.seq;
   let r, data;
