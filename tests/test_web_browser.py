@@ -224,6 +224,7 @@ def test_phone_sized_screen_fits(server: Server, browser: Browser) -> None:
     link = r.json()["link"]
     page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page.goto(server.url + link)
+    page_state(page)
     page.click("#btn-roll")
     page.wait_for_function("state.seq > 0")
     page.wait_for_timeout(300)
