@@ -652,7 +652,7 @@ def test_themes_and_the_phone_layout_look_right(server: Server, browser: Browser
         viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     ).new_page()
     phone.goto(server.url + link)
-    page_state(phone)  # the page has its state (and its handlers) before the click
+    page_state(phone)  # act() needs the page's state: wait for it before the click
     phone.click("#btn-roll")
     phone.wait_for_function("state.seq > 0")
     phone.wait_for_timeout(400)
