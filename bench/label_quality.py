@@ -107,13 +107,7 @@ def main() -> None:
     t = time.process_time()
     ours2 = equity(two_ply(searcher, sample))
     cost2 = (time.process_time() - t) / len(sample)
-    settings = RolloutSettings(
-        trials=args.trials,
-        truncate=args.truncate,
-        batch=min(args.trials, 144),
-        seed=args.seed,
-        variance_reduction=not args.plain,
-    )
+    settings, rollout_label = rollout_row(args)
     t = time.process_time()
     rolled = rolled_out(sample, settings, args.weights)
     cost_r = (time.process_time() - t) / len(sample)
@@ -124,13 +118,11 @@ def main() -> None:
         "cubeless money equity against gnubg 2-ply"
     )
     print(f"{'label':44} {'rms':>7} {'mean':>8} {'CPU s/position':>15}")
-    horizon = f"{args.truncate} plies" if args.truncate else "to the end"
-    kind = "plain " if args.plain else ""
     rows = [
         ("gnubg 0-ply", gnubg(0), None),
         ("our 0-ply", ours0, cost0),
         ("our 2-ply", ours2, cost2),
-        (f"our {kind}rollout, {args.trials} trials, {horizon}", ours_r, cost_r),
+        (rollout_label, ours_r, cost_r),
     ]
     sample_boards = boards_array(p.board for p in sample)
     for path in args.nets:  # through the evaluator the player uses, as "our 0-ply" is
@@ -141,6 +133,21 @@ def main() -> None:
         rms = float(np.sqrt((diff**2).mean()))
         spent = "" if cost is None else f"{cost:.3f}"  # gnubg's own cost is not ours to show
         print(f"{name:44} {rms:7.4f} {float(diff.mean()):+8.4f} {spent:>15}")
+
+
+def rollout_row(args: argparse.Namespace) -> tuple[RolloutSettings, str]:
+    """The rollout labels the options ask for (in batches of at most 144 trials: 1,296 trials
+    of 100 positions at once would hold millions of candidate boards) and their row's name."""
+    settings = RolloutSettings(
+        trials=args.trials,
+        truncate=args.truncate,
+        batch=min(args.trials, 144),
+        seed=args.seed,
+        variance_reduction=not args.plain,
+    )
+    horizon = f"{args.truncate} plies" if args.truncate else "to the end"
+    kind = "plain " if args.plain else ""
+    return settings, f"our {kind}rollout, {args.trials} trials, {horizon}"
 
 
 def gnubg_probs(sample: list[Position], plies: int) -> np.ndarray:
@@ -254,17 +261,9 @@ def choices(
         ("our 2-ply", *timed(lambda: two_ply(searcher, flat))),
     ]
     if args.trials:  # --trials 0: no rollout row
-        settings = RolloutSettings(
-            trials=args.trials,
-            truncate=args.truncate,
-            batch=min(args.trials, 144),
-            seed=args.seed,
-            variance_reduction=not args.plain,
-        )
-        horizon = f"{args.truncate} plies" if args.truncate else "to the end"
+        settings, rollout_label = rollout_row(args)
         rolled = timed(lambda: rolled_out(flat, settings, args.weights))
-        kind = "plain " if args.plain else ""
-        rows.append((f"our {kind}rollout, {args.trials} trials, {horizon}", *rolled))
+        rows.append((rollout_label, *rolled))
     flat_boards = boards_array(p.board for p in flat)
     for path in args.nets:  # through the evaluator the player uses, as "our 0-ply" is
         other = CompositeEvaluator(NetPair.load(path), database).evaluate
