@@ -10,11 +10,17 @@ The core is :class:`Position` (immutable, seen from the side to move) and :class
     >>> pos.play(pos.parse_move("8/5 6/5", (3, 1))).position_id()
     'sGfwATDgc/ABMA'
 
-Matches and money sessions (the cube, Crawford, records) are :class:`Match`; match files are
-in :mod:`backgammon.mat` and :mod:`backgammon.sgf`, bots in :mod:`backgammon.players`.
+Matches and money sessions (the cube, Crawford, records) are :class:`Match`; match files
+are in :mod:`backgammon.records.mat` and :mod:`backgammon.records.sgf`, bots in
+:mod:`backgammon.players`.  The layers, lowest first: ``core``, ``ids``, ``play``,
+``records``, ``players``, ``judging``, ``training``, ``protocols``; the faces ``cli`` and
+``web``.
 """
 
-from backgammon.board import (
+from backgammon import ids
+from backgammon._version import __version__
+from backgammon.core.position import Position
+from backgammon.core.values import (
     BAR,
     OFF,
     AmbiguousMoveError,
@@ -24,11 +30,11 @@ from backgammon.board import (
     InvalidPositionError,
     Move,
     Outcome,
-    Position,
 )
-from backgammon.dice import AuditableDice, FixedDice, SeededDice, verify
-from backgammon.match import Match, MatchRecord
-from backgammon.rules import Rules
+from backgammon.play.dice import AuditableDice, FixedDice, SeededDice, verify
+from backgammon.play.match import Match, MatchRecord
+from backgammon.play.rules import Rules
+from backgammon.records import convert, mat, sgf
 
 __all__ = [
     "BAR",
@@ -47,7 +53,10 @@ __all__ = [
     "Position",
     "Rules",
     "SeededDice",
+    "__version__",
+    "convert",
+    "ids",
+    "mat",
+    "sgf",
     "verify",
 ]
-
-__version__ = "0.1.0"

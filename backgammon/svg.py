@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Literal
 
-from backgammon.board import BAR, OFF, Position
+from backgammon.core.position import Position
+from backgammon.core.values import BAR, OFF
 
 if TYPE_CHECKING:
-    from backgammon.match import Match
+    from backgammon.play.match import Match
 
 __all__ = ["BoardStyle", "board_svg", "match_svg"]
 
@@ -282,7 +283,7 @@ def match_svg(
     width: int | None = None,
     interactive: bool = False,
 ) -> str:
-    """The board of a :class:`~backgammon.match.Match` from player ``viewer``'s side (at the
+    """The board of a :class:`~backgammon.play.match.Match` from player ``viewer``'s side (at the
     bottom), with its dice, cube, score, length and Crawford flag (``interactive`` as in
     :func:`board_svg`).
 

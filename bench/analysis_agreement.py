@@ -4,7 +4,7 @@
 
 Debian's gnubg plays ``--matches`` matches against itself, each side with its own random
 evaluation noise (0 to 0.1, so error rates range widely), analyses each at 2-ply and saves
-it as SGF.  We analyse the same files (:func:`backgammon.analysis.analyse` at ``--ply``).
+it as SGF.  We analyse the same files (:func:`backgammon.judging.analysis.analyse` at ``--ply``).
 Printed: the correlation of the per-player overall error rates (mEMG per decision), their
 mean absolute difference, the share of gnubg's "very bad" marks that we mark bad or very
 bad, and the analysis time against gnubg re-analysing the same files at our ply, as a ratio.
@@ -30,12 +30,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from records_helpers import run_gnubg
 
-from backgammon import Position, sgf
-from backgammon.analysis import Analysis, analyse, mat_rows
-from backgammon.matchfile import FileDouble, FileDrop, FileRoll, FileTake, MatchFile
+from backgammon import Position
+from backgammon.judging.analysis import Analysis, analyse, mat_rows
 from backgammon.players.neural import NeuralPlayer
 from backgammon.players.probabilities import game_over_probs
 from backgammon.players.search import Searcher
+from backgammon.records import sgf
+from backgammon.records.matchfile import FileDouble, FileDrop, FileRoll, FileTake, MatchFile
 
 _NODE = re.compile(r";([BW])\[([^\]]*)\]([^;()]*)")
 _RATE = re.compile(r"^Error rate mEMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)")

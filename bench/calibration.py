@@ -28,10 +28,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import gnubg_nn
 from gnubg_reference import played_game_cases, to_gnubg
 
-from backgammon.board import Position
+from backgammon.core.position import Position
+from backgammon.judging.rollout import RolloutSettings, rollout
 from backgammon.players.encode import boards_array, is_crashed
 from backgammon.players.neural import NeuralPlayer
-from backgammon.rollout import RolloutSettings, rollout
 
 CLASSES = ("contact", "crashed", "race")
 

@@ -19,7 +19,7 @@ import random
 
 import gnubg_nn
 
-from backgammon.board import Position
+from backgammon.core.position import Position
 from backgammon.players import get
 
 

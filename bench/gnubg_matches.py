@@ -22,11 +22,11 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from backgammon import mat
-from backgammon.match import Match
+from backgammon.play.match import Match
+from backgammon.play.record import Beaver, Double, Drop, Take
 from backgammon.players import get
 from backgammon.protocols.external import ExternalPlayer, play_gnubg, serve_external
-from backgammon.record import Beaver, Double, Drop, Take
+from backgammon.records import mat
 
 US, GNU = 1, 0
 

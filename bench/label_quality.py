@@ -52,13 +52,13 @@ import numpy as np
 from gnubg_reference import played_game_cases
 from threadpoolctl import threadpool_limits
 
-from backgammon.board import Position
+from backgammon.core.position import Position
+from backgammon.judging.rollout import RolloutSettings
 from backgammon.players.bearoff import BearoffDatabase
 from backgammon.players.encode import boards_array, is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair, default_nets
 from backgammon.players.search import Searcher
-from backgammon.rollout import RolloutSettings
 from backgammon.training.distill import generate, one_ply, opponent_chooser, rolled_out, two_ply
 
 

@@ -25,8 +25,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from backgammon.board import Position
-from backgammon.rollout import RolloutSettings, rollout
+from backgammon.core.position import Position
+from backgammon.judging.rollout import RolloutSettings, rollout
 
 GNUBG = "/usr/games/gnubg"
 

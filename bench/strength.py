@@ -27,7 +27,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from backgammon.board import Move, Position
+from backgammon.core.position import Position
+from backgammon.core.values import Move
 from backgammon.players import get
 from backgammon.players.encode import CLASSES, class_masks
 from backgammon.training.duel import Chooser, duplicate_pairs, mean_and_error

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import gnubg_nn
 
 from backgammon import Position
-from backgammon.ids import GameState, MatchIdFields, encode_match_id
+from backgammon.ids.gnubg import GameState, MatchIdFields, encode_match_id
 from backgammon.players.cube import CubeState
 
 Case = tuple[Position, int, int]

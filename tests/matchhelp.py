@@ -6,9 +6,9 @@ import random
 from collections.abc import Sequence
 
 from backgammon import Move, Position
-from backgammon.dice import FixedDice
-from backgammon.match import Match
-from backgammon.rules import Rules
+from backgammon.play.dice import FixedDice
+from backgammon.play.match import Match
+from backgammon.play.rules import Rules
 
 
 def board(mover: dict[int, int], opponent: dict[int, int]) -> Position:

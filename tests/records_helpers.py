@@ -6,9 +6,10 @@ import random
 import subprocess
 from pathlib import Path
 
-from backgammon.board import Position
-from backgammon.match import Match, Phase, ResignationError
-from backgammon.matchfile import (
+from backgammon.core.position import Position
+from backgammon.play.match import Match, Phase, ResignationError
+from backgammon.play.rules import Rules
+from backgammon.records.matchfile import (
     FileAction,
     FileDouble,
     FileDrop,
@@ -22,7 +23,6 @@ from backgammon.matchfile import (
     reading_match,
     unwritten_pass,
 )
-from backgammon.rules import Rules
 
 GNUBG = "/usr/games/gnubg"
 

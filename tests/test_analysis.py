@@ -17,10 +17,9 @@ import pytest
 from clihelp import run_cli
 from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnubg
 
-from backgammon import Position, mat
-from backgammon.analysis import THRESHOLDS, analyse, mark, mat_rows, rating
+from backgammon import Position
 from backgammon.cli.advice import hint_lines
-from backgammon.matchfile import MatchFile
+from backgammon.judging.analysis import THRESHOLDS, analyse, mark, mat_rows, rating
 from backgammon.players.cube import (
     CubeAction,
     CubeState,
@@ -34,6 +33,8 @@ from backgammon.players.encode import boards_array
 from backgammon.players.met import KAZAROSS_XG2
 from backgammon.players.neural import NeuralPlayer
 from backgammon.players.search import cube_lives
+from backgammon.records import mat
+from backgammon.records.matchfile import MatchFile
 
 SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
 
@@ -234,7 +235,7 @@ def test_analysis_of_a_match_counts_unforced_plays_and_luck(net: NeuralPlayer) -
     assert a.players[0].result + a.players[1].result == pytest.approx(0.0)
     assert sum(p.unforced for p in a.players) == sum(1 for d in a.decisions if d.kind == "checker")
     # The same match analysed from the Match it replays to gives the same judgement.
-    from backgammon.matchfile import to_match
+    from backgammon.records.matchfile import to_match
 
     b = analyse(to_match(record), net, plies=0, names=record.players)
     assert [d.error_emg for d in b.decisions] == pytest.approx([d.error_emg for d in a.decisions])

@@ -13,12 +13,7 @@ from hypothesis import strategies as st
 
 from backgammon import Position
 from backgammon.players import bearoff
-from backgammon.players.bearoff import (
-    N_POSITIONS,
-    BearoffDatabase,
-    BearoffError,
-    position_index,
-)
+from backgammon.players.bearoff import N_POSITIONS, BearoffDatabase, BearoffError, position_index
 
 
 @pytest.fixture(scope="module")

@@ -11,14 +11,7 @@ import json
 import pytest
 from reference import REFERENCE
 
-from backgammon import (
-    GameResult,
-    IllegalMoveError,
-    InvalidPositionError,
-    Move,
-    Outcome,
-    Position,
-)
+from backgammon import GameResult, IllegalMoveError, InvalidPositionError, Move, Outcome, Position
 
 
 def pos(mine: dict[int, int], theirs: dict[int, int] | None = None) -> Position:

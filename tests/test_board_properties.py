@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from backgammon import Position
-from backgammon.board import CHECKERS
+from backgammon.core.values import CHECKERS
 
 dice_st = st.tuples(st.integers(1, 6), st.integers(1, 6))
 

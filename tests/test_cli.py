@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from matchhelp import random_position
 from reference import SAMPLES
 
-from backgammon.board import Move, Position
 from backgammon.cli import BoardView, render_board
+from backgammon.core.position import Position
+from backgammon.core.values import Move
 
 # --------------------------------------------------------------------------- the board
 
@@ -152,7 +153,7 @@ def test_scripted_one_point_match_through_stdin(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "The match is over" in result.stdout
     assert "The match is saved in one.mat" in result.stdout
-    from backgammon import mat
+    from backgammon.records import mat
 
     record = mat.read_record((tmp_path / "one.mat").read_text())
     assert record.length == 1 and len(record.games) == 1
@@ -161,7 +162,7 @@ def test_scripted_one_point_match_through_stdin(tmp_path: Path) -> None:
     winner_name = record.players[end.winner]
     assert f"The match is over: {winner_name} won" in result.stdout
     # Every play of the human (player 0) that had a choice is the first legal play listed.
-    from backgammon.matchfile import FileRoll, apply_action, reading_match
+    from backgammon.records.matchfile import FileRoll, apply_action, reading_match
 
     replay = reading_match()
     checked = 0
@@ -257,7 +258,7 @@ def test_whole_match_typed_in_notation_with_cube_and_errors(tmp_path: Path) -> N
     assert "Taken back." in out
     final = re.search(r"The match is over: (\w+) won, (\d+)-(\d+)\.", out)
     assert final is not None
-    from backgammon import mat
+    from backgammon.records import mat
 
     record = mat.read_record((tmp_path / "three.mat").read_text())
     assert record.warnings == ()
@@ -272,7 +273,7 @@ def test_whole_match_typed_in_notation_with_cube_and_errors(tmp_path: Path) -> N
     text = (tmp_path / "three.mat").read_text()
     assert " Doubles => 2" in text and " Takes" in text
     # R28: the board says which game is the Crawford game, and later ones post-Crawford
-    from backgammon.matchfile import crawford_games
+    from backgammon.records.matchfile import crawford_games
 
     flags = crawford_games(record)
     assert ("Crawford game" in out) == any(flags)
@@ -455,7 +456,7 @@ def test_selfplay_writes_matches_and_prints_results(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     files = sorted((tmp_path / "games").glob("*.mat"))
     assert len(files) == 3
-    from backgammon import mat
+    from backgammon.records import mat
 
     winners = [0, 0]
     for f in files:
@@ -473,7 +474,7 @@ def test_ctrl_c_saves_and_says_where(tmp_path: Path) -> None:
     assert program.next_prompt() is None
     assert program.finish() == 130
     assert "Stopped. The match is saved in int.mat" in program.output
-    from backgammon import mat
+    from backgammon.records import mat
 
     m = mat.read((tmp_path / "int.mat").read_text())
     assert not m.is_over and m.rules.match_length == 5
@@ -567,8 +568,8 @@ def _session_from(position: Position, throws: list[tuple[int, int]], script: str
     from rich.console import Console
 
     from backgammon.cli import PlayOptions, Reader, Session
-    from backgammon.dice import FixedDice
-    from backgammon.match import Match
+    from backgammon.play.dice import FixedDice
+    from backgammon.play.match import Match
     from backgammon.players import get
 
     xgid = f"XGID={position.xgid_position()}:0:0:1:00:0:0:0:0:10"
@@ -682,9 +683,9 @@ def test_the_bot_is_asked_from_its_own_side(tmp_path: Path) -> None:
     from rich.console import Console
 
     from backgammon.cli import PlayOptions, Reader, Session
-    from backgammon.dice import FixedDice
-    from backgammon.ids import MatchIdFields, encode_match_id
-    from backgammon.match import Match
+    from backgammon.ids.gnubg import MatchIdFields, encode_match_id
+    from backgammon.play.dice import FixedDice
+    from backgammon.play.match import Match
 
     # 5-point match, score 3-1 (we lead), the bot (player 1) owns a 2-cube and is on roll,
     # in a position seen from the bot's side.

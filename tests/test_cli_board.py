@@ -14,8 +14,8 @@ from clihelp import (
     listed_plays,
 )
 
-from backgammon.board import Position
 from backgammon.cli import BoardView, render_board
+from backgammon.core.position import Position
 
 
 def test_the_second_players_checkers_keep_their_mark_at_the_bottom() -> None:

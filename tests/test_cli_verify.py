@@ -12,10 +12,10 @@ from clihelp import Program, _data_home, play_through, run_cli  # noqa: F401 (a 
 from rich.console import Console
 
 from backgammon.cli import PlayOptions, Reader, Session, UsageError, audit
-from backgammon.dice import AuditableDice, dice_stream
-from backgammon.match import Match
+from backgammon.play.dice import AuditableDice, dice_stream
+from backgammon.play.match import Match
+from backgammon.play.rules import Rules
 from backgammon.players import get
-from backgammon.rules import Rules
 
 
 def test_an_auditable_match_is_verified_from_its_file(tmp_path: Path) -> None:

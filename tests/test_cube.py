@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from matchhelp import match_at
 
 from backgammon import Match, Position
+from backgammon.play.rules import Rules
 from backgammon.players.cube import (
     CubeAction,
     CubeState,
@@ -18,7 +19,6 @@ from backgammon.players.cube import (
     money_equity,
 )
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityError
-from backgammon.rules import Rules
 
 
 def race(p: float) -> tuple[float, float, float, float, float]:

@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from backgammon.dice import (
+from backgammon.play.dice import (
     AuditableDice,
     DiceError,
     DiceSource,
@@ -16,7 +16,7 @@ from backgammon.dice import (
     dice_stream,
     verify,
 )
-from backgammon.match import Match, MatchRecord, OpeningRoll, Phase, Roll
+from backgammon.play.match import Match, MatchRecord, OpeningRoll, Phase, Roll
 
 # Upper 0.1% points of the chi-square distribution (fixed seeds: the tests are deterministic,
 # and a fair source fails them one time in a thousand seeds).

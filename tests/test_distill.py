@@ -12,7 +12,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from backgammon.board import Move, Position
+from backgammon.core.position import Position
+from backgammon.core.values import Move
+from backgammon.judging.rollout import RolloutSettings, rollout
+from backgammon.judging.rollout.engine import RolloutSettingsError
+from backgammon.judging.rollout.local import ProcessPool
 from backgammon.players import UnknownPlayerError
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.encode import class_masks, encode, is_crashed, is_race
@@ -20,9 +24,6 @@ from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
 from backgammon.players.probabilities import OUTPUT_NAMES, cubeless_equity
 from backgammon.players.search import Searcher
-from backgammon.rollout import RolloutSettings, rollout
-from backgammon.rollout.engine import RolloutSettingsError
-from backgammon.rollout.local import ProcessPool
 from backgammon.training import distill
 from backgammon.training.distill import (
     FitDataError,

@@ -9,19 +9,11 @@ import pytest
 from matchhelp import board, match_at
 
 from backgammon import Match, Position
-from backgammon.board import Move
-from backgammon.dice import FixedDice
-from backgammon.match import ActionKind, Phase
-from backgammon.players import (
-    CubeAction,
-    CubeDecision,
-    CubeState,
-    Decision,
-    Player,
-    decide,
-    get,
-)
-from backgammon.rules import Rules
+from backgammon.core.values import Move
+from backgammon.play.dice import FixedDice
+from backgammon.play.match import ActionKind, Phase
+from backgammon.play.rules import Rules
+from backgammon.players import CubeAction, CubeDecision, CubeState, Decision, Player, decide, get
 
 MONEY_BEAVERS = Rules.money(jacoby=True, beavers=True)
 

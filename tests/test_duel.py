@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from backgammon.board import Move, Position
+from backgammon.core.position import Position
+from backgammon.core.values import Move
 from backgammon.players import get
 from backgammon.training.duel import duplicate_pairs, mean_and_error, play_game
 

@@ -16,12 +16,12 @@ from records_helpers import GNUBG
 from test_fibsboard import GNUBG_DOUBLED, GNUBG_MOVE, GNUBG_ROLL
 from test_fuzz_readers import texts
 
-from backgammon import mat
-from backgammon.match import Match
-from backgammon.matchids import board_line
+from backgammon.play.ids import board_line
+from backgammon.play.match import Match
+from backgammon.play.rules import Rules
 from backgammon.players import get
 from backgammon.protocols.external import ExternalPlayer, play_gnubg
-from backgammon.rules import Rules
+from backgammon.records import mat
 
 
 @pytest.fixture(scope="module")

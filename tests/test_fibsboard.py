@@ -16,17 +16,13 @@ from records_helpers import GNUBG
 from test_fuzz_readers import check, texts
 
 from backgammon import Position
-from backgammon.dice import SeededDice
-from backgammon.fibsboard import (
-    InvalidBoardLineError,
-    format_board_line,
-    parse_board_line,
-)
-from backgammon.ids import encode_match_id
-from backgammon.match import Match, Phase
-from backgammon.matchids import board_line, gnubg_id, match_id_fields, state_from_board_line
-from backgammon.matchstate import MatchState
-from backgammon.rules import Rules
+from backgammon.ids.fibs import InvalidBoardLineError, format_board_line, parse_board_line
+from backgammon.ids.gnubg import encode_match_id
+from backgammon.play.dice import SeededDice
+from backgammon.play.ids import board_line, gnubg_id, match_id_fields, state_from_board_line
+from backgammon.play.match import Match, Phase
+from backgammon.play.rules import Rules
+from backgammon.play.state import MatchState
 
 # The example of the FIBS client protocol: you (O, moving 24 to 1) rolled 62 at the start.
 FIBS_EXAMPLE = (

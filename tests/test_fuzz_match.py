@@ -28,9 +28,10 @@ from hypothesis import strategies as st
 from matchhelp import act, board, match_at
 
 from backgammon import GameResult, Move
-from backgammon.dice import SeededDice
-from backgammon.ids import decode_match_id, parse_xgid
-from backgammon.match import (
+from backgammon.ids.gnubg import decode_match_id
+from backgammon.ids.xgid import parse_xgid
+from backgammon.play.dice import SeededDice
+from backgammon.play.match import (
     Accept,
     Action,
     ActionKind,
@@ -51,7 +52,7 @@ from backgammon.match import (
     Roll,
     Take,
 )
-from backgammon.rules import Rules
+from backgammon.play.rules import Rules
 
 RULES = [
     Rules(match_length=1),

@@ -22,10 +22,12 @@ import pytest
 from records_helpers import beavered_money_match, closed_out_game, random_match
 from reference import REFERENCE, SAMPLES
 
-from backgammon import convert, ids, mat, sgf
-from backgammon.board import Position, iter_rolls
-from backgammon.match import Match
-from backgammon.matchfile import MatchFile, to_match
+from backgammon import ids
+from backgammon.core.position import Position
+from backgammon.core.values import iter_rolls
+from backgammon.play.match import Match
+from backgammon.records import convert, mat, sgf
+from backgammon.records.matchfile import MatchFile, to_match
 
 Reader = Callable[[Any], object]
 

@@ -17,10 +17,10 @@ from dataclasses import replace
 
 from matchhelp import board
 
-from backgammon.dice import SeededDice
-from backgammon.ids import MatchIdFields, decode_match_id, encode_match_id
-from backgammon.match import IllegalPositionError, Match, Phase
-from backgammon.rules import Rules
+from backgammon.ids.gnubg import MatchIdFields, decode_match_id, encode_match_id
+from backgammon.play.dice import SeededDice
+from backgammon.play.match import IllegalPositionError, Match, Phase
+from backgammon.play.rules import Rules
 
 GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
 # Not skipped when missing: .ci/run installs Debian's gnubg, and these are the proof.

@@ -18,9 +18,9 @@ import subprocess
 import pytest
 from matchhelp import board
 
-from backgammon.dice import SeededDice
-from backgammon.ids import MatchIdFields, encode_match_id
-from backgammon.match import (
+from backgammon.ids.gnubg import MatchIdFields, encode_match_id
+from backgammon.play.dice import SeededDice
+from backgammon.play.match import (
     Accept,
     Action,
     Beaver,
@@ -38,7 +38,7 @@ from backgammon.match import (
     Roll,
     Take,
 )
-from backgammon.rules import Rules
+from backgammon.play.rules import Rules
 
 GNUBG = shutil.which("gnubg") or shutil.which("/usr/games/gnubg")
 # Not skipped when missing: .ci/run installs Debian's gnubg, and these are the proof.

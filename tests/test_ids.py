@@ -12,21 +12,18 @@ import pytest
 from matchhelp import board
 from reference import REFERENCE
 
-from backgammon.dice import FixedDice, SeededDice
-from backgammon.ids import (
+from backgammon.ids.gnubg import (
     GameState,
     InvalidMatchIdError,
-    InvalidXgidError,
     MatchIdFields,
     decode_match_id,
     encode_match_id,
-    gnubg_id_from_xgid,
-    parse_xgid,
     split_gnubg_id,
-    xgid_from_gnubg_id,
 )
-from backgammon.match import IllegalPositionError, Match, MatchError, Phase
-from backgammon.rules import Rules
+from backgammon.ids.xgid import InvalidXgidError, gnubg_id_from_xgid, parse_xgid, xgid_from_gnubg_id
+from backgammon.play.dice import FixedDice, SeededDice
+from backgammon.play.match import IllegalPositionError, Match, MatchError, Phase
+from backgammon.play.rules import Rules
 
 VECTORS: dict[str, Any] = json.loads((REFERENCE / "vectors.json").read_text())
 ROUNDTRIP: list[dict[str, Any]] = json.loads((REFERENCE / "xgid_roundtrip.json").read_text())

@@ -16,10 +16,11 @@ from records_helpers import (
 )
 from reference import SAMPLES
 
-from backgammon import mat
-from backgammon.dice import FixedDice
-from backgammon.match import CubeError, Match
-from backgammon.matchfile import (
+from backgammon.play.dice import FixedDice
+from backgammon.play.match import CubeError, Match
+from backgammon.play.rules import Rules
+from backgammon.records import mat
+from backgammon.records.matchfile import (
     FileDouble,
     FileDrop,
     FileGameEnd,
@@ -32,7 +33,6 @@ from backgammon.matchfile import (
     from_match,
     to_match,
 )
-from backgammon.rules import Rules
 
 GNUBG_MAT = SAMPLES / "gnubg107_5pt_match.mat"
 REEXPORT_MAT = SAMPLES / "gnubg_reexport_after_import.mat"

@@ -6,8 +6,8 @@ import pytest
 from matchhelp import board, match_at, snapshot
 
 from backgammon import GameResult, IllegalMoveError, InvalidMoveTextError, Move, Position
-from backgammon.dice import DiceError, FixedDice, SeededDice
-from backgammon.match import (
+from backgammon.play.dice import DiceError, FixedDice, SeededDice
+from backgammon.play.match import (
     Accept,
     Beaver,
     CubeError,
@@ -34,7 +34,7 @@ from backgammon.match import (
     Roll,
     Take,
 )
-from backgammon.rules import Rules, RulesError
+from backgammon.play.rules import Rules, RulesError
 
 # A bear-off: the mover's last checker on its 1-point; the opponent has borne off nothing.
 LAST_CHECKER = board({1: 1}, {6: 15})

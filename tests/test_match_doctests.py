@@ -1,15 +1,19 @@
-"""The examples in the match-play modules' docstrings run as written."""
+"""The examples in the lower layers' docstrings run as written."""
 
 import doctest
 
 import pytest
 
-from backgammon import dice, fibsboard, ids, match, matchids, matchstate, record, rules
+from backgammon import core, ids, play
+from backgammon.core import turn
+from backgammon.ids import fibs, gnubg, xgid
+from backgammon.play import dice, match, record, rules, state
+from backgammon.play import ids as play_ids
 
 
 @pytest.mark.parametrize(
     "module",
-    [dice, fibsboard, ids, match, matchids, matchstate, record, rules],
+    [core, turn, ids, gnubg, xgid, fibs, play, dice, match, play_ids, state, record, rules],
     ids=lambda m: m.__name__,
 )
 def test_docstring_examples(module: object) -> None:

@@ -24,9 +24,9 @@ from hypothesis.stateful import (
 from matchhelp import act, snapshot
 
 from backgammon import Move
-from backgammon.dice import SeededDice
-from backgammon.match import ActionKind, GameStart, Match, MatchOverError, Phase
-from backgammon.rules import Rules
+from backgammon.play.dice import SeededDice
+from backgammon.play.match import ActionKind, GameStart, Match, MatchOverError, Phase
+from backgammon.play.rules import Rules
 
 RULES = st.one_of(
     st.builds(

@@ -10,14 +10,8 @@ import time
 import pytest
 from reference import REFERENCE
 
-from backgammon import (
-    AmbiguousMoveError,
-    IllegalMoveError,
-    InvalidMoveTextError,
-    Move,
-    Position,
-)
-from backgammon.notation import parse_segments
+from backgammon import AmbiguousMoveError, IllegalMoveError, InvalidMoveTextError, Move, Position
+from backgammon.core.notation import parse_segments
 
 VECTORS = json.loads((REFERENCE / "move_vectors.json").read_text())
 

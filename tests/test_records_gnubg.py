@@ -23,9 +23,9 @@ from records_helpers import (
 )
 from reference import SAMPLES
 
-from backgammon import mat, sgf
-from backgammon.match import Match, Phase
-from backgammon.matchfile import MatchFile, from_match, to_match
+from backgammon.play.match import Match, Phase
+from backgammon.records import mat, sgf
+from backgammon.records.matchfile import MatchFile, from_match, to_match
 
 
 def test_gnubg_is_installed() -> None:

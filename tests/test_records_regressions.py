@@ -16,8 +16,8 @@ import pytest
 from records_helpers import beavered_then_played
 from reference import SAMPLES
 
-from backgammon import convert, mat, sgf
-from backgammon.matchfile import MatchFileError
+from backgammon.records import convert, mat, sgf
+from backgammon.records.matchfile import MatchFileError
 
 FORCED_MAT = SAMPLES / "gnubg107_resign_after_forced_roll.mat"
 FORCED_SGF = SAMPLES / "gnubg107_resign_after_forced_roll.sgf"

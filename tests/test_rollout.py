@@ -12,13 +12,9 @@ from functools import cache
 import numpy as np
 import pytest
 
-from backgammon.board import Position
 from backgammon.cli.commands import main
-from backgammon.players.cube import CubeAction, CubeState, cube_decision, cube_efficiency
-from backgammon.players.encode import boards_array
-from backgammon.players.probabilities import cubeless_equity, flip_probs
-from backgammon.players.search import roll_children
-from backgammon.rollout import (
+from backgammon.core.position import Position
+from backgammon.judging.rollout import (
     CUBE_LABELS,
     Candidate,
     RolloutJob,
@@ -27,9 +23,13 @@ from backgammon.rollout import (
     play_trials,
     rollout,
 )
-from backgammon.rollout.dice import roll_indices, to_dice
-from backgammon.rollout.engine import evaluator_for
-from backgammon.rollout.local import InProcess, ProcessPool
+from backgammon.judging.rollout.dice import roll_indices, to_dice
+from backgammon.judging.rollout.engine import evaluator_for
+from backgammon.judging.rollout.local import InProcess, ProcessPool
+from backgammon.players.cube import CubeAction, CubeState, cube_decision, cube_efficiency
+from backgammon.players.encode import boards_array
+from backgammon.players.probabilities import cubeless_equity, flip_probs
+from backgammon.players.search import roll_children
 
 OPENING_31 = dict(dice=(3, 1), top=2)
 
@@ -265,7 +265,7 @@ def test_ray_gives_the_numbers_of_the_local_pool() -> None:
     """A local Ray instance (two CPUs) runs the same batches as the process pool."""
     import ray
 
-    from backgammon.rollout.ray_backend import RayBackend
+    from backgammon.judging.rollout.ray_backend import RayBackend
 
     pos = Position.initial()
     kw = _small_cubeful()

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from backgammon import Position
-from backgammon.board import iter_rolls
+from backgammon.core.values import iter_rolls
 from backgammon.players.bearoff import BearoffDatabase
 from backgammon.players.encode import boards_array
 from backgammon.players.evaluator import CompositeEvaluator

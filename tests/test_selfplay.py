@@ -8,7 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from backgammon.board import Move, Position
+from backgammon.core.position import Position
+from backgammon.core.values import Move
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
 from backgammon.players.probabilities import flip_probs

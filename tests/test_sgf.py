@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from records_helpers import play_signature, random_match, random_record
 from reference import SAMPLES
 
-from backgammon import mat, sgf
-from backgammon.convert import convert, convert_text, detect_format
-from backgammon.matchfile import (
+from backgammon.records import mat, sgf
+from backgammon.records.convert import convert, convert_text, detect_format
+from backgammon.records.matchfile import (
     FileDouble,
     FileDrop,
     FileGameEnd,

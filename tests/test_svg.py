@@ -186,7 +186,7 @@ def test_width_sets_size() -> None:
 
 def test_match_svg_draws_the_match_from_either_player() -> None:
     """The cube turned to its owner's side (R24), the dice of the player on roll, the score."""
-    from backgammon.match import Match
+    from backgammon.play.match import Match
     from backgammon.svg import match_svg
 
     m = Match(length=5)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from backgammon.board import Position
+from backgammon.core.position import Position
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
 from backgammon.players.probabilities import flip_probs

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from matchhelp import random_position
 
-from backgammon.board import BAR, OFF, IllegalMoveError, Move, Position
-from backgammon.turn import EntryError, TurnEntry
+from backgammon.core.position import Position
+from backgammon.core.turn import EntryError, TurnEntry
+from backgammon.core.values import BAR, OFF, IllegalMoveError, Move
 
 
 def test_whole_play_in_any_spelling() -> None:

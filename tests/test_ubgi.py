@@ -14,7 +14,7 @@ from matchhelp import board
 from test_fibsboard import FIBS_EXAMPLE
 from test_fuzz_readers import texts
 
-from backgammon.match import Match
+from backgammon.play.match import Match
 from backgammon.players import get
 from backgammon.protocols.answer import plain_move
 from backgammon.protocols.ubgi import UbgiEngine

@@ -1,11 +1,11 @@
-"""The package's version is written in one place: ``__version__`` in backgammon/__init__.py."""
+"""The package's version is written in one place: ``__version__`` in backgammon/_version.py."""
 
 import importlib.metadata
 import tomllib
 from pathlib import Path
 
 import backgammon
-from backgammon import sgf
+from backgammon.records import sgf
 from backgammon.web import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -19,7 +19,7 @@ def test_pyproject_takes_the_version_from_the_package() -> None:
     pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
     assert "version" not in pyproject["project"]
     assert "version" in pyproject["project"]["dynamic"]
-    assert pyproject["tool"]["hatch"]["version"]["path"] == "backgammon/__init__.py"
+    assert pyproject["tool"]["hatch"]["version"]["path"] == "backgammon/_version.py"
 
 
 def test_other_places_that_name_the_version_use_it(tmp_path: Path) -> None:

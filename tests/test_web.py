@@ -120,7 +120,7 @@ def test_a_whole_match_against_the_bot_then_audit_replay_and_restart(
     # The seed is revealed and every roll checks against the commitment shown at the start.
     assert hashlib.sha256(bytes.fromhex(s["seed"])).hexdigest() == m["commitment"]
     assert s["dice_verified"] is True
-    from backgammon.dice import verify
+    from backgammon.play.dice import verify
 
     assert verify(s["rolls"], s["seed"], m["commitment"])  # anyone can check the rolls
     assert any(": " in line for line in s["log"])
@@ -139,7 +139,7 @@ def test_a_whole_match_against_the_bot_then_audit_replay_and_restart(
     assert middle.status_code == 200 and middle.text.startswith("<svg")
     assert client.get(f"/api/matches/{mid}/replay/{s['seq'] + 1}").status_code == 400
     # Downloads: gnubg's .mat and SGF, which read back to the same match.
-    from backgammon import mat, sgf
+    from backgammon.records import mat, sgf
 
     mat_text = client.get(f"/api/matches/{mid}/match.mat")
     assert mat_text.status_code == 200
@@ -432,7 +432,7 @@ def test_unfinished_match_cannot_be_replayed_or_downloaded(
 
 def bot_wins_opening_row(match_id: str) -> Any:
     """A match against the random bot whose seed makes the bot (seat 1) win the opening."""
-    from backgammon.dice import dice_stream
+    from backgammon.play.dice import dice_stream
     from backgammon.web.game import Game
     from backgammon.web.store import MatchRow
 
@@ -701,9 +701,9 @@ def test_the_bot_acts_through_the_one_driver_with_every_cube_rule(
 ) -> None:
     """bot_action is decide() as a stored action: the bot sees Jacoby and beavers (in a
     money game) and its beaver and its play come back as the web stores them."""
-    from backgammon.match import Match
+    from backgammon.play.match import Match
+    from backgammon.play.rules import Rules
     from backgammon.players import CubeAction, CubeState
-    from backgammon.rules import Rules
     from backgammon.web import game as web_game
     from backgammon.web.store import MatchRow
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from pghelp import postgres  # noqa: F401 (the fixture)
 from test_web import auth, db, settle  # noqa: F401 (db: the fixture)
 
-from backgammon import mat, sgf
-from backgammon.match import Match
+from backgammon.play.match import Match
+from backgammon.records import mat, sgf
 from backgammon.web import create_app
 from backgammon.web.errors import MESSAGE, NAME_LENGTH, BadNameError, check_name
 

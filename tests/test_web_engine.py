@@ -10,7 +10,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from backgammon.match import Match
+from backgammon.play.match import Match
 from backgammon.players import get
 from backgammon.web import create_app
 from backgammon.web.engine import RateLimiter, engine_router

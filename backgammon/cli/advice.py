@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from backgammon.board import Move, Position
 from backgammon.cli.errors import UsageError
-from backgammon.match import ActionKind, Match, Phase
+from backgammon.core.position import Position
+from backgammon.core.values import Move
+from backgammon.play.match import ActionKind, Match, Phase
 from backgammon.players import CubeAdviser, CubeState, MoveRanker, Player, decide
 from backgammon.players import get as get_player
 from backgammon.players.cube import CubeAction, to_emg
@@ -120,7 +121,7 @@ def tutor_warning(
     """The tutor's warning when ``action`` ("move" with ``move``, or "roll", "double",
     "take", "pass") loses at least gnubg's "bad" threshold (0.08 EMG); None otherwise or
     when the bot gives no equities."""
-    from backgammon.analysis import THRESHOLDS, cube_errors, judge_play, mark
+    from backgammon.judging.analysis import THRESHOLDS, cube_errors, judge_play, mark
 
     bad = dict(THRESHOLDS)["bad"]
     if not isinstance(bot, NeuralPlayer):

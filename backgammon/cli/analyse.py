@@ -1,5 +1,5 @@
 """``backgammon analyse FILE.mat|FILE.sgf``: every decision of a match judged (see
-:mod:`backgammon.analysis`), shown as a table, or written as JSON or a standalone HTML
+:mod:`backgammon.judging.analysis`), shown as a table, or written as JSON or a standalone HTML
 report with the board of each error and a graph of match winning chances."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from backgammon.analysis import Analysis, Judged, analyse
 from backgammon.cli.errors import UsageError
 from backgammon.cli.records import read_file
-from backgammon.match import Match
+from backgammon.judging.analysis import Analysis, Judged, analyse
+from backgammon.play.match import Match
 from backgammon.players.neural import NeuralPlayer
 from backgammon.svg import match_svg
 
@@ -71,7 +71,7 @@ def analyse_command(args: argparse.Namespace) -> int:
 
 
 def _replayable(record: object) -> Match | None:
-    from backgammon import matchfile
+    from backgammon.records import matchfile
 
     assert isinstance(record, matchfile.MatchFile)
     return matchfile.to_match(record)

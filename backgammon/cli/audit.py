@@ -5,7 +5,7 @@ A match file alone cannot be checked: it writes each roll larger die first, and 
 tied opening throws, so the throws cannot be lined up with the seed's stream.  The comment
 lists every throw in order (an opening throw as the first player's die, then the second's);
 gnubg reads such a header comment, keeps it and writes it back.  :func:`check` then asks that
-the recorded throws come from the seed (:func:`backgammon.dice.verify`) and that the games in
+the recorded throws come from the seed (:func:`backgammon.play.dice.verify`) and that the games in
 the file were played with them.
 """
 
@@ -16,10 +16,10 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from backgammon import match as bm
 from backgammon.cli.errors import UsageError, clip
 from backgammon.cli.records import read_file
-from backgammon.dice import DiceError, verify
+from backgammon.play import match as bm
+from backgammon.play.dice import DiceError, verify
 
 __all__ = ["check", "comment", "recorded"]
 

@@ -15,8 +15,6 @@ from typing import NoReturn, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from backgammon import matchfile
-from backgammon.board import Position
 from backgammon.cli import analyse, audit
 from backgammon.cli import rollout as rollout_cli
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
@@ -27,10 +25,12 @@ from backgammon.cli.records import default_save_path, read_mat, write_mat
 from backgammon.cli.render import BoardView, make_console, render_board
 from backgammon.cli.session import PlayOptions, Session
 from backgammon.cli.state import _actor, _dice, _length, _on_roll
-from backgammon.dice import AuditableDice, DiceSource, SeededDice
-from backgammon.match import Match
+from backgammon.core.position import Position
+from backgammon.play.dice import AuditableDice, DiceSource, SeededDice
+from backgammon.play.match import Match
+from backgammon.play.rules import Rules
 from backgammon.players import CubeState
-from backgammon.rules import Rules
+from backgammon.records import matchfile
 
 __all__ = ["main"]
 
@@ -202,7 +202,7 @@ def hint_command(args: argparse.Namespace) -> int:
 
 def convert_command(args: argparse.Namespace) -> int:
     """``backgammon convert A.mat B.sgf``: between match file formats (either way)."""
-    from backgammon.convert import convert
+    from backgammon.records.convert import convert
 
     src, dst = Path(args.source), Path(args.target)
     for p in (src, dst):

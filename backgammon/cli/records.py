@@ -7,10 +7,10 @@ import os
 import time
 from pathlib import Path
 
-from backgammon import matchfile
 from backgammon.cli.errors import UsageError
-from backgammon.dice import DiceSource
-from backgammon.match import Match
+from backgammon.play.dice import DiceSource
+from backgammon.play.match import Match
+from backgammon.records import matchfile
 
 __all__ = ["data_folder", "default_save_path", "read_file", "read_mat", "write_mat"]
 
@@ -40,7 +40,7 @@ def default_save_path() -> Path:
 def write_mat(m: Match, path: Path, names: tuple[str, str], comment: str = "") -> None:
     """Save the match as a .mat file (gnubg's layout), or SGF if the name ends in .sgf, with
     ``comment`` as the match comment (both formats keep one)."""
-    from backgammon import mat, sgf
+    from backgammon.records import mat, sgf
 
     writer = sgf if path.suffix.lower() == ".sgf" else mat
     record = matchfile.from_match(m, names)
@@ -52,7 +52,7 @@ def write_mat(m: Match, path: Path, names: tuple[str, str], comment: str = "") -
 def read_file(path: Path) -> tuple[matchfile.MatchFile, Match]:
     """A saved .mat (or SGF, by the name) file: its model, and the match it replays to.
     Anything unreadable raises :class:`UsageError` naming the file."""
-    from backgammon import mat, sgf
+    from backgammon.records import mat, sgf
 
     reader = sgf if path.suffix.lower() == ".sgf" else mat
     try:

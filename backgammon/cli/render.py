@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from backgammon.board import Position
+from backgammon.core.position import Position
 
 __all__ = ["BoardView", "make_console", "render_board"]
 

@@ -17,7 +17,7 @@ from backgammon.cli.errors import UsageError
 from backgammon.players import CubeState
 
 if TYPE_CHECKING:
-    from backgammon.rollout import RolloutResult
+    from backgammon.judging.rollout import RolloutResult
 
 __all__ = ["add_parser", "rollout_command"]
 
@@ -88,7 +88,7 @@ def rollout_command(args: argparse.Namespace) -> int:
     """``backgammon rollout ID [--dice 31 | --cube] ...``"""
     from backgammon.cli.commands import _parse_dice, position_from_text
     from backgammon.cli.state import _dice
-    from backgammon.rollout import RolloutSettings, rollout  # numpy and the nets: only here
+    from backgammon.judging.rollout import RolloutSettings, rollout  # numpy and the nets: only here
 
     pos, match = position_from_text(args.id)
     state = CubeState.from_match(match) if match is not None else CubeState()

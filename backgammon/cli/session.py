@@ -9,7 +9,6 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from backgammon.board import Move, Position
 from backgammon.cli import audit
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot, tutor_warning
 from backgammon.cli.errors import UsageError, bound, clip
@@ -28,10 +27,12 @@ from backgammon.cli.state import (
     _resignation_text,
     _score,
 )
-from backgammon.dice import AuditableDice, DiceSource, verify
-from backgammon.match import ActionKind, Match, Phase
+from backgammon.core.position import Position
+from backgammon.core.turn import TurnEntry, format_partial
+from backgammon.core.values import Move
+from backgammon.play.dice import AuditableDice, DiceSource, verify
+from backgammon.play.match import ActionKind, Match, Phase
 from backgammon.players import CubeState, MoveRanker, decide
-from backgammon.turn import TurnEntry, format_partial
 
 __all__ = ["HELP", "PlayOptions", "Session"]
 
@@ -131,7 +132,7 @@ class PlayOptions:
     auto_forced: bool = True
     confirm: bool = True
     unicode: bool = True
-    save_path: Path = Path("backgammon.mat")
+    save_path: Path = Path("backgammon.records.mat")
     tutor: bool = False
 
 

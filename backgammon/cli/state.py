@@ -1,10 +1,11 @@
-"""What the terminal reads from a :class:`~backgammon.match.Match` beyond its minimum API,
+"""What the terminal reads from a :class:`~backgammon.play.match.Match` beyond its minimum API,
 in one place."""
 
 from __future__ import annotations
 
-from backgammon.board import Move, Position
-from backgammon.match import Match
+from backgammon.core.position import Position
+from backgammon.core.values import Move
+from backgammon.play.match import Match
 
 
 def _act(who: str, verb: str) -> str:

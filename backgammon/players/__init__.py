@@ -1,5 +1,5 @@
 """Players: one protocol for every bot, :func:`get` to make one by name and :func:`decide`
-to make one act on a :class:`~backgammon.match.Match`.
+to make one act on a :class:`~backgammon.play.match.Match`.
 
     >>> from backgammon import Position
     >>> from backgammon.players import get

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from backgammon.board import Move, Position
+from backgammon.core.position import Position
+from backgammon.core.values import Move
 from backgammon.players.cube import CubeAction, CubeState
 from backgammon.players.encode import boards_array
 from backgammon.players.pubeval import pubeval_scores

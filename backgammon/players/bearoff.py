@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.board import iter_weighted_rolls
+from backgammon.core.values import iter_weighted_rolls
 
 __all__ = [
     "MAX_ROLLS",

@@ -30,7 +30,7 @@ from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.probabilities import MONEY_WEIGHTS
 
 if TYPE_CHECKING:
-    from backgammon.match import Match
+    from backgammon.play.match import Match
 
 __all__ = [
     "CubeAction",

@@ -1,4 +1,4 @@
-"""One way to make a bot act on a :class:`~backgammon.match.Match`, for every face.
+"""One way to make a bot act on a :class:`~backgammon.play.match.Match`, for every face.
 
 :func:`decide` asks a :class:`~backgammon.players.base.Player` what to do in whatever
 phase the match is in (roll or double, play the dice, answer a double or a beaver, answer a
@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from backgammon.board import Move, Position
-from backgammon.match import ActionKind, IllegalActionError, Match, MatchOverError, Phase
+from backgammon.core.position import Position
+from backgammon.core.values import Move
+from backgammon.play.match import ActionKind, IllegalActionError, Match, MatchOverError, Phase
 from backgammon.players.base import CubeAdviser, Player
 from backgammon.players.cube import CubeAction, CubeState
 

@@ -1,7 +1,7 @@
 """Vectorised network inputs: Tesauro's per-point encoding plus handcrafted features.
 
 Every function takes a batch of boards as an ``(N, 26)`` integer array in the core's layout
-(:attr:`backgammon.board.Position.board`, seen from the side on roll) and works on the whole
+(:attr:`backgammon.core.position.Position.board`, seen from the side on roll) and works on the whole
 batch in a handful of numpy operations, so that all candidate plays of a roll are encoded at
 once.
 """
@@ -100,8 +100,8 @@ _NO_PLAYS: tuple[tuple[tuple[int, int, int], ...]] = ((),)  # a lost turn: one e
 
 def after_boards(board: Sequence[int], moves: Sequence[Sequence[Sequence[int]]]) -> IntArray:
     """The boards after each of ``moves`` (plays of ``board`` with their hit flags, as
-    :meth:`~backgammon.board.Position.legal_moves` gives them), each seen from the
-    opponent, who moves next: what :meth:`~backgammon.board.Position.play` gives, for all
+    :meth:`~backgammon.core.position.Position.legal_moves` gives them), each seen from the
+    opponent, who moves next: what :meth:`~backgammon.core.position.Position.play` gives, for all
     the candidates of a roll in a few array operations."""
     n = len(moves)
     if not n:

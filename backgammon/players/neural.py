@@ -7,7 +7,8 @@ from pathlib import Path
 
 from threadpoolctl import threadpool_limits
 
-from backgammon.board import Move, Position
+from backgammon.core.position import Position
+from backgammon.core.values import Move
 from backgammon.players.base import RankedMove
 from backgammon.players.bearoff import BearoffDatabase
 from backgammon.players.cube import (

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.board import Move, Position, iter_weighted_rolls
+from backgammon.core.position import Position
+from backgammon.core.values import Move, iter_weighted_rolls
 from backgammon.players.cube import (
     CubeState,
     best_cube_value,

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from backgammon.board import BAR, OFF, Move
-from backgammon.match import ActionKind, Match
+from backgammon.core.values import BAR, OFF, Move
+from backgammon.play.match import ActionKind, Match
+from backgammon.play.rules import Rules
 from backgammon.players import Player, decide
-from backgammon.rules import Rules
 
 __all__ = ["answer_text", "plain_move", "rules_for_line"]
 

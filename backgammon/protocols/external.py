@@ -15,9 +15,9 @@ import subprocess
 import threading
 from collections.abc import Callable
 
-from backgammon.fibsboard import FIBS_UNLIMITED, InvalidBoardLineError, board_line_fields
-from backgammon.match import Match
-from backgammon.matchstate import MatchError
+from backgammon.ids.fibs import FIBS_UNLIMITED, InvalidBoardLineError, board_line_fields
+from backgammon.play.match import Match
+from backgammon.play.state import MatchError
 from backgammon.players import Player
 from backgammon.protocols.answer import answer_text, rules_for_line
 

@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-import backgammon
-from backgammon.fibsboard import InvalidBoardLineError
-from backgammon.ids import InvalidXgidError
-from backgammon.match import Match
-from backgammon.matchstate import MatchError, Phase
+from backgammon._version import __version__
+from backgammon.ids.fibs import InvalidBoardLineError
+from backgammon.ids.xgid import InvalidXgidError
+from backgammon.play.match import Match
+from backgammon.play.rules import RulesError
+from backgammon.play.state import MatchError, Phase
 from backgammon.players import Player
 from backgammon.protocols.answer import answer_text
-from backgammon.rules import RulesError
 
 __all__ = ["UbgiEngine"]
 
@@ -49,7 +49,7 @@ class UbgiEngine:
             return [
                 "id name backgammon",
                 "id author the backgammon package authors",
-                f"id version {backgammon.__version__}",
+                f"id version {__version__}",
                 f"option name plies type spin default {self.plies} min 0 max 2",
                 "readyok",
             ]

@@ -33,7 +33,16 @@ import numpy as np
 import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
-from backgammon.board import Move, Position, iter_rolls, iter_weighted_rolls
+from backgammon.core.position import Position
+from backgammon.core.values import Move, iter_rolls, iter_weighted_rolls
+from backgammon.judging.rollout.engine import (
+    Candidate,
+    RolloutJob,
+    RolloutSettings,
+    RolloutSettingsError,
+)
+from backgammon.judging.rollout.local import Backend, InProcess
+from backgammon.judging.rollout.run import backend_for, batches
 from backgammon.players import get
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.cube import CubeState
@@ -54,14 +63,6 @@ from backgammon.players.probabilities import (
     flip_probs,
 )
 from backgammon.players.search import Searcher
-from backgammon.rollout.engine import (
-    Candidate,
-    RolloutJob,
-    RolloutSettings,
-    RolloutSettingsError,
-)
-from backgammon.rollout.local import Backend, InProcess
-from backgammon.rollout.run import backend_for, batches
 from backgammon.training.selfplay import Choose, greedy_game, player_chooser
 
 __all__ = [

@@ -10,7 +10,8 @@ import math
 import random
 from typing import Protocol
 
-from backgammon.board import Move, Position
+from backgammon.core.position import Position
+from backgammon.core.values import Move
 from backgammon.training.selfplay import opening_roll
 
 __all__ = ["Chooser", "duplicate_pairs", "mean_and_error", "play_game"]

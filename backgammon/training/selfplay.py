@@ -8,7 +8,8 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.board import Move, Position
+from backgammon.core.position import Position
+from backgammon.core.values import Move
 from backgammon.players.base import Player
 from backgammon.players.encode import after_boards_many
 from backgammon.players.probabilities import cubeless_equity

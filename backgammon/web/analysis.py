@@ -1,6 +1,6 @@
 """Match analysis in the browser: ``POST /api/matches/{id}/analysis`` starts it in a worker
 process (never on the server's event loop), ``GET`` reports progress and, when done, the
-analysis (:func:`backgammon.analysis.analyse`, as ``backgammon analyse --json`` writes it);
+analysis (:func:`backgammon.judging.analysis.analyse`, as ``backgammon analyse --json`` writes it);
 ``/m/{id}/analysis`` is the page that shows it.  A finished match can be analysed, and a
 match against the bot while it is played; between two people only once it is over (hints
 are off until then).  Results are stored in the database (any server process reads them);
@@ -21,9 +21,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from backgammon import matchfile
-from backgammon.match import Match
-from backgammon.matchfile import MatchFile
+from backgammon.play.match import Match
+from backgammon.records import matchfile
+from backgammon.records.matchfile import MatchFile
 from backgammon.web.bots import worker_start
 from backgammon.web.game import Game
 from backgammon.web.store import Store
@@ -76,7 +76,7 @@ def replay_steps(game: Game, decisions: list[dict[str, Any]]) -> None:
 
 def _job(record: MatchFile, game: Game, out: str, plies: int) -> None:
     """In the worker: analyse, writing progress then the result beside ``out``."""
-    from backgammon.analysis import analyse
+    from backgammon.judging.analysis import analyse
 
     progress = Path(out + ".progress")
     last = [0.0]

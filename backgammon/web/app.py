@@ -1,6 +1,6 @@
 """The web server: a JSON + WebSocket API over stored matches, and the page that uses it.
 
-Every rule is decided by :class:`backgammon.match.Match` on the server.  An action is
+Every rule is decided by :class:`backgammon.play.match.Match` on the server.  An action is
 checked on a copy of the match, stored in one committed transaction, and only then applied
 and acknowledged; a match in memory is always the replay of its stored actions.
 """
@@ -39,7 +39,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
-from backgammon.rules import RulesError
+from backgammon.play.rules import RulesError
 from backgammon.web.analysis import analysis_router, shutdown_analyses
 from backgammon.web.bots import BotFailed, BotPool
 from backgammon.web.engine import engine_router

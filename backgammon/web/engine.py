@@ -18,12 +18,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
-from backgammon.ids import InvalidMatchIdError, InvalidXgidError
-from backgammon.match import Match, Phase
-from backgammon.matchstate import MatchError
+from backgammon.ids.gnubg import InvalidMatchIdError
+from backgammon.ids.xgid import InvalidXgidError
+from backgammon.play.match import Match, Phase
+from backgammon.play.rules import RulesError
+from backgammon.play.state import MatchError
 from backgammon.players import CubeState
 from backgammon.players.neural import NeuralPlayer
-from backgammon.rules import RulesError
 
 __all__ = ["RateLimiter", "engine_router", "hint"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from backgammon.board import short_repr
+from backgammon.core.values import short_repr
 
 __all__ = [
     "ECHO",

@@ -1,4 +1,4 @@
-"""A web match: a :class:`~backgammon.match.Match` with its auditable dice, who may act, the
+"""A web match: a :class:`~backgammon.play.match.Match` with its auditable dice, who may act, the
 actions as stored, the state as a seat sees it, and the bot's answers.
 
 This is the only module of the web layer that talks to ``Match``; every rule is decided
@@ -12,15 +12,11 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from backgammon.board import (
-    AmbiguousMoveError,
-    IllegalMoveError,
-    InvalidMoveTextError,
-    Move,
-    Position,
-)
-from backgammon.dice import AuditableDice, FixedDice, verify
-from backgammon.match import (
+from backgammon.core.position import Position
+from backgammon.core.turn import EntryError, TurnEntry
+from backgammon.core.values import AmbiguousMoveError, IllegalMoveError, InvalidMoveTextError, Move
+from backgammon.play.dice import AuditableDice, FixedDice, verify
+from backgammon.play.match import (
     Accept,
     ActionKind,
     Beaver,
@@ -40,11 +36,10 @@ from backgammon.match import (
     Roll,
     Take,
 )
+from backgammon.play.rules import Rules
 from backgammon.players import Player, decide
 from backgammon.players import get as get_player
-from backgammon.rules import Rules
 from backgammon.svg import match_svg
-from backgammon.turn import EntryError, TurnEntry
 from backgammon.web.errors import BadNameError, check_name
 from backgammon.web.store import MatchRow
 
@@ -448,7 +443,7 @@ class Game:
 
     def export(self, row: MatchRow, fmt: str) -> str:
         """The match as gnubg's .mat or SGF text (players named as on the page)."""
-        from backgammon import mat, sgf
+        from backgammon.records import mat, sgf
 
         writer = mat.write if fmt == "mat" else sgf.write
         return writer(self.match, (self.names[0], self.names[1]))

@@ -7,7 +7,7 @@ actions ``double``/``take``/``drop``; resignations show only in ``RE[W+nR]``.  W
 follows gnubg 1.07's ``SaveGame`` without its analysis properties; reading accepts any
 well-formed SGF with ``GM[6]``, ignores properties it does not need (analysis, luck,
 comments), follows the main line of variations and raises :class:`MatchFileError` with the
-line number on what it cannot read.  The reader drives a :class:`~backgammon.match.Match`
+line number on what it cannot read.  The reader drives a :class:`~backgammon.play.match.Match`
 through each game as it reads; it takes ``str`` only (bytes raise :class:`NotTextError`),
 parses without recursion in time linear in the text, and refuses variations nested deeper
 than :data:`MAX_DEPTH`.
@@ -19,11 +19,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from backgammon import __version__
-from backgammon import match as bm
-from backgammon.board import BAR, OFF, Move, Step
-from backgammon.match import Match
-from backgammon.matchfile import (
+from backgammon._version import __version__
+from backgammon.core.values import BAR, OFF, Move, Step
+from backgammon.play import match as bm
+from backgammon.play.match import Match
+from backgammon.records.matchfile import (
     FileAction,
     FileDouble,
     FileDrop,

@@ -20,7 +20,9 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.board import Position, iter_weighted_rolls
+from backgammon.core.position import Position
+from backgammon.core.values import iter_weighted_rolls
+from backgammon.judging.rollout.dice import roll_indices, to_dice
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.cube import (
     CubeAction,
@@ -36,7 +38,6 @@ from backgammon.players.net import NetPair, default_nets
 from backgammon.players.neural import limit_blas_threads
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs, game_over_probs
 from backgammon.players.search import Searcher
-from backgammon.rollout.dice import roll_indices, to_dice
 
 __all__ = [
     "Candidate",

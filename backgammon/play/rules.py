@@ -8,7 +8,7 @@ True
 >>> Rules(match_length=5, jacoby=True)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-backgammon.rules.RulesError: the Jacoby rule is a money-play convention ... (R30)
+backgammon.play.rules.RulesError: the Jacoby rule is a money-play convention ... (R30)
 """
 
 from __future__ import annotations

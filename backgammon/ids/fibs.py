@@ -2,8 +2,8 @@
 
 FIBS sends it to clients, gnubg sends it to its external players and UBGI front ends send
 it to engines.  This layer reads and writes the 52 fields only, and turns the 26 board
-numbers into a :class:`~backgammon.board.Position`;
-:func:`backgammon.matchids.state_from_board_line` gives the fields their meaning in a
+numbers into a :class:`~backgammon.core.position.Position`;
+:func:`backgammon.play.ids.state_from_board_line` gives the fields their meaning in a
 match.
 
 >>> line = parse_board_line(
@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from backgammon.board import InvalidPositionError, Position
+from backgammon.core.position import Position
+from backgammon.core.values import InvalidPositionError
 
 __all__ = [
     "FIBS_UNLIMITED",

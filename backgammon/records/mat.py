@@ -7,7 +7,7 @@ the take of a beaver).  Reading is lenient (a byte-order mark, XG header tags, c
 moves such as ``24/15``, ``Cannot Move``, ``???``, dice in either order, XG's wider
 columns): what was odd is collected in ``MatchFile.warnings``; what cannot be read raises
 :class:`MatchFileError` with the line number.  The reader drives a
-:class:`~backgammon.match.Match` through each game as it reads, so every play is checked by
+:class:`~backgammon.play.match.Match` through each game as it reads, so every play is checked by
 the rules core.  Every line is read in time linear in its length (no backtracking
 patterns), and the readers take ``str`` only (bytes raise :class:`NotTextError`).
 """
@@ -18,10 +18,11 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from backgammon import match as bm
-from backgammon.board import Step
-from backgammon.match import Match
-from backgammon.matchfile import (
+from backgammon.core.notation import parse_segments
+from backgammon.core.values import Step
+from backgammon.play import match as bm
+from backgammon.play.match import Match
+from backgammon.records.matchfile import (
     FileAction,
     FileDouble,
     FileDrop,
@@ -44,7 +45,6 @@ from backgammon.matchfile import (
     to_match,
     unwritten_pass,
 )
-from backgammon.notation import parse_segments
 
 __all__ = [
     "MatchFileError",

@@ -1,8 +1,8 @@
 """The same trial batches as Ray tasks, on an existing Ray cluster (``pip install
 'backgammon[cluster]'``).
 
-Each task plays one batch with :func:`~backgammon.rollout.engine.play_trials`; the batches and
-their order are those of the local pool, so the numbers are identical.
+Each task plays one batch with :func:`~backgammon.judging.rollout.engine.play_trials`; the
+batches and their order are those of the local pool, so the numbers are identical.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from backgammon.rollout.engine import RolloutJob, TrialResults, play_trials
+from backgammon.judging.rollout.engine import RolloutJob, TrialResults, play_trials
 
 __all__ = ["RayBackend", "RayUnavailableError"]
 

@@ -3,14 +3,14 @@
 A :class:`MatchFile` is what a match file says: header information, then games, each
 with the score it started at, the actions in order (rolls with the steps as written, cube
 actions, an accepted resignation) and how it ended.  The readers fill it while they drive a
-:class:`~backgammon.match.Match` through each game (:func:`apply_action`), so a file that
+:class:`~backgammon.play.match.Match` through each game (:func:`apply_action`), so a file that
 parses is a file whose plays the rules accept; :func:`to_match` replays the whole model
 through a Match under the match's own rules (Crawford, dead cubes, the match's end).
 Converting a live Match to the model is :func:`from_match`; the writers turn the model
 back into text.
 
 The file model's types are named ``File…`` so that they never shadow the Match record's
-types (:class:`backgammon.match.Roll` is a throw; :class:`FileRoll` is a throw and its play).
+types (:class:`backgammon.play.match.Roll` is a throw; :class:`FileRoll` is a throw and its play).
 """
 
 from __future__ import annotations
@@ -19,20 +19,20 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 
-from backgammon import match as bm
-from backgammon.board import (
+from backgammon.core.position import Position
+from backgammon.core.turn import EntryError, TurnEntry
+from backgammon.core.values import (
     OFF,
     AmbiguousMoveError,
     IllegalMoveError,
     InvalidMoveTextError,
     Move,
-    Position,
     Step,
 )
-from backgammon.dice import FixedDice
-from backgammon.ids import GameState, MatchIdFields, encode_match_id
-from backgammon.rules import MAX_CUBE_LIMIT, Rules
-from backgammon.turn import EntryError, TurnEntry
+from backgammon.ids.gnubg import GameState, MatchIdFields, encode_match_id
+from backgammon.play import match as bm
+from backgammon.play.dice import FixedDice
+from backgammon.play.rules import MAX_CUBE_LIMIT, Rules
 
 __all__ = [
     "MAX_DIGITS",

@@ -1,8 +1,8 @@
 """Running trial batches: in this process, or on a pool of processes (one BLAS thread each).
 
-A backend maps :func:`~backgammon.rollout.engine.play_trials` over the batches and yields the
-results in batch order, keeping only a few batches in flight so that a rollout stopped at a
-target standard error wastes little work.
+A backend maps :func:`~backgammon.judging.rollout.engine.play_trials` over the batches and
+yields the results in batch order, keeping only a few batches in flight so that a rollout
+stopped at a target standard error wastes little work.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Protocol
 
+from backgammon.judging.rollout.engine import RolloutJob, TrialResults, play_trials
 from backgammon.players.neural import limit_blas_threads
-from backgammon.rollout.engine import RolloutJob, TrialResults, play_trials
 
 __all__ = ["Backend", "InProcess", "ProcessPool", "local_backend"]
 

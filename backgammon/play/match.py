@@ -7,8 +7,8 @@ anything, so a refused action leaves the match exactly as it was.
 
 Players are 0 and 1 as in gnubg's Match ID (player 0 is O, the left column of a .mat file).
 The state is one frozen :class:`MatchState` and each action a function over it
-(:mod:`backgammon.matchstate`); the record entries are in :mod:`backgammon.record` and the
-gnubg and XG IDs in :mod:`backgammon.matchids`.  Every name is importable from here.
+(:mod:`backgammon.play.state`); the record entries are in :mod:`backgammon.play.record` and the
+gnubg and XG IDs in :mod:`backgammon.play.ids`.  Every name is importable from here.
 
 Conventions, chosen to agree with GNU Backgammon (checked by replaying whole matches in it):
 
@@ -45,25 +45,14 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 
-from backgammon import matchids
-from backgammon import matchstate as ms
-from backgammon.board import GameResult, Move, Position
-from backgammon.dice import DiceError, DiceSource, SeededDice
-from backgammon.ids import MatchIdFields
-from backgammon.matchids import IllegalPositionError
-from backgammon.matchstate import (
-    ActionKind,
-    CubeError,
-    IllegalActionError,
-    MatchError,
-    MatchOverError,
-    MatchState,
-    NotYourTurnError,
-    Phase,
-    ReplayError,
-    ResignationError,
-)
-from backgammon.record import (
+from backgammon.core.position import Position
+from backgammon.core.values import GameResult, Move
+from backgammon.ids.gnubg import MatchIdFields
+from backgammon.play import ids as matchids
+from backgammon.play import state as ms
+from backgammon.play.dice import DiceError, DiceSource, SeededDice
+from backgammon.play.ids import IllegalPositionError
+from backgammon.play.record import (
     Accept,
     Action,
     Beaver,
@@ -82,7 +71,19 @@ from backgammon.record import (
     Roll,
     Take,
 )
-from backgammon.rules import Rules, RulesError
+from backgammon.play.rules import Rules, RulesError
+from backgammon.play.state import (
+    ActionKind,
+    CubeError,
+    IllegalActionError,
+    MatchError,
+    MatchOverError,
+    MatchState,
+    NotYourTurnError,
+    Phase,
+    ReplayError,
+    ResignationError,
+)
 
 __all__ = [
     "Accept",

@@ -1,8 +1,8 @@
 """Judging a played match as GNU Backgammon does: every checker play and cube decision, the
 error rates, the marks, the luck of every roll.
 
-:func:`analyse` takes a :class:`~backgammon.match.Match` or a match-file model
-(:class:`~backgammon.matchfile.MatchFile`, what ``.mat`` and SGF files read into) and a
+:func:`analyse` takes a :class:`~backgammon.play.match.Match` or a match-file model
+(:class:`~backgammon.records.matchfile.MatchFile`, what ``.mat`` and SGF files read into) and a
 network player, and returns an :class:`Analysis`.  The definitions are gnubg's
 (``analysis.c``):
 
@@ -37,10 +37,15 @@ from typing import Any
 
 import numpy as np
 
-from backgammon import matchfile
-from backgammon.board import Move, Position, iter_rolls
-from backgammon.match import Match, Phase
-from backgammon.matchfile import (
+from backgammon.core.position import Position
+from backgammon.core.values import Move, iter_rolls
+from backgammon.play.match import Match, Phase
+from backgammon.players.base import RankedMove
+from backgammon.players.cube import CubeDecision, CubeState, to_emg
+from backgammon.players.met import MatchEquityTable
+from backgammon.players.neural import NeuralPlayer
+from backgammon.records import matchfile
+from backgammon.records.matchfile import (
     FileDouble,
     FileDrop,
     FileRoll,
@@ -48,10 +53,6 @@ from backgammon.matchfile import (
     GameFile,
     MatchFile,
 )
-from backgammon.players.base import RankedMove
-from backgammon.players.cube import CubeDecision, CubeState, to_emg
-from backgammon.players.met import MatchEquityTable
-from backgammon.players.neural import NeuralPlayer
 
 __all__ = [
     "RATINGS",

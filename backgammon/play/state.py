@@ -3,8 +3,9 @@
 
 Every transition checks everything first and raises a specific :class:`MatchError` (all are
 ``ValueError`` subclasses; a bad play raises the board's move errors, bad dice
-:class:`~backgammon.dice.DiceError`) before making anything.  :class:`backgammon.match.Match`
-holds one state and the dice, and documents the conventions shared with gnubg.
+:class:`~backgammon.core.values.DiceError`) before making anything.
+:class:`backgammon.play.match.Match` holds one state and the dice, and documents the
+conventions shared with gnubg.
 
 >>> s = new_match(Rules(match_length=3))
 >>> s, throw = roll(s, (3, 1))
@@ -19,9 +20,11 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from backgammon.board import GameResult, IllegalMoveError, Move, Position
-from backgammon.dice import DiceError, DiceSource, check_dice
-from backgammon.record import (
+from backgammon.core.position import Position
+from backgammon.core.turn import EntryError, TurnEntry
+from backgammon.core.values import GameResult, IllegalMoveError, Move
+from backgammon.play.dice import DiceError, DiceSource, check_dice
+from backgammon.play.record import (
     Accept,
     Action,
     Beaver,
@@ -39,8 +42,7 @@ from backgammon.record import (
     Roll,
     Take,
 )
-from backgammon.rules import Rules
-from backgammon.turn import EntryError, TurnEntry
+from backgammon.play.rules import Rules
 
 __all__ = [
     "ActionKind",
@@ -329,7 +331,7 @@ def roll(
 ) -> tuple[MatchState, tuple[int, int] | None]:
     """The opening roll or the roll of the player on roll, with ``dice`` or a throw of
     ``source``; the new state and the throw (None for a pass, R13).  See
-    :meth:`backgammon.match.Match.roll`."""
+    :meth:`backgammon.play.match.Match.roll`."""
     p = _actor(s, player, "roll")
     if s.phase not in (Phase.OPENING, Phase.ROLL):
         raise IllegalActionError(

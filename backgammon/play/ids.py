@@ -1,8 +1,8 @@
 """A match state as gnubg's ``PositionID:MatchID`` and as an XGID, and back (formats.md
 §2-§3), as GNU Backgammon writes and reads them.
 
-The text coding is :mod:`backgammon.ids` (which knows nothing of matches); this module gives
-its fields their meaning in a :class:`~backgammon.matchstate.MatchState`, and refuses IDs
+The text coding is :mod:`backgammon.ids.gnubg` (which knows nothing of matches); this module gives
+its fields their meaning in a :class:`~backgammon.play.state.MatchState`, and refuses IDs
 that no game can reach.
 
 >>> s = state_from_gnubg_id("4HPwATDgc/ABMA:cIkKAAAAAAAA")
@@ -14,26 +14,20 @@ that no game can reach.
 
 from __future__ import annotations
 
-from backgammon.board import GameResult, Position
-from backgammon.fibsboard import (
+from backgammon.core.position import Position
+from backgammon.core.values import GameResult
+from backgammon.ids.fibs import (
     FIBS_UNLIMITED,
     BoardLine,
     InvalidBoardLineError,
     format_board_line,
     parse_board_line,
 )
-from backgammon.ids import (
-    GameState,
-    MatchIdFields,
-    XgidFields,
-    encode_match_id,
-    format_xgid,
-    parse_xgid,
-    split_gnubg_id,
-)
-from backgammon.matchstate import MatchError, MatchState, Phase
-from backgammon.record import EndReason, GameEnd, GameStart
-from backgammon.rules import Rules, RulesError
+from backgammon.ids.gnubg import GameState, MatchIdFields, encode_match_id, split_gnubg_id
+from backgammon.ids.xgid import XgidFields, format_xgid, parse_xgid
+from backgammon.play.record import EndReason, GameEnd, GameStart
+from backgammon.play.rules import Rules, RulesError
+from backgammon.play.state import MatchError, MatchState, Phase
 
 __all__ = [
     "IllegalPositionError",

@@ -1,8 +1,8 @@
 """The record of a match: one frozen value per action, the automatic ones included (a game's
 start and end, an empty play, a pass), game by game (rules R3-R4, R10, R13, R18-R33).
 
-:meth:`backgammon.match.Match.replay` rebuilds a match from a :class:`MatchRecord` and
-:meth:`~backgammon.match.Match.extend` plays entries onto one; the match-file readers and
+:meth:`backgammon.play.match.Match.replay` rebuilds a match from a :class:`MatchRecord` and
+:meth:`~backgammon.play.match.Match.extend` plays entries onto one; the match-file readers and
 writers translate these entries.
 
 >>> MatchRecord(Rules(match_length=3), ((GameStart(1, (0, 0), False), OpeningRoll(3, 1)),)).rolls()
@@ -16,11 +16,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from backgammon.board import GameResult, Move
-from backgammon.rules import Rules
+from backgammon.core.values import GameResult, Move
+from backgammon.play.rules import Rules
 
 if TYPE_CHECKING:  # the state holds the record; the record names the state it resumed from
-    from backgammon.matchstate import MatchState
+    from backgammon.play.state import MatchState
 
 __all__ = [
     "Accept",

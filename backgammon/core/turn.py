@@ -4,9 +4,9 @@ A :class:`TurnEntry` holds the steps entered so far for one roll.  It checks eac
 against the dice and the rules of a turn (R5-R17 of docs/rules.md), lists the steps that
 can come next, takes steps back and says when the steps make a complete legal play.  The
 terminal, the web board and the match-file readers all enter plays through it;
-:class:`backgammon.match.Match` takes the finished play.
+:class:`backgammon.play.match.Match` takes the finished play.
 
-    >>> from backgammon.board import Position
+    >>> from backgammon.core.position import Position
     >>> entry = TurnEntry(Position.initial(), (3, 1))
     >>> entry.enter("8/5")
     >>> entry.next_steps()[:3]
@@ -21,18 +21,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from backgammon.board import (
+from backgammon.core.notation import Segment, parse_segments
+from backgammon.core.position import Position
+from backgammon.core.values import (
     BAR,
     OFF,
     AmbiguousMoveError,
     IllegalMoveError,
     InvalidMoveTextError,
     Move,
-    Position,
     Step,
     short_repr,
 )
-from backgammon.notation import Segment, parse_segments
 
 __all__ = ["EntryError", "TurnEntry", "format_partial"]
 

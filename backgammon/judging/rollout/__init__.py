@@ -3,7 +3,7 @@ the bot and averaged, cubeless or cubeful, with variance reduction and quasi-ran
 reproducible whatever runs the trials (this process, a process pool, or a Ray cluster).
 
     >>> from backgammon import Position
-    >>> from backgammon.rollout import RolloutSettings, rollout
+    >>> from backgammon.judging.rollout import RolloutSettings, rollout
     >>> r = rollout(Position.initial(), dice=(3, 1), top=2,
     ...             settings=RolloutSettings(trials=36, truncate=2))
     >>> r.trials, sorted(c.play for c in r.candidates)
@@ -12,7 +12,7 @@ reproducible whatever runs the trials (this process, a process pool, or a Ray cl
 
 from __future__ import annotations
 
-from backgammon.rollout.engine import (
+from backgammon.judging.rollout.engine import (
     Candidate,
     RolloutJob,
     RolloutSettings,
@@ -20,7 +20,7 @@ from backgammon.rollout.engine import (
     TrialResults,
     play_trials,
 )
-from backgammon.rollout.run import CUBE_LABELS, CandidateResult, RolloutResult, rollout
+from backgammon.judging.rollout.run import CUBE_LABELS, CandidateResult, RolloutResult, rollout
 
 __all__ = [
     "CUBE_LABELS",

@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from backgammon.board import (
+from backgammon.core.values import (
     BAR,
     OFF,
     AmbiguousMoveError,
     IllegalMoveError,
     InvalidMoveTextError,
     Move,
-    Position,
     Step,
     short_repr,
 )
+
+if TYPE_CHECKING:
+    from backgammon.core.position import Position  # notation reads plays for it
 
 __all__ = ["Segment", "parse_move", "parse_segments"]
 

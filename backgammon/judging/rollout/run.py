@@ -16,18 +16,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.board import Position
-from backgammon.players.cube import CubeState, dead_cube_weights
-from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
-from backgammon.players.search import Searcher
-from backgammon.rollout.engine import (
+from backgammon.core.position import Position
+from backgammon.judging.rollout.engine import (
     Candidate,
     RolloutJob,
     RolloutSettings,
     doubled,
     evaluator_for,
 )
-from backgammon.rollout.local import Backend, local_backend
+from backgammon.judging.rollout.local import Backend, local_backend
+from backgammon.players.cube import CubeState, dead_cube_weights
+from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.players.search import Searcher
 
 __all__ = ["CUBE_LABELS", "CandidateResult", "RolloutResult", "backend_for", "rollout"]
 
@@ -133,7 +133,7 @@ def backend_for(workers: int | None = 1, ray_address: str | None = None) -> Back
     """Where trial batches run: Ray at ``ray_address`` (``local``: a Ray started in this
     process), else ``workers`` local processes (None: one per core; 1: in this process)."""
     if ray_address is not None:
-        from backgammon.rollout.ray_backend import RayBackend
+        from backgammon.judging.rollout.ray_backend import RayBackend
 
         return RayBackend(None if ray_address == "local" else ray_address)
     return local_backend(workers)

@@ -24,7 +24,7 @@ import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol, runtime_checkable
 
-from backgammon.board import DiceError, check_dice
+from backgammon.core.values import DiceError, check_dice
 
 __all__ = [
     "AuditableDice",

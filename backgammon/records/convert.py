@@ -1,7 +1,7 @@
 """Converting match files between .mat and SGF (``backgammon convert A B``).
 
 The file is read into the format model (header, names and the order steps were written in
-are kept), replayed through :class:`~backgammon.match.Match` so the rules check every
+are kept), replayed through :class:`~backgammon.play.match.Match` so the rules check every
 action, then written in the other format.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from backgammon import mat, sgf
-from backgammon.matchfile import MatchFile, MatchFileError, require_text, to_match
+from backgammon.records import mat, sgf
+from backgammon.records.matchfile import MatchFile, MatchFileError, require_text, to_match
 
 __all__ = ["FORMATS", "convert", "convert_text", "detect_format", "read_any"]
 
@@ -19,7 +19,7 @@ FORMATS = ("mat", "sgf")
 
 def detect_format(text: str, name: str | Path | None = None) -> str:
     """``"sgf"`` or ``"mat"``, from the file name's suffix, else from the text (a ``str``:
-    bytes raise :class:`~backgammon.matchfile.NotTextError`)."""
+    bytes raise :class:`~backgammon.records.matchfile.NotTextError`)."""
     text = require_text(text, "detect_format")
     if name is not None:
         suffix = Path(name).suffix.lower()

@@ -1,0 +1,156 @@
+"""The package's layers are folders, and imports point one way (docs/design.md).
+
+A module imports, at module level, only its own layer and the layers below it; the
+module-level imports between the package's modules form no cycle; no source file is over
+700 lines.  An import inside a function (``Position.position_id`` asking the ids layer,
+``_repr_svg_`` asking :mod:`backgammon.svg`) is a convenience, not a dependency.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "backgammon"
+
+# Lowest first.  Modules at the top of the package sit with the layer named for them.
+LAYERS = (
+    "core",
+    "ids",
+    "play",
+    "records",
+    "players",
+    "judging",
+    "training",
+    "protocols",
+    "svg",
+    "cli",
+    "web",
+)
+TOP = {"_version": "core", "__init__": "web", "__main__": "web"}
+MAX_LINES = 700
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    if len(parts) == 1:
+        return LAYERS.index(TOP["__init__"])
+    name = parts[1]
+    return LAYERS.index(TOP.get(name, name))
+
+
+def _sources() -> dict[str, Path]:
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _module_level_imports(module: str, path: Path, known: set[str]) -> set[str]:
+    """The package's modules that ``module`` imports when it is loaded (not in functions,
+    not under ``if TYPE_CHECKING``)."""
+    tree = ast.parse(path.read_text("utf-8"))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out: set[str] = set()
+
+    def visit(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, ast.If):
+                test = node.test
+                if isinstance(test, ast.Name) and test.id == "TYPE_CHECKING":
+                    visit(node.orelse)
+                    continue
+                visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try):
+                visit(node.body)
+                for handler in node.handlers:
+                    visit(handler.body)
+            elif isinstance(node, ast.Import):
+                out.update(a.name for a in node.names if a.name.split(".")[0] == "backgammon")
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    base = ".".join(package.split(".")[: len(package.split(".")) - node.level + 1])
+                    base = f"{base}.{node.module}" if node.module else base
+                if base.split(".")[0] != "backgammon":
+                    continue
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    out.add(full if full in known else base)
+
+    visit(tree.body)
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    sources = _sources()
+    known = set(sources)
+    return {m: _module_level_imports(m, p, known) - {m} for m, p in sources.items()}
+
+
+def test_every_module_is_in_a_layer() -> None:
+    for module in _sources():
+        _layer(module)  # ValueError names a folder the table does not list
+
+
+@pytest.mark.parametrize("module", sorted(_sources()))
+def test_no_import_from_a_higher_layer(module: str) -> None:
+    higher = {m for m in _graph()[module] if _layer(m) > _layer(module)}
+    assert not higher, f"{module} imports the higher layer(s) {sorted(higher)}"
+
+
+def test_no_import_cycle() -> None:
+    graph = _graph()
+    # Importing a package runs its __init__, so an edge to a submodule is also one to
+    # the packages that hold it.
+    for module, targets in graph.items():
+        for target in list(targets):
+            parts = target.split(".")
+            for i in range(2, len(parts)):
+                parent = ".".join(parts[:i])
+                if parent in graph and parent != module and not module.startswith(parent + "."):
+                    targets.add(parent)
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def walk(node: str) -> None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                cycle = stack[stack.index(nxt) :] + [nxt]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if nxt not in state:
+                walk(nxt)
+        stack.pop()
+        state[node] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            walk(module)
+
+
+def test_the_checker_sees_upward_imports_and_cycles(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from backgammon.web import app\n"
+        "if TYPE_CHECKING:\n    from backgammon.cli import session\n"
+        "def f():\n    from backgammon.training import td\n",
+        "utf-8",
+    )
+    found = _module_level_imports("backgammon.core.m", source, {"backgammon.web.app"})
+    assert found == {"backgammon.web.app"}
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: p.name)
+def test_no_source_file_is_over_700_lines(path: Path) -> None:
+    lines = len(path.read_text("utf-8").splitlines())
+    assert lines <= MAX_LINES, f"{path.relative_to(PACKAGE.parent)} has {lines} lines"
