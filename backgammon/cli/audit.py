@@ -16,8 +16,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from backgammon.cli.errors import UsageError, clip
+from backgammon.cli.errors import UsageError
 from backgammon.cli.records import read_file
+from backgammon.core.values import short_repr
 from backgammon.play import match as bm
 from backgammon.play.dice import DiceError, verify
 
@@ -54,7 +55,7 @@ def recorded(text: str) -> tuple[str | None, list[tuple[int, int]] | None]:
             throws = throws or []
             for pair in line[len(_THROWN) :].split():
                 if len(pair) != 2 or not all(c in "123456" for c in pair):
-                    raise UsageError(f"the recorded throw {clip(pair)} is not two dice 1-6")
+                    raise UsageError(f"the recorded throw {short_repr(pair)} is not two dice 1-6")
                 throws.append((int(pair[0]), int(pair[1])))
     return commitment, throws
 
@@ -94,9 +95,11 @@ def check(path: Path, seed: str, commitment: str | None = None) -> list[str]:
     string) and ``commitment`` (else the one the file records): empty when every throw came
     from the seed.  Unreadable files and arguments raise :class:`UsageError`."""
     if not _HEX.match(seed) or len(seed) % 2:
-        raise UsageError(f"--seed is the hex string shown at the end of play, not {clip(seed)}")
+        raise UsageError(
+            f"--seed is the hex string shown at the end of play, not {short_repr(seed)}"
+        )
     if commitment is not None and not _HEX.match(commitment):
-        raise UsageError(f"--commitment is a hex string, not {clip(commitment)}")
+        raise UsageError(f"--commitment is a hex string, not {short_repr(commitment)}")
     record, replayed = read_file(path)
     kept, throws = recorded(record.comment)
     if throws is None:

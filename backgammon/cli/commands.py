@@ -18,7 +18,7 @@ from rich.text import Text
 from backgammon.cli import analyse, audit
 from backgammon.cli import rollout as rollout_cli
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
-from backgammon.cli.errors import UsageError, bound, clip, cut
+from backgammon.cli.errors import UsageError, bound
 from backgammon.cli.protocols import add_protocol_commands, external_command, ubgi_command
 from backgammon.cli.reader import Reader
 from backgammon.cli.records import default_save_path, read_mat, write_mat
@@ -26,6 +26,7 @@ from backgammon.cli.render import BoardView, make_console, render_board
 from backgammon.cli.session import PlayOptions, Session
 from backgammon.cli.state import _actor, _dice, _length, _on_roll
 from backgammon.core.position import Position
+from backgammon.core.values import clip, short_repr
 from backgammon.play.dice import AuditableDice, DiceSource, SeededDice
 from backgammon.play.match import Match
 from backgammon.play.rules import Rules
@@ -161,7 +162,7 @@ def show_command(args: argparse.Namespace) -> int:
 def _parse_dice(text: str) -> tuple[int, int]:
     text = text.strip().replace("-", "").replace(" ", "").replace(",", "")
     if len(text) != 2 or not all(c in "123456" for c in text):
-        raise UsageError(f"dice are two digits 1-6, like 31, not {clip(text)}")
+        raise UsageError(f"dice are two digits 1-6, like 31, not {short_repr(text)}")
     return int(text[0]), int(text[1])
 
 
@@ -503,7 +504,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args, rest = parser.parse_known_args(argv)
     if rest and args.command not in _PASSED_ON:
-        parser.error(f"unrecognized arguments: {cut(' '.join(rest))}")
+        parser.error(f"unrecognized arguments: {clip(' '.join(rest))}")
     if args.command is None:
         args = parser.parse_args(["play"])
     handlers = {

@@ -11,7 +11,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
-from backgammon.cli.errors import cut
+from backgammon.core.values import clip
 
 __all__ = ["SCRIPT_ECHO_LIMIT", "Reader"]
 
@@ -51,7 +51,7 @@ class Reader:
             self.console.print()
             raise EOFError
         line = line.rstrip("\r\n")
-        self.console.print(cut(line, SCRIPT_ECHO_LIMIT), markup=False, highlight=False)
+        self.console.print(clip(line, SCRIPT_ECHO_LIMIT), markup=False, highlight=False)
         return line
 
     def _terminal_prompt(self, prompt: str) -> str:

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from backgammon.cli import audit
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot, tutor_warning
-from backgammon.cli.errors import UsageError, bound, clip
+from backgammon.cli.errors import UsageError, bound
 from backgammon.cli.reader import Reader
 from backgammon.cli.records import write_mat
 from backgammon.cli.render import BoardView, render_board
@@ -29,7 +29,7 @@ from backgammon.cli.state import (
 )
 from backgammon.core.position import Position
 from backgammon.core.turn import TurnEntry, format_partial
-from backgammon.core.values import Move
+from backgammon.core.values import Move, short_repr
 from backgammon.play.dice import AuditableDice, DiceSource, verify
 from backgammon.play.match import ActionKind, Match, Phase
 from backgammon.players import CubeState, MoveRanker, decide
@@ -395,7 +395,7 @@ class Session:
             if command is not None and self.common(command, rest, actor):
                 continue
             if command not in answers:
-                shown = clip(line.strip()) if line.strip() else "an empty line"
+                shown = short_repr(line.strip()) if line.strip() else "an empty line"
                 self.error(
                     f"{shown} is not an answer here: type "
                     + " or ".join(sorted(answers))
@@ -454,7 +454,9 @@ class Session:
         elif command == "resign":
             kind = _RESIGN_WORDS.get(rest.strip().lower() or "single")
             if kind is None:
-                raise UsageError(f"resign single, gammon or backgammon, not {clip(rest.strip())}")
+                raise UsageError(
+                    f"resign single, gammon or backgammon, not {short_repr(rest.strip())}"
+                )
             m.resign(kind)
             self.say(f"{_act(who, 'offer')} to resign a {kind} game.", "bold")
         else:  # pragma: no cover - the callers pass only the commands above
@@ -584,7 +586,7 @@ class Session:
                     continue
                 if self.common(command, rest, actor):
                     continue
-                self.error(f"{clip(word)} is not possible now: {_TYPE_A_PLAY}")
+                self.error(f"{short_repr(word)} is not possible now: {_TYPE_A_PLAY}")
                 continue
             try:
                 move = entry.enter(line)
@@ -636,7 +638,7 @@ class Session:
                     return "resigned"
             elif command is None or not self.common(command, rest, actor):
                 self.error(
-                    f"{clip(line.strip())} is not an answer here: Enter confirms the play, "
+                    f"{short_repr(line.strip())} is not an answer here: Enter confirms the play, "
                     "undo takes it back (or help)"
                 )
 

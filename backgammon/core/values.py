@@ -164,10 +164,22 @@ def check_dice(dice: object) -> tuple[int, int]:
     return int(a), int(b)
 
 
-def short_repr(value: object, limit: int = 40) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for error messages about any input."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+ECHO_LIMIT = 40
+"""How many characters of any input a message repeats."""
+
+
+def clip(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters plus "…": what a message echoes of any input
+    (a pasted page or a damaged file's line must not come back whole)."""
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def short_repr(value: object, limit: int = ECHO_LIMIT) -> str:
+    """``value`` quoted for a message and clipped; a string is cut before it is quoted, so
+    the quote still closes and control characters show escaped."""
+    if isinstance(value, str):
+        return repr(clip(value, limit))
+    return clip(repr(value), limit)
 
 
 def iter_rolls() -> Iterator[tuple[int, int]]:

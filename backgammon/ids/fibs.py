@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from backgammon.core.position import Position
-from backgammon.core.values import InvalidPositionError
+from backgammon.core.values import InvalidPositionError, short_repr
 
 __all__ = [
     "FIBS_UNLIMITED",
@@ -98,14 +98,9 @@ class BoardLine:
             raise InvalidBoardLineError(f"board line: {exc}") from exc
 
 
-def _shown(text: object, limit: int = 60) -> str:
-    out = repr(text)
-    return out if len(out) <= limit else out[: limit - 3] + "..."
-
-
 def _int(text: str, what: str) -> int:
     if not _NUMBER.fullmatch(text):
-        raise InvalidBoardLineError(f"board line {what} {_shown(text)} is not a number")
+        raise InvalidBoardLineError(f"board line {what} {short_repr(text)} is not a number")
     return int(text)
 
 
@@ -125,12 +120,12 @@ def board_line_fields(text: str) -> list[str]:
     """The 52 ``:``-separated fields after ``board:`` (NUL bytes and white space around the
     line, as gnubg's sockets leave them, are dropped)."""
     if not isinstance(text, str):
-        raise InvalidBoardLineError(f"a board line is text, not {_shown(text)}")
+        raise InvalidBoardLineError(f"a board line is text, not {short_repr(text)}")
     if len(text) > _MAX_TEXT:
         raise InvalidBoardLineError(f"a board line is short, got {len(text)} characters")
     body = text.strip().strip("\x00").strip()
     if not body.startswith("board:"):
-        raise InvalidBoardLineError(f"a board line starts with 'board:', got {_shown(body)}")
+        raise InvalidBoardLineError(f"a board line starts with 'board:', got {short_repr(body)}")
     fields = body[6:].split(":")
     if len(fields) != _FIELDS:
         raise InvalidBoardLineError(f"a board line has {_FIELDS} fields, got {len(fields)}")

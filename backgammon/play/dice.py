@@ -24,7 +24,7 @@ import secrets
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Protocol, runtime_checkable
 
-from backgammon.core.values import DiceError, check_dice
+from backgammon.core.values import DiceError, check_dice, short_repr
 
 __all__ = [
     "AuditableDice",
@@ -141,7 +141,7 @@ def verify(
         try:
             secret = bytes.fromhex(seed)
         except ValueError as exc:
-            raise DiceError(f"a revealed seed is hex, not {seed[:40]!r}") from exc
+            raise DiceError(f"a revealed seed is hex, not {short_repr(seed)}") from exc
     elif isinstance(seed, bytes):
         secret = seed
     else:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from backgammon.core.position import Position
 from backgammon.core.turn import EntryError, TurnEntry
-from backgammon.core.values import GameResult, IllegalMoveError, Move
+from backgammon.core.values import GameResult, IllegalMoveError, Move, short_repr
 from backgammon.play.dice import DiceError, DiceSource, check_dice
 from backgammon.play.record import (
     Accept,
@@ -248,7 +248,7 @@ def _actor(s: MatchState, player: int | None, what: str) -> int:
     if player is not None and (
         isinstance(player, bool) or not isinstance(player, int) or player not in (0, 1)
     ):
-        raise MatchError(f"players are 0 and 1, not {_shown(player)}")
+        raise MatchError(f"players are 0 and 1, not {short_repr(player)}")
     turn = s.turn
     if turn is None:
         if player is None:
@@ -315,9 +315,11 @@ def _level(level: str | int | GameResult) -> GameResult:
         key = level.strip().lower()
         if key in _LEVELS:
             return _LEVELS[key]
-        raise ResignationError(f"resign 'single', 'gammon' or 'backgammon', not {_shown(level)}")
+        raise ResignationError(
+            f"resign 'single', 'gammon' or 'backgammon', not {short_repr(level)}"
+        )
     if isinstance(level, bool) or not isinstance(level, int) or level not in (1, 2, 3):
-        raise ResignationError(f"resignation level must be 1-3, got {_shown(level)}")
+        raise ResignationError(f"resignation level must be 1-3, got {short_repr(level)}")
     return GameResult(level)
 
 
@@ -525,7 +527,7 @@ def apply(s: MatchState, a: Action) -> MatchState:
         return roll(s, player=a.player)[0]
     if isinstance(a, _AUTOMATIC):
         raise IllegalActionError(f"{a} is recorded by the match itself, not played")
-    raise IllegalActionError(f"not a record entry: {_shown(a)}")
+    raise IllegalActionError(f"not a record entry: {short_repr(a, 80)}")
 
 
 def extend(s: MatchState, actions: Iterable[Action]) -> MatchState:
@@ -533,7 +535,7 @@ def extend(s: MatchState, actions: Iterable[Action]) -> MatchState:
     automatic ones must appear where the match makes them); :class:`ReplayError` for any
     input that does not replay so."""
     if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
-        raise ReplayError(f"actions are record entries in order, not {_shown(actions)}")
+        raise ReplayError(f"actions are record entries in order, not {short_repr(actions, 80)}")
     todo = list(actions)
     i = 0
     while i < len(todo):
@@ -542,18 +544,14 @@ def extend(s: MatchState, actions: Iterable[Action]) -> MatchState:
         try:
             s = apply(s, a)
         except ValueError as exc:  # MatchError and the board's move and dice errors
-            raise ReplayError(f"action {i} ({_shown(a)}) is refused: {exc}") from exc
+            raise ReplayError(f"action {i} ({short_repr(a, 80)}) is refused: {exc}") from exc
         new = _tail(s.games, start)
         if new != todo[i : i + len(new)]:
-            raise ReplayError(f"after action {i} ({_shown(a)}) the match differs from the record")
+            raise ReplayError(
+                f"after action {i} ({short_repr(a, 80)}) the match differs from the record"
+            )
         i += len(new)
     return s
-
-
-def _shown(value: object, limit: int = 80) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for messages about any input."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _count(games: tuple[tuple[Action, ...], ...]) -> int:

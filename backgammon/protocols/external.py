@@ -15,6 +15,7 @@ import subprocess
 import threading
 from collections.abc import Callable
 
+from backgammon.core.values import short_repr
 from backgammon.ids.fibs import FIBS_UNLIMITED, InvalidBoardLineError, board_line_fields
 from backgammon.play.match import Match
 from backgammon.play.state import MatchError
@@ -42,7 +43,7 @@ class ExternalPlayer:
         try:
             length = int(fields[2])
         except ValueError as exc:
-            raise InvalidBoardLineError(f"board line match length {fields[2][:20]!r}") from exc
+            raise InvalidBoardLineError(f"board line match length {short_repr(fields[2])}") from exc
         rules = rules_for_line(
             None if length in (0, FIBS_UNLIMITED) else length,
             jacoby=self.jacoby,

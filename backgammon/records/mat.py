@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from backgammon.core.notation import parse_segments
-from backgammon.core.values import Step
+from backgammon.core.values import Step, short_repr
 from backgammon.play import match as bm
 from backgammon.play.match import Match
 from backgammon.records.matchfile import (
@@ -285,13 +285,15 @@ def _tokens_of_line(text: str, number: int, is_row: bool) -> list[_Token]:
     found = list(_ACTION.finditer(text, body_start))
     if not found:
         if text[body_start:].strip():
-            raise MatchFileError(f"cannot read {_clip(text.strip())!r}", number)
+            raise MatchFileError(f"cannot read {short_repr(text.strip())}", number)
         return []
     leading = text[body_start : found[0].start()].strip()
     if leading:
-        raise MatchFileError(f"cannot read {_clip(leading)!r} in {_clip(text.strip())!r}", number)
+        raise MatchFileError(
+            f"cannot read {short_repr(leading)} in {short_repr(text.strip())}", number
+        )
     if len(found) > 2:
-        raise MatchFileError(f"more than two actions in {_clip(text.strip())!r}", number)
+        raise MatchFileError(f"more than two actions in {short_repr(text.strip())}", number)
     tokens: list[_Token] = []
     for n, m in enumerate(found):
         player = n if len(found) == 2 else int(m.start() >= _RIGHT_COLUMN)
@@ -305,7 +307,8 @@ def _tokens_of_line(text: str, number: int, is_row: bool) -> list[_Token]:
             continue
         if rest.strip():
             raise MatchFileError(
-                f"cannot read {_clip(rest.strip())!r} after {_clip(m.group(0))!r}", number
+                f"cannot read {short_repr(rest.strip())} after {short_repr(m.group(0))}",
+                number,
             )
         value = 0
         if kind == "double" and m.group("dvalue"):
@@ -318,16 +321,11 @@ def _tokens_of_line(text: str, number: int, is_row: bool) -> list[_Token]:
     return tokens
 
 
-def _clip(text: str, limit: int = 60) -> str:
-    """``text`` cut for an error message."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _segments(text: str, number: int) -> list[Step]:
     try:
         return parse_segments(text)
     except ValueError as exc:
-        raise MatchFileError(f"cannot read the play {_clip(text)!r}: {exc}", number) from exc
+        raise MatchFileError(f"cannot read the play {short_repr(text)}: {exc}", number) from exc
 
 
 def _actor(tok: _Token) -> int:
@@ -502,17 +500,19 @@ def read_record(text: str) -> MatchFile:
                 key, value = tag
                 info.append((key, value))
                 if key == "Variation" and value.lower() != "backgammon":
-                    raise MatchFileError(f"variation {_clip(value)!r} is not supported", k)
+                    raise MatchFileError(f"variation {short_repr(value)} is not supported", k)
                 if key == "Crawford":
                     crawford = value.lower() != "off"
                 elif key == "Jacoby":
                     jacoby = value.lower() == "on"
                 elif key not in _KNOWN_TAGS:
-                    warnings.append(f"line {k}: header tag {_clip(key)!r} kept (gnubg ignores it)")
+                    warnings.append(
+                        f"line {k}: header tag {short_repr(key)} kept (gnubg ignores it)"
+                    )
             else:
                 comments.append(stripped[1:].strip())
             continue
-        raise MatchFileError(f"expected a header or 'N point match', got {_clip(stripped)!r}", k)
+        raise MatchFileError(f"expected a header or 'N point match', got {short_repr(stripped)}", k)
     if length is None:
         raise MatchFileError("no 'N point match' line", len(lines) or None)
     games: list[GameFile] = []
@@ -525,7 +525,7 @@ def read_record(text: str) -> MatchFile:
             continue
         game_digits = _game_digits(raw)
         if game_digits is None:
-            raise MatchFileError(f"expected 'Game N', got {_clip(raw.strip())!r}", k)
+            raise MatchFileError(f"expected 'Game N', got {short_repr(raw.strip())}", k)
         number = read_number(game_digits, "game number", k)
         if number != len(games) + 1 and games:
             warnings.append(f"line {k}: game {number} follows game {games[-1].number}")
@@ -537,7 +537,7 @@ def read_record(text: str) -> MatchFile:
         k += 1
         if parts is None:
             raise MatchFileError(
-                f"expected 'name : score  name : score', got {_clip(lines[k - 1])!r}", k
+                f"expected 'name : score  name : score', got {short_repr(lines[k - 1])}", k
             )
         names = (parts[0], parts[2])
         score = (read_number(parts[1], "score", k), read_number(parts[3], "score", k))

@@ -28,6 +28,8 @@ from backgammon.core.values import (
     InvalidMoveTextError,
     Move,
     Step,
+    clip,
+    short_repr,
 )
 from backgammon.ids.gnubg import GameState, MatchIdFields, encode_match_id
 from backgammon.play import match as bm
@@ -97,15 +99,10 @@ def read_number(digits: str, what: str, line: int | None) -> int:
     decimal digits or has more than :data:`MAX_DIGITS` significant ones (int() would
     refuse 4,301 digits with a plain ValueError, and no file needs a tenth)."""
     if not digits.isdecimal():
-        raise MatchFileError(f"{what} {_clip(digits)!r} is not a number", line)
+        raise MatchFileError(f"{what} {short_repr(digits, 24)} is not a number", line)
     if len(digits.lstrip("0")) > MAX_DIGITS:
-        raise MatchFileError(f"{what} {_clip(digits)} is too large", line)
+        raise MatchFileError(f"{what} {clip(digits, 24)} is too large", line)
     return int(digits)
-
-
-def _clip(text: str, limit: int = 24) -> str:
-    """``text`` cut for an error message (a damaged file may hold a very long line)."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # ----------------------------------------------------------------------------- the model
@@ -527,7 +524,7 @@ def resolve_play(
             steps = tuple(pos.parse_move(text, dice))
         except (InvalidMoveTextError, IllegalMoveError, AmbiguousMoveError) as exc:
             raise MatchFileError(
-                f"{_clip(text.strip(), 60)!r} with {dice[0]}{dice[1]}: {exc}", line
+                f"{short_repr(text.strip(), 60)} with {dice[0]}{dice[1]}: {exc}", line
             ) from exc
         if segments:
             warnings.append(

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from backgammon._version import __version__
-from backgammon.core.values import BAR, OFF, Move, Step
+from backgammon.core.values import BAR, OFF, Move, Step, clip
 from backgammon.play import match as bm
 from backgammon.play.match import Match
 from backgammon.records.matchfile import (
@@ -298,7 +298,7 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node
     root = nodes[0]
     props = root.props
     if props.get("GM", ["6"])[0] != "6":
-        raise MatchFileError(f"GM[{_clip(props['GM'][0])}] is not backgammon (GM[6])", root.line)
+        raise MatchFileError(f"GM[{clip(props['GM'][0])}] is not backgammon (GM[6])", root.line)
     number, score = 1, (0, 0)
     rules = props.get("RU", [""])[0].split(":")
     m = reading_match(jacoby="Jacoby" in rules)
@@ -331,7 +331,7 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node
             dice_text = node.props["DI"][0]
             dm = _MOVE.match(dice_text)
             if not dm or dm.group(3):
-                raise MatchFileError(f"DI[{_clip(dice_text)}] is not a roll", line)
+                raise MatchFileError(f"DI[{clip(dice_text)}] is not a roll", line)
             player = 1 if pl == "B" else 0
             pass_before(player, line)
             do(FileRoll(player, (int(dm.group(1)), int(dm.group(2))), (), False, line))
@@ -367,7 +367,7 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node
     if "RE" in props:
         rm = _RESULT.match(props["RE"][0].strip())
         if not rm:
-            warnings.append(f"line {root.line}: result RE[{_clip(props['RE'][0])}] not understood")
+            warnings.append(f"line {root.line}: result RE[{clip(props['RE'][0])}] not understood")
         else:
             winner = 1 if rm.group(1) == "B" else 0
             points = read_number(rm.group(2), "RE points", root.line)
@@ -400,7 +400,7 @@ def _read_move(
     """A move property (dice, then from/to letter pairs) as a :class:`FileRoll`."""
     mm = _MOVE.match(value)
     if not mm or len(mm.group(3)) % 2 or len(mm.group(3)) > 8:
-        raise MatchFileError(f"{colour}[{_clip(value)}] is not a move", line)
+        raise MatchFileError(f"{colour}[{clip(value)}] is not a move", line)
     dice = (int(mm.group(1)), int(mm.group(2)))
     letters = mm.group(3)
     segments: list[Step] = [
@@ -431,11 +431,6 @@ def _read_move(
     steps, notes = resolve_play(position, dice, segments, text, line, marks_hits=False)
     warnings.extend(notes)
     do(FileRoll(player, dice, steps, line=line))
-
-
-def _clip(text: str, limit: int = 40) -> str:
-    """``text`` cut for an error message."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def read_record(text: str) -> MatchFile:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from backgammon.core.values import short_repr
+from backgammon.core.values import clip, short_repr
 
 __all__ = [
     "ECHO",
@@ -47,8 +47,8 @@ class BadNameError(ValueError):
 
 
 def bounded(message: str) -> str:
-    """``message`` cut to :data:`MESSAGE` characters."""
-    return message if len(message) <= MESSAGE else message[: MESSAGE - 3] + "..."
+    """``message`` cut to at most :data:`MESSAGE` characters."""
+    return clip(message, MESSAGE - 1)
 
 
 def body(code: str, message: str) -> dict[str, Any]:
