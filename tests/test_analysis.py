@@ -276,3 +276,57 @@ def test_the_tutor_warns_before_a_bad_play_and_lets_it_be_reconsidered(tmp_path:
     # The best play passes without a word.
     out, saved = _tutored(tmp_path, "24/22*/21\nquit\n")
     assert "Tutor:" not in out and "21: 24/22* 22/21" in saved
+
+
+def _bot_match(length: int, seed: int) -> MatchFile:
+    """A whole match between two pubeval bots on seeded dice, as a file model."""
+    from backgammon.play.dice import SeededDice
+    from backgammon.play.match import Match
+    from backgammon.players import decide, get
+    from backgammon.records.matchfile import from_match
+
+    bot = get("pubeval")
+    m = Match(length=length, dice=SeededDice(seed))
+    while not m.is_over:
+        decide(bot, m).apply(m)
+    return mat.read_record(mat.write_record(from_match(m, ("Left", "Right"))))
+
+
+def test_analysis_walks_a_7_point_match_with_one_match(
+    net: NeuralPlayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from backgammon.cli.analyse import html_report
+    from backgammon.play.match import Match
+
+    record = _bot_match(7, seed=11)
+    assert len(record.games) > 1
+    made: list[str] = []
+    init, resume = Match.__init__, Match._resume.__func__  # type: ignore[attr-defined]
+
+    def counted_init(self: Match, *args: object, **kwargs: object) -> None:
+        made.append("new")
+        init(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    def counted_resume(cls: type[Match], *args: object) -> Match:
+        made.append("resumed")
+        return resume(cls, *args)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(Match, "__init__", counted_init)
+    monkeypatch.setattr(Match, "_resume", classmethod(counted_resume))
+    a = analyse(record, net, plies=0)
+    assert made == ["new"]  # the record is walked once, by one Match
+    page = html_report(a, "seven")
+    assert made == ["new"] + ["resumed"] * len(a.errors("bad"))  # a board per error shown
+    assert page.count("<svg") == len(a.errors("bad")) + 1  # and the graph
+
+
+def test_analysis_of_a_record_starts_at_its_first_games_score(net: NeuralPlayer) -> None:
+    record = _bot_match(7, seed=5)
+    tail = dataclasses.replace(record, games=record.games[2:])
+    assert tail.games[0].score != (0, 0)
+    whole = analyse(record, net, plies=0)
+    late = analyse(tail, net, plies=0)
+    # The same decisions (gnubg IDs: positions, scores, cubes) get the same judgement.
+    assert late.decisions == [d for d in whole.decisions if d.game > 2]
+    assert late.decisions[0].state is not None
+    assert late.decisions[0].state.score == tail.games[0].score

@@ -11,7 +11,7 @@ from matchhelp import board, match_at
 from backgammon import Match, Position
 from backgammon.core.values import Move
 from backgammon.play.dice import FixedDice
-from backgammon.play.match import ActionKind, Phase
+from backgammon.play.match import ActionKind, IllegalActionError, Phase
 from backgammon.play.rules import Rules
 from backgammon.players import CubeAction, CubeDecision, CubeState, Decision, Player, decide, get
 
@@ -229,5 +229,9 @@ def test_nothing_to_decide_once_the_match_is_over() -> None:
     m.accept_resignation()
     with pytest.raises(ValueError, match="over"):
         decide(Spy(), m)
-    with pytest.raises(ValueError, match="cannot be"):
+    # A decision is made through Match.act, so the rules refuse what is not possible now
+    # and what is no action at all.
+    with pytest.raises(ValueError, match="cannot resign now"):
         Decision(ActionKind.RESIGN).apply(Match(length=1))
+    with pytest.raises(IllegalActionError, match="not an action"):
+        Decision("sing").apply(Match(length=1))  # type: ignore[arg-type]

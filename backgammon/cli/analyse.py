@@ -14,10 +14,11 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from backgammon.cli.errors import UsageError
-from backgammon.cli.records import read_file
+from backgammon.cli.records import read_record_file
 from backgammon.judging.analysis import Analysis, Judged, analyse
 from backgammon.play.match import Match
 from backgammon.players.neural import NeuralPlayer
+from backgammon.records.matchfile import MatchFileError
 from backgammon.svg import match_svg
 
 __all__ = ["DEFAULT_PLIES", "add_parser", "analyse_command", "html_report"]
@@ -44,7 +45,7 @@ def analyse_command(args: argparse.Namespace) -> int:
     if args.ply not in (0, 1, 2):
         raise UsageError(f"--ply is 0, 1 or 2, not {args.ply}")
     path = Path(args.file)
-    record, _ = read_file(path)
+    record = read_record_file(path)
     console = Console()
     bot = NeuralPlayer(0)
     total = sum(len(g.actions) for g in record.games)
@@ -58,23 +59,18 @@ def analyse_command(args: argparse.Namespace) -> int:
         transient=True,
     ) as bar:
         task = bar.add_task("analyse", total=total)
-        result = analyse(
-            record, bot, args.ply, progress=lambda done, _: bar.update(task, completed=done)
-        )
+        try:
+            result = analyse(
+                record, bot, args.ply, progress=lambda done, _: bar.update(task, completed=done)
+            )
+        except MatchFileError as exc:
+            raise UsageError(f"{path}: {exc}") from exc
     print_tables(console, result)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
     if args.html_out:
-        match = _replayable(record)
-        Path(args.html_out).write_text(html_report(result, match, path.name), encoding="utf-8")
+        Path(args.html_out).write_text(html_report(result, path.name), encoding="utf-8")
     return 0
-
-
-def _replayable(record: object) -> Match | None:
-    from backgammon.records import matchfile
-
-    assert isinstance(record, matchfile.MatchFile)
-    return matchfile.to_match(record)
 
 
 def print_tables(console: Console, a: Analysis) -> None:
@@ -148,16 +144,14 @@ def _graph(a: Analysis, width: int = 720, height: int = 220) -> str:
     )
 
 
-def _board(match: Match | None, d: Judged, names: tuple[str, str]) -> str:
-    """The board of the decision, from its gnubg ID."""
-    try:
-        m = Match.from_gnubg_id(d.gnubg_id, rules=match.rules if match else None)
-        return match_svg(m, viewer=d.player, names=names, width=360)
-    except ValueError:
+def _board(d: Judged, names: tuple[str, str]) -> str:
+    """The board of the decision, as the analysis met it."""
+    if d.state is None:
         return ""
+    return match_svg(Match.from_state(d.state), viewer=d.player, names=names, width=360)
 
 
-def html_report(a: Analysis, match: Match | None, title: str) -> str:
+def html_report(a: Analysis, title: str) -> str:
     """A standalone HTML page: per-player table, MWC graph, every error marked bad or very
     bad with its board."""
     names = (a.players[0].name, a.players[1].name)
@@ -184,7 +178,7 @@ def html_report(a: Analysis, match: Match | None, title: str) -> str:
             f'<section class="error"><h3>Game {d.game}, move {d.move}: '
             f"{esc(names[d.player])} ({esc(d.mark)}, {1000 * d.error_emg:.0f} mEMG)</h3>"
             f"<p>Played <b>{esc(d.played)}</b>; better <b>{esc(d.best)}</b>. "
-            f"<code>{esc(d.gnubg_id)}</code></p>{_board(match, d, names)}</section>"
+            f"<code>{esc(d.gnubg_id)}</code></p>{_board(d, names)}</section>"
         )
     return (
         "<!doctype html><html><head><meta charset='utf-8'>"

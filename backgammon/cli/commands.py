@@ -203,11 +203,11 @@ def hint_command(args: argparse.Namespace) -> int:
 
 def convert_command(args: argparse.Namespace) -> int:
     """``backgammon convert A.mat B.sgf``: between match file formats (either way)."""
-    from backgammon.records.convert import convert
+    from backgammon.records.convert import convert, format_of_name
 
     src, dst = Path(args.source), Path(args.target)
     for p in (src, dst):
-        if p.suffix.lower() not in (".mat", ".sgf"):
+        if format_of_name(p) is None:
             raise UsageError(f"{p}: a match file's name ends in .mat or .sgf")
     try:
         warnings = convert(src, dst)

@@ -11,8 +11,16 @@ from backgammon.cli.errors import UsageError
 from backgammon.play.dice import DiceSource
 from backgammon.play.match import Match
 from backgammon.records import matchfile
+from backgammon.records.convert import detect_format, format_of_name, read_text, write_text
 
-__all__ = ["data_folder", "default_save_path", "read_file", "read_mat", "write_mat"]
+__all__ = [
+    "data_folder",
+    "default_save_path",
+    "read_file",
+    "read_mat",
+    "read_record_file",
+    "write_mat",
+]
 
 
 def data_folder() -> Path:
@@ -40,27 +48,30 @@ def default_save_path() -> Path:
 def write_mat(m: Match, path: Path, names: tuple[str, str], comment: str = "") -> None:
     """Save the match as a .mat file (gnubg's layout), or SGF if the name ends in .sgf, with
     ``comment`` as the match comment (both formats keep one)."""
-    from backgammon.records import mat, sgf
-
-    writer = sgf if path.suffix.lower() == ".sgf" else mat
     record = matchfile.from_match(m, names)
     if comment:
         record = dataclasses.replace(record, comment=comment)
-    path.write_text(writer.write_record(record), encoding="utf-8")
+    path.write_text(write_text(record, format_of_name(path) or "mat"), encoding="utf-8")
 
 
-def read_file(path: Path) -> tuple[matchfile.MatchFile, Match]:
-    """A saved .mat (or SGF, by the name) file: its model, and the match it replays to.
-    Anything unreadable raises :class:`UsageError` naming the file."""
-    from backgammon.records import mat, sgf
-
-    reader = sgf if path.suffix.lower() == ".sgf" else mat
+def read_record_file(path: Path) -> matchfile.MatchFile:
+    """A saved .mat (or SGF, by the name) file's model, read once.  Anything unreadable
+    raises :class:`UsageError` naming the file."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
     try:
-        record = reader.read_record(text)
+        return read_text(text, detect_format(text, path))
+    except matchfile.MatchFileError as exc:
+        raise UsageError(f"{path}: {exc}") from exc
+
+
+def read_file(path: Path) -> tuple[matchfile.MatchFile, Match]:
+    """A saved .mat (or SGF, by the name) file: its model, and the match it replays to.
+    Anything unreadable raises :class:`UsageError` naming the file."""
+    record = read_record_file(path)
+    try:
         return record, matchfile.to_match(record)
     except matchfile.MatchFileError as exc:
         raise UsageError(f"{path}: {exc}") from exc

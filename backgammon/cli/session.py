@@ -132,7 +132,7 @@ class PlayOptions:
     auto_forced: bool = True
     confirm: bool = True
     unicode: bool = True
-    save_path: Path = Path("backgammon.records.mat")
+    save_path: Path = Path("backgammon.mat")
     tutor: bool = False
 
 

@@ -40,6 +40,7 @@ import numpy as np
 from backgammon.core.position import Position
 from backgammon.core.values import Move, iter_rolls
 from backgammon.play.match import Match, Phase
+from backgammon.play.state import MatchState
 from backgammon.players.base import RankedMove
 from backgammon.players.cube import CubeDecision, CubeState, to_emg
 from backgammon.players.met import MatchEquityTable
@@ -117,6 +118,8 @@ class Judged:
     mark: str
     gnubg_id: str
     best_move: Move | None = None
+    state: MatchState | None = field(default=None, compare=False, repr=False)
+    """The match as it stood at the decision (met on the analysis's walk)."""
 
 
 @dataclass
@@ -314,7 +317,16 @@ class _Judge:
             best = "Double" if error > 0.0 else "No double"
             self.add(
                 Judged(
-                    game, row, player, "double", "No double", best, error, mark(error), m.gnubg_id()
+                    game,
+                    row,
+                    player,
+                    "double",
+                    "No double",
+                    best,
+                    error,
+                    mark(error),
+                    m.gnubg_id(),
+                    state=m.state,
                 )
             )
 
@@ -325,7 +337,18 @@ class _Judge:
         self.stats[player].cube_error += error
         best = "Double" if error <= 0.0 else "No double"
         self.add(
-            Judged(game, row, player, "double", "Double", best, error, mark(error), m.gnubg_id())
+            Judged(
+                game,
+                row,
+                player,
+                "double",
+                "Double",
+                best,
+                error,
+                mark(error),
+                m.gnubg_id(),
+                state=m.state,
+            )
         )
 
     def answer(self, m: Match, game: int, row: int, player: int, took: bool) -> None:
@@ -346,6 +369,7 @@ class _Judge:
                 error,
                 mark(error),
                 m.gnubg_id(),
+                state=m.state,
             )
         )
 
@@ -394,6 +418,7 @@ class _Judge:
                 mark(error),
                 m.gnubg_id(),
                 best_move=best.move,
+                state=m.state,
             )
         )
 
@@ -430,13 +455,6 @@ def mat_rows(game: GameFile) -> list[int]:
     return out
 
 
-def _start(record: MatchFile) -> Match:
-    """The match as it stands before the file's first game (at the first game's score)."""
-    games = record.games[:1]
-    empty = tuple(dataclasses.replace(g, actions=(), end=None) for g in games)
-    return matchfile.to_match(dataclasses.replace(record, games=empty))
-
-
 def analyse(
     source: Match | MatchFile,
     player: NeuralPlayer | None = None,
@@ -453,14 +471,14 @@ def analyse(
         record = source
     bot = player if player is not None else NeuralPlayer(0)
     judge = _Judge(bot, plies, names or record.players)
-    m = _start(record)
+    m = matchfile.starting_match(record)
     total = sum(len(g.actions) for g in record.games)
     done = 0
-    for game in record.games:
-        if m.is_over:
-            break
+    notes: list[str] = []
+    for game in matchfile.match_games(record, m, notes):
         start_mwc = _standing(m, bot.met)
-        for action, row in zip(game.actions, mat_rows(game), strict=True):
+        actions = matchfile.game_actions(m, game, notes)
+        for action, row in zip(actions, mat_rows(game), strict=True):
             p = action.player
             phase = m.phase
             if isinstance(action, FileRoll):

@@ -1,5 +1,6 @@
 """Playing a match: the rules variants (:class:`Rules`), the frozen match state and its
-checked transitions (:mod:`~backgammon.play.state`), :class:`Match` on top of it, the
+checked transitions (:mod:`~backgammon.play.state`, dispatched by
+:mod:`~backgammon.play.actions`), :class:`Match` on top of it, the
 record of every action, dice sources, and a match state's gnubg and XG IDs.
 
     >>> from backgammon.play import FixedDice, Match

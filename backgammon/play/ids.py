@@ -35,6 +35,7 @@ __all__ = [
     "gnubg_id",
     "match_id",
     "match_id_fields",
+    "state_at_score",
     "state_from_board_line",
     "state_from_gnubg_id",
     "state_from_xgid",
@@ -240,6 +241,24 @@ def state_from_xgid(text: str, rules: Rules | None = None) -> MatchState:
 def _check_rules(rules: object) -> None:
     if rules is not None and not isinstance(rules, Rules):
         raise RulesError(f"rules are a Rules value or None, not {type(rules).__name__}")
+
+
+def state_at_score(rules: Rules, score: tuple[int, int], crawford: bool = False) -> MatchState:
+    """A match under ``rules`` about to begin a game at ``score`` (``crawford``: that game is
+    the Crawford game), refused as an ID holding the same would be."""
+    return _checked_state(
+        rules=rules,
+        position=Position.initial(),
+        phase=Phase.OPENING,
+        on_roll=None,
+        dice=(),
+        cube_value=1,
+        cube_owner=None,
+        beavers=0,
+        resigned=0,
+        score=score,
+        crawford=crawford,
+    )
 
 
 def _checked_state(

@@ -48,6 +48,7 @@ from collections.abc import Iterable, Sequence
 from backgammon.core.position import Position
 from backgammon.core.values import GameResult, Move
 from backgammon.ids.gnubg import MatchIdFields
+from backgammon.play import actions as dispatch
 from backgammon.play import ids as matchids
 from backgammon.play import state as ms
 from backgammon.play.dice import DiceError, DiceSource, SeededDice
@@ -303,6 +304,29 @@ class Match:
         """Reject the opponent's resignation: play goes on where it stopped."""
         self._s = ms.reject_resignation(self._s, player=player)
 
+    def act(
+        self,
+        kind: ActionKind | str,
+        *,
+        player: int | None = None,
+        dice: Sequence[int] | None = None,
+        play: Move | str | None = None,
+        level: str | int | GameResult = "single",
+    ) -> None:
+        """Make the action of ``kind`` (a :meth:`legal_actions` name) for ``player``
+        (default: the player to act): a roll uses ``dice`` or throws from
+        :attr:`dice_source`; ``play`` is a move's, ``level`` a resignation's.  The one
+        dispatch of an action, for bots, the web, files and records."""
+        self._s = dispatch.act(
+            self._s,
+            kind,
+            player=player,
+            dice=dice,
+            play=play,
+            level=level,
+            source=self.dice_source,
+        )
+
     # ----------------------------------------------------------------------- ids
     def match_id_fields(self) -> MatchIdFields:
         """The state as gnubg's Match ID fields."""
@@ -328,6 +352,26 @@ class Match:
         """A match resumed from gnubg's ``PositionID:MatchID``; ``rules`` may add what the ID
         cannot hold (beavers, a cube limit).  The game number starts at 1."""
         return cls._resume(matchids.state_from_gnubg_id(text, rules), dice)
+
+    @classmethod
+    def at_score(
+        cls,
+        score: tuple[int, int],
+        *,
+        rules: Rules,
+        crawford: bool = False,
+        dice: DiceSource | None = None,
+    ) -> Match:
+        """A match under ``rules`` whose next game begins at ``score`` (``crawford``: it is
+        the Crawford game), e.g. a match file's first game.  The game number starts at 1."""
+        return cls._resume(matchids.state_at_score(rules, score, crawford), dice)
+
+    @classmethod
+    def from_state(cls, state: MatchState, *, dice: DiceSource | None = None) -> Match:
+        """A match going on from ``state`` (one met before, e.g. an analysed decision's)."""
+        if not isinstance(state, MatchState):
+            raise MatchError(f"a match goes on from a MatchState, not {type(state).__name__}")
+        return cls._resume(state, dice)
 
     @classmethod
     def from_xgid(
@@ -389,13 +433,13 @@ class Match:
         not replay so: an action refused, the match recording something else, an entry that
         is not one, or no sequence at all.  No dice are thrown: each roll brings its own.
         """
-        self._s = ms.extend(self._s, actions)
+        self._s = dispatch.extend(self._s, actions)
 
     def apply(self, a: Action) -> None:
         """Make the action a record entry describes, with the dice it records (none are
         thrown); the automatic entries (``GameStart``, ``GameEnd``) and anything that is not
         a record entry are refused with :class:`IllegalActionError`."""
-        self._s = ms.apply(self._s, a)
+        self._s = dispatch.apply(self._s, a)
 
     def __repr__(self) -> str:
         r = self._s.rules

@@ -17,7 +17,7 @@ conventions shared with gnubg.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from backgammon.core.position import Position
@@ -56,11 +56,9 @@ __all__ = [
     "ReplayError",
     "ResignationError",
     "accept_resignation",
-    "apply",
     "beaver",
     "double",
     "drop",
-    "extend",
     "legal_actions",
     "legal_moves",
     "may_double",
@@ -488,85 +486,6 @@ def reject_resignation(s: MatchState, *, player: int | None = None) -> MatchStat
     s = _append(s, Reject(p))
     phase = s.resumed or (Phase.MOVE if s.dice else Phase.ROLL)
     return replace(s, phase=phase, resigned=0, resumed=None, declined=declined)
-
-
-# ------------------------------------------------------------------------------ records
-_AUTOMATIC = (GameStart, GameEnd)
-
-
-def apply(s: MatchState, a: Action) -> MatchState:
-    """Make the action a record entry describes, with the dice it records (none are
-    thrown); the automatic entries (``GameStart``, ``GameEnd``) and anything that is not a
-    record entry are refused with :class:`IllegalActionError`."""
-    if isinstance(a, OpeningRoll):
-        return roll(s, (a.die0, a.die1))[0]
-    if isinstance(a, Roll):
-        return roll(s, a.dice, player=a.player)[0]
-    if isinstance(a, Play):
-        return move(s, a.move, player=a.player)
-    if isinstance(a, Double):
-        return double(s, player=a.player)
-    if isinstance(a, Take):
-        return take(s, player=a.player)
-    if isinstance(a, Drop):
-        return drop(s, player=a.player)
-    if isinstance(a, Beaver):
-        return beaver(s, player=a.player)
-    if isinstance(a, Raccoon):
-        return raccoon(s, player=a.player)
-    if isinstance(a, Resign):
-        return resign(s, a.level, player=a.player)
-    if isinstance(a, Accept):
-        return accept_resignation(s, player=a.player)
-    if isinstance(a, Reject):
-        return reject_resignation(s, player=a.player)
-    if isinstance(a, Pass):
-        # Made by roll() for a closed-out player who could have doubled (R13).
-        if s.phase is Phase.ROLL and not s.position.is_closed_out:
-            raise IllegalActionError(f"{a}: the player on roll is not closed out (R13)")
-        return roll(s, player=a.player)[0]
-    if isinstance(a, _AUTOMATIC):
-        raise IllegalActionError(f"{a} is recorded by the match itself, not played")
-    raise IllegalActionError(f"not a record entry: {short_repr(a, 80)}")
-
-
-def extend(s: MatchState, actions: Iterable[Action]) -> MatchState:
-    """The state after recorded actions, checking that the match records exactly them (the
-    automatic ones must appear where the match makes them); :class:`ReplayError` for any
-    input that does not replay so."""
-    if isinstance(actions, (str, bytes)) or not isinstance(actions, Iterable):
-        raise ReplayError(f"actions are record entries in order, not {short_repr(actions, 80)}")
-    todo = list(actions)
-    i = 0
-    while i < len(todo):
-        a = todo[i]
-        start = _count(s.games)
-        try:
-            s = apply(s, a)
-        except ValueError as exc:  # MatchError and the board's move and dice errors
-            raise ReplayError(f"action {i} ({short_repr(a, 80)}) is refused: {exc}") from exc
-        new = _tail(s.games, start)
-        if new != todo[i : i + len(new)]:
-            raise ReplayError(
-                f"after action {i} ({short_repr(a, 80)}) the match differs from the record"
-            )
-        i += len(new)
-    return s
-
-
-def _count(games: tuple[tuple[Action, ...], ...]) -> int:
-    return sum(len(g) for g in games)
-
-
-def _tail(games: tuple[tuple[Action, ...], ...], start: int) -> list[Action]:
-    """The actions from flat index ``start`` on."""
-    out: list[Action] = []
-    seen = 0
-    for g in games:
-        if seen + len(g) > start:
-            out.extend(g[max(0, start - seen) :])
-        seen += len(g)
-    return out
 
 
 # ------------------------------------------------------------------------------ flow

@@ -33,25 +33,8 @@ class Decision:
     move: Move | None = None
 
     def apply(self, match: Match) -> None:
-        """Make this decision on ``match`` with the matching ``Match`` method."""
-        kind = self.kind
-        if kind is ActionKind.MOVE:
-            match.move(self.move if self.move is not None else Move())
-        elif kind is ActionKind.ROLL:
-            match.roll()
-        else:
-            actions = {
-                ActionKind.DOUBLE: match.double,
-                ActionKind.TAKE: match.take,
-                ActionKind.DROP: match.drop,
-                ActionKind.BEAVER: match.beaver,
-                ActionKind.RACCOON: match.raccoon,
-                ActionKind.ACCEPT: match.accept_resignation,
-                ActionKind.REJECT: match.reject_resignation,
-            }
-            if kind not in actions:
-                raise IllegalActionError(f"a decision cannot be {kind!r}")
-            actions[kind]()
+        """Make this decision on ``match`` (:meth:`Match.act`)."""
+        match.act(self.kind, play=self.move)
 
 
 def decide(player: Player, match: Match) -> Decision:

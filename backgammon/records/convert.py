@@ -9,32 +9,60 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from backgammon.core.values import short_repr
 from backgammon.records import mat, sgf
 from backgammon.records.matchfile import MatchFile, MatchFileError, require_text, to_match
 
-__all__ = ["FORMATS", "convert", "convert_text", "detect_format", "read_any"]
+__all__ = [
+    "FORMATS",
+    "convert",
+    "convert_text",
+    "detect_format",
+    "format_of_name",
+    "read_any",
+    "read_text",
+    "write_text",
+]
 
 FORMATS = ("mat", "sgf")
+_SUFFIXES = {".sgf": "sgf", ".mat": "mat", ".txt": "mat", ".gam": "mat"}
+
+
+def format_of_name(name: str | Path) -> str | None:
+    """``"sgf"`` or ``"mat"`` as the file name's suffix says, or None for another suffix:
+    the one place a format is picked from a name."""
+    return _SUFFIXES.get(Path(name).suffix.lower())
 
 
 def detect_format(text: str, name: str | Path | None = None) -> str:
     """``"sgf"`` or ``"mat"``, from the file name's suffix, else from the text (a ``str``:
     bytes raise :class:`~backgammon.records.matchfile.NotTextError`)."""
     text = require_text(text, "detect_format")
-    if name is not None:
-        suffix = Path(name).suffix.lower()
-        if suffix == ".sgf":
-            return "sgf"
-        if suffix in (".mat", ".txt", ".gam"):
-            return "mat"
+    fmt = None if name is None else format_of_name(name)
+    if fmt is not None:
+        return fmt
     return "sgf" if text.lstrip("\ufeff \t\r\n").startswith("(") else "mat"
+
+
+def _checked(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown match file format {short_repr(fmt)} (use one of {FORMATS})")
+    return fmt
+
+
+def read_text(text: str, fmt: str) -> MatchFile:
+    """``text`` read in format ``fmt`` (``"mat"`` or ``"sgf"``) into the file model."""
+    return sgf.read_record(text) if _checked(fmt) == "sgf" else mat.read_record(text)
+
+
+def write_text(record: MatchFile, fmt: str) -> str:
+    """The file model written in format ``fmt`` (``"mat"`` or ``"sgf"``)."""
+    return sgf.write_record(record) if _checked(fmt) == "sgf" else mat.write_record(record)
 
 
 def read_any(text: str, fmt: str) -> MatchFile:
     """Read ``text`` in format ``fmt`` (``"mat"`` or ``"sgf"``) and check it by the rules."""
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown match file format {fmt!r} (use one of {FORMATS})")
-    record = sgf.read_record(text) if fmt == "sgf" else mat.read_record(text)
+    record = read_text(text, fmt)
     to_match(record, [])  # raises MatchFileError on anything the rules refuse
     return record
 
@@ -42,22 +70,18 @@ def read_any(text: str, fmt: str) -> MatchFile:
 def convert_text(text: str, source: str, target: str) -> tuple[str, list[str]]:
     """``text`` in format ``source`` written in format ``target``, and the warnings."""
     text = require_text(text, "convert_text")
+    _checked(target)
     record = read_any(text, source)
-    warnings = list(record.warnings)
-    if target not in FORMATS:
-        raise ValueError(f"unknown match file format {target!r} (use one of {FORMATS})")
-    out = sgf.write_record(record) if target == "sgf" else mat.write_record(record)
-    return out, warnings
+    return write_text(record, target), list(record.warnings)
 
 
 def convert(source: str | Path, target: str | Path) -> list[str]:
     """Convert the match file ``source`` into ``target`` (formats from the suffixes);
     returns what the reader found odd.  Nothing is written if the source is refused."""
-    text = Path(source).read_text(encoding="utf-8-sig")
-    src_fmt = detect_format(text, source)
-    dst_fmt = detect_format("", target) if Path(target).suffix else src_fmt
-    if Path(target).suffix.lower() not in (".sgf", ".mat", ".txt", ".gam"):
+    dst_fmt = format_of_name(target)
+    if dst_fmt is None:
         raise MatchFileError(f"{target}: name the target .mat or .sgf")
-    out, warnings = convert_text(text, src_fmt, dst_fmt)
+    text = Path(source).read_text(encoding="utf-8-sig")
+    out, warnings = convert_text(text, detect_format(text, source), dst_fmt)
     Path(target).write_text(out, encoding="utf-8")
     return warnings

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from typing import Any
 
 from backgammon.core.position import Position
 from backgammon.core.turn import EntryError, TurnEntry
@@ -31,7 +32,6 @@ from backgammon.core.values import (
     clip,
     short_repr,
 )
-from backgammon.ids.gnubg import GameState, MatchIdFields, encode_match_id
 from backgammon.play import match as bm
 from backgammon.play.dice import FixedDice
 from backgammon.play.rules import MAX_CUBE_LIMIT, Rules
@@ -54,13 +54,16 @@ __all__ = [
     "closed_out_player",
     "crawford_games",
     "from_match",
+    "game_actions",
     "game_end",
+    "match_games",
     "position_for",
     "read_number",
     "reading_match",
     "replay_game",
     "require_text",
     "resolve_play",
+    "starting_match",
     "to_match",
     "unwritten_pass",
 ]
@@ -320,83 +323,74 @@ def apply_action(match: bm.Match, action: FileAction, notes: list[str] | None = 
     leniently is appended to ``notes``.
     """
     notes = notes if notes is not None else []
-    line = action.line
-    m = match
+    line, p, m = action.line, action.player, match
     if isinstance(action, FilePass):
         closed = closed_out_player(m)
-        if closed is None or closed[0] != action.player:
-            raise MatchFileError(f"player {action.player} passes but is not closed out", line)
+        if closed is None or closed[0] != p:
+            raise MatchFileError(f"player {p} passes but is not closed out", line)
         if not closed[1]:
-            with _refused("a pass", line):
-                m.roll(player=action.player)
+            _act(m, "a pass", line, bm.ActionKind.ROLL, player=p)
         return
     if isinstance(action, FileRoll):
         if m.phase is bm.Phase.OPENING:
             hi, lo = max(action.dice), min(action.dice)
             if hi == lo:
                 raise MatchFileError(f"an opening roll of {hi}{lo} (R3: never a double)", line)
-            throw = (hi, lo) if action.player == 0 else (lo, hi)
-            with _refused("the opening roll", line):
-                m.roll(throw)
+            throw = (hi, lo) if p == 0 else (lo, hi)
+            _act(m, "the opening roll", line, bm.ActionKind.ROLL, dice=throw)
         else:
             closed = closed_out_player(m)
-            if closed is not None and closed[0] == action.player and not action.steps:
+            if closed is not None and closed[0] == p and not action.steps:
                 # gnubg rolls for a closed-out player, who dances; the Match passes (R13).
                 notes.append(
                     f"line {line}: closed out, the dice {action.dice} are not rolled (R13)"
                 )
                 if not closed[1]:
-                    with _refused("a pass", line):
-                        m.roll(player=action.player)
+                    _act(m, "a pass", line, bm.ActionKind.ROLL, player=p)
                 return
-            position_for(m, action.player, "roll", line)
-            with _refused("a roll", line):
-                m.roll(action.dice, player=action.player)
+            position_for(m, p, "roll", line)
+            _act(m, "a roll", line, bm.ActionKind.ROLL, dice=action.dice, player=p)
         if not action.played:
             return
         if m.phase is bm.Phase.MOVE:
-            with _refused("a play", line):
-                m.move(Move(action.steps), player=action.player)
+            _act(m, "a play", line, bm.ActionKind.MOVE, play=Move(action.steps), player=p)
         elif action.steps:
             raise MatchFileError(
                 f"{Move(action.steps)}: no play is possible with {action.dice}", line
             )
     elif isinstance(action, FileDouble):
-        if m.phase is bm.Phase.DOUBLED:
-            if m.state.beavers == 0:
-                with _refused("a beaver", line):
-                    m.beaver(player=action.player)
-            else:
-                with _refused("a raccoon", line):
-                    m.raccoon(player=action.player)
+        if m.phase is not bm.Phase.DOUBLED:
+            _act(m, "a double", line, bm.ActionKind.DOUBLE, player=p)
+        elif m.state.beavers == 0:
+            _act(m, "a beaver", line, bm.ActionKind.BEAVER, player=p)
         else:
-            with _refused("a double", line):
-                m.double(player=action.player)
-    elif isinstance(action, FileTake):
+            _act(m, "a raccoon", line, bm.ActionKind.RACCOON, player=p)
+    elif isinstance(action, FileTake | FileDrop):
+        take = isinstance(action, FileTake)
+        what = "a take" if take else "a drop"
         if m.phase is not bm.Phase.DOUBLED:
-            raise MatchFileError("a take with no double pending", line)
-        with _refused("a take", line):
-            m.take(player=action.player)
-    elif isinstance(action, FileDrop):
-        if m.phase is not bm.Phase.DOUBLED:
-            raise MatchFileError("a drop with no double pending", line)
-        with _refused("a drop", line):
-            m.drop(player=action.player)
+            raise MatchFileError(f"{what} with no double pending", line)
+        _act(m, what, line, bm.ActionKind.TAKE if take else bm.ActionKind.DROP, player=p)
     else:
-        with _refused("a resignation", line):
-            m.resign(action.level, player=action.player)
-        with _refused("accepting it", line):
-            m.accept_resignation(player=1 - action.player)
+        _act(m, "a resignation", line, bm.ActionKind.RESIGN, level=action.level, player=p)
+        _act(m, "accepting it", line, bm.ActionKind.ACCEPT, player=1 - p)
 
 
-def replay_game(match: bm.Match, game: GameFile, notes: list[str]) -> None:
-    """Play one file game on ``match`` action by action (see :func:`apply_action`); the
-    file's result is checked against the Match's (a difference is noted)."""
+def _act(match: bm.Match, what: str, line: int | None, kind: bm.ActionKind, **how: Any) -> None:
+    """Make an action on ``match``; a refusal becomes a MatchFileError at ``line``."""
+    with _refused(what, line):
+        match.act(kind, **how)
+
+
+def game_actions(match: bm.Match, game: GameFile, notes: list[str]) -> Iterator[FileAction]:
+    """The game's actions, each checked to come while the game goes on; the caller makes
+    each on ``match`` before asking for the next.  At the end the file's result is checked
+    against the Match's (a difference is noted)."""
     start = match.game_number
     for action in game.actions:
         if game_end(match, start) is not None:
             raise MatchFileError(f"game {game.number} goes on after it was over", action.line)
-        apply_action(match, action, notes)
+        yield action
     if game.end is not None:
         last = game_end(match, start)
         if last is None:
@@ -408,13 +402,39 @@ def replay_game(match: bm.Match, game: GameFile, notes: list[str]) -> None:
             )
 
 
-def to_match(record: MatchFile, warnings: list[str] | None = None) -> bm.Match:
-    """Replay a file model through :class:`Match` under the match's rules.
+def replay_game(match: bm.Match, game: GameFile, notes: list[str]) -> None:
+    """Play one file game on ``match`` action by action (see :func:`apply_action`)."""
+    for action in game_actions(match, game, notes):
+        apply_action(match, action, notes)
 
-    Raises :class:`MatchFileError` (with the line of the action when known) on an action
-    the rules refuse; odd but readable things are appended to ``warnings``.
-    """
-    notes: list[str] = warnings if warnings is not None else []
+
+def match_games(record: MatchFile, match: bm.Match, notes: list[str]) -> Iterator[GameFile]:
+    """The record's games, each checked to begin where ``match`` stands (the caller plays
+    each on ``match`` before asking for the next); games after the match was over are
+    noted and left out."""
+    unfinished: GameFile | None = None  # the game before, if it has actions but no end
+    for game in record.games:
+        if match.is_over:
+            notes.append(f"game {game.number} comes after the match was over: ignored")
+            return
+        if unfinished is not None and game.actions:
+            raise MatchFileError(
+                f"game {game.number} begins before game {unfinished.number} is over",
+                game.actions[0].line,
+            )
+        if match.score != game.score:
+            notes.append(
+                f"game {game.number}: the file says score {game.score}, the play gives "
+                f"{match.score}"
+            )
+        start = match.game_number
+        yield game
+        unfinished = game if game.actions and game_end(match, start) is None else None
+
+
+def starting_match(record: MatchFile) -> bm.Match:
+    """The match as it stands before the file's first game: the file's rules (beavers and
+    the cube's ceiling read from its plays), at the first game's score."""
     length = record.length or None
     beavers = any(_has_beaver(g) for g in record.games)
     max_cube = _max_cube(record)
@@ -428,40 +448,24 @@ def to_match(record: MatchFile, warnings: list[str] | None = None) -> bm.Match:
     except ValueError as exc:
         raise MatchFileError(f"the file's rules are refused: {exc}") from exc
     first = record.games[0] if record.games else None
-    if first is not None and first.score != (0, 0):
-        crawford = crawford_games(record)[0]
-        try:
-            fields = MatchIdFields(
-                game_state=GameState.NONE,
-                match_length=record.length,
-                score=first.score,
-                crawford=crawford,
-                no_jacoby=not record.jacoby,
-            )
-            gnubg_id = f"{Position.initial().position_id()}:{encode_match_id(fields)}"
-            match = bm.Match.from_gnubg_id(gnubg_id, rules=rules)
-        except ValueError as exc:
-            raise MatchFileError(f"cannot start at score {first.score}: {exc}") from exc
-    else:
-        match = bm.Match(rules=rules)
-    unfinished: GameFile | None = None  # the game before, if it has actions but no end
-    for game in record.games:
-        if match.is_over:
-            notes.append(f"game {game.number} comes after the match was over: ignored")
-            break
-        if unfinished is not None and game.actions:
-            raise MatchFileError(
-                f"game {game.number} begins before game {unfinished.number} is over",
-                game.actions[0].line,
-            )
-        if match.score != game.score:
-            notes.append(
-                f"game {game.number}: the file says score {game.score}, the play gives "
-                f"{match.score}"
-            )
-        start = match.game_number
+    if first is None or first.score == (0, 0):
+        return bm.Match(rules=rules)
+    try:
+        return bm.Match.at_score(first.score, rules=rules, crawford=crawford_games(record)[0])
+    except ValueError as exc:
+        raise MatchFileError(f"cannot start at score {first.score}: {exc}") from exc
+
+
+def to_match(record: MatchFile, warnings: list[str] | None = None) -> bm.Match:
+    """Replay a file model through :class:`Match` under the match's rules.
+
+    Raises :class:`MatchFileError` (with the line of the action when known) on an action
+    the rules refuse; odd but readable things are appended to ``warnings``.
+    """
+    notes: list[str] = warnings if warnings is not None else []
+    match = starting_match(record)
+    for game in match_games(record, match, notes):
         replay_game(match, game, notes)
-        unfinished = game if game.actions and game_end(match, start) is None else None
     return match
 
 
