@@ -25,12 +25,13 @@ __all__ = [
 ]
 
 FORMATS = ("mat", "sgf")
-_SUFFIXES = {".sgf": "sgf", ".mat": "mat", ".txt": "mat", ".gam": "mat"}
+_SUFFIXES = {".sgf": "sgf", ".mat": "mat"}
 
 
 def format_of_name(name: str | Path) -> str | None:
-    """``"sgf"`` or ``"mat"`` as the file name's suffix says, or None for another suffix:
-    the one place a format is picked from a name."""
+    """``"sgf"`` or ``"mat"`` as the file name's suffix says, or None for another suffix
+    (a .txt or .gam export is told by its text): the one place a format is picked from a
+    name."""
     return _SUFFIXES.get(Path(name).suffix.lower())
 
 
