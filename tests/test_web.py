@@ -415,7 +415,7 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
     for path in ("/api/matches", "/api/matches/{match_id}", "/api/matches/{match_id}/actions"):
         assert path in doc["paths"]
     assert "WebSocket" in doc["info"]["description"]
-    assert "plays" in doc["components"]["schemas"]["State"]["properties"]
+    assert "plays" in doc["components"]["schemas"]["StateView"]["properties"]
     assert client.get("/").status_code == 200
 
 
@@ -541,7 +541,7 @@ def test_a_game_acted_on_copy_by_copy_is_the_game_replayed() -> None:
         while not game.is_over:
             seat = game.actor()
             seat = rng.choice([0, 1]) if seat is None else seat
-            view = game.view(row, seat)
+            view = game.view(row, seat).model_dump()
             choices = [a for a in view["actions"] if a not in ("double", "resign")]
             kind = rng.choice(choices)
             action: dict[str, Any] = {"action": kind}
@@ -644,7 +644,7 @@ def test_a_bot_that_fails_once_is_tried_again(
 ) -> None:
     """A bot that raises, or thinks past its time limit (its worker is killed), is asked
     again and the match goes on."""
-    import backgammon.web.app as web_app
+    import backgammon.web.server as web_app
 
     monkeypatch.setattr(web_app, "bot_action", getattr(webbots, misbehaving))
     with TestClient(create_app(db, bot_timeout=3)) as client:
@@ -661,7 +661,7 @@ def test_a_failing_bot_is_reported_and_does_not_undo_the_human_action(
 ) -> None:
     """The human's action is stored and acknowledged even if the bot then fails every
     attempt; the failure is sent to the match's WebSockets, not swallowed."""
-    import backgammon.web.app as web_app
+    import backgammon.web.server as web_app
 
     monkeypatch.setattr(web_app, "bot_action", webbots.crashing)
     with TestClient(create_app(db)) as client:

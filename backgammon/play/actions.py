@@ -43,7 +43,7 @@ from backgammon.play.state import (
     take,
 )
 
-__all__ = ["act", "apply", "extend"]
+__all__ = ["act", "apply", "entries_since", "entry_count", "extend"]
 
 
 _ANSWERS: dict[ActionKind, Callable[..., MatchState]] = {
@@ -63,7 +63,7 @@ def act(
     *,
     player: int | None = None,
     dice: Sequence[int] | None = None,
-    play: Move | str | None = None,
+    play: Move | str | Sequence[Sequence[int]] | None = None,
     level: str | int | GameResult = "single",
     source: DiceSource | None = None,
 ) -> MatchState:
@@ -131,12 +131,12 @@ def extend(s: MatchState, actions: Iterable[Action]) -> MatchState:
     i = 0
     while i < len(todo):
         a = todo[i]
-        start = _count(s.games)
+        start = entry_count(s)
         try:
             s = apply(s, a)
         except ValueError as exc:  # MatchError and the board's move and dice errors
             raise ReplayError(f"action {i} ({short_repr(a, 80)}) is refused: {exc}") from exc
-        new = _tail(s.games, start)
+        new = entries_since(s, start)
         if new != todo[i : i + len(new)]:
             raise ReplayError(
                 f"after action {i} ({short_repr(a, 80)}) the match differs from the record"
@@ -145,15 +145,17 @@ def extend(s: MatchState, actions: Iterable[Action]) -> MatchState:
     return s
 
 
-def _count(games: tuple[tuple[Action, ...], ...]) -> int:
-    return sum(len(g) for g in games)
+def entry_count(s: MatchState) -> int:
+    """How many entries the record of ``s`` holds, over all its games."""
+    return sum(len(g) for g in s.games)
 
 
-def _tail(games: tuple[tuple[Action, ...], ...], start: int) -> list[Action]:
-    """The actions from flat index ``start`` on."""
+def entries_since(s: MatchState, start: int) -> list[Action]:
+    """The record entries of ``s`` from the flat index ``start`` on (what was added since
+    the record held ``start`` entries)."""
     out: list[Action] = []
     seen = 0
-    for g in games:
+    for g in s.games:
         if seen + len(g) > start:
             out.extend(g[max(0, start - seen) :])
         seen += len(g)

@@ -260,7 +260,7 @@ class Match:
         return throw
 
     def move(
-        self, play: Move | str | Sequence[tuple[int, int, bool]], *, player: int | None = None
+        self, play: Move | str | Sequence[Sequence[int]], *, player: int | None = None
     ) -> None:
         """Play the rolled dice: a play from :meth:`legal_moves`, its steps, or its notation."""
         self._s = ms.move(self._s, play, player=player)
@@ -310,13 +310,15 @@ class Match:
         *,
         player: int | None = None,
         dice: Sequence[int] | None = None,
-        play: Move | str | None = None,
+        play: Move | str | Sequence[Sequence[int]] | None = None,
         level: str | int | GameResult = "single",
-    ) -> None:
+    ) -> tuple[Action, ...]:
         """Make the action of ``kind`` (a :meth:`legal_actions` name) for ``player``
         (default: the player to act): a roll uses ``dice`` or throws from
-        :attr:`dice_source`; ``play`` is a move's, ``level`` a resignation's.  The one
-        dispatch of an action, for bots, the web, files and records."""
+        :attr:`dice_source`; ``play`` is a move's (a play, its steps or its notation),
+        ``level`` a resignation's.  The one dispatch of an action, for bots, the web, files
+        and records; returns the record entries it made (the roll, the play, a game's end)."""
+        start = dispatch.entry_count(self._s)
         self._s = dispatch.act(
             self._s,
             kind,
@@ -326,6 +328,7 @@ class Match:
             level=level,
             source=self.dice_source,
         )
+        return tuple(dispatch.entries_since(self._s, start))
 
     # ----------------------------------------------------------------------- ids
     def match_id_fields(self) -> MatchIdFields:

@@ -361,7 +361,7 @@ def roll(
 
 def move(
     s: MatchState,
-    play: Move | str | Sequence[tuple[int, int, bool]],
+    play: Move | str | Sequence[Sequence[int]],
     *,
     player: int | None = None,
 ) -> MatchState:

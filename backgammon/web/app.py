@@ -1,694 +1,46 @@
-"""The web server: a JSON + WebSocket API over stored matches, and the page that uses it.
-
-Every rule is decided by :class:`backgammon.play.match.Match` on the server.  An action is
-checked on a copy of the match, stored in one committed transaction, and only then applied
-and acknowledged; a match in memory is always the replay of its stored actions.
-"""
+"""The web application: the routes of the JSON + WebSocket API and the pages, over a
+:class:`~backgammon.web.server.Server` (see :data:`~backgammon.web.schemas.API_DOC`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import functools
 import json
 import logging
-import secrets
-import time
-from collections.abc import AsyncIterator, Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
 from importlib import resources
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal
 
 from fastapi import Body, FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    StrictBool,
-    StrictInt,
-    StrictStr,
-    ValidationError,
-    field_validator,
-)
+from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
-from backgammon.play.rules import RulesError
 from backgammon.web.analysis import analysis_router, shutdown_analyses
-from backgammon.web.bots import BotFailed, BotPool
+from backgammon.web.bots import BotPool
 from backgammon.web.engine import engine_router
-from backgammon.web.errors import ApiError, check_name, validation_message
+from backgammon.web.errors import ApiError, validation_message
 from backgammon.web.errors import body as error_body
-from backgammon.web.game import (
+from backgammon.web.game import ActionError, Game, action_dict
+from backgammon.web.schemas import (
+    API_DOC,
     BOTS,
     DEFAULT_BOT,
-    ActionError,
-    Game,
-    action_dict,
-    bot_action,
-    rules_of,
+    ActionIn,
+    NewMatch,
+    SeatName,
+    StateView,
 )
-from backgammon.web.store import CHANNEL, Locked, MatchRow, Store, StoreError, hash_token
+from backgammon.web.server import Live, Server, pushed
+from backgammon.web.store import Store
 
 __all__ = ["create_app"]
 
 _log = logging.getLogger("backgammon.web")
-T = TypeVar("T")
-
-API_DOC = """
-Play backgammon over HTTP and WebSockets.
-
-* `POST /api/matches` creates a match and returns the secret token of each seat you get
-  (the creator's seat 0; against a human also the invitation link with seat 1's token).
-* Authenticate as a seat with `Authorization: Bearer <token>` or the `bg_<match id>` cookie
-  set by the seat's link `/m/<id>/join/<token>`.  Without a token you are a spectator.
-* `POST /api/matches` takes `length` 1-25, or `money: true` with `jacoby`/`beavers`; against
-  a human, `public: true` lists the invitation in `GET /api/lobby` instead of giving an
-  invitation link, and `POST /api/matches/{id}/claim` takes its free seat.
-* `GET /api/matches/{id}` is the state as seen by you; `POST /api/matches/{id}/actions`
-  acts (`roll`, `move`, `double`, `take`, `drop`, `beaver`, `resign`, `accept`, `reject`,
-  and `name` to choose your name before the first roll).  A `move` is `steps` or `move`
-  text in gnubg notation, read as leniently as the terminal reads it.
-* `POST /api/matches/{id}/rematch` (a seat of a finished match): the same seats, names and
-  rules in a new match; both players' calls lead to the same one.
-* WebSocket `/api/matches/{id}/ws` (same authentication): the server sends
-  `{"type": "state", "state": {...}}` after every change; you may send an action object as
-  in `POST .../actions` and get back either a state or `{"type": "error", "error": ...}`.
-* Errors are `{"error": {"code": ..., "message": ...}}` with a 4xx status, everywhere
-  (validation, unknown routes, wrong methods, WebSocket frames); types are strict (`"3"` is
-  not a length), messages repeat at most a few dozen characters of the input, and a refused
-  action changes nothing.
-* Names are 1-31 printable characters without a colon (gnubg keeps 31 and ends a .mat
-  name at its first colon).
-"""
-
-
-class NewMatch(BaseModel):
-    """How to start a match (types are strict: ``"3"`` or ``true`` is not a length)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    length: StrictInt = Field(1, ge=1, le=25, description="match length in points")
-    opponent: Literal["bot", "human"] = "bot"
-    bot: StrictStr = Field(DEFAULT_BOT, max_length=40, description="bot (see GET /api/bots)")
-    name: StrictStr = Field("Guest", max_length=200, description="your name (1-31 characters)")
-    money: StrictBool = Field(False, description="a money session instead of a match")
-    jacoby: StrictBool = Field(False, description="money: gammons count only once doubled")
-    beavers: StrictBool = Field(False, description="money: beavers allowed")
-    public: StrictBool = Field(False, description="against a human: list it in the lobby")
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str) -> str:
-        return check_name(value)
-
-
-class ActionIn(BaseModel):
-    """One action of a seat (types are strict)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    action: Literal[
-        "roll",
-        "move",
-        "double",
-        "take",
-        "drop",
-        "pass",
-        "beaver",
-        "resign",
-        "accept",
-        "reject",
-        "name",
-    ]
-    move: StrictStr | None = Field(
-        None, max_length=200, description="a play in gnubg notation, e.g. '8/5 6/5'"
-    )
-    steps: list[tuple[StrictInt, StrictInt]] | None = Field(
-        None, max_length=8, description="a play as (from, to) steps, points from the mover's side"
-    )
-    level: Literal["single", "gammon", "backgammon"] | None = Field(
-        None, description="for resign: what is resigned"
-    )
-    name: StrictStr | None = Field(
-        None, max_length=200, description="for name: your name at the table (before the first roll)"
-    )
-    seq: StrictInt | None = Field(
-        None, description="optional: the number of actions you have seen (refused if stale)"
-    )
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str | None) -> str | None:
-        return None if value is None else check_name(value)
-
-
-class SeatName(BaseModel):
-    """The name to sit down with."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: StrictStr = Field("Guest", max_length=200, description="your name (1-31 characters)")
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str) -> str:
-        return check_name(value)
-
-
-class Cube(BaseModel):
-    """The doubling cube."""
-
-    value: int
-    owner: int | None = Field(description="seat owning the cube, None when centred")
-    offered: int | None = Field(None, description="the value a pending double offers")
-
-
-class Rules(BaseModel):
-    """How the match is played."""
-
-    money: bool = Field(description="a money session (length 0) rather than a match")
-    jacoby: bool
-    beavers: bool
-
-
-class GameEnd(BaseModel):
-    """How the most recent game ended."""
-
-    game: int
-    winner: int
-    points: int
-    result: Literal["single", "gammon", "backgammon"]
-    reason: Literal["played", "dropped", "resigned"]
-    score: list[int] = Field(description="the score after it")
-
-
-class State(BaseModel):
-    """A match as one seat (or a spectator) sees it."""
-
-    id: str
-    seq: int = Field(description="number of accepted actions")
-    seat: int | None = Field(description="your seat (0 or 1), None for a spectator")
-    names: list[str]
-    rules: Rules
-    bot: str | None
-    length: int = Field(description="match length, 0 for a money session")
-    score: list[int]
-    game: int = Field(description="game number, from 1")
-    phase: str = Field(description="opening, roll, move, doubled, resigned or over")
-    turn: int | None = Field(description="seat to act (None: opening roll, either may throw)")
-    on_roll: int | None
-    cube: Cube
-    crawford: bool
-    dice: list[int] | None
-    resignation: str | None = Field(description="a pending resignation: single/gammon/...")
-    gnubg_id: str
-    xgid: str
-    over: bool
-    winner: int | None
-    commitment: str = Field(description="SHA-256 of the dice seed, published at the start")
-    actions: list[str] = Field(description="what you may do now")
-    plays: list[list[tuple[int, int]]] = Field(
-        description="when you are to move: every order of (from, to) steps of each legal play"
-    )
-    log: list[str] = Field(description="the match so far, plays in gnubg notation")
-    ended: GameEnd | None = Field(description="the most recent game's end (None before one)")
-    svg: str = Field(description="the board from your side")
-    seed: str | None = Field(None, description="the dice seed, revealed when the match is over")
-    rolls: list[list[int]] | None = Field(None, description="every throw, when the match is over")
-    dice_verified: bool | None = Field(
-        None, description="whether every throw is the seed's (when over)"
-    )
-
-
-@dataclass
-class Live:
-    """A match in memory: its stored facts, the game as last read or made, its watchers.
-
-    ``game`` is only ever replaced by a game with more actions, never changed in place:
-    the database decides, and any process may have stored more actions since.
-    """
-
-    row: MatchRow
-    game: Game
-    sockets: dict[WebSocket, int | None] = field(default_factory=dict)
-    views: dict[tuple[int, int | None], str] = field(default_factory=dict)
-
-    def state_json(self, game: Game, seat: int | None) -> str:
-        """The state as ``seat`` sees ``game``, as JSON (made once per action and seat: the
-        reply, the pushes and the reads all send the same text)."""
-        key = (game.seq, seat)
-        text = self.views.get(key)
-        if text is None:
-            if len(self.views) > 16:
-                self.views.clear()
-            text = self.views[key] = json.dumps(game.view(self.row, seat))
-        return text
-
-
-class Server:
-    """The matches of one database, loaded lazily and cached; every action is stored
-    under the database's lock of its match, so several processes may serve one database."""
-
-    def __init__(
-        self, store: Store, bots: BotPool, *, bot_stall: float = 15.0, keep: int = 100
-    ) -> None:
-        self.store, self.bots, self.bot_stall = store, bots, bot_stall
-        self.live: dict[str, Live] = {}  # least recently loaded first
-        self.keep = keep
-        self._in_play = 0  # matches beyond ``keep`` the last look found still in play
-        self.bot_jobs: dict[str, asyncio.Task[None]] = {}
-        self._poked: set[str] = set()
-        self._acting: dict[str, int] = {}  # match id -> this process's commits under way
-        self._heard: dict[str, int] = {}  # match id -> actions heard of meanwhile
-        self._tasks: set[asyncio.Task[None]] = set()
-        self.closed = False
-        self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
-        # SQLite lets one writer in at a time and makes the others sleep and poll for the
-        # lock: this process's writes queue on one thread instead (PostgreSQL takes many).
-        self._writer = (
-            self._threads
-            if store.is_postgresql
-            else ThreadPoolExecutor(1, thread_name_prefix="backgammon-write")
-        )
-
-    async def db(self, fn: Callable[..., T], *args: Any, write: bool = False) -> T:
-        """``fn(*args)`` in a database thread (a lock wait or an fsync never blocks the loop)."""
-        pool = self._writer if write else self._threads
-        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
-
-    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def close(self) -> None:
-        """Stop the background tasks and the database threads."""
-        self.closed = True
-        for task in [*self._tasks, *self.bot_jobs.values()]:
-            task.cancel()
-        self._threads.shutdown(wait=False, cancel_futures=True)
-        self._writer.shutdown(wait=False, cancel_futures=True)
-
-    async def load(self, match_id: str) -> Live:
-        """The live match, rebuilt from the database by replaying its actions if needed."""
-        live = self.live.pop(match_id, None)
-        if live is None:
-            row, game = await self.db(self._read, match_id)
-            live = self.live.pop(match_id, None) or Live(row, game)  # loaded meanwhile?
-        self.live[match_id] = live
-        self._forget_idle()
-        return live
-
-    def _forget_idle(self) -> None:
-        """Keep at most ``keep`` matches in memory besides those in play here (watched,
-        acting, or the bot's turn), forgetting the least recently loaded: the database
-        has them all, and a long-running server's memory (and the garbage collector's
-        pauses, which grow with it) must not grow with every match it has ever served.
-        When many are in play, it looks again only once as many more have been loaded, so
-        a request's cost does not grow with them."""
-        excess = len(self.live) - self.keep
-        if excess <= 2 * self._in_play:
-            return
-        idle: list[str] = []
-        for match_id, live in self.live.items():
-            if len(idle) == excess:
-                break
-            if not (live.sockets or match_id in self.bot_jobs or match_id in self._acting):
-                idle.append(match_id)
-        for match_id in idle:
-            del self.live[match_id]
-        self._in_play = max(0, len(self.live) - self.keep)
-
-    def _read(self, match_id: str) -> tuple[MatchRow, Game]:
-        row = self.store.get_match(match_id)
-        if row is None:
-            raise ApiError(404, "no_such_match", f"there is no match {match_id!r}")
-        return row, Game.replay(row, [a for _seat, a in self.store.actions(match_id)])
-
-    async def refresh(self, live: Live) -> Game:
-        """The match with every action stored so far (by any process)."""
-        game = live.game
-        self.adopt(
-            live, await self.db(lambda: game.extended(self.store.actions(live.row.id, game.seq)))
-        )
-        return live.game
-
-    def adopt(self, live: Live, game: Game) -> None:
-        """Make ``game`` the live one if it is further on, and tell the watchers."""
-        if game.seq > live.game.seq:
-            live.game = game
-            self._spawn(self.broadcast(live))
-
-    def poke(self, match_id: str, actions: int | None = None) -> None:
-        """Another process stored an action (the match has ``actions`` if known): watchers
-        here are sent it (one read at a time)."""
-        live = self.live.get(match_id)
-        if live is None or not live.sockets or match_id in self._poked:
-            return
-        if actions is not None and live.game.seq >= actions:
-            return  # this process made it, or has read it already
-        if match_id in self._acting:
-            # A commit of this process is under way: the news is most likely of it, and
-            # heard before the commit returned; act() looks again once it has.
-            self._heard[match_id] = max(self._heard.get(match_id, 0), actions or 1 << 30)
-            return
-        self._poked.add(match_id)
-
-        async def catch_up() -> None:
-            self._poked.discard(match_id)
-            with contextlib.suppress(ApiError, StoreError):
-                await self.refresh(live)
-
-        self._spawn(catch_up())
-
-    def attach(self, live: Live, ws: WebSocket, seat: int | None) -> Live:
-        """Make ``ws`` a watcher of ``live``'s match, in the match kept in memory (``live``
-        itself unless it was forgotten while the socket was opened); returns that match."""
-        kept = self.live.setdefault(live.row.id, live)
-        kept.sockets[ws] = seat
-        return kept
-
-    async def seat_of(self, live: Live, token: str | None) -> int | None:
-        """The seat a token holds, None for a spectator; a wrong token is an error.  A
-        public invitation's free seat may have been claimed through another process: its
-        row is read again before a token is refused."""
-        if not token:
-            return None
-        digest = hash_token(token)
-        for _ in range(2):
-            for seat, stored in enumerate(live.row.token_hashes):
-                if secrets.compare_digest(digest, stored):
-                    return seat
-            if "" not in live.row.token_hashes:
-                break
-            row = await self.db(self.store.get_match, live.row.id)
-            if row is not None:
-                live.row = row
-        raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
-
-    async def create(self, spec: NewMatch) -> tuple[MatchRow, list[str]]:
-        """Store a new match; returns it with the two seat tokens."""
-        if spec.opponent == "bot" and spec.bot not in BOTS:
-            raise ApiError(422, "no_such_bot", f"unknown bot {spec.bot!r}; try {sorted(BOTS)}")
-        tokens = [secrets.token_urlsafe(18), secrets.token_urlsafe(18)]
-        seed = secrets.token_bytes(32)
-        bot = spec.bot if spec.opponent == "bot" else None
-        names = (spec.name, BOTS[spec.bot] if bot else "Friend")
-        public = spec.public and bot is None  # seat 1 is claimed from the lobby
-        row = MatchRow(
-            id=secrets.token_urlsafe(8),
-            created=time.time(),
-            length=0 if spec.money else spec.length,
-            bot=bot,
-            bot_seat=1 if bot else None,
-            token_hashes=(hash_token(tokens[0]), "" if public else hash_token(tokens[1])),
-            seed=seed.hex(),
-            commitment=Game.commitment_of(seed),
-            names=names,
-            jacoby=spec.jacoby,
-            beavers=spec.beavers,
-            public=public,
-        )
-        try:
-            rules_of(row)
-        except RulesError as exc:
-            raise ApiError(422, "bad_rules", str(exc)) from exc
-        await self.db(self.store.create_match, row, write=True)
-        self.live[row.id] = Live(row, Game(row))
-        self._forget_idle()
-        return row, tokens
-
-    async def rematch(self, live: Live, seat: int) -> str:
-        """The id of the rematch of ``live``'s finished match (made now if it was not yet):
-        the same seats, tokens, names and rules; stored before it is answered."""
-        if not (await self.refresh(live)).is_over:
-            raise ApiError(409, "not_over", "the match is still being played")
-        try:
-            return await self.db(self._rematch, live.row.id, write=True)
-        except StoreError as exc:
-            raise ApiError(503, "storage", str(exc)) from exc
-
-    def _rematch(self, match_id: str) -> str:
-        seed = secrets.token_bytes(32)
-        with self.store.locked(match_id) as match:  # two players' calls make one rematch
-            old = match.row()
-            names = Game.replay(old, [a for _seat, a in match.actions()]).names
-            new = dataclasses.replace(
-                old,
-                id=secrets.token_urlsafe(8),
-                created=time.time(),
-                seed=seed.hex(),
-                commitment=Game.commitment_of(seed),
-                names=(names[0], names[1]),
-                public=False,
-                rematch_of=old.id,
-            )
-            return match.rematch(new).id
-
-    async def claim(self, live: Live, name: str) -> str:
-        """Give the free seat of ``live``'s public invitation (and its ``name``, if no one
-        has rolled yet) to a new token, stored before it is answered; returns the token."""
-        token = secrets.token_urlsafe(18)
-        if not live.row.public:
-            raise ApiError(409, "seat_taken", "this invitation has been taken")
-        try:
-            row, game = await self.db(
-                self._claim, live.row.id, live.game, hash_token(token), name, write=True
-            )
-        except StoreError as exc:
-            raise ApiError(503, "storage", str(exc)) from exc
-        live.row = row
-        self.adopt(live, game)
-        return token
-
-    def _claim(
-        self, match_id: str, known: Game, token_hash: str, name: str
-    ) -> tuple[MatchRow, Game]:
-        with self.store.locked(match_id) as match:
-            if not match.claim_seat(token_hash):
-                raise ApiError(409, "seat_taken", "this invitation has been taken")
-            game = known.extended(match.actions(known.seq)).copy()
-            # The host may have rolled: the seat is still given, the name stays.
-            with contextlib.suppress(ApiError):
-                self._append(match, game, 1, {"action": "name", "name": name})
-            return match.row(), game
-
-    def seat_response(self, match_id: str, seat: int, token: str) -> JSONResponse:
-        """The answer that gives a seat of ``match_id``: its token, link and cookie."""
-        link = f"/m/{match_id}/join/{token}"
-        body = {"id": match_id, "seat": seat, "token": token, "link": link}
-        response = JSONResponse(body, status_code=201)
-        response.set_cookie(
-            f"bg_{match_id}", token, httponly=True, samesite="lax", max_age=90 * 24 * 3600
-        )
-        return response
-
-    async def act(
-        self, live: Live, seat: int | None, action: dict[str, Any], *, reply: bool = False
-    ) -> Game:
-        """Check and store one action of ``seat`` (under the database's lock of the match);
-        returns the game as committed (``reply``: with ``seat``'s view of it made).  The
-        bot's answer, if it is due, follows later."""
-        if seat is None:
-            raise ApiError(403, "spectator", "spectators cannot act: open your seat's link")
-        self._acting[live.row.id] = self._acting.get(live.row.id, 0) + 1
-        try:
-            # The watchers' views are made in the same thread, after the commit: the event
-            # loop only sends them, and stays free for other requests meanwhile.
-            seats = {*live.sockets.values(), *([seat] if reply else [])}
-            try:
-                game = await self.db(
-                    self._commit_viewed, live, live.game, seat, action, seats, write=True
-                )
-            except StoreError as exc:
-                raise ApiError(503, "storage", str(exc)) from exc
-            self.adopt(live, game)
-        finally:
-            self._acted(live)
-        if _bot_due(live.row, game):
-            self.start_bot(live, fresh=True)
-        return game
-
-    def _acted(self, live: Live) -> None:
-        """A commit of ``live`` by this process has returned: what was heard of meanwhile
-        and is not that commit is read now."""
-        match_id = live.row.id
-        self._acting[match_id] -= 1
-        if not self._acting[match_id]:
-            del self._acting[match_id]
-            heard = self._heard.pop(match_id, 0)
-            if heard > live.game.seq:
-                self.poke(match_id, heard)
-
-    def _commit_viewed(
-        self,
-        live: Live,
-        known: Game,
-        seat: int,
-        action: dict[str, Any],
-        seats: set[int | None],
-    ) -> Game:
-        """:meth:`_commit`, then the committed game's views for ``seats`` (into the cache)."""
-        game = self._commit(live.row, known, seat, action)
-        for viewer in seats:
-            live.state_json(game, viewer)
-        return game
-
-    def _commit(self, row: MatchRow, known: Game, seat: int, action: dict[str, Any]) -> Game:
-        action = dict(action)
-        seq = action.pop("seq", None)
-        if seq is None or seq == known.seq:
-            # Usually this process knows every stored action: the action is checked on
-            # what it knows and stored as the next one, which the database refuses if
-            # another process stored that one first.  Then (or if the rules refuse it,
-            # perhaps because what is known is stale) it is done again under the lock.
-            game = known.copy()
-            with contextlib.suppress(ActionError):
-                stored = game.apply(seat, action)
-                due = _bot_due(row, game)
-                if self.store.append_next(
-                    row.id, game.seq - 1, seat, stored, over=game.is_over, bot_due=due
-                ):
-                    return game
-        with self.store.locked(row.id) as match:
-            game = known.extended(match.actions(known.seq)).copy()
-            if seq is not None and seq != game.seq:
-                raise ApiError(
-                    409, "stale", f"you have seen {seq} actions but the match has {game.seq}"
-                )
-            self._append(match, game, seat, action)
-        return game
-
-    @staticmethod
-    def _append(match: Locked, game: Game, seat: int, action: dict[str, Any]) -> None:
-        """Apply ``action`` to ``game`` (a copy) and store it in ``match``'s transaction."""
-        try:
-            stored = game.apply(seat, action)  # Match checks first: a refusal changes nothing
-        except ActionError as exc:
-            raise ApiError(exc.status, exc.code, str(exc)) from exc
-        due = _bot_due(game.row, game)
-        match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due)
-
-    def start_bot(self, live: Live, *, fresh: bool = False) -> None:
-        """Let the bot make every action that is its to make (unless it already is);
-        ``fresh``: this process has just stored the match's last action, so the bot need
-        not read the match again first (if another process was quicker, the bot's action
-        is refused as stale and the match read then)."""
-        if live.row.id not in self.bot_jobs and not self.closed:
-            task = asyncio.create_task(self._bot_job(live, fresh))
-            self.bot_jobs[live.row.id] = task
-
-    async def _bot_job(self, live: Live, fresh: bool) -> None:
-        row = live.row
-        assert row.bot is not None and row.bot_seat is not None
-        failed = False
-        try:
-            game = live.game if fresh else await self.refresh(live)
-            while _bot_due(row, game):
-                try:
-                    action = await self.bots.decide(bot_action, row.bot, game)
-                    game = await self.act(live, row.bot_seat, {**action, "seq": game.seq})
-                except ApiError as exc:
-                    if exc.code not in ("stale", "not_your_turn", "match_over"):
-                        raise BotFailed(f"the bot's action was refused: {exc.message}") from exc
-                    game = await self.refresh(live)  # another process's bot answered first
-        except Exception as exc:  # BotFailed, StoreError, or a bug: reported, never silent
-            failed = True
-            _log.error("bot %s in match %s: %s", row.bot, row.id, exc)
-            error = error_body("bot_failed", f"{exc}; it will be tried again")
-            await self.send_all(live, {"type": "error", **error})
-        finally:
-            del self.bot_jobs[row.id]
-            if not failed and _bot_due(row, live.game):  # a turn came while the job ended
-                self.start_bot(live)
-
-    async def resume_bots(self, ids: list[str]) -> None:
-        """Start the bot of each of these matches if it is due (after a restart, or when
-        another process left it waiting)."""
-        for match_id in ids:
-            if match_id in self.bot_jobs:
-                continue
-            with contextlib.suppress(ApiError, StoreError):
-                live = await self.load(match_id)
-                if _bot_due(live.row, await self.refresh(live)):
-                    self.start_bot(live)
-
-    async def watch(self, *, poll: float = 0.05, sweep: float = 5.0) -> None:
-        """Keep this process's watchers and stalled bots going: PostgreSQL's NOTIFY (or, on
-        SQLite, polling the watched matches) brings other processes' actions; a sweep finds
-        bots that have been due for ``bot_stall`` seconds (their process died)."""
-        if self.store.is_postgresql:
-            self._spawn(self._listen())
-        sweep = min(sweep, self.bot_stall)
-        next_sweep = time.monotonic()
-        while True:
-            if not self.store.is_postgresql:
-                watched = [i for i, live in self.live.items() if live.sockets]
-                with contextlib.suppress(StoreError):
-                    if watched:
-                        counts = await self.db(self.store.counts, watched)
-                        for match_id, n in counts.items():
-                            if n > self.live[match_id].game.seq:
-                                self.poke(match_id)
-            if time.monotonic() >= next_sweep:
-                next_sweep = time.monotonic() + sweep
-                with contextlib.suppress(StoreError):
-                    before = time.time() - self.bot_stall
-                    await self.resume_bots(
-                        await self.db(
-                            functools.partial(self.store.match_ids, bot_due_before=before)
-                        )
-                    )
-            await asyncio.sleep(poll)
-
-    async def _listen(self) -> None:
-        import psycopg
-
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(
-                    self.store.dsn, autocommit=True
-                ) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
-                    for match_id in list(self.live):  # what was missed while not listening
-                        self.poke(match_id)
-                    async for note in conn.notifies():
-                        match_id, _, actions = note.payload.partition(" ")
-                        self.poke(match_id, int(actions) if actions.isdigit() else None)
-            except (psycopg.Error, OSError) as exc:
-                _log.warning("LISTEN %s: %s; listening again in 1 s", CHANNEL, exc)
-                await asyncio.sleep(1)
-
-    async def broadcast(self, live: Live) -> None:
-        """Send the new state to every open WebSocket of the match."""
-        for ws, seat in list(live.sockets.items()):
-            try:
-                await ws.send_text(_pushed(live.state_json(live.game, seat)))
-            except Exception:
-                live.sockets.pop(ws, None)
-
-    async def send_all(self, live: Live, message: dict[str, Any]) -> None:
-        """Send ``message`` to every open WebSocket of the match."""
-        for ws in list(live.sockets):
-            with contextlib.suppress(Exception):
-                await ws.send_json(message)
-
-
-def _pushed(state_json: str) -> str:
-    """The WebSocket message carrying a state."""
-    return '{"type": "state", "state": ' + state_json + "}"
-
-
-def _bot_due(row: MatchRow, game: Game) -> bool:
-    """True when the match's bot is the one to act."""
-    return row.bot is not None and not game.is_over and game.actor() == row.bot_seat
 
 
 Auth = Annotated[str | None, Header(description="Bearer <seat token> (or the seat's cookie)")]
@@ -879,7 +231,7 @@ def create_app(
             raise ApiError(403, "spectator", "only the players can ask for a rematch")
         return server.seat_response(await server.rematch(live, seat), seat, token)
 
-    @app.get("/api/matches/{match_id}", response_model=State)
+    @app.get("/api/matches/{match_id}", response_model=StateView)
     async def get_state(match_id: str, request: Request, authorization: Auth = None) -> Response:
         """The match as seen by your seat (or as a spectator)."""
         live = await server.load(match_id)
@@ -888,7 +240,7 @@ def create_app(
         )
         return _json(live.state_json(await server.refresh(live), seat))
 
-    @app.post("/api/matches/{match_id}/actions", response_model=State)
+    @app.post("/api/matches/{match_id}/actions", response_model=StateView)
     async def post_action(
         match_id: str,
         request: Request,
@@ -955,10 +307,10 @@ def create_app(
             raise ApiError(400, "bad_step", f"step must be 0-{len(actions)}")
         return Game.replay(live.row, actions[:at])
 
-    @app.get("/api/matches/{match_id}/replay/{at}", response_model=State)
+    @app.get("/api/matches/{match_id}/replay/{at}", response_model=StateView)
     async def replay(
         match_id: str, at: int, request: Request, authorization: Auth = None
-    ) -> dict[str, Any]:
+    ) -> StateView:
         """A finished match as it was after ``at`` actions (step-by-step replay)."""
         live = await server.load(match_id)
         seat = await server.seat_of(
@@ -995,7 +347,7 @@ def create_app(
         await ws.accept()
         live = server.attach(live, ws, seat)
         try:
-            await ws.send_text(_pushed(live.state_json(await server.refresh(live), seat)))
+            await ws.send_text(pushed(live.state_json(await server.refresh(live), seat)))
             while True:
                 try:
                     action = await _receive_action(ws)

@@ -19,7 +19,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from backgammon.web.game import DEFAULT_BOT, Game, warm_up
+from backgammon.web.game import Game, warm_up
+from backgammon.web.schemas import DEFAULT_BOT
 
 __all__ = ["BotFailed", "BotPool"]
 

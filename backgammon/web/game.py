@@ -14,7 +14,13 @@ from typing import Any
 
 from backgammon.core.position import Position
 from backgammon.core.turn import EntryError, TurnEntry
-from backgammon.core.values import AmbiguousMoveError, IllegalMoveError, InvalidMoveTextError, Move
+from backgammon.core.values import (
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidMoveTextError,
+    Move,
+    short_repr,
+)
 from backgammon.play.dice import AuditableDice, FixedDice, verify
 from backgammon.play.match import (
     Accept,
@@ -41,11 +47,10 @@ from backgammon.players import Player, decide
 from backgammon.players import get as get_player
 from backgammon.svg import match_svg
 from backgammon.web.errors import BadNameError, check_name
+from backgammon.web.schemas import CubeView, GameEndView, RulesView, StateView
 from backgammon.web.store import MatchRow
 
 __all__ = [
-    "BOTS",
-    "DEFAULT_BOT",
     "ActionError",
     "Game",
     "action_dict",
@@ -53,18 +58,6 @@ __all__ = [
     "orderings",
     "warm_up",
 ]
-
-BOTS: dict[str, str] = {
-    "random": "Beginner bot",
-    "pubeval": "Intermediate bot",
-    "expert": "Expert bot",
-    "strong": "Strong bot",
-}
-"""Bot (a :func:`backgammon.players.get` name) -> its name at the table."""
-
-DEFAULT_BOT = "expert"
-"""The bot a match gets when none is named (the strongest available)."""
-
 
 # What the move log says for the actions that carry nothing but their player.
 _SAID: dict[type, str] = {
@@ -112,7 +105,7 @@ def _entered(position: Position, dice: Sequence[int], steps: Sequence[Any]) -> T
     entry = TurnEntry(position, dice)
     for step in steps:
         if not isinstance(step, (list, tuple)) or len(step) != 2:
-            raise EntryError(f"a step is [from, to], not {str(step)[:40]}")
+            raise EntryError(f"a step is [from, to], not {short_repr(step)}")
         entry.add(step[0], step[1])
     return entry
 
@@ -208,57 +201,41 @@ class Game:
         return m.turn is None or m.turn == seat
 
     def apply(self, seat: int, action: dict[str, Any]) -> dict[str, Any]:
-        """Make ``action`` for ``seat`` through Match; returns it as stored.
-
-        Match checks everything before it changes anything, so an ActionError (or any
-        refusal) leaves the game exactly as it was.
-        """
+        """Make ``action`` for ``seat`` through :meth:`Match.act`, which checks it (once)
+        before it changes anything; returns it as stored.  An ActionError (or any refusal)
+        leaves the game exactly as it was."""
         m = self.match
         if m.is_over:
             raise ActionError(409, "match_over", "the match is over")
-        if action.get("action") == "name":
+        kind = action.get("action")
+        if kind == "name":
             return self._rename(seat, action)
+        if kind not in _KINDS:
+            raise ActionError(400, "unknown_action", f"unknown action {short_repr(kind)}")
         if not self.may_act(seat):
             raise ActionError(409, "not_your_turn", "it is not your turn to act")
-        kind = action.get("action")
         stored: dict[str, Any] = {"seat": seat, "action": kind}
+        level = action.get("level") or "single"
+        play = _play_of(action, m)
         try:
-            if kind == "roll":
-                thrown = m.roll(player=seat)
-                stored["dice"] = list(thrown) if thrown else None
-                if "dice" in action and action["dice"] != stored["dice"]:
-                    raise ActionError(500, "replay", "stored dice differ from the seed's")
-            elif kind == "move":
-                move = self._move(action)
-                m.move(move, player=seat)
-                stored["move"] = str(move)
-                stored["steps"] = [[s, t] for s, t, _h in move]
-            elif kind == "double":
-                m.double(player=seat)
-            elif kind == "take":
-                m.take(player=seat)
-            elif kind == "drop":
-                m.drop(player=seat)
-            elif kind == "beaver":
-                m.beaver(player=seat)
-            elif kind == "resign":
-                level = action.get("level") or "single"
-                m.resign(level, player=seat)
-                stored["level"] = level
-            elif kind == "accept":
-                m.accept_resignation(player=seat)
-            elif kind == "reject":
-                m.reject_resignation(player=seat)
-            else:
-                raise ActionError(400, "unknown_action", f"unknown action {kind!r}")
-        except ActionError:
-            raise
+            made = m.act(kind, player=seat, play=play, level=level)
         except NotYourTurnError as exc:
             raise ActionError(409, "not_your_turn", str(exc)) from exc
         except (IllegalMoveError, InvalidMoveTextError, AmbiguousMoveError) as exc:
             raise ActionError(400, "illegal_move", str(exc)) from exc
         except ValueError as exc:
             raise ActionError(409, "not_allowed", str(exc)) from exc
+        if kind == "roll":
+            thrown = next((_dice_of(a) for a in made if isinstance(a, (Roll, OpeningRoll))), None)
+            stored["dice"] = thrown
+            if "dice" in action and action["dice"] != thrown:
+                raise ActionError(500, "replay", "stored dice differ from the seed's")
+        elif kind == "move":
+            move = next(a.move for a in made if isinstance(a, Play))
+            stored["move"] = str(move)
+            stored["steps"] = [[s, t] for s, t, _h in move]
+        elif kind == "resign":
+            stored["level"] = level
         self.actions.append(stored)
         return stored
 
@@ -277,76 +254,46 @@ class Game:
         self.actions.append(stored)
         return stored
 
-    def _move(self, action: dict[str, Any]) -> Move:
-        m = self.match
-        position, dice = m.position, m.dice
-        if dice is None:
-            raise ActionError(409, "not_allowed", "roll the dice before playing")
-        if "steps" in action:
-            steps = action["steps"]
-            if not isinstance(steps, list):
-                raise ActionError(400, "illegal_move", "'steps' is a list of [from, to] pairs")
-            try:
-                entry = _entered(position, dice, steps)
-            except EntryError as exc:
-                raise ActionError(400, "illegal_move", f"not a legal play: {exc}") from exc
-            move = entry.move
-            if move is None:
-                raise ActionError(400, "illegal_move", f"not a whole play of {dice[0]}{dice[1]}")
-            return move
-        text = action.get("move")
-        if not isinstance(text, str):
-            raise ActionError(400, "missing_move", "a move needs 'move' (text) or 'steps'")
-        try:
-            return position.parse_move(text, dice)
-        except ValueError as exc:
-            raise ActionError(400, "illegal_move", str(exc)) from exc
-
     # ------------------------------------------------------------------ views
-    def view(self, row: MatchRow, seat: int | None, replay: bool = False) -> dict[str, Any]:
-        """The state as ``seat`` sees it (None: a spectator)."""
+    def view(self, row: MatchRow, seat: int | None, replay: bool = False) -> StateView:
+        """The state as ``seat`` sees it (None: a spectator), checked against its schema."""
         m = self.match
         mine = self.may_act(seat) and not replay
         actions = [str(a) for a in m.legal_actions() if str(a) != "raccoon"] if mine else []
-        state: dict[str, Any] = {
-            "id": row.id,
-            "seq": self.seq,
-            "seat": seat,
-            "names": list(self.names),
-            "rules": {
-                "money": m.rules.match_length is None,
-                "jacoby": m.rules.jacoby,
-                "beavers": m.rules.beavers,
-            },
-            "bot": row.bot,
-            "length": row.length,
-            "score": list(m.score),
-            "game": m.game_number,
-            "phase": str(m.phase),
-            "turn": m.turn,
-            "on_roll": m.on_roll,
-            "cube": {"value": m.cube_value, "owner": m.cube_owner, "offered": _offered(m)},
-            "crawford": m.is_crawford_game,
-            "dice": list(m.dice) if m.dice else None,
-            "resignation": m.resignation.name.lower() if m.resignation else None,
-            "gnubg_id": m.gnubg_id(),
-            "xgid": m.xgid(),
-            "over": m.is_over,
-            "winner": m.winner,
-            "commitment": row.commitment,
-            "actions": actions,
-            "plays": [],
-            "log": self.log(row),
-            "ended": self.last_end(),
-            "svg": self.svg(row, seat, [], None, [], "right"),
-        }
-        if "move" in actions and m.dice:
-            state["plays"] = orderings(m.position, m.dice)
-        if m.is_over:
-            state["seed"] = row.seed
-            state["rolls"] = [list(r) for r in m.record.rolls()]
-            state["dice_verified"] = verify(m.record, row.seed, row.commitment)
-        return state
+        over = m.is_over
+        return StateView(
+            id=row.id,
+            seq=self.seq,
+            seat=seat,
+            names=list(self.names),
+            rules=RulesView(
+                money=m.rules.match_length is None, jacoby=m.rules.jacoby, beavers=m.rules.beavers
+            ),
+            bot=row.bot,
+            length=row.length,
+            score=list(m.score),
+            game=m.game_number,
+            phase=str(m.phase),
+            turn=m.turn,
+            on_roll=m.on_roll,
+            cube=CubeView(value=m.cube_value, owner=m.cube_owner, offered=_offered(m)),
+            crawford=m.is_crawford_game,
+            dice=list(m.dice) if m.dice else None,
+            resignation=m.resignation.name.lower() if m.resignation else None,
+            gnubg_id=m.gnubg_id(),
+            xgid=m.xgid(),
+            over=over,
+            winner=m.winner,
+            commitment=row.commitment,
+            actions=actions,
+            plays=orderings(m.position, m.dice) if "move" in actions and m.dice else [],
+            log=self.log(row),
+            ended=self.last_end(),
+            svg=self.svg(row, seat, [], None, [], "right"),
+            seed=row.seed if over else None,
+            rolls=[list(r) for r in m.record.rolls()] if over else None,
+            dice_verified=verify(m.record, row.seed, row.commitment) if over else None,
+        )
 
     def log(self, row: MatchRow) -> list[str]:
         """The match so far in words, plays in gnubg notation ("Ann 31: 8/5 6/5").  The lines
@@ -386,7 +333,7 @@ class Game:
         self._log = (count, lines, pending, tuple(names))
         return list(lines)
 
-    def last_end(self) -> dict[str, Any] | None:
+    def last_end(self) -> GameEndView | None:
         """The most recent game's end: who won it, how, the points and the score after it."""
         game, score, end = 0, (0, 0), None
         for a in self.match.record.actions():
@@ -395,14 +342,16 @@ class Game:
             elif isinstance(a, GameEnd):
                 after = list(score)
                 after[a.winner] += a.points
-                end = {
-                    "game": game,
-                    "winner": a.winner,
-                    "points": a.points,
-                    "result": a.result.name.lower(),
-                    "reason": str(a.reason),
-                    "score": after,
-                }
+                end = GameEndView.model_validate(
+                    {
+                        "game": game,
+                        "winner": a.winner,
+                        "points": a.points,
+                        "result": a.result.name.lower(),
+                        "reason": str(a.reason),
+                        "score": after,
+                    }
+                )
         return end
 
     def svg(
@@ -447,6 +396,32 @@ class Game:
 
         writer = mat.write if fmt == "mat" else sgf.write
         return writer(self.match, (self.names[0], self.names[1]))
+
+
+_KINDS = ("roll", "move", "double", "take", "drop", "beaver", "resign", "accept", "reject")
+"""The actions a seat may send (besides 'name'); a raccoon is not offered on the web."""
+
+
+def _play_of(action: dict[str, Any], m: Match) -> list[Any] | str | None:
+    """A move action's play as :meth:`Match.act` takes it: its steps, else its text."""
+    if action.get("action") != "move":
+        return None
+    if m.dice is None:
+        raise ActionError(409, "not_allowed", "roll the dice before playing")
+    if "steps" in action:
+        steps = action["steps"]
+        if not isinstance(steps, list):
+            raise ActionError(400, "illegal_move", "'steps' is a list of [from, to] pairs")
+        return steps
+    text = action.get("move")
+    if not isinstance(text, str):
+        raise ActionError(400, "missing_move", "a move needs 'move' (text) or 'steps'")
+    return text
+
+
+def _dice_of(a: Roll | OpeningRoll) -> list[int]:
+    """The numbers a roll entry records (an opening roll: player 0's die, then player 1's)."""
+    return [a.die0, a.die1] if isinstance(a, OpeningRoll) else list(a.dice)
 
 
 def rules_of(row: MatchRow) -> Rules:

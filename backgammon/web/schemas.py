@@ -1,0 +1,210 @@
+"""The web API's schemas: what a client sends (strictly typed) and the state it receives.
+
+The state a seat sees is made as a :class:`StateView` and sent as its JSON, so the page, the
+WebSocket pushes and the OpenAPI document share one schema.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+
+from backgammon.web.errors import check_name
+
+__all__ = [
+    "API_DOC",
+    "BOTS",
+    "DEFAULT_BOT",
+    "ActionIn",
+    "CubeView",
+    "GameEndView",
+    "NewMatch",
+    "RulesView",
+    "SeatName",
+    "StateView",
+]
+
+BOTS: dict[str, str] = {
+    "random": "Beginner bot",
+    "pubeval": "Intermediate bot",
+    "expert": "Expert bot",
+    "strong": "Strong bot",
+}
+"""Bot (a :func:`backgammon.players.get` name) -> its name at the table."""
+
+DEFAULT_BOT = "expert"
+"""The bot a match gets when none is named (the strongest available)."""
+
+API_DOC = """
+Play backgammon over HTTP and WebSockets.
+
+* `POST /api/matches` creates a match and returns the secret token of each seat you get
+  (the creator's seat 0; against a human also the invitation link with seat 1's token).
+* Authenticate as a seat with `Authorization: Bearer <token>` or the `bg_<match id>` cookie
+  set by the seat's link `/m/<id>/join/<token>`.  Without a token you are a spectator.
+* `POST /api/matches` takes `length` 1-25, or `money: true` with `jacoby`/`beavers`; against
+  a human, `public: true` lists the invitation in `GET /api/lobby` instead of giving an
+  invitation link, and `POST /api/matches/{id}/claim` takes its free seat.
+* `GET /api/matches/{id}` is the state as seen by you; `POST /api/matches/{id}/actions`
+  acts (`roll`, `move`, `double`, `take`, `drop`, `beaver`, `resign`, `accept`, `reject`,
+  and `name` to choose your name before the first roll).  A `move` is `steps` or `move`
+  text in gnubg notation, read as leniently as the terminal reads it.
+* `POST /api/matches/{id}/rematch` (a seat of a finished match): the same seats, names and
+  rules in a new match; both players' calls lead to the same one.
+* WebSocket `/api/matches/{id}/ws` (same authentication): the server sends
+  `{"type": "state", "state": {...}}` after every change; you may send an action object as
+  in `POST .../actions` and get back either a state or `{"type": "error", "error": ...}`.
+* Errors are `{"error": {"code": ..., "message": ...}}` with a 4xx status, everywhere
+  (validation, unknown routes, wrong methods, WebSocket frames); types are strict (`"3"` is
+  not a length), messages repeat at most a few dozen characters of the input, and a refused
+  action changes nothing.
+* Names are 1-31 printable characters without a colon (gnubg keeps 31 and ends a .mat
+  name at its first colon).
+"""
+
+
+class NewMatch(BaseModel):
+    """How to start a match (types are strict: ``"3"`` or ``true`` is not a length)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    length: StrictInt = Field(1, ge=1, le=25, description="match length in points")
+    opponent: Literal["bot", "human"] = "bot"
+    bot: StrictStr = Field(DEFAULT_BOT, max_length=40, description="bot (see GET /api/bots)")
+    name: StrictStr = Field("Guest", max_length=200, description="your name (1-31 characters)")
+    money: StrictBool = Field(False, description="a money session instead of a match")
+    jacoby: StrictBool = Field(False, description="money: gammons count only once doubled")
+    beavers: StrictBool = Field(False, description="money: beavers allowed")
+    public: StrictBool = Field(False, description="against a human: list it in the lobby")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return check_name(value)
+
+
+class ActionIn(BaseModel):
+    """One action of a seat (types are strict)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    action: Literal[
+        "roll",
+        "move",
+        "double",
+        "take",
+        "drop",
+        "pass",
+        "beaver",
+        "resign",
+        "accept",
+        "reject",
+        "name",
+    ]
+    move: StrictStr | None = Field(
+        None, max_length=200, description="a play in gnubg notation, e.g. '8/5 6/5'"
+    )
+    steps: list[tuple[StrictInt, StrictInt]] | None = Field(
+        None, max_length=8, description="a play as (from, to) steps, points from the mover's side"
+    )
+    level: Literal["single", "gammon", "backgammon"] | None = Field(
+        None, description="for resign: what is resigned"
+    )
+    name: StrictStr | None = Field(
+        None, max_length=200, description="for name: your name at the table (before the first roll)"
+    )
+    seq: StrictInt | None = Field(
+        None, description="optional: the number of actions you have seen (refused if stale)"
+    )
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else check_name(value)
+
+
+class SeatName(BaseModel):
+    """The name to sit down with."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: StrictStr = Field("Guest", max_length=200, description="your name (1-31 characters)")
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return check_name(value)
+
+
+class CubeView(BaseModel):
+    """The doubling cube."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    value: int
+    owner: int | None = Field(description="seat owning the cube, None when centred")
+    offered: int | None = Field(None, description="the value a pending double offers")
+
+
+class RulesView(BaseModel):
+    """How the match is played (the page's view of :class:`backgammon.play.rules.Rules`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    money: bool = Field(description="a money session (length 0) rather than a match")
+    jacoby: bool
+    beavers: bool
+
+
+class GameEndView(BaseModel):
+    """How the most recent game ended (the page's view of the record's ``GameEnd``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: int
+    winner: int
+    points: int
+    result: Literal["single", "gammon", "backgammon"]
+    reason: Literal["played", "dropped", "resigned"]
+    score: list[int] = Field(description="the score after it")
+
+
+class StateView(BaseModel):
+    """A match as one seat (or a spectator) sees it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str
+    seq: int = Field(description="number of accepted actions")
+    seat: int | None = Field(description="your seat (0 or 1), None for a spectator")
+    names: list[str]
+    rules: RulesView
+    bot: str | None
+    length: int = Field(description="match length, 0 for a money session")
+    score: list[int]
+    game: int = Field(description="game number, from 1")
+    phase: str = Field(description="opening, roll, move, doubled, resigned or over")
+    turn: int | None = Field(description="seat to act (None: opening roll, either may throw)")
+    on_roll: int | None
+    cube: CubeView
+    crawford: bool
+    dice: list[int] | None
+    resignation: str | None = Field(description="a pending resignation: single/gammon/...")
+    gnubg_id: str
+    xgid: str
+    over: bool
+    winner: int | None
+    commitment: str = Field(description="SHA-256 of the dice seed, published at the start")
+    actions: list[str] = Field(description="what you may do now")
+    plays: list[list[tuple[int, int]]] = Field(
+        description="when you are to move: every order of (from, to) steps of each legal play"
+    )
+    log: list[str] = Field(description="the match so far, plays in gnubg notation")
+    ended: GameEndView | None = Field(description="the most recent game's end (None before one)")
+    svg: str = Field(description="the board from your side")
+    seed: str | None = Field(None, description="the dice seed, revealed when the match is over")
+    rolls: list[list[int]] | None = Field(None, description="every throw, when the match is over")
+    dice_verified: bool | None = Field(
+        None, description="whether every throw is the seed's (when over)"
+    )
