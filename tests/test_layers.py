@@ -125,7 +125,7 @@ def test_no_import_cycle() -> None:
         stack.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                cycle = stack[stack.index(nxt) :] + [nxt]
+                cycle = [*stack[stack.index(nxt) :], nxt]
                 raise AssertionError("import cycle: " + " -> ".join(cycle))
             if nxt not in state:
                 walk(nxt)
