@@ -6,9 +6,17 @@ WebSocket pushes and the OpenAPI document share one schema.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+)
 
 from backgammon.web.errors import check_name
 
@@ -64,6 +72,11 @@ Play backgammon over HTTP and WebSockets.
 """
 
 
+Name = Annotated[StrictStr, Field(max_length=200), AfterValidator(check_name)]
+"""A player's name as a client sends it: checked by :func:`check_name` (bounded first, so a
+huge one is refused before it is read)."""
+
+
 class NewMatch(BaseModel):
     """How to start a match (types are strict: ``"3"`` or ``true`` is not a length)."""
 
@@ -72,16 +85,11 @@ class NewMatch(BaseModel):
     length: StrictInt = Field(1, ge=1, le=25, description="match length in points")
     opponent: Literal["bot", "human"] = "bot"
     bot: StrictStr = Field(DEFAULT_BOT, max_length=40, description="bot (see GET /api/bots)")
-    name: StrictStr = Field("Guest", max_length=200, description="your name (1-31 characters)")
+    name: Name = Field("Guest", description="your name (1-31 characters)")
     money: StrictBool = Field(False, description="a money session instead of a match")
     jacoby: StrictBool = Field(False, description="money: gammons count only once doubled")
     beavers: StrictBool = Field(False, description="money: beavers allowed")
     public: StrictBool = Field(False, description="against a human: list it in the lobby")
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str) -> str:
-        return check_name(value)
 
 
 class ActionIn(BaseModel):
@@ -111,17 +119,12 @@ class ActionIn(BaseModel):
     level: Literal["single", "gammon", "backgammon"] | None = Field(
         None, description="for resign: what is resigned"
     )
-    name: StrictStr | None = Field(
-        None, max_length=200, description="for name: your name at the table (before the first roll)"
+    name: Name | None = Field(
+        None, description="for name: your name at the table (before the first roll)"
     )
     seq: StrictInt | None = Field(
         None, description="optional: the number of actions you have seen (refused if stale)"
     )
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str | None) -> str | None:
-        return None if value is None else check_name(value)
 
 
 class SeatName(BaseModel):
@@ -129,12 +132,7 @@ class SeatName(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    name: StrictStr = Field("Guest", max_length=200, description="your name (1-31 characters)")
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, value: str) -> str:
-        return check_name(value)
+    name: Name = Field("Guest", description="your name (1-31 characters)")
 
 
 class CubeView(BaseModel):
