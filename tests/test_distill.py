@@ -26,27 +26,23 @@ from backgammon.players.probabilities import OUTPUT_NAMES, cubeless_equity
 from backgammon.players.search import Searcher
 from backgammon.training import distill
 from backgammon.training.distill import (
-    FitDataError,
     Generated,
     RelabelError,
-    average,
-    calibrate,
-    fit,
     generate,
     main,
     one_ply,
-    rank_error,
     relabel,
     rolled_out,
     two_ply,
-    widen,
 )
+from backgammon.training.fit import FitDataError, average, calibrate, fit, rank_error
+from backgammon.training.nets import random_pair, widen, with_inputs
 from backgammon.training.selfplay import Choose, ExploreError, Judge, Visit, greedy_game
 
 
 @pytest.fixture(scope="module")
 def searcher() -> Searcher:
-    ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+    ev = random_pair(np.random.default_rng(4), hidden=8, race_hidden=4)
     return Searcher(CompositeEvaluator(ev, BearoffDatabase.load()))
 
 
@@ -88,7 +84,7 @@ def test_same_seed_same_data(searcher: Searcher, data: Generated) -> None:
 
 def test_fitting_reduces_the_error_on_the_labels(searcher: Searcher, data: Generated) -> None:
     boards, probs, _ = data
-    ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+    ev = random_pair(np.random.default_rng(4), hidden=8, race_hidden=4)
     x = boards.astype(np.int64)
     before = float(((ev.evaluate(x) - probs) ** 2).mean())
     fit(ev, boards, probs, epochs=20, lr=3e-3, batch=32, seed=1, progress=False)
@@ -140,14 +136,14 @@ def test_a_rank_loss_fits_the_differences_between_the_plays_of_a_roll(
     labels' than a fit of the same length without it."""
     fitted = []
     for rank in (0.0, 16.0):
-        ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+        ev = random_pair(np.random.default_rng(4), hidden=8, race_hidden=4)
         fit(ev, data.boards, data.probs, 20, 3e-3, 32, 1, False, groups=data.groups, rank=rank)
         fitted.append(_contact_rank_error(ev, data))
     assert fitted[1] < 0.8 * fitted[0]
 
 
 def test_fit_refuses_data_it_cannot_fit(data: Generated) -> None:
-    ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+    ev = random_pair(np.random.default_rng(4), hidden=8, race_hidden=4)
     before = ev.contact.w1.copy()
     boards, probs, groups = data
     for kwargs, match in [
@@ -166,7 +162,7 @@ def test_fit_refuses_data_it_cannot_fit(data: Generated) -> None:
 
 def test_command_line_generates_and_fits(tmp_path: Path) -> None:
     w = tmp_path / "w.npz"
-    NetPair.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    random_pair(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
     d = tmp_path / "data" / "d.npz"  # the folder is made
     assert (
         main(["generate", "--weights", str(w), "--games", "1", "--seed", "3", "--out", str(d)]) == 0
@@ -228,7 +224,7 @@ def test_command_line_explores_on_request(tmp_path: Path) -> None:
     and grouped by decision; a share that is not a probability writes nothing.
     ``--play-plies 1`` plays other games too."""
     w = tmp_path / "w.npz"
-    NetPair.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    random_pair(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
     args = ["generate", "--weights", str(w), "--games", "2", "--seed", "3"]
     plain, explored = tmp_path / "p.npz", tmp_path / "e.npz"
     assert main([*args, "--out", str(plain)]) == 0
@@ -254,8 +250,8 @@ def test_command_line_plays_against_an_opponent_on_request(tmp_path: Path) -> No
     games, whose positions are still labelled by the generating net; an unknown opponent
     writes nothing."""
     w, other = tmp_path / "w.npz", tmp_path / "other.npz"
-    NetPair.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
-    NetPair.random(np.random.default_rng(2), hidden=8, race_hidden=4).save(other)
+    random_pair(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    random_pair(np.random.default_rng(2), hidden=8, race_hidden=4).save(other)
     args = ["generate", "--weights", str(w), "--games", "2", "--seed", "3"]
     plain = tmp_path / "p.npz"
     assert main([*args, "--out", str(plain)]) == 0
@@ -312,7 +308,7 @@ def test_games_can_choose_their_plays_by_a_deeper_search(
 
 
 def test_widening_keeps_the_function(data: Generated) -> None:
-    ev = NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4)
+    ev = random_pair(np.random.default_rng(4), hidden=8, race_hidden=4)
     wide = widen(ev.contact, 12, np.random.default_rng(0))
     assert wide.hidden == 12
     x = encode(data[0].astype(np.int64))
@@ -344,7 +340,7 @@ def test_generate_labels_at_two_plies_on_request(searcher: Searcher) -> None:
 @pytest.fixture(scope="module")
 def net_file(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("nets") / "w.npz"
-    NetPair.random(np.random.default_rng(4), hidden=8, race_hidden=4).save(path)
+    random_pair(np.random.default_rng(4), hidden=8, race_hidden=4).save(path)
     return str(path)
 
 
@@ -520,7 +516,7 @@ def test_a_crashed_net_is_fitted_on_its_own_boards(tmp_path: Path) -> None:
     """``--crashed`` starts the third net from the contact net; ``--only`` leaves the
     others as they were; ``--crashed-only`` data are crashed contact boards alone."""
     w = tmp_path / "w.npz"
-    NetPair.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    random_pair(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
     d = tmp_path / "d.npz"
     argv = ["generate", "--weights", str(w), "--games", "6", "--seed", "5", "--out", str(d)]
     assert main([*argv, "--crashed-only"]) == 0
@@ -540,7 +536,7 @@ def test_average_is_the_mean_of_the_weights(tmp_path: Path) -> None:
     """A soup of nets of one shape: each array the mean of theirs, a net averaged with itself
     the same net; nets of other shapes or layouts are refused, and no file is written."""
     rng = np.random.default_rng(6)
-    a, b, c = (NetPair.random(rng, hidden=8, race_hidden=4) for _ in range(3))
+    a, b, c = (random_pair(rng, hidden=8, race_hidden=4) for _ in range(3))
     soup = average([a, b, c])
     for name, net in soup.nets():
         for key, value in net.arrays("").items():
@@ -553,9 +549,9 @@ def test_average_is_the_mean_of_the_weights(tmp_path: Path) -> None:
     boards = np.array([Position.initial().board], dtype=np.int64)
     assert np.allclose(same.evaluate(boards), a.evaluate(boards))
     with pytest.raises(FitDataError, match="one shape"):
-        average([a, NetPair.random(rng, hidden=9, race_hidden=4)])
+        average([a, random_pair(rng, hidden=9, race_hidden=4)])
     with pytest.raises(FitDataError, match="one shape"):
-        average([a, a.with_inputs(2)])
+        average([a, with_inputs(a, 2)])
     with pytest.raises(FitDataError, match="nothing"):
         average([])
     paths = []
@@ -570,7 +566,7 @@ def test_average_is_the_mean_of_the_weights(tmp_path: Path) -> None:
     assert saved.meta["history"][-1]["average"] == [str(p) for p in paths]
     assert len(saved.meta["history"][-1]["steps"]) == 2
     wide = tmp_path / "wide.npz"
-    NetPair.random(rng, hidden=9, race_hidden=4).save(wide)
+    random_pair(rng, hidden=9, race_hidden=4).save(wide)
     refused = tmp_path / "refused.npz"
     with pytest.raises(FitDataError):
         main(["average", "--weights", str(paths[0]), "--with", str(wide), "--out", str(refused)])
@@ -581,7 +577,7 @@ def test_calibration_recovers_a_scale_and_shift_of_the_outputs(data: Generated) 
     """Labels that are sigmoid(a * z + c) of an output's own sum z give back that a and c:
     the calibrated net reproduces them; the other outputs and the hidden layer are kept, and
     the net's own outputs as labels are a fixed point."""
-    ev = NetPair.random(np.random.default_rng(8), hidden=8, race_hidden=4)
+    ev = random_pair(np.random.default_rng(8), hidden=8, race_hidden=4)
     x = encode(data.boards.astype(np.int64))
     h, y = ev.contact.forward(x)
     z = h @ ev.contact.w2 + ev.contact.b2
@@ -601,7 +597,7 @@ def test_calibration_recovers_a_scale_and_shift_of_the_outputs(data: Generated) 
 def test_calibration_to_labels_that_never_happen_stays_finite(data: Generated) -> None:
     """With no backgammon at all among the labels the output is driven near 0, not to an
     infinite shift (nor a warning on the way)."""
-    ev = NetPair.random(np.random.default_rng(8), hidden=8, race_hidden=4)
+    ev = random_pair(np.random.default_rng(8), hidden=8, race_hidden=4)
     x = encode(data.boards.astype(np.int64))
     target = ev.contact.forward(x)[1]
     target[:, 2] = 0.0
@@ -615,7 +611,7 @@ def test_calibration_to_labels_that_never_happen_stays_finite(data: Generated) -
 def test_calibrated_outputs_average_what_their_labels_average(data: Generated) -> None:
     """The shift makes each calibrated output's mean that of its labels (clipped to [0, 1],
     as rollouts with variance reduction can stray a little outside)."""
-    ev = NetPair.random(np.random.default_rng(9), hidden=8, race_hidden=4)
+    ev = random_pair(np.random.default_rng(9), hidden=8, race_hidden=4)
     x = encode(data.boards.astype(np.int64))
     target = np.random.default_rng(3).uniform(-0.01, 1.0, (len(x), 5))
     new = calibrate(ev.contact, x, target, range(5))
@@ -623,7 +619,7 @@ def test_calibrated_outputs_average_what_their_labels_average(data: Generated) -
 
 
 def test_calibration_refuses_labels_it_cannot_use(data: Generated) -> None:
-    ev = NetPair.random(np.random.default_rng(8), hidden=8, race_hidden=4)
+    ev = random_pair(np.random.default_rng(8), hidden=8, race_hidden=4)
     x = encode(data.boards.astype(np.int64))
     with pytest.raises(FitDataError, match="do not match"):
         calibrate(ev.contact, x, data.probs[1:], [2])
@@ -639,7 +635,7 @@ def test_command_line_calibrates_chosen_outputs_of_chosen_nets(
     """``calibrate --outputs backgammon`` changes the contact net's backgammon output alone and
     records the data; a net with no positions in the data is refused and nothing written."""
     w = tmp_path / "w.npz"
-    NetPair.random(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    random_pair(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
     contact = data.boards[~is_race(data.boards.astype(np.int64))]
     d = tmp_path / "d.npz"
     np.savez_compressed(d, boards=contact, probs=data.probs[: len(contact)])

@@ -13,6 +13,7 @@ from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair, default_nets
 from backgammon.players.probabilities import game_over_probs
 from backgammon.players.search import Searcher
+from backgammon.training.nets import random_pair
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +76,7 @@ def test_bear_offs_are_looked_up_in_any_batch(database: BearoffDatabase) -> None
 def test_race_flags_come_from_the_nets_own_layout() -> None:
     b = np.concatenate(_candidate_batches(1, seed=23))
     for layout in (1, 2):
-        nets = NetPair.random(np.random.default_rng(layout), hidden=8, race_hidden=4, inputs=layout)
+        nets = random_pair(np.random.default_rng(layout), hidden=8, race_hidden=4, inputs=layout)
         probs, race = nets.evaluate_with_race(b)
         assert np.array_equal(probs, nets.evaluate(b))
         assert np.array_equal(race, is_race(b))

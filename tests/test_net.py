@@ -10,7 +10,8 @@ import pytest
 from gnubg_reference import played_game_cases
 
 from backgammon.players.encode import boards_array, is_crashed, is_race, n_inputs
-from backgammon.players.net import BLOCK, Net, NetPair
+from backgammon.players.net import BLOCK, NetPair
+from backgammon.training.nets import random_net, random_pair, sgd_step, with_inputs
 
 
 def _boards() -> np.ndarray:
@@ -18,8 +19,8 @@ def _boards() -> np.ndarray:
 
 
 def test_longer_layout_keeps_the_function(tmp_path: Path) -> None:
-    ev = NetPair.random(np.random.default_rng(3), hidden=8, race_hidden=4)
-    grown = ev.with_inputs(2)
+    ev = random_pair(np.random.default_rng(3), hidden=8, race_hidden=4)
+    grown = with_inputs(ev, 2)
     assert grown.inputs == 2 and ev.inputs == 1
     assert grown.contact.w1.shape == (n_inputs(2), 8)
     b = _boards()
@@ -29,26 +30,26 @@ def test_longer_layout_keeps_the_function(tmp_path: Path) -> None:
     assert loaded.inputs == 2
     assert np.array_equal(loaded.evaluate(b), grown.evaluate(b))
     with pytest.raises(ValueError, match="input layout"):
-        grown.with_inputs(1)
+        with_inputs(grown, 1)
 
 
 def test_weights_that_do_not_fit_the_layout_are_refused() -> None:
     rng = np.random.default_rng(1)
-    short = Net.random(n_inputs(1), 4, rng)
+    short = random_net(n_inputs(1), 4, rng)
     with pytest.raises(ValueError, match="takes 215 inputs"):
         NetPair(short, short, {"inputs": 2})
-    fresh = NetPair.random(rng, hidden=4, race_hidden=4, inputs=2)
+    fresh = random_pair(rng, hidden=4, race_hidden=4, inputs=2)
     assert fresh.inputs == 2 and fresh.race.w1.shape[0] == n_inputs(2)
 
 
 def test_a_crashed_net_judges_the_crashed_boards(tmp_path: Path) -> None:
     rng = np.random.default_rng(5)
-    ev = NetPair.random(rng, hidden=8, race_hidden=4)
+    ev = random_pair(rng, hidden=8, race_hidden=4)
     b = _boards()
     x, race = ev.encode(b)
     crashed = is_crashed(b) & ~race
     assert crashed.any() and (~crashed & ~race).any() and race.any()
-    three = NetPair(ev.contact, ev.race, {}, Net.random(n_inputs(1), 6, rng))
+    three = NetPair(ev.contact, ev.race, {}, random_net(n_inputs(1), 6, rng))
     out = three.evaluate(b)
     assert np.allclose(out[~crashed], ev.evaluate(b)[~crashed], rtol=0, atol=1e-6)
     assert three.crashed is not None
@@ -64,7 +65,7 @@ def test_a_crashed_net_judges_the_crashed_boards(tmp_path: Path) -> None:
 def test_play_in_float32_follows_the_weights() -> None:
     # Play reads float32 copies of the weights: a change in place (training) must reach it
     # once announced, an assigned array at once.
-    net = Net.random(6, 4, np.random.default_rng(3))
+    net = random_net(6, 4, np.random.default_rng(3))
     x = np.random.default_rng(4).random((5, 6))
     before = net(x)
     w2 = net.w2
@@ -77,7 +78,7 @@ def test_play_in_float32_follows_the_weights() -> None:
     assert np.allclose(net(x), net.forward(x)[1], rtol=0, atol=1e-6)
     target = np.full((5, 5), 0.9)
     after_step = net(x)
-    net.train_step(x, target, 0.5)
+    sgd_step(net, x, target, 0.5)
     assert not np.allclose(net(x), after_step, rtol=0, atol=1e-4)
     assert np.allclose(net(x), net.forward(x)[1], rtol=0, atol=1e-6)
 
@@ -85,7 +86,7 @@ def test_play_in_float32_follows_the_weights() -> None:
 def test_a_large_batch_is_judged_block_by_block_as_each_board_alone() -> None:
     # Batches beyond BLOCK boards are split (for the caches); splitting changes nothing
     # but float32 rounding, and the race flags come back in order.
-    ev = NetPair.random(np.random.default_rng(5), hidden=16, race_hidden=8)
+    ev = random_pair(np.random.default_rng(5), hidden=16, race_hidden=8)
     b = np.concatenate([_boards()] * (2 * BLOCK // len(_boards()) + 2))
     assert len(b) > 2 * BLOCK
     probs, race = ev.evaluate_with_race(b)

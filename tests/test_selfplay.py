@@ -11,8 +11,8 @@ import pytest
 from backgammon.core.position import Position
 from backgammon.core.values import Move
 from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import NetPair
 from backgammon.players.probabilities import flip_probs
+from backgammon.training.nets import random_pair
 from backgammon.training.selfplay import (
     Choose,
     ExploreError,
@@ -22,7 +22,7 @@ from backgammon.training.selfplay import (
     player_chooser,
 )
 
-RAW = CompositeEvaluator(NetPair.random(np.random.default_rng(3), 8, 4), consistent=False)
+RAW = CompositeEvaluator(random_pair(np.random.default_rng(3), 8, 4), consistent=False)
 
 
 def judge(boards: np.ndarray) -> np.ndarray:

@@ -11,6 +11,7 @@ from backgammon.core.position import Position
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
 from backgammon.players.probabilities import flip_probs
+from backgammon.training.nets import random_pair
 from backgammon.training.selfplay import greedy_game, greedy_games
 from backgammon.training.td import main, play_training_game
 
@@ -64,7 +65,7 @@ def test_other_seed_other_weights(tmp_path: Path) -> None:
 
 
 def test_a_game_moves_the_outputs_towards_the_result() -> None:
-    ev = NetPair.random(np.random.default_rng(0), hidden=8, race_hidden=4)
+    ev = random_pair(np.random.default_rng(0), hidden=8, race_hidden=4)
     before = ev.contact.w2.copy()
     plies, err = play_training_game(ev, random.Random(0), alpha=0.1, lam=0.7)
     assert plies > 10 and err > 0
@@ -78,8 +79,8 @@ def test_a_game_moves_the_outputs_towards_the_result() -> None:
 def test_average_of_checkpoints(tmp_path: Path) -> None:
     a, b = tmp_path / "a.npz", tmp_path / "b.npz"
     rng = np.random.default_rng(3)
-    NetPair.random(rng, hidden=8, race_hidden=4).save(a)
-    NetPair.random(rng, hidden=8, race_hidden=4).save(b)
+    random_pair(rng, hidden=8, race_hidden=4).save(a)
+    random_pair(rng, hidden=8, race_hidden=4).save(b)
     assert main(["--dir", str(tmp_path), "--average", str(a), str(b)]) == 0
     mean = NetPair.load(tmp_path / "average.npz")
     x, y = NetPair.load(a), NetPair.load(b)
@@ -90,7 +91,7 @@ def test_average_of_checkpoints(tmp_path: Path) -> None:
 
 def test_games_side_by_side_are_the_same_games_and_all_end() -> None:
     # One game side by side is exactly the single game (same dice, same plays).
-    ev = NetPair.random(np.random.default_rng(3), hidden=8, race_hidden=4)
+    ev = random_pair(np.random.default_rng(3), hidden=8, race_hidden=4)
     raw = CompositeEvaluator(ev, consistent=False)
 
     def judge(b: np.ndarray) -> np.ndarray:

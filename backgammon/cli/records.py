@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 import time
 from pathlib import Path
+
+import platformdirs
 
 from backgammon.cli.errors import UsageError
 from backgammon.play.dice import DiceSource
@@ -24,11 +25,9 @@ __all__ = [
 
 
 def data_folder() -> Path:
-    """The user's folder for saved matches: ``$XDG_DATA_HOME/backgammon``, else
-    ``~/.local/share/backgammon`` (the XDG base directory convention)."""
-    base = os.environ.get("XDG_DATA_HOME", "")
-    root = Path(base) if Path(base).is_absolute() else Path.home() / ".local" / "share"
-    return root / "backgammon"
+    """The user's folder for saved matches, by the platform's convention (on Linux
+    ``$XDG_DATA_HOME/backgammon``, else ``~/.local/share/backgammon``)."""
+    return platformdirs.user_data_path("backgammon")
 
 
 def default_save_path() -> Path:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+import platformdirs
 
 from backgammon.core.values import iter_weighted_rolls
 
@@ -162,12 +163,11 @@ def _bar(done: int, total: int) -> None:
 
 
 def cache_path() -> Path:
-    """Where the table is kept: ``$BACKGAMMON_CACHE`` or the user's cache directory."""
+    """Where the table is kept: ``$BACKGAMMON_CACHE`` or the user's cache folder (on Linux
+    ``$XDG_CACHE_HOME/backgammon``, else ``~/.cache/backgammon``)."""
     root = os.environ.get("BACKGAMMON_CACHE")
-    if root:
-        return Path(root) / f"bearoff-v{VERSION}.npz"
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "backgammon" / f"bearoff-v{VERSION}.npz"
+    folder = Path(root) if root else platformdirs.user_cache_path("backgammon")
+    return folder / f"bearoff-v{VERSION}.npz"
 
 
 SHIPPED = Path(__file__).with_name("data") / "bearoff.npz"

@@ -49,9 +49,9 @@ def sigmoid(x: _A) -> _A:
 class Net:
     """One hidden layer of sigmoids, five sigmoid outputs.
 
-    Training works on the float64 weights; play (:meth:`__call__`) on float32 copies, twice
-    as fast and exact to about 1e-6.  Whatever changes the weights in place must call
-    :meth:`changed` (assigning an array does it)."""
+    Training (:mod:`backgammon.training.nets`) works on the float64 weights; play
+    (:meth:`__call__`) on float32 copies, twice as fast and exact to about 1e-6.  Whatever
+    changes the weights in place must call :meth:`changed` (assigning an array does it)."""
 
     w1: FloatArray
     b1: FloatArray
@@ -74,16 +74,6 @@ class Net:
         if self._single is None:
             self._single = tuple(a.astype(np.float32) for a in (self.w1, self.b1, self.w2, self.b2))
         return self._single
-
-    @classmethod
-    def random(cls, n_inputs: int, hidden: int, rng: np.random.Generator) -> Net:
-        """Small random weights (reproducible from ``rng``)."""
-        return cls(
-            rng.normal(0.0, 1.0 / np.sqrt(n_inputs), (n_inputs, hidden)),
-            np.zeros(hidden),
-            rng.normal(0.0, 1.0 / np.sqrt(hidden), (hidden, N_OUTPUTS)),
-            np.zeros(N_OUTPUTS),
-        )
 
     @property
     def hidden(self) -> int:
@@ -112,19 +102,6 @@ class Net:
         y = h @ w2
         y += b2
         return sigmoid(y).astype(np.float64)
-
-    def train_step(self, x: FloatArray, target: FloatArray, alpha: float) -> float:
-        """One gradient step of squared error towards ``target`` (summed over the batch)."""
-        h, y = self.forward(x)
-        err = target - y
-        d_out = err * y * (1.0 - y)
-        d_hid = (d_out @ self.w2.T) * h * (1.0 - h)
-        self.w2 += alpha * (h.T @ d_out)
-        self.b2 += alpha * d_out.sum(axis=0)
-        self.w1 += alpha * (x.T @ d_hid)
-        self.b1 += alpha * d_hid.sum(axis=0)
-        self.changed()
-        return float((err * err).sum())
 
     def arrays(self, prefix: str) -> dict[str, FloatArray]:
         """The weights as named arrays (for ``np.savez``)."""
@@ -169,34 +146,10 @@ class NetPair:
                     f"{self.inputs} has {size}"
                 )
 
-    @classmethod
-    def random(
-        cls, rng: np.random.Generator, hidden: int = 128, race_hidden: int = 64, inputs: int = 1
-    ) -> NetPair:
-        """An untrained pair of nets reading input layout ``inputs``."""
-        size = n_inputs(inputs)
-        meta: dict[str, Any] = {"inputs": inputs} if inputs != 1 else {}
-        return cls(Net.random(size, hidden, rng), Net.random(size, race_hidden, rng), meta)
-
     @property
     def inputs(self) -> int:
         """The input layout the nets read (:data:`~backgammon.players.encode.INPUT_VERSIONS`)."""
         return int(self.meta.get("inputs", 1))
-
-    def with_inputs(self, version: int) -> NetPair:
-        """The same function reading the longer layout ``version``: the added inputs start
-        with no weight, so fitting can use them from where the nets are."""
-        extra = n_inputs(version) - n_inputs(self.inputs)
-        if extra < 0:
-            raise ValueError(f"cannot go from input layout {self.inputs} to {version}")
-
-        def grow(net: Net) -> Net:
-            w1 = np.concatenate([net.w1, np.zeros((extra, net.hidden))])
-            return Net(w1, net.b1.copy(), net.w2.copy(), net.b2.copy())
-
-        crashed = None if self.crashed is None else grow(self.crashed)
-        meta = {**self.meta, "inputs": version}
-        return NetPair(grow(self.contact), grow(self.race), meta, crashed)
 
     def nets(self) -> list[tuple[str, Net]]:
         """The nets by name (the crashed one when there is one)."""

@@ -13,6 +13,7 @@ move generator: no gnubg data or weights.
     backgammon distill relabel --weights W --data D.npz --share 0.05 --out D2.npz
     backgammon distill relabel ... --workers 2   # or --ray ADDRESS: rollouts on a cluster
     backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz [--rank 64]
+       (:mod:`backgammon.training.fit`)
     backgammon distill average --weights W1 --with W2 W3 --out SOUP.npz
     backgammon distill calibrate --weights W --data ROLLED.npz --outputs backgammon --out NEW.npz
 """
@@ -20,7 +21,6 @@ move generator: no gnubg data or weights.
 from __future__ import annotations
 
 import argparse
-import copy
 import dataclasses
 import random
 import sys
@@ -54,32 +54,27 @@ from backgammon.players.encode import (
     class_masks,
 )
 from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import Net, NetPair, sigmoid
+from backgammon.players.net import NetPair
 from backgammon.players.probabilities import (
-    MONEY_WEIGHTS,
-    N_OUTPUTS,
     OUTPUT_NAMES,
     cubeless_equity,
     flip_probs,
 )
 from backgammon.players.search import Searcher
+from backgammon.training.fit import FitDataError, average, calibrate, fit
+from backgammon.training.nets import widen, with_inputs
 from backgammon.training.selfplay import Choose, greedy_game, player_chooser
 
 __all__ = [
-    "FitDataError",
     "Generated",
     "RelabelError",
-    "calibrate",
-    "fit",
     "generate",
     "main",
     "one_ply",
     "opponent_chooser",
-    "rank_error",
     "relabel",
     "rolled_out",
     "two_ply",
-    "widen",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -91,11 +86,6 @@ _ROLL_WEIGHTS = np.array([w for _a, _b, w in iter_weighted_rolls()]) / 36.0
 
 class RelabelError(ValueError):
     """A share of positions to relabel outside [0, 1], or labels not matching the boards."""
-
-
-class FitDataError(ValueError):
-    """Training data that cannot be fitted as asked: the boards, labels and decision groups
-    disagree in length, or a rank loss is asked of data that do not record their groups."""
 
 
 class Generated(NamedTuple):
@@ -317,217 +307,6 @@ def relabel(
     return out, chosen
 
 
-class _Adam:
-    """Adam for one net's four arrays."""
-
-    def __init__(self, net: Net, lr: float) -> None:
-        self.net, self.lr, self.t = net, lr, 0
-        self.m = [np.zeros_like(a) for a in self._arrays()]
-        self.v = [np.zeros_like(a) for a in self._arrays()]
-
-    def _arrays(self) -> list[FloatArray]:
-        return [self.net.w1, self.net.b1, self.net.w2, self.net.b2]
-
-    def step(
-        self, x: FloatArray, target: FloatArray, groups: IntArray | None = None, rank: float = 0.0
-    ) -> float:
-        """One step of cross-entropy on a mini-batch, plus ``rank`` times the squared error
-        of each output's equity against the mean of its decision group's (``groups``: the
-        group of each row), the label's likewise; returns the batch's squared error."""
-        net = self.net
-        h, y = net.forward(x)
-        err = y - target
-        loss = float((err * err).sum())
-        if rank and groups is not None:
-            w = MONEY_WEIGHTS[0]
-            gap, _ = _within_groups(err @ w, groups)
-            err += rank * gap[:, None] * w * y * (1.0 - y)
-        d_hid = (err @ net.w2.T) * h * (1.0 - h)
-        n = len(x)
-        grads = [x.T @ d_hid / n, d_hid.mean(axis=0), h.T @ err / n, err.mean(axis=0)]
-        self.t += 1
-        b1, b2 = 0.9, 0.999
-        corr = np.sqrt(1 - b2**self.t) / (1 - b1**self.t)
-        for a, g, m, v in zip(self._arrays(), grads, self.m, self.v, strict=True):
-            m *= b1
-            m += (1 - b1) * g
-            v *= b2
-            v += (1 - b2) * g * g
-            a -= self.lr * corr * m / (np.sqrt(v) + 1e-8)
-        net.changed()
-        return loss
-
-
-def widen(net: Net, hidden: int, rng: np.random.Generator) -> Net:
-    """The same function with ``hidden`` hidden units: the new units start with small random
-    inputs and no weight on the outputs, so fitting can use them from where the net is."""
-    extra = hidden - net.hidden
-    if extra < 0:
-        raise ValueError(f"cannot shrink a net of {net.hidden} hidden units to {hidden}")
-    n_in = net.w1.shape[0]
-    return Net(
-        np.concatenate([net.w1, rng.normal(0.0, 1.0 / np.sqrt(n_in), (n_in, extra))], axis=1),
-        np.concatenate([net.b1, np.zeros(extra)]),
-        np.concatenate([net.w2, np.zeros((extra, net.w2.shape[1]))]),
-        net.b2.copy(),
-    )
-
-
-def _mse(net: Net, x: FloatArray, target: FloatArray) -> float:
-    return float(((net(x) - target) ** 2).sum(axis=1).mean()) if len(x) else 0.0
-
-
-def _within_groups(values: FloatArray, groups: IntArray) -> tuple[FloatArray, IntArray]:
-    """Each value less the mean of its group's, and the size of each row's group."""
-    _, local = np.unique(groups, return_inverse=True)
-    size = np.bincount(local)
-    return values - (np.bincount(local, values) / size)[local], size[local]
-
-
-def rank_error(net: Net, x: FloatArray, target: FloatArray, groups: IntArray) -> float:
-    """Mean squared error of the net's equity differences within decision groups: each
-    row's equity error less its group's mean error, over rows of groups of two or more."""
-    gap, size = _within_groups((net(x) - target) @ MONEY_WEIGHTS[0], groups)
-    shared = size > 1
-    return float((gap[shared] ** 2).mean()) if shared.any() else 0.0
-
-
-def fit(
-    ev: NetPair,
-    boards: IntArray,
-    targets: FloatArray,
-    epochs: int,
-    lr: float,
-    batch: int,
-    seed: int,
-    progress: bool = True,
-    only: Sequence[str] = (),
-    groups: IntArray | None = None,
-    rank: float = 0.0,
-) -> None:
-    """Fit the nets of ``ev`` (in place) to the targets, each on its own boards (``only``:
-    just the nets of these names).  With ``rank`` > 0 the loss also weighs, by ``rank``,
-    the equity differences between the plays of one decision (``groups``, as
-    :func:`generate` numbers them); then mini-batches and the held-out share are made of
-    whole decisions."""
-    if len(targets) != len(boards) or (groups is not None and len(groups) != len(boards)):
-        raise FitDataError(
-            f"{len(boards)} boards, {len(targets)} labels"
-            + ("" if groups is None else f" and {len(groups)} decision groups")
-            + " do not match"
-        )
-    if not (np.isfinite(rank) and rank >= 0):
-        raise FitDataError(f"the rank loss's weight must be a number >= 0, not {rank}")
-    if rank and groups is None:
-        raise FitDataError("a rank loss needs the data's decision groups")
-    rng = np.random.default_rng(seed)
-    b = boards.astype(np.int64)
-    x_all, race = ev.encode(b)
-    y_all = targets.astype(np.float64)
-    g_all = np.zeros(len(b), dtype=np.int64) if groups is None else np.asarray(groups, np.int64)
-    for name, net, mask in ev.masks(b, race):
-        if only and name not in only:
-            continue
-        x, y, g = x_all[mask], y_all[mask], g_all[mask]
-        if not len(x):
-            continue
-        if rank:
-            _, g = np.unique(g, return_inverse=True)
-            held = (rng.random(int(g.max()) + 1) < 0.05)[g]
-        else:
-            held = rng.random(len(x)) < 0.05
-        xv, yv, gv, xt, yt, gt = x[held], y[held], g[held], x[~held], y[~held], g[~held]
-
-        def report(
-            when: str, net: Net = net, xv: FloatArray = xv, yv: FloatArray = yv, gv: IntArray = gv
-        ) -> str:
-            ranked = f", in decisions {rank_error(net, xv, yv, gv):.6f}" if rank else ""
-            return f"held out {when}{_mse(net, xv, yv):.5f}{ranked}"
-
-        if progress:
-            print(
-                f"{name}: {len(xt)} to fit, {len(xv)} held out; {report('before ')}",
-                file=sys.stderr,
-            )
-        opt = _Adam(net, lr)
-        for epoch in range(epochs):
-            opt.lr = lr * (0.5 ** (epoch * 3 / max(1, epochs)))
-            if rank:
-                # whole decisions in a random order (one may straddle two mini-batches)
-                order = np.argsort(rng.permutation(int(gt.max()) + 1)[gt], kind="stable")
-            else:
-                order = rng.permutation(len(xt))
-            se = 0.0
-            for i in range(0, len(order), batch):
-                j = order[i : i + batch]
-                se += opt.step(xt[j], yt[j], gt[j], rank)
-            if progress:
-                print(
-                    f"  epoch {epoch + 1}/{epochs}: fit {se / len(xt):.5f}  {report('')}",
-                    file=sys.stderr,
-                    flush=True,
-                )
-
-
-def average(nets: Sequence[NetPair]) -> NetPair:
-    """The mean of the weights of nets of one shape (a "model soup"): nets trained or fitted
-    from one start stay near each other, where the mean of their weights tends to judge
-    better than each of them; the first net's metadata is kept."""
-    if not nets:
-        raise FitDataError("nothing to average")
-    first = nets[0]
-
-    def shape(ev: NetPair) -> list[tuple[str, tuple[int, ...]]]:
-        return [(name, net.w1.shape) for name, net in ev.nets()] + [("inputs", (ev.inputs,))]
-
-    if any(shape(ev) != shape(first) for ev in nets):
-        raise FitDataError("only nets of one shape and input layout can be averaged")
-
-    def mean(name: str) -> Net:
-        parts = [dict(ev.nets())[name].arrays("") for ev in nets]
-        return Net(*(np.mean([p[k] for p in parts], axis=0) for k in ("w1", "b1", "w2", "b2")))
-
-    crashed = None if first.crashed is None else mean("crashed")
-    return NetPair(mean("contact"), mean("race"), copy.deepcopy(first.meta), crashed)
-
-
-def calibrate(net: Net, x: FloatArray, target: FloatArray, outputs: Sequence[int]) -> Net:
-    """A copy of ``net`` whose ``outputs`` are refitted as sigmoid(a * z + c) of their
-    pre-sigmoid sums z, the scale a and shift c per output minimising the cross-entropy
-    against ``target`` (by Newton's method: the loss is convex in them), folded into the
-    output weights.  Few labels fix these two numbers well, where refitting the net would
-    need many: this corrects an output that is off by a steady bias, such as gammon rates
-    that lookahead labels inherit from the net and only rollouts to the end correct."""
-    if x.shape[0] != target.shape[0] or target.shape[1:] != (N_OUTPUTS,):
-        raise FitDataError(f"{target.shape} labels do not match {x.shape[0]} inputs")
-    if not len(x):
-        raise FitDataError("no positions to calibrate on")
-    h, _ = net.forward(x)
-    out = net.copy()
-    t = np.clip(target, 0.0, 1.0)
-    keep = np.array([1.0, 0.0])
-    # A faint pull towards the output as it was keeps the fit finite when the labels are all
-    # 0 (no backgammons at all, say), where the best shift would be minus infinity.
-    ridge = 1e-9 * len(x)
-    for k in outputs:
-        z = h @ net.w2[:, k] + net.b2[k]
-        feats = np.stack([z, np.ones_like(z)], axis=1)
-        theta = keep.copy()
-        for _ in range(100):
-            p = sigmoid(feats @ theta)
-            grad = feats.T @ (p - t[:, k]) + ridge * (theta - keep)
-            hess = (feats * (p * (1.0 - p))[:, None]).T @ feats + ridge * np.eye(2)
-            step = np.linalg.solve(hess, grad)
-            theta -= step
-            if np.abs(step).max() < 1e-10:
-                break
-        a, c = theta
-        out.w2[:, k] = a * net.w2[:, k]
-        out.b2[k] = a * net.b2[k] + c
-    out.changed()
-    return out
-
-
 def _rollout_settings(args: argparse.Namespace) -> RolloutSettings:
     """The label rollouts the command line asks for: cubeless, the trials in batches of
     ``--rollout-batch`` (by default split evenly over the local ``--workers``)."""
@@ -746,7 +525,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             start = int(shifted[-1].max(initial=start - 1)) + 1
         groups = np.concatenate(shifted)
     if args.inputs:
-        ev = ev.with_inputs(args.inputs)
+        ev = with_inputs(ev, args.inputs)
     if args.hidden:
         ev.contact = widen(ev.contact, args.hidden, np.random.default_rng(args.seed))
         ev.meta["hidden"] = args.hidden

@@ -25,6 +25,7 @@ from backgammon.players.encode import INPUT_VERSIONS, boards_array
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import Net, NetPair
 from backgammon.players.probabilities import N_OUTPUTS, flip_probs
+from backgammon.training.nets import random_pair, sgd_step
 from backgammon.training.selfplay import greedy_games
 
 __all__ = ["average", "main", "play_training_game", "play_training_games"]
@@ -61,7 +62,7 @@ def play_training_games(
             targets[t] = g
         for _name, net, mask in ev.masks(b, race):
             if mask.any():
-                err += net.train_step(x[mask], targets[mask], alpha)
+                err += sgd_step(net, x[mask], targets[mask], alpha)
         plies += n
     return plies, err
 
@@ -159,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ev.meta.pop("rng_state", None)
         ev.meta["started_from"] = str(args.start)
     else:
-        ev = NetPair.random(
+        ev = random_pair(
             np.random.default_rng(args.seed), args.hidden, args.race_hidden, args.inputs
         )
         rng = random.Random(args.seed)
