@@ -29,7 +29,7 @@ LAYERS = (
     "cli",
     "web",
 )
-TOP = {"_version": "core", "__init__": "web", "__main__": "web"}
+TOP = {"_version": "core", "workers": "core", "__init__": "web", "__main__": "web"}
 MAX_LINES = 700
 
 

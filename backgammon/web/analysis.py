@@ -9,7 +9,6 @@ progress is a file the worker writes in a temporary folder of this process."""
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import tempfile
 import time
@@ -24,9 +23,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from backgammon.play.match import Match
 from backgammon.records import matchfile
 from backgammon.records.matchfile import MatchFile
-from backgammon.web.bots import worker_start
+from backgammon.web.bots import NICENESS
 from backgammon.web.game import Game
 from backgammon.web.store import Store
+from backgammon.workers import start_pool, stop_pool
 
 __all__ = ["PLIES", "analysis_router", "replay_steps", "shutdown_analyses"]
 
@@ -37,16 +37,11 @@ _pool: ProcessPoolExecutor | None = None
 
 
 def _executor() -> ProcessPoolExecutor:
-    """One worker process for analyses, started on first use (spawned: the server has
-    threads)."""
+    """One worker process for analyses, started on first use, at the bots' lower priority
+    (people's requests come first)."""
     global _pool
     if _pool is None:
-        _pool = ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=worker_start,
-            initargs=(os.getpid(), 0),
-        )
+        _pool = start_pool(1, niceness=NICENESS)
     return _pool
 
 
@@ -54,7 +49,7 @@ def shutdown_analyses() -> None:
     """Stop the worker process (the server is shutting down)."""
     global _pool
     if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
+        stop_pool(_pool)
         _pool = None
 
 

@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 from backgammon import __version__
 from backgammon.web.analysis import analysis_router, shutdown_analyses
 from backgammon.web.bots import BotPool
-from backgammon.web.engine import engine_router
+from backgammon.web.engine import engine_router, shutdown_engine
 from backgammon.web.errors import ApiError, validation_message
 from backgammon.web.errors import body as error_body
 from backgammon.web.game import ActionError, Game, action_dict
@@ -118,6 +118,7 @@ def create_app(
         server.close()
         store.close()
         shutdown_analyses()
+        shutdown_engine()
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server

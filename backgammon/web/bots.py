@@ -1,18 +1,14 @@
 """Bots off the event loop: each decision runs in a pool of worker processes, with a time
 limit and retries, so a slow or crashing bot never holds up the server or its other matches.
 
-The pool is shared by every application in one process (tests build many) and started with
-``spawn``: a worker imports only what the bot needs and never inherits the server's sockets.
+The pool is shared by every application in one process (tests build many) and started by
+:func:`backgammon.workers.start_pool`: spawned, at a lower priority, ending with the server.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
-import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -21,6 +17,7 @@ from typing import Any
 
 from backgammon.web.game import Game, warm_up
 from backgammon.web.schemas import DEFAULT_BOT
+from backgammon.workers import result_within, start_pool, stop_pool
 
 __all__ = ["BotFailed", "BotPool"]
 
@@ -49,31 +46,11 @@ class BotFailed(RuntimeError):
     """The bot gave no answer after every attempt (it raised, crashed or ran out of time)."""
 
 
-def worker_start(parent: int, niceness: int) -> None:
-    """In a worker process: lower its priority by ``niceness`` and exit as soon as the
-    server process ``parent`` is gone, however it ended (kill -9 included), so that no
-    worker outlives its server."""
-    os.nice(niceness)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
 def _pool(processes: int) -> _Pool:
     """The shared pool of ``processes`` workers, started (and each worker warming up) if new."""
     pool = _pools.get(processes)
     if pool is None:
-        context = multiprocessing.get_context("spawn")
-        executor = ProcessPoolExecutor(
-            processes,
-            mp_context=context,
-            initializer=worker_start,
-            initargs=(os.getpid(), NICENESS),
-        )
+        executor = start_pool(processes, niceness=NICENESS)
         warming = [executor.submit(warm_up, [DEFAULT_BOT]) for _ in range(processes)]
         pool = _pools[processes] = _Pool(executor, warming)
     return pool
@@ -83,10 +60,7 @@ def _discard(processes: int, pool: _Pool) -> None:
     """Stop a pool whose worker hangs or died (a running task cannot be cancelled)."""
     if _pools.get(processes) is pool:
         del _pools[processes]
-    workers = list(getattr(pool.executor, "_processes", {}).values())
-    pool.executor.shutdown(wait=False, cancel_futures=True)
-    for worker in workers:
-        worker.kill()
+    stop_pool(pool.executor)
 
 
 class BotPool:
@@ -112,8 +86,8 @@ class BotPool:
                     warming = [asyncio.wrap_future(f) for f in pool.warming]
                     await asyncio.wait_for(asyncio.gather(*warming), STARTUP)
                 future = pool.executor.submit(decider, bot, game.copy(dice=False))
-                return await asyncio.wait_for(asyncio.wrap_future(future), self.timeout)
-            except TimeoutError:
+                return await result_within(future, self.timeout)
+            except TimeoutError:  # the warm-up's or the decision's (WorkerTimeout)
                 problem = f"no answer within {self.timeout:g} s"
                 _discard(self.processes, pool)
             except BrokenProcessPool:

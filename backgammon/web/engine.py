@@ -1,17 +1,18 @@
 """The engine endpoint of the web server: ``GET /api/engine/hint`` ranks the plays of a
 rolled position, or gives the cube decision, for a position named by XGID or gnubg ID.
 
-The bot runs on a worker thread, off the event loop; each client address has a small token
-bucket, so one client cannot keep the engine busy.  Errors are
+The bot thinks in a worker process (:func:`backgammon.workers.start_pool`, at the bots' lower
+priority, within a time limit), off the event loop and the server's interpreter lock; each
+client address has a small token bucket, so one client cannot keep the engine busy.  Errors are
 ``{"error": {"code", "message"}}`` with a 4xx status, as in the rest of the API.
 """
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -20,15 +21,45 @@ from fastapi.responses import JSONResponse
 
 from backgammon.ids.gnubg import InvalidMatchIdError
 from backgammon.ids.xgid import InvalidXgidError
+from backgammon.play.dice import FixedDice
 from backgammon.play.match import Match, Phase
 from backgammon.play.rules import RulesError
 from backgammon.play.state import MatchError
 from backgammon.players import CubeState
 from backgammon.players.neural import NeuralPlayer
+from backgammon.web.bots import NICENESS
+from backgammon.workers import WorkerTimeout, result_within, start_pool, stop_pool
 
-__all__ = ["RateLimiter", "engine_router", "hint"]
+__all__ = ["RateLimiter", "engine_router", "hint", "shutdown_engine"]
 
 MAX_PLAYS = 20  # plays listed at most (a roll can have hundreds)
+TIME_LIMIT = 30.0
+"""Seconds a hint may take (a 1-ply hint takes well under one)."""
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def _executor() -> ProcessPoolExecutor:
+    """The engine's one worker process, shared by every application here, started on first
+    use (or again after a time limit or a crash stopped it)."""
+    global _pool
+    if _pool is None:
+        _pool = start_pool(1, niceness=NICENESS)
+    return _pool
+
+
+def _abandon(pool: ProcessPoolExecutor) -> None:
+    """Stop a worker that ran out of time or died; the next hint starts a new one."""
+    global _pool
+    if _pool is pool:
+        _pool = None
+    stop_pool(pool)
+
+
+def shutdown_engine() -> None:
+    """Stop the engine's worker (the server is shutting down)."""
+    if _pool is not None:
+        _abandon(_pool)
 
 
 @dataclass
@@ -106,9 +137,8 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
 
 
 def engine_router(limiter: RateLimiter | None = None) -> APIRouter:
-    """The ``/api/engine`` routes, with their own worker thread and rate limiter."""
+    """The ``/api/engine`` routes, with their own rate limiter."""
     router = APIRouter(prefix="/api/engine", tags=["engine"])
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engine")
     limits = limiter if limiter is not None else RateLimiter()
 
     @router.get("/hint")
@@ -138,7 +168,12 @@ def engine_router(limiter: RateLimiter | None = None) -> APIRouter:
             return _error(400, "invalid_position", str(exc))
         if match.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED):
             return _error(422, "no_decision", f"nothing to decide in the phase {match.phase}")
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(pool, hint, match, plies)
+        match.dice_source = FixedDice(())  # what the worker gets throws no dice
+        pool = _executor()
+        try:
+            return await result_within(pool.submit(hint, match, plies), TIME_LIMIT)
+        except (WorkerTimeout, BrokenProcessPool) as exc:
+            _abandon(pool)
+            return _error(503, "engine_unavailable", f"the engine gave no hint ({exc})")
 
     return router

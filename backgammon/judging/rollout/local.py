@@ -7,15 +7,15 @@ stopped at a target standard error wastes little work.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from typing import Protocol
 
 from backgammon.judging.rollout.engine import RolloutJob, TrialResults, play_trials
 from backgammon.players.neural import limit_blas_threads
+from backgammon.workers import start_pool
 
 __all__ = ["Backend", "InProcess", "ProcessPool", "local_backend"]
 
@@ -36,10 +36,6 @@ class InProcess:
             yield play_trials(job, first, count)
 
 
-def _init_worker() -> None:
-    limit_blas_threads()
-
-
 class ProcessPool:
     """Batches spread over ``workers`` processes."""
 
@@ -49,8 +45,7 @@ class ProcessPool:
         self.workers = workers
 
     def run(self, job: RolloutJob, batches: Sequence[Batch]) -> Iterator[TrialResults]:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(self.workers, context, _init_worker) as pool:
+        with start_pool(self.workers, initializer=limit_blas_threads) as pool:
             pending: deque[Future[TrialResults]] = deque()
             todo = iter(batches)
             try:
