@@ -296,7 +296,32 @@ class _Judge:
         return self._cube[1]
 
     # ------------------------------------------------------------------ decisions
-    def add(self, d: Judged) -> None:
+    def add(
+        self,
+        m: Match,
+        where: tuple[int, int, int],
+        kind: str,
+        played: str,
+        best: str,
+        error: float,
+        best_move: Move | None = None,
+    ) -> None:
+        """Keep a decision made in ``m`` at ``where`` (game, .mat row, player), with its
+        mark, the gnubg ID and the state it was made in."""
+        game, row, player = where
+        d = Judged(
+            game,
+            row,
+            player,
+            kind,
+            played,
+            best,
+            error,
+            mark(error),
+            m.gnubg_id(),
+            best_move=best_move,
+            state=m.state,
+        )
         self.decisions.append(d)
         if d.mark:
             marks = self.stats[d.player].marks
@@ -315,20 +340,7 @@ class _Judge:
         s.cube_error += error
         if close or error > 0.0:
             best = "Double" if error > 0.0 else "No double"
-            self.add(
-                Judged(
-                    game,
-                    row,
-                    player,
-                    "double",
-                    "No double",
-                    best,
-                    error,
-                    mark(error),
-                    m.gnubg_id(),
-                    state=m.state,
-                )
-            )
+            self.add(m, (game, row, player), "double", "No double", best, error)
 
     def double(self, m: Match, game: int, row: int, player: int) -> None:
         """Judge an actual double (the taker's best answer is what doubling gets)."""
@@ -336,20 +348,7 @@ class _Judge:
         self.stats[player].cube_decisions += 1
         self.stats[player].cube_error += error
         best = "Double" if error <= 0.0 else "No double"
-        self.add(
-            Judged(
-                game,
-                row,
-                player,
-                "double",
-                "Double",
-                best,
-                error,
-                mark(error),
-                m.gnubg_id(),
-                state=m.state,
-            )
-        )
+        self.add(m, (game, row, player), "double", "Double", best, error)
 
     def answer(self, m: Match, game: int, row: int, player: int, took: bool) -> None:
         """Judge a take or a pass (the doubler's values, the taker's loss)."""
@@ -358,20 +357,7 @@ class _Judge:
         right = "Pass" if errors["take"] > 0.0 else "Take"
         self.stats[player].cube_decisions += 1
         self.stats[player].cube_error += error
-        self.add(
-            Judged(
-                game,
-                row,
-                player,
-                "take",
-                "Take" if took else "Pass",
-                right,
-                error,
-                mark(error),
-                m.gnubg_id(),
-                state=m.state,
-            )
-        )
+        self.add(m, (game, row, player), "take", "Take" if took else "Pass", right, error)
 
     def luck(self, m: Match, player: int, dice: tuple[int, int], opening: bool) -> None:
         """The luck of ``dice`` for ``player`` (before the play)."""
@@ -407,19 +393,13 @@ class _Judge:
         value = best.mwc if best.mwc is not None else best.equity
         self.track.append((game, row, value if player == 0 else _other(value, state)))
         self.add(
-            Judged(
-                game,
-                row,
-                player,
-                "checker",
-                str(mine.move),
-                str(best.move),
-                error,
-                mark(error),
-                m.gnubg_id(),
-                best_move=best.move,
-                state=m.state,
-            )
+            m,
+            (game, row, player),
+            "checker",
+            str(mine.move),
+            str(best.move),
+            error,
+            best_move=best.move,
         )
 
 
