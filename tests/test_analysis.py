@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
 
 import gnubg_nn
@@ -16,10 +17,19 @@ import numpy as np
 import pytest
 from clihelp import run_cli
 from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnubg
+from records_helpers import run_gnubg
 
 from backgammon import Position
 from backgammon.cli.advice import hint_lines
-from backgammon.judging.analysis import THRESHOLDS, analyse, mark, mat_rows, rating
+from backgammon.judging.analysis import (
+    THRESHOLDS,
+    ThresholdError,
+    analyse,
+    mark,
+    mat_rows,
+    rating,
+    thresholds,
+)
 from backgammon.players.cube import (
     CubeAction,
     CubeState,
@@ -171,9 +181,28 @@ def test_crawford_hint_differs_from_the_money_hint(net: NeuralPlayer) -> None:
     assert found
 
 
-def test_marks_and_ratings_use_gnubgs_thresholds() -> None:
-    assert dict(THRESHOLDS) == {"very bad": 0.16, "bad": 0.08, "doubtful": 0.04}
-    assert [mark(e) for e in (0.03, 0.05, 0.09, 0.2)] == ["", "doubtful", "bad", "very bad"]
+def test_marks_use_the_thresholds_debians_gnubg_shows() -> None:
+    shown = run_gnubg(["show analysis"])
+    gnubg = {
+        w: float(v) for v, w in re.findall(r"^\s+-(\d\.\d+) (doubtful|bad|very bad)$", shown, re.M)
+    }
+    assert dict(THRESHOLDS) == gnubg == {"very bad": 0.12, "bad": 0.06, "doubtful": 0.03}
+    # An error exactly at a threshold is not marked (gnubg marks errors beyond it).
+    assert [mark(e) for e in (0.03, 0.05, 0.06, 0.09, 0.2)] == [
+        "",
+        "doubtful",
+        "doubtful",
+        "bad",
+        "very bad",
+    ]
+    mine = thresholds(0.04, 0.08, 0.16)
+    assert [mark(e, mine) for e in (0.035, 0.05, 0.09, 0.2)] == ["", "doubtful", "bad", "very bad"]
+    for bad in [(0.06, 0.03, 0.12), (0.0, 0.06, 0.12), (0.03, 0.06, float("nan"))]:
+        with pytest.raises(ThresholdError):
+            thresholds(*bad)
+
+
+def test_ratings_use_gnubgs_words() -> None:
     assert rating(0.001) == "Supernatural" and rating(0.006) == "Expert"
     assert rating(0.04) == "Awful!"
 
@@ -269,7 +298,7 @@ def _tutored(tmp_path: Path, script: str) -> tuple[str, str]:
 
 def test_the_tutor_warns_before_a_bad_play_and_lets_it_be_reconsidered(tmp_path: Path) -> None:
     # We may hit with 21; 8/7 8/6 leaves the blot standing and loses far more than gnubg's
-    # "bad" threshold (0.08 EMG): the tutor asks, we say no, the play is taken back.
+    # "bad" threshold (0.06 EMG): the tutor asks, we say no, the play is taken back.
     out, saved = _tutored(tmp_path, "8/7 8/6\nn\nquit\n")
     assert "Tutor: 8/7 8/6 loses" in out and "Go ahead anyway? (y/n) > n" in out
     assert "8/7 8/6" not in saved

@@ -119,7 +119,7 @@ def tutor_warning(
     bot: Bot, m: Match, actor: int, action: str, move: Move | None = None
 ) -> str | None:
     """The tutor's warning when ``action`` ("move" with ``move``, or "roll", "double",
-    "take", "pass") loses at least gnubg's "bad" threshold (0.08 EMG); None otherwise or
+    "take", "pass") loses at least gnubg's "bad" threshold (0.06 EMG); None otherwise or
     when the bot gives no equities."""
     from backgammon.judging.analysis import THRESHOLDS, cube_errors, judge_play, mark
 

@@ -15,7 +15,14 @@ from rich.table import Table
 
 from backgammon.cli.errors import UsageError
 from backgammon.cli.records import read_record_file
-from backgammon.judging.analysis import Analysis, Judged, analyse
+from backgammon.judging.analysis import (
+    THRESHOLDS,
+    Analysis,
+    Judged,
+    ThresholdError,
+    analyse,
+    thresholds,
+)
 from backgammon.play.match import Match
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records.matchfile import MatchFileError
@@ -38,12 +45,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument("--json", dest="json_out", default=None, help="write the analysis as JSON")
     p.add_argument("--html", dest="html_out", default=None, help="write an HTML report")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    marks = dict(THRESHOLDS)
+    for word in ("doubtful", "bad", "very bad"):
+        p.add_argument(
+            f"--{word.replace(' ', '-')}",
+            type=float,
+            default=marks[word],
+            metavar="EMG",
+            help=f"mark errors above this {word} ({marks[word]:g}, gnubg's)",
+        )
 
 
 def analyse_command(args: argparse.Namespace) -> int:
     """Read the file, judge it with a progress bar, print the tables, write the outputs."""
     if args.ply not in (0, 1, 2):
         raise UsageError(f"--ply is 0, 1 or 2, not {args.ply}")
+    try:
+        marks = thresholds(args.doubtful, args.bad, args.very_bad)
+    except ThresholdError as exc:
+        raise UsageError(str(exc)) from exc
     path = Path(args.file)
     record = read_record_file(path)
     console = Console()
@@ -61,7 +81,11 @@ def analyse_command(args: argparse.Namespace) -> int:
         task = bar.add_task("analyse", total=total)
         try:
             result = analyse(
-                record, bot, args.ply, progress=lambda done, _: bar.update(task, completed=done)
+                record,
+                bot,
+                args.ply,
+                progress=lambda done, _: bar.update(task, completed=done),
+                marks=marks,
             )
         except MatchFileError as exc:
             raise UsageError(f"{path}: {exc}") from exc

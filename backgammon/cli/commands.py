@@ -384,7 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--tutor",
         action="store_true",
-        help="warn before a play or cube action that loses 0.08 or more (gnubg's 'bad')",
+        help="warn before a play or cube action that loses 0.06 or more (gnubg's 'bad')",
     )
     play.add_argument(
         "--confirm",

@@ -16,7 +16,8 @@ network player, and returns an :class:`Analysis`.  The definitions are gnubg's
   (doubling was not wrong by 0.16 or more); an actual double costs the best action minus
   the double's (the taker's best answer); a take or a pass costs the difference to the other
   answer when it was the wrong one, and every actual cube action counts;
-* marks: an error over 0.04 EMG is doubtful, over 0.08 bad, over 0.16 very bad;
+* marks: an error over 0.03 EMG is doubtful, over 0.06 bad, over 0.12 very bad (gnubg
+  1.07's thresholds, which ``analyse`` takes others of);
 * the error rate is the error per counted decision in thousandths of EMG (mEMG): checker
   plays, cube decisions, and both together, which gives gnubg's rating words;
 * PR ("performance rating", in the style of eXtreme Gammon): 500 times the average error in
@@ -61,16 +62,37 @@ __all__ = [
     "Analysis",
     "Judged",
     "PlayerStats",
+    "ThresholdError",
+    "Thresholds",
     "analyse",
     "cube_errors",
     "judge_play",
     "mark",
     "mat_rows",
     "rating",
+    "thresholds",
 ]
 
-THRESHOLDS = (("very bad", 0.16), ("bad", 0.08), ("doubtful", 0.04))
-"""gnubg's marks: an error (EMG) above the threshold gets the word."""
+Thresholds = tuple[tuple[str, float], ...]
+"""Marks and the errors (EMG) above which they are given, worst first."""
+
+THRESHOLDS: Thresholds = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
+"""gnubg 1.07's marks (``show analysis``): an error (EMG) above the threshold gets the word."""
+
+
+class ThresholdError(ValueError):
+    """Mark thresholds that are not positive and increasing from doubtful to very bad."""
+
+
+def thresholds(doubtful: float, bad: float, very_bad: float) -> Thresholds:
+    """The marks' thresholds in EMG, checked (0 < doubtful <= bad <= very bad)."""
+    bounds = (doubtful, bad, very_bad)
+    if not all(isinstance(b, (int, float)) and 0 < b < 10 for b in bounds) or not (
+        doubtful <= bad <= very_bad
+    ):
+        raise ThresholdError(f"mark thresholds are 0 < doubtful <= bad <= very bad, not {bounds}")
+    return (("very bad", float(very_bad)), ("bad", float(bad)), ("doubtful", float(doubtful)))
+
 
 RATINGS = (
     (0.002, "Supernatural"),
@@ -86,9 +108,10 @@ RATINGS = (
 _CLOSE = 0.16  # a no-double counts as a cube decision when doubling was wrong by less
 
 
-def mark(error: float) -> str:
-    """gnubg's mark of an error in EMG: '', 'doubtful', 'bad' or 'very bad'."""
-    for word, bound in THRESHOLDS:
+def mark(error: float, marks: Thresholds = THRESHOLDS) -> str:
+    """The mark of an error in EMG: '', 'doubtful', 'bad' or 'very bad' (gnubg's thresholds
+    unless others are given)."""
+    for word, bound in marks:
         if error > bound:
             return word
     return ""
@@ -278,9 +301,12 @@ def judge_play(
 class _Judge:
     """The running analysis of one match."""
 
-    def __init__(self, player: NeuralPlayer, plies: int, names: tuple[str, str]) -> None:
+    def __init__(
+        self, player: NeuralPlayer, plies: int, names: tuple[str, str], marks: Thresholds
+    ) -> None:
         self.bot = player
         self.plies = plies
+        self.marks = marks
         self.stats = (PlayerStats(names[0]), PlayerStats(names[1]))
         self.decisions: list[Judged] = []
         self.track: list[tuple[int, int, float]] = []
@@ -317,7 +343,7 @@ class _Judge:
             played,
             best,
             error,
-            mark(error),
+            mark(error, self.marks),
             m.gnubg_id(),
             best_move=best_move,
             state=m.state,
@@ -441,16 +467,17 @@ def analyse(
     plies: int = 1,
     names: tuple[str, str] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    marks: Thresholds = THRESHOLDS,
 ) -> Analysis:
     """Judge every decision of ``source`` (a Match or a file model) at ``plies`` with
-    ``player`` (the shipped net by default).  ``progress(done, total)`` is called after
-    each action."""
+    ``player`` (the shipped net by default), marking errors by ``marks``.
+    ``progress(done, total)`` is called after each action."""
     if isinstance(source, Match):
         record = matchfile.from_match(source, names or ("Player 0", "Player 1"))
     else:
         record = source
     bot = player if player is not None else NeuralPlayer(0)
-    judge = _Judge(bot, plies, names or record.players)
+    judge = _Judge(bot, plies, names or record.players, marks)
     m = matchfile.starting_match(record)
     total = sum(len(g.actions) for g in record.games)
     done = 0
