@@ -1,4 +1,5 @@
-"""The one-sided bear-off database: indexing, hand-computed cases, gnubg agreement."""
+"""The one-sided bear-off database: indexing, hand-computed cases, gnubg agreement, and the
+exact gammon chances of a bear-off built on it."""
 
 from __future__ import annotations
 
@@ -90,6 +91,50 @@ def test_race_win_chances_match_gnubg(db: BearoffDatabase) -> None:
         ours = db.win_probabilities(np.array([b]))[0]
         assert abs(ours - ref) < 0.01, pos
         assert ours == pytest.approx(db.win_probability(b[1:7], [-x for x in b[24:18:-1]]))
+
+
+def test_first_checker_off_by_hand(db: BearoffDatabase) -> None:
+    first = np.diff(db.first_cumulative, prepend=0.0, axis=1)
+    # All 15 on the 6-point: a 6, or dice that make 6 with one checker (5-1, 4-2, 3-3, 2-2).
+    assert first[position_index((0, 0, 0, 0, 0, 15)), 1] == pytest.approx(17 / 36, abs=2e-5)
+    assert first[position_index((15, 0, 0, 0, 0, 0)), 1] == pytest.approx(1.0)
+    assert not db.first_cumulative[position_index((0, 0, 0, 0, 1, 13))].any()  # one is off
+
+
+def _random_bearoff(rng: random.Random) -> list[int]:
+    """A bear-off where one side (or both) has all 15 checkers left, as gammons need."""
+    b = [0] * 26
+    counts = [15, rng.randint(1, 15)] if rng.random() < 0.8 else [15, 15]
+    rng.shuffle(counts)
+    for _ in range(counts[0]):
+        b[rng.randint(1, 6)] += 1
+    for _ in range(counts[1]):
+        b[rng.randint(19, 24)] -= 1
+    return b
+
+
+def test_gammon_chances_in_a_bearoff_match_gnubg(db: BearoffDatabase) -> None:
+    # gnubg's 0-ply evaluation of a bear-off is its one-sided database's, gammons included.
+    rng = random.Random(11)
+    boards = [_random_bearoff(rng) for _ in range(600)]
+    win, lose = db.gammon_probabilities(np.array(boards))
+    for b, w, ll in zip(boards, win, lose, strict=True):
+        ref = gnubg_nn.probabilities([list(x) for x in Position(b).arrays()], 0)
+        assert abs(w - ref[1]) < 1e-4 and abs(ll - ref[3]) < 1e-4, Position(b)
+    assert win.max() > 0.3 and lose.max() > 0.01  # gammons both ways were met
+
+
+def test_the_evaluator_gives_a_bearoffs_exact_chances(db: BearoffDatabase) -> None:
+    from backgammon.players.evaluator import CompositeEvaluator
+    from backgammon.players.net import default_nets
+
+    rng = random.Random(12)
+    boards = np.array([_random_bearoff(rng) for _ in range(200)])
+    p = CompositeEvaluator(default_nets(), db).evaluate(boards)
+    win, lose = db.gammon_probabilities(boards)
+    assert np.allclose(p[:, 0], db.win_probabilities(boards))
+    assert np.allclose(p[:, 1], win) and np.allclose(p[:, 3], lose)
+    assert not p[:, [2, 4]].any()  # no backgammon once every checker is home
 
 
 def test_is_bearoff() -> None:

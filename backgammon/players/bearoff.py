@@ -1,6 +1,9 @@
 """One-sided bear-off database: for every home-board position of up to 15 checkers, the
 distribution of the number of rolls needed to bear everything off, playing each roll to
-minimise the expected number of rolls.  Two-sided race chances are built on it.
+minimise the expected number of rolls; and for the positions of all 15 checkers, the
+distribution of the rolls needed to bear the first one off (a gammon is saved by it), played
+to minimise those.  Two-sided race chances, gammons included, are built on them, as gnubg
+builds its one-sided bear-off evaluation.
 
 There are C(21, 6) = 54,264 positions.  The table is computed by our own code (about a
 minute), written once to the user's cache directory, and read from there afterwards.
@@ -34,7 +37,7 @@ N_POSITIONS = comb(21, 6)
 """Positions of 0-15 checkers on six points."""
 MAX_ROLLS = 32
 """Length of each stored distribution (no position needs more rolls)."""
-VERSION = 1
+VERSION = 2
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -151,6 +154,39 @@ def build(progress: Callable[[int, int], None] | None = None, max_checkers: int 
     return table
 
 
+def build_first_off(
+    table: FloatArray, progress: Callable[[int, int], None] | None = None
+) -> FloatArray:
+    """The ``(N, MAX_ROLLS)`` table of the rolls needed to bear the first checker off, for
+    the positions of all 15 checkers (zero rows elsewhere): index k = in exactly k rolls.
+
+    A roll that can bear a checker off does (the gammon is saved); one that cannot is played
+    to the position with the fewest rolls to go, on average, until one can.  ``table`` (the
+    bear-off distributions) is only used for its shape."""
+    first = np.zeros_like(table)
+    mean = np.zeros(len(table))
+    todo = [h for h in positions() if sum(h) == 15]
+    for n, home in enumerate(sorted(todo, key=lambda h: sum((i + 1) * c for i, c in enumerate(h)))):
+        if progress and n % 500 == 0:
+            progress(n, len(todo))
+        dist = np.zeros(MAX_ROLLS)
+        for a, b, weight in _ROLLS:
+            after = _after_roll(home, a, b)
+            if any(sum(h) < 15 for h in after):
+                dist[1] += weight
+            else:
+                best = min((position_index(h) for h in after), key=mean.__getitem__)
+                dist[1:] += weight * first[best, :-1]
+        dist /= 36.0
+        i = position_index(home)
+        first[i] = dist
+        mean[i] = float(dist @ np.arange(MAX_ROLLS))
+    _after_die.cache_clear()
+    if progress:
+        progress(len(todo), len(todo))
+    return first
+
+
 def _bar(done: int, total: int) -> None:
     width = 40
     filled = width * done // total
@@ -175,36 +211,55 @@ SHIPPED = Path(__file__).with_name("data") / "bearoff.npz"
 _SCALE = 65535.0
 
 
-def write_table(table: FloatArray, path: Path) -> None:
-    """Store a table as 16-bit fixed point (like gnubg's; 1/65535 resolution), compressed."""
+def _quantised(table: FloatArray) -> npt.NDArray[np.uint16]:
     used = int(np.nonzero(table.max(axis=0) * _SCALE >= 0.5)[0].max()) + 1
-    q = np.round(table[:, :used] * _SCALE).astype(np.uint16)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, table=q, version=np.array(VERSION))
-    tmp.replace(path)
+    return np.round(table[:, :used] * _SCALE).astype(np.uint16)
 
 
-def read_table(path: Path) -> FloatArray:
-    """Read a table written by :func:`write_table` (renormalised rows)."""
-    with np.load(path) as data:
-        q = np.asarray(data["table"], dtype=np.float64)
+def _restored(q: npt.NDArray[np.uint16]) -> FloatArray:
     table = np.zeros((len(q), MAX_ROLLS))
     table[:, : q.shape[1]] = q
     sums = table.sum(axis=1, keepdims=True)
     return np.asarray(table / np.where(sums > 0, sums, 1.0))
 
 
+def write_table(table: FloatArray, path: Path, first: FloatArray | None = None) -> None:
+    """Store the tables as 16-bit fixed point (like gnubg's; 1/65535 resolution),
+    compressed: the bear-off distributions and (given) the first-checker-off ones."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    arrays = {"table": _quantised(table), "version": np.array(VERSION)}
+    if first is not None:
+        arrays["first"] = _quantised(first)
+    np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+    tmp.replace(path)
+
+
+def read_tables(path: Path) -> tuple[FloatArray, FloatArray | None]:
+    """Read the tables written by :func:`write_table` (renormalised rows); the second is
+    None in a file without the first-checker-off table."""
+    with np.load(path) as data:
+        table = _restored(np.asarray(data["table"]))
+        first = _restored(np.asarray(data["first"])) if "first" in data else None
+    return table, first
+
+
 class BearoffDatabase:
     """The one-sided table with race chances built on it."""
 
-    def __init__(self, table: FloatArray) -> None:
-        """Wrap a table made by :func:`build`."""
+    def __init__(self, table: FloatArray, first: FloatArray | None = None) -> None:
+        """Wrap a table made by :func:`build` and one made by :func:`build_first_off`
+        (made now, in about ten seconds, when not given)."""
         if table.shape != (N_POSITIONS, MAX_ROLLS):
             raise BearoffError(f"bear-off table has shape {table.shape}")
+        if first is None:
+            first = build_first_off(table)
+        if first.shape != table.shape:
+            raise BearoffError(f"first-checker-off table has shape {first.shape}")
         self.table = table
         self.cumulative = np.cumsum(table, axis=1)  # P(done within k rolls)
         self.mean = table @ np.arange(MAX_ROLLS)
+        self.first_cumulative = np.cumsum(first, axis=1)  # P(one off within k rolls)
 
     @classmethod
     def load(cls, path: Path | None = None, progress: bool = True) -> BearoffDatabase:
@@ -214,10 +269,11 @@ class BearoffDatabase:
             path = SHIPPED
         path = path or cache_path()
         if path.exists():
-            return cls(read_table(path))
+            return cls(*read_tables(path))
         table = build(_bar if progress else None)
-        write_table(table, path)
-        return cls(table)
+        first = build_first_off(table, _bar if progress else None)
+        write_table(table, path, first)
+        return cls(table, first)
 
     def distribution(self, home: Sequence[int]) -> FloatArray:
         """P(bear off in exactly k rolls) for k = 0..MAX_ROLLS-1."""
@@ -244,6 +300,26 @@ class BearoffDatabase:
         q_at_least = 1.0 - np.concatenate([np.zeros((len(boards), 1)), q_cum[:, :-1]], axis=1)
         return np.asarray((p * q_at_least).sum(axis=1))
 
+    def gammon_probabilities(self, boards: IntArray) -> tuple[FloatArray, FloatArray]:
+        """P(the side on roll wins a gammon) and P(it loses one) of ``(N, 26)`` boards that
+        are both bear-offs: a side wins a gammon by bearing its last checker off before the
+        other, with all 15 checkers left, bears its first one off (gnubg's one-sided
+        bear-off evaluation)."""
+        mine = np.maximum(boards[:, 1:7], 0)
+        theirs = np.maximum(-boards[:, 24:18:-1], 0)
+        i_mine, i_theirs = indices(mine), indices(theirs)
+        n = len(boards)
+        zero = np.zeros((n, 1))
+        # I finish in k rolls; they have not borne one off in their k - 1 (they roll second).
+        theirs_none_yet = 1.0 - np.concatenate([zero, self.first_cumulative[i_theirs, :-1]], axis=1)
+        win = (self.table[i_mine] * theirs_none_yet).sum(axis=1)
+        # They finish in k rolls; I have not borne one off in my k (I roll first).
+        mine_none_yet = 1.0 - self.first_cumulative[i_mine]
+        lose = (self.table[i_theirs] * mine_none_yet).sum(axis=1)
+        win = np.where(theirs.sum(axis=1) == 15, win, 0.0)
+        lose = np.where(mine.sum(axis=1) == 15, lose, 0.0)
+        return np.asarray(win), np.asarray(lose)
+
 
 def is_bearoff(boards: IntArray) -> npt.NDArray[np.bool_]:
     """True where both sides have every checker in their home board (none on the bar)."""
@@ -256,7 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     path = Path(args[0]) if args else cache_path()
     table = build(_bar)
-    write_table(table, path)
+    write_table(table, path, build_first_off(table, _bar))
     print(f"{path}: {len(table)} positions")
     return 0
 

@@ -37,8 +37,8 @@ class CompositeEvaluator:
     """Finished games exactly, pure bear-offs from the database, the rest by the nets.
 
     The nets' five outputs are independent sigmoids; they are made consistent here (a
-    gammon is a win, a backgammon a gammon).  In a bear-off the database gives the winning
-    chance and the race net the gammon chances (none once a side has borne a checker off).
+    gammon is a win, a backgammon a gammon).  In a bear-off the database gives every chance
+    exactly (gammons from the rolls each side needs to bear its first checker off).
     """
 
     def __init__(
@@ -92,10 +92,7 @@ class CompositeEvaluator:
                 sub = boards[bo]
                 q = p[bo]
                 q[:, 0] = self.bearoff.win_probabilities(sub)
-                mine_off = np.maximum(sub, 0).sum(axis=1) < 15
-                theirs_off = np.maximum(-sub, 0).sum(axis=1) < 15
-                q[:, 1] = np.where(theirs_off, 0.0, np.minimum(q[:, 1], q[:, 0]))
-                q[:, 3] = np.where(mine_off, 0.0, np.minimum(q[:, 3], 1.0 - q[:, 0]))
+                q[:, 1], q[:, 3] = self.bearoff.gammon_probabilities(sub)
                 q[:, 2] = 0.0
                 q[:, 4] = 0.0
                 p[bo] = q
