@@ -68,6 +68,7 @@ from backgammon.training.selfplay import Choose, greedy_game, player_chooser
 __all__ = [
     "Generated",
     "RelabelError",
+    "gammon_race_mask",
     "generate",
     "main",
     "one_ply",
@@ -181,6 +182,7 @@ def generate(
     progress: bool = True,
     plies: int = 1,
     crashed_only: bool = False,
+    gammon_races: bool = False,
     rollout: tuple[RolloutSettings, str | None] | None = None,
     explore: float = 0.0,
     play_plies: int = 0,
@@ -194,7 +196,9 @@ def generate(
     played into, ``alternatives`` positions from other plays among the ``among`` best at
     0-ply are kept.  Pure bear-offs are left out (the database is exact there);
     ``crashed_only`` keeps just the crashed contact positions (data for a crashed net: they
-    are a few percent of all).  ``explore`` is the share of turns played at random
+    are a few percent of all); ``gammon_races`` just the races in which a side has all 15
+    checkers left (where a gammon is still possible, and the race net most often wrong).
+    ``explore`` is the share of turns played at random
     (:func:`~backgammon.training.selfplay.greedy_game`); ``play_plies`` the depth at which the
     games choose their plays (the position played into is then the search's choice, the
     others still among the best at 0-ply); ``opponent`` plays one side of each game in place
@@ -231,6 +235,8 @@ def generate(
         drop = is_bearoff(b)
         if crashed_only:
             drop |= ~class_masks(b)["crashed"]
+        if gammon_races:
+            drop |= ~gammon_race_mask(b)
         live = [p for p, x in zip(kept, drop, strict=True) if not x and not p.is_game_over()]
         pending.extend(live)
         groups.extend([decisions] * len(live))
@@ -260,6 +266,13 @@ def generate(
     return Generated(
         np.concatenate(out_boards), np.concatenate(out_probs), np.array(groups, dtype=np.int64)
     )
+
+
+def gammon_race_mask(b: IntArray) -> npt.NDArray[np.bool_]:
+    """Which boards are races (not pure bear-offs) in which a side has all 15 checkers
+    left: a gammon is still possible there."""
+    fifteen = (np.maximum(b, 0).sum(axis=1) == 15) | (np.maximum(-b, 0).sum(axis=1) == 15)
+    return np.asarray(class_masks(b)["race"] & ~is_bearoff(b) & fifteen)
 
 
 def opponent_chooser(spec: str) -> Choose:
@@ -308,13 +321,16 @@ def relabel(
 
 
 def _rollout_settings(args: argparse.Namespace) -> RolloutSettings:
-    """The label rollouts the command line asks for: cubeless, the trials in batches of
-    ``--rollout-batch`` (by default split evenly over the local ``--workers``)."""
+    """The label rollouts the command line asks for: cubeless, ended at a bear-off (the
+    database knows it exactly), the trials in batches of ``--rollout-batch`` (by default
+    split evenly over the local ``--workers``)."""
     if args.workers < 1:
         raise RolloutSettingsError(f"workers must be >= 1, got {args.workers}")
     trials = args.rollout_trials
     batch = args.rollout_batch or max(1, -(-trials // args.workers))
-    return RolloutSettings(trials=trials, truncate=args.truncate, batch=batch, seed=args.seed)
+    return RolloutSettings(
+        trials=trials, truncate=args.truncate, batch=batch, seed=args.seed, bearoff_truncation=True
+    )
 
 
 def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
@@ -353,6 +369,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument("--truncate", type=int, default=7, help="plies a rollout label plays")
     g.add_argument(
         "--crashed-only", action="store_true", help="keep only crashed contact positions"
+    )
+    g.add_argument(
+        "--gammon-races",
+        action="store_true",
+        help="keep only races in which a side has borne nothing off",
     )
     g.add_argument(
         "--explore", type=float, default=0.0, help="share of turns played at random (0-1)"
@@ -449,6 +470,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             alternatives=args.alternatives,
             plies=args.plies,
             crashed_only=args.crashed_only,
+            gammon_races=args.gammon_races,
             rollout=rollout,
             explore=args.explore,
             play_plies=args.play_plies,

@@ -385,9 +385,7 @@ class _Engine:
                 g.cube[i] = g.cube[i].flip()
         if self.s.bearoff_truncation and not self.s.cubeful:
             live = idx[g.alive[idx]]
-            sub = boards_array(g.pos[i].board for i in live)
-            off = (np.maximum(sub, 0).sum(1) < 15) & (np.maximum(-sub, 0).sum(1) < 15)
-            stop = is_bearoff(sub) & off
+            stop = is_bearoff(boards_array(g.pos[i].board for i in live))
             if stop.any():
                 self.horizon(g, live[stop], turn + 1)
 
