@@ -53,6 +53,32 @@ def test_cube_decision_by_gnubg_id(client: TestClient) -> None:
     assert body["cube"]["action"] == "no double" and body["cube"]["response"] == "take"
 
 
+def test_the_eval_endpoint_gives_backgammon_evals_numbers(client: TestClient) -> None:
+    """``/api/engine/eval`` sends what ``backgammon eval`` prints, for the side on roll
+    before its roll (the 52 of the XGID is not yet rolled for this judgement)."""
+    from backgammon.judging.evaluate import evaluate
+    from backgammon.players.cube import CubeState
+
+    for params in ({"xgid": OPENING_52}, {"gnubgid": "w24bAEI2uxMACg:MAGgAAAAAAAE", "plies": 1}):
+        r = client.get("/api/engine/eval", params=params)
+        assert r.status_code == 200, r.text
+        body = r.json()
+        m = (
+            Match.from_xgid(OPENING_52)
+            if "xgid" in params
+            else Match.from_gnubg_id(params["gnubgid"])
+        )
+        local = evaluate(m.position, CubeState.from_match(m), int(params.get("plies", 0)))
+        expected = local.to_json()
+        assert (
+            body["ply"] == expected["ply"] and body["cube"]["proper"] == expected["cube"]["proper"]
+        )
+        assert body["probabilities"] == pytest.approx(expected["probabilities"], abs=1e-6)
+        assert body["cube"]["no_double"] == pytest.approx(expected["cube"]["no_double"], abs=1e-6)
+    r = client.get("/api/engine/eval", params={"xgid": "XGID=nonsense"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_position"
+
+
 @pytest.mark.parametrize(
     ("params", "status", "code"),
     [

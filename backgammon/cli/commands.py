@@ -15,10 +15,11 @@ from typing import NoReturn, TextIO
 from rich.console import Console
 from rich.text import Text
 
-from backgammon.cli import analyse, audit
+from backgammon.cli import analyse, audit, evaluate
 from backgammon.cli import rollout as rollout_cli
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
 from backgammon.cli.errors import UsageError, bound
+from backgammon.cli.positions import parse_dice, position_from_text
 from backgammon.cli.protocols import add_protocol_commands, external_command, ubgi_command
 from backgammon.cli.reader import Reader
 from backgammon.cli.records import default_save_path, read_mat, write_mat
@@ -26,7 +27,7 @@ from backgammon.cli.render import BoardView, make_console, render_board
 from backgammon.cli.session import PlayOptions, Session
 from backgammon.cli.state import _actor, _dice, _length, _on_roll
 from backgammon.core.position import Position
-from backgammon.core.values import clip, short_repr
+from backgammon.core.values import clip
 from backgammon.play.dice import AuditableDice, DiceSource, SeededDice
 from backgammon.play.match import Match
 from backgammon.play.rules import Rules
@@ -117,25 +118,6 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
     return Session(match, bots, console, reader, options, source).run()
 
 
-def position_from_text(text: str) -> tuple[Position, Match | None]:
-    """A position (and the match state, if given) from a Position ID, gnubg ID or XGID; an
-    ID whose match part cannot be read still gives its position."""
-    text = text.strip()
-    if text.startswith("XGID=") or len(text.split(":")[0]) == 26:
-        try:
-            match = Match.from_xgid(text)
-        except ValueError:
-            return Position.from_xgid(text), None
-        return match.position, match
-    if ":" in text:
-        try:
-            match = Match.from_gnubg_id(text)
-        except ValueError:
-            return Position.from_position_id(text.split(":")[0]), None
-        return match.position, match
-    return Position.from_position_id(text), None
-
-
 def show_command(args: argparse.Namespace) -> int:
     """``backgammon show ID``: draw a position."""
     console, unicode = make_console(args.ascii)
@@ -159,18 +141,11 @@ def show_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _parse_dice(text: str) -> tuple[int, int]:
-    text = text.strip().replace("-", "").replace(" ", "").replace(",", "")
-    if len(text) != 2 or not all(c in "123456" for c in text):
-        raise UsageError(f"dice are two digits 1-6, like 31, not {short_repr(text)}")
-    return int(text[0]), int(text[1])
-
-
 def hint_command(args: argparse.Namespace) -> int:
     """``backgammon hint ID --dice 31``: the bot's ranked plays (or its cube advice)."""
     console, unicode = make_console(args.ascii)
     pos, match = position_from_text(args.id)
-    dice = _parse_dice(args.dice) if args.dice else (_dice(match) if match is not None else None)
+    dice = parse_dice(args.dice) if args.dice else (_dice(match) if match is not None else None)
     bot = load_bot(args.bot, args.ply)
     if match is not None:
         me = match.turn if match.turn is not None else 0
@@ -279,7 +254,7 @@ def train_command(args: argparse.Namespace, rest: Sequence[str]) -> int:
 def moves_command(args: argparse.Namespace) -> int:
     """``backgammon moves ID --dice 31``: every legal play of a roll, numbered."""
     pos = position_from_text(args.id)[0] if args.id else Position.initial()
-    dice = _parse_dice(args.dice)
+    dice = parse_dice(args.dice)
     print(pos)
     plays = pos.legal_moves(dice)
     print(f"\n{len(plays)} legal plays of {dice[0]}{dice[1]}:")
@@ -495,6 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_protocol_commands(sub, _BOTS)
     rollout_cli.add_parser(sub)
     analyse.add_parser(sub)
+    evaluate.add_parser(sub)
     return parser
 
 
@@ -520,6 +496,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "ubgi": ubgi_command,
         "rollout": rollout_cli.rollout_command,
         "analyse": analyse.analyse_command,
+        "eval": evaluate.eval_command,
     }
     try:
         if args.command in _PASSED_ON:

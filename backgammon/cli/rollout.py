@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from backgammon.cli.errors import UsageError
+from backgammon.cli.positions import parse_dice, position_from_text
 from backgammon.players import CubeState
 
 if TYPE_CHECKING:
@@ -86,7 +87,6 @@ def _table(result: RolloutResult, match: bool) -> Table:
 
 def rollout_command(args: argparse.Namespace) -> int:
     """``backgammon rollout ID [--dice 31 | --cube] ...``"""
-    from backgammon.cli.commands import _parse_dice, position_from_text
     from backgammon.cli.state import _dice
     from backgammon.judging.rollout import RolloutSettings, rollout  # numpy and the nets: only here
 
@@ -94,7 +94,7 @@ def rollout_command(args: argparse.Namespace) -> int:
     state = CubeState.from_match(match) if match is not None else CubeState()
     dice = None
     if args.dice:
-        dice = _parse_dice(args.dice)
+        dice = parse_dice(args.dice)
     elif not args.cube and match is not None:
         dice = _dice(match)
     if args.workers is not None and args.workers < 1:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from fastapi.responses import JSONResponse
 
 from backgammon.ids.gnubg import InvalidMatchIdError
 from backgammon.ids.xgid import InvalidXgidError
+from backgammon.judging.evaluate import evaluate
 from backgammon.play.dice import FixedDice
 from backgammon.play.match import Match, Phase
 from backgammon.play.rules import RulesError
@@ -30,7 +32,7 @@ from backgammon.players.neural import NeuralPlayer
 from backgammon.web.bots import NICENESS
 from backgammon.workers import WorkerTimeout, result_within, start_pool, stop_pool
 
-__all__ = ["RateLimiter", "engine_router", "hint", "shutdown_engine"]
+__all__ = ["RateLimiter", "engine_router", "evaluation", "hint", "shutdown_engine"]
 
 MAX_PLAYS = 20  # plays listed at most (a roll can have hundreds)
 TIME_LIMIT = 30.0
@@ -136,21 +138,33 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
     )
 
 
+def evaluation(match: Match, plies: int = 0) -> dict[str, Any]:
+    """The position of ``match`` judged for its side on roll, before the roll (as
+    ``backgammon eval`` prints it), as JSON-ready values."""
+    judged = evaluate(match.position, CubeState.from_match(match), plies, _player(plies))
+    return {"gnubgid": match.gnubg_id(), "xgid": match.xgid(), **judged.to_json()}
+
+
+Xgid = Annotated[str | None, Query(max_length=200, description="an XGID")]
+GnubgId = Annotated[str | None, Query(max_length=200, description="a gnubg ID, PositionID:MatchID")]
+Plies = Annotated[int, Query(ge=0, le=1, description="lookahead (0 or 1)")]
+
+
 def engine_router(limiter: RateLimiter | None = None) -> APIRouter:
     """The ``/api/engine`` routes, with their own rate limiter."""
     router = APIRouter(prefix="/api/engine", tags=["engine"])
     limits = limiter if limiter is not None else RateLimiter()
 
-    @router.get("/hint")
-    async def engine_hint(
+    async def answer(
         request: Request,
-        xgid: Annotated[str | None, Query(max_length=200, description="an XGID")] = None,
-        gnubgid: Annotated[
-            str | None, Query(max_length=200, description="a gnubg ID, PositionID:MatchID")
-        ] = None,
-        plies: Annotated[int, Query(ge=0, le=1, description="lookahead (0 or 1)")] = 0,
+        xgid: str | None,
+        gnubgid: str | None,
+        work: Callable[[Match, int], dict[str, Any]],
+        plies: int,
+        phases: tuple[Phase, ...],
     ) -> Any:
-        """Ranked plays for the dice of the position, or its cube decision."""
+        """``work(match, plies)`` in the engine's worker for the position named, once the
+        client's rate limit and the position are checked."""
         client = request.client.host if request.client else "unknown"
         wait = limits.wait(client)
         if wait:
@@ -166,14 +180,30 @@ def engine_router(limiter: RateLimiter | None = None) -> APIRouter:
             match = Match.from_xgid(xgid) if xgid is not None else Match.from_gnubg_id(str(gnubgid))
         except (InvalidXgidError, InvalidMatchIdError, MatchError, RulesError) as exc:
             return _error(400, "invalid_position", str(exc))
-        if match.phase not in (Phase.ROLL, Phase.MOVE, Phase.DOUBLED):
+        if match.phase not in phases:
             return _error(422, "no_decision", f"nothing to decide in the phase {match.phase}")
         match.dice_source = FixedDice(())  # what the worker gets throws no dice
         pool = _executor()
         try:
-            return await result_within(pool.submit(hint, match, plies), TIME_LIMIT)
+            return await result_within(pool.submit(work, match, plies), TIME_LIMIT)
         except (WorkerTimeout, BrokenProcessPool) as exc:
             _abandon(pool)
-            return _error(503, "engine_unavailable", f"the engine gave no hint ({exc})")
+            return _error(503, "engine_unavailable", f"the engine gave no answer ({exc})")
+
+    @router.get("/hint")
+    async def engine_hint(
+        request: Request, xgid: Xgid = None, gnubgid: GnubgId = None, plies: Plies = 0
+    ) -> Any:
+        """Ranked plays for the dice of the position, or its cube decision."""
+        phases = (Phase.ROLL, Phase.MOVE, Phase.DOUBLED)
+        return await answer(request, xgid, gnubgid, hint, plies, phases)
+
+    @router.get("/eval")
+    async def engine_eval(
+        request: Request, xgid: Xgid = None, gnubgid: GnubgId = None, plies: Plies = 0
+    ) -> Any:
+        """The position judged for the side on roll, before its roll: the five cubeless
+        probabilities, the equity and the cube (``backgammon eval``'s numbers)."""
+        return await answer(request, xgid, gnubgid, evaluation, plies, (Phase.ROLL, Phase.MOVE))
 
     return router

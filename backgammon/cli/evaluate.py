@@ -1,0 +1,78 @@
+"""``backgammon eval POSITION [--ply N] [--json OUT]``: one position judged as gnubg's
+``eval`` judges it (see :mod:`backgammon.judging.evaluate`): the five cubeless probabilities
+and equity of the side on roll, and the cube at the score in the ID."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from backgammon.cli.errors import UsageError
+from backgammon.cli.positions import position_from_text
+from backgammon.judging.evaluate import Evaluation, evaluate
+from backgammon.players.cube import CubeState
+
+__all__ = ["add_parser", "eval_command", "evaluation_lines"]
+
+
+def add_parser(sub: Any) -> None:
+    """Register ``eval`` on the ``backgammon`` command line."""
+    p = sub.add_parser(
+        "eval", help="probabilities, equity and cube action of a position (gnubg's eval)"
+    )
+    p.add_argument("id", help="a gnubg ID (Position ID:Match ID), a Position ID or an XGID")
+    p.add_argument("--ply", type=int, default=0, help="lookahead 0, 1 or 2 (0)")
+    p.add_argument("--json", default=None, metavar="OUT", help="write JSON to OUT (- for stdout)")
+
+
+def evaluation_lines(e: Evaluation, cube: CubeState) -> list[str]:
+    """The evaluation in at most 80 columns."""
+    p = e.probabilities
+    c = e.cube
+    where = "money" if cube.is_money else f"{cube.match_length}-point match"
+    lines = [
+        f"Evaluation at {e.plies}-ply for the side on roll ({where}, cube {cube.cube_value}):",
+        f"  win  {p.win:6.1%}  gammon {p.win_gammon:6.1%}  backgammon {p.win_backgammon:6.1%}",
+        f"  lose {1 - p.win:6.1%}  gammon {p.lose_gammon:6.1%}  backgammon "
+        f"{p.lose_backgammon:6.1%}",
+        f"  cubeless equity {e.equity:+.3f}",
+    ]
+    if c.double_take is None or c.double_pass is None:
+        lines.append(f"  cubeful equity {c.no_double:+.3f} (EMG); {c.proper}")
+        return lines
+    best = max(c.no_double, min(c.double_take, c.double_pass))
+    for name, value, mwc in (
+        ("no double", c.no_double, c.mwc[0] if c.mwc else None),
+        ("double/take", c.double_take, c.mwc[1] if c.mwc else None),
+        ("double/pass", c.double_pass, c.mwc[2] if c.mwc else None),
+    ):
+        share = "" if mwc is None else f"  MWC {mwc:6.1%}"
+        lines.append(f"  {name:<12} {value:+.3f} ({value - best:+.3f}){share}")
+    lines.append(f"  proper cube action: {c.proper}")
+    return lines
+
+
+def eval_command(args: argparse.Namespace) -> int:
+    """Judge the position and print it, or write it as JSON."""
+    if args.ply not in (0, 1, 2):
+        raise UsageError(f"--ply is 0, 1 or 2, not {args.ply}")
+    if args.json and args.json != "-":
+        out = Path(args.json)
+        if not out.parent.is_dir():
+            raise UsageError(f"cannot write {args.json}: no folder {out.parent}")
+    pos, match = position_from_text(args.id)
+    cube = CubeState.from_match(match) if match is not None else CubeState()
+    if match is not None and match.on_roll is not None and match.on_roll != match.turn:
+        raise UsageError("a double or resignation is pending in this ID: nothing to evaluate")
+    e = evaluate(pos, cube, args.ply)
+    if args.json:
+        text = json.dumps(e.to_json(), indent=2) + "\n"
+        if args.json == "-":
+            sys.stdout.write(text)
+            return 0
+        Path(args.json).write_text(text, encoding="utf-8")
+    print("\n".join(evaluation_lines(e, cube)))
+    return 0

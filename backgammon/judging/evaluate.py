@@ -1,0 +1,108 @@
+"""One position judged, as gnubg's ``eval`` judges it: the five cubeless probabilities of the
+side on roll and its cubeless equity at a depth, and the cube (no double, double/take,
+double/pass and the proper action in words) at the score and cube given.
+
+The library side of ``backgammon eval`` and of the web's engine endpoint: both print or send
+these numbers, so they always agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from backgammon.core.position import Position
+from backgammon.players.cube import CubeAction, CubeDecision, CubeState, to_emg
+from backgammon.players.neural import NeuralPlayer
+from backgammon.players.probabilities import Probabilities
+
+__all__ = ["CubeNumbers", "Evaluation", "EvaluationError", "evaluate", "proper_action"]
+
+
+class EvaluationError(ValueError):
+    """A position that cannot be judged (the game is over) or a depth we do not search."""
+
+
+@dataclass(frozen=True)
+class CubeNumbers:
+    """The cube for the side on roll: its cubeful values in EMG (and MWC in a match) and
+    the proper action in words; the double's values are None when it may not double."""
+
+    no_double: float
+    double_take: float | None
+    double_pass: float | None
+    proper: str
+    mwc: tuple[float, float | None, float | None] | None = None
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A position judged at ``plies``."""
+
+    plies: int
+    probabilities: Probabilities
+    equity: float
+    cube: CubeNumbers
+
+    def to_json(self) -> dict[str, Any]:
+        """The numbers for programs: probabilities as fractions, values in EMG."""
+        cube: dict[str, Any] = {
+            "no_double": self.cube.no_double,
+            "double_take": self.cube.double_take,
+            "double_pass": self.cube.double_pass,
+            "proper": self.cube.proper,
+        }
+        if self.cube.mwc is not None:
+            names = ("no_double", "double_take", "double_pass")
+            cube["mwc"] = dict(zip(names, self.cube.mwc, strict=True))
+        return {
+            "ply": self.plies,
+            "probabilities": [float(x) for x in self.probabilities.array()],
+            "equity": self.equity,
+            "cube": cube,
+        }
+
+
+def proper_action(d: CubeDecision, cube: CubeState) -> str:
+    """The proper cube action in gnubg's words: "no double, take", "double, pass", "too good
+    to double, pass", ... ("redouble" once the side on roll owns the cube)."""
+    verb = "redouble" if cube.cube_owner == 1 else "double"
+    answer = {CubeAction.PASS: "pass", CubeAction.BEAVER: "beaver"}.get(d.response, "take")
+    if d.action is CubeAction.DOUBLE:
+        first = verb
+    elif d.no_double >= d.double_pass and d.double_take >= d.double_pass:
+        first = f"too good to {verb}"
+    else:
+        first = f"no {verb}"
+    return f"{first}, {answer}"
+
+
+def evaluate(
+    position: Position,
+    cube: CubeState | None = None,
+    plies: int = 0,
+    player: NeuralPlayer | None = None,
+) -> Evaluation:
+    """``position`` judged for its side on roll before it rolls, at ``plies`` (0-2), with
+    the cube and score of ``cube`` (a centred money cube by default)."""
+    if plies not in (0, 1, 2):
+        raise EvaluationError(f"the depth is 0, 1 or 2 plies, not {plies!r}")
+    if position.is_game_over():
+        raise EvaluationError("the game is over: there is nothing to judge")
+    bot = player if player is not None else NeuralPlayer(plies)
+    state = cube if cube is not None else CubeState()
+    probs = bot.probabilities(position, plies)
+    d = bot.cube_decision(position, state, plies)
+    values = [float(to_emg(v, state, bot.met)) for v in (d.no_double, d.double_take, d.double_pass)]
+    may = state.may_double()
+    mwc = None
+    if not state.is_money:
+        mwc = (d.no_double, d.double_take if may else None, d.double_pass if may else None)
+    numbers = CubeNumbers(
+        values[0],
+        values[1] if may else None,
+        values[2] if may else None,
+        proper_action(d, state) if may else "the cube is not available: no double",
+        mwc,
+    )
+    return Evaluation(plies, probs, probs.equity(), numbers)
