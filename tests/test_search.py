@@ -102,3 +102,27 @@ def test_finished_games_are_exact_at_any_depth(searcher: Searcher) -> None:
     p = searcher.evaluator.evaluate(both)
     assert np.array_equal(p[0], [1.0, 0, 0, 0, 0])
     assert np.array_equal(p[1], searcher.evaluate(Position.initial()))
+
+
+def test_a_blended_one_ply_is_the_mean_of_its_0_and_1_ply_and_2_ply_stays_pure(
+    searcher: Searcher,
+) -> None:
+    from backgammon.players.cube import CubeState
+
+    blended = Searcher(searcher.evaluator, odd_blend=0.5)
+    pos = Position.initial().play(Position.initial().parse_move("13/11 24/23", (2, 1)))
+    p0, p1 = searcher.evaluate(pos, 0), searcher.evaluate(pos, 1)
+    assert np.allclose(blended.evaluate(pos, 1), (p0 + p1) / 2, atol=1e-12)
+    assert np.array_equal(blended.evaluate(pos, 0), p0)
+    states = [CubeState(match_length=5, score=(1, 2))]
+    (q0, v0), (q1, v1) = searcher.cubeful(pos, states, 0), searcher.cubeful(pos, states, 1)
+    q, v = blended.cubeful(pos, states, 1)
+    assert np.allclose(q, (q0 + q1) / 2) and np.allclose(v, (v0 + v1) / 2)
+    mid = Position.initial().play(Position.initial().parse_move("8/5 6/5", (3, 1)))
+    assert np.array_equal(blended.evaluate(mid, 2), searcher.evaluate(mid, 2))
+    ranked = blended.rank_all(Position.initial(), (4, 3), 1)
+    best = ranked[0]
+    expect = flip_probs(blended.evaluate(Position.initial().play(best[0]), 1))
+    assert best[2] == 1 and np.allclose(best[1], expect)
+    with pytest.raises(ValueError, match="odd_blend"):
+        Searcher(searcher.evaluator, odd_blend=1.5)

@@ -85,10 +85,15 @@ class Searcher:
         filter_moves: int = 5,
         filter_width: float = 0.16,
         deep_moves: int = 1,
+        odd_blend: float = 1.0,
     ) -> None:
         """``weights`` turn probabilities into the equity to maximise (money by default);
         ``filter_moves``/``filter_width`` bound the plays looked at beyond 0-ply and
-        ``deep_moves`` the replies looked at inside a 2-ply lookahead."""
+        ``deep_moves`` the replies looked at inside a 2-ply lookahead.  ``odd_blend`` is
+        the weight of a 1-ply judgement asked for, the rest going to the 0-ply one (1: the
+        1-ply alone): a net fitted to 2-ply lookahead judges like an even depth, and one
+        ply on top of it leans the way odd depths do, which the mean with 0-ply evens out
+        (gnubg's "1.5-ply")."""
         self.evaluator = evaluator
         self.met: MatchEquityTable = KAZAROSS_XG2
         self._recent: dict[tuple[int, ...], Any] = {}
@@ -96,6 +101,9 @@ class Searcher:
         self.filter_moves = filter_moves
         self.filter_width = filter_width
         self.deep_moves = deep_moves
+        if not 0.0 <= odd_blend <= 1.0:
+            raise ValueError(f"odd_blend is a weight in [0, 1], not {odd_blend}")
+        self.odd_blend = odd_blend
 
     # ------------------------------------------------------------------ 0-ply
     def probs_after(self, boards: IntArray) -> FloatArray:
@@ -109,8 +117,12 @@ class Searcher:
     # ------------------------------------------------------------------ n-ply
     def evaluate(self, position: Position, plies: int = 0) -> FloatArray:
         """Probabilities for the side on roll of a position at ``plies`` (a finished game's
-        are exact at any depth)."""
-        return self._evaluate(position, plies)
+        are exact at any depth); a 1-ply judgement is blended with 0-ply's by ``odd_blend``."""
+        p = self._evaluate(position, plies)
+        if plies == 1 and self.odd_blend < 1.0:
+            b = self.odd_blend
+            p = b * p + (1.0 - b) * self._evaluate(position, 0)
+        return p
 
     def _evaluate(self, pos: Position, plies: int) -> FloatArray:
         if plies <= 0 or pos.is_game_over():
@@ -193,7 +205,18 @@ class Searcher:
     ) -> tuple[FloatArray, FloatArray]:
         """Cubeless probabilities and cubeful values (one per cube position in ``states``,
         each from the side on roll) of ``position`` at ``plies``.  ``top`` leaves out the
-        side on roll's cube action now (it is what is being decided)."""
+        side on roll's cube action now (it is what is being decided).  A 1-ply judgement
+        is blended with 0-ply's by ``odd_blend``, as :meth:`evaluate` does."""
+        p, v = self._cubeful(position, states, plies, top)
+        if plies == 1 and self.odd_blend < 1.0:
+            b = self.odd_blend
+            p0, v0 = self._cubeful(position, states, 0, top)
+            p, v = b * p + (1.0 - b) * p0, b * v + (1.0 - b) * v0
+        return p, v
+
+    def _cubeful(
+        self, position: Position, states: Sequence[CubeState], plies: int, top: bool
+    ) -> tuple[FloatArray, FloatArray]:
         if plies <= 0 or position.is_game_over():
             boards = boards_array([position.board])
             probs = np.asarray(self.evaluator.evaluate(boards))
@@ -210,7 +233,7 @@ class Searcher:
             child_p = flip_probs(probs[chosen])
             child_v = self._leaf_values(child_p, boards[chosen], kids, False)
         else:
-            pairs = [self.cubeful(afters[i], kids, plies - 1, top=False) for i in chosen]
+            pairs = [self._cubeful(afters[i], kids, plies - 1, False) for i in chosen]
             child_p = np.array([p for p, _ in pairs])
             child_v = np.array([v for _, v in pairs])
         total_p = weights @ flip_probs(child_p)
@@ -286,7 +309,7 @@ class Searcher:
         for i in chosen:
             after = position.play(moves[i])
             if state is None:
-                q = flip_probs(self._evaluate(after, plies))
+                q = flip_probs(self.evaluate(after, plies))
                 value = float(self.equity(q[None, :])[0])
             else:
                 p, v = self.cubeful(after, opp, plies, top=False)
@@ -324,7 +347,7 @@ class Searcher:
         keep = self._filter(eq, self.filter_moves if plies == 1 else max(2, self.filter_moves // 2))
         scored: list[tuple[float, int, FloatArray]] = []
         for i in keep:
-            q = flip_probs(self._evaluate(position.play(moves[i]), plies))
+            q = flip_probs(self.evaluate(position.play(moves[i]), plies))
             scored.append((float(self.equity(q[None, :])[0]), i, q))
         scored.sort(key=lambda t: (-t[0], t[1]))
         kept = set(keep)
