@@ -1,6 +1,7 @@
 """Match analysis: ours against GNU Backgammon's on the same matches.
 
     python bench/analysis_agreement.py [--matches 6] [--length 3] [--ply 1] [--seed 1]
+    python bench/analysis_agreement.py --noise 0 --play-plies 2 --ply 1   # gnubg at its best
 
 Debian's gnubg plays ``--matches`` matches against itself, each side with its own random
 evaluation noise (0 to 0.1, so error rates range widely), analyses each at 2-ply and saves
@@ -10,7 +11,10 @@ mean absolute difference, the share of gnubg's "very bad" marks that we mark bad
 bad, and the analysis time against gnubg re-analysing the same files at our ply, as a ratio.
 ``--method`` also runs our analysis with gnubg's own 0-ply net (gnubg-nn) in place of ours
 against gnubg's 0-ply analysis, which separates the method (cubeful values, definitions)
-from the net.  The default run takes a few minutes; ``--matches 30 --length 5 --ply 2`` is
+from the net.  ``--noise 0 --play-plies 2`` has gnubg play at its default settings, which
+its own 2-ply analysis rates near 0 mEMG: then every error and very bad mark we find is one
+gnubg's 2-ply would not (also printed: the very bad marks and mean error rates, with gnubg's
+re-analysis at our ply beside them).  The default run takes a few minutes; ``--matches 30 --length 5 --ply 2`` is
 the full one.
 """
 
@@ -38,6 +42,9 @@ from backgammon.players.search import Searcher
 from backgammon.records import sgf
 from backgammon.records.matchfile import FileDouble, FileDrop, FileRoll, FileTake, MatchFile
 
+NOISES = [0.0, 0.01, 0.02, 0.04, 0.06, 0.1]
+"""The evaluation noises gnubg's players draw from by default (error rates range widely)."""
+
 _NODE = re.compile(r";([BW])\[([^\]]*)\]([^;()]*)")
 _RATE = re.compile(r"^Error rate mEMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)")
 
@@ -50,10 +57,16 @@ def gnubg(commands: list[str]) -> tuple[str, float]:
 
 
 def play_and_analyse(
-    folder: Path, n: int, length: int, seed: int
+    folder: Path,
+    n: int,
+    length: int,
+    seed: int,
+    noises: list[float] = NOISES,
+    plies: int = 0,
 ) -> list[tuple[Path, list[float]]]:
-    """gnubg plays and analyses (2-ply) ``n`` noisy matches; each file and gnubg's overall
-    error rates (mEMG, player 0 then player 1)."""
+    """gnubg plays (at ``plies``, each side with a noise drawn from ``noises``) and
+    analyses (2-ply) ``n`` matches; each file and gnubg's overall error rates (mEMG,
+    player 0 then player 1)."""
     rng = random.Random(seed)
     out = []
     for i in range(n):
@@ -64,11 +77,11 @@ def play_and_analyse(
             "set automatic roll on",
         ]
         for p in (0, 1):
-            noise = rng.choice([0.0, 0.01, 0.02, 0.04, 0.06, 0.1])
+            noise = rng.choice(noises)
             cmds += [
                 f"set player {p} gnubg",
-                f"set player {p} chequerplay evaluation plies 0",
-                f"set player {p} cubedecision evaluation plies 0",
+                f"set player {p} chequerplay evaluation plies {plies}",
+                f"set player {p} cubedecision evaluation plies {plies}",
                 f"set player {p} chequerplay evaluation noise {noise}",
                 f"set player {p} cubedecision evaluation noise {noise}",
             ]
@@ -156,14 +169,20 @@ def main() -> int:
     ap.add_argument("--ply", type=int, default=1, help="our analysis depth (gnubg's is 2)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--method", action="store_true", help="also with gnubg's net, at 0-ply")
+    ap.add_argument(
+        "--noise", type=float, nargs="+", default=NOISES, help="gnubg players' noises to draw"
+    )
+    ap.add_argument("--play-plies", type=int, default=0, help="gnubg players' depth")
     args = ap.parse_args()
     bot = NeuralPlayer(0)
     theirs: list[float] = []
     ours: list[float] = []
-    very_bad = matched = 0
+    very_bad = matched = our_very_bad = decisions = 0
     our_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
-        games = play_and_analyse(Path(tmp), args.matches, args.length, args.seed)
+        games = play_and_analyse(
+            Path(tmp), args.matches, args.length, args.seed, args.noise, args.play_plies
+        )
         for path, rates in games:
             text = path.read_text(encoding="utf-8")
             record = sgf.read_record(text)
@@ -174,13 +193,15 @@ def main() -> int:
             theirs += rates
             ours += [by_name[record.players[0]], by_name[record.players[1]]]
             mine = {(d.game, d.move, d.player, d.kind): d.mark for d in result.decisions}
+            our_very_bad += sum(d.mark == "very bad" for d in result.decisions)
+            decisions += len(result.decisions)
             for key, word in gnubg_marks(text, record).items():
                 if word == "very bad":
                     very_bad += 1
                     matched += mine.get(key, "") in ("bad", "very bad")
         # gnubg keeps its analysis in the SGF and would not redo it: time it on the .mat.
         files = [str(p.with_suffix(".mat")) for p, _ in games]
-        _, gnubg_seconds = gnubg_rates(files, args.ply)
+        at_our_ply, gnubg_seconds = gnubg_rates(files, args.ply)
         theirs0: list[float] = []
         ours0: list[float] = []
         if args.method:
@@ -208,6 +229,11 @@ def main() -> int:
     print(f"correlation {corr:.3f}, mean absolute difference {np.abs(t - o).mean():.1f} mEMG")
     share = 100.0 * matched / very_bad if very_bad else float("nan")
     print(f"gnubg's very bad marks we mark bad or very bad: {matched}/{very_bad} ({share:.0f}%)")
+    print(
+        f"very bad marks: ours {our_very_bad}, gnubg's 2-ply {very_bad}; mean error rate ours "
+        f"{o.mean():.1f}, gnubg 2-ply {t.mean():.1f}, gnubg at {args.ply}-ply "
+        f"{np.mean(at_our_ply):.1f} mEMG"
+    )
     if args.method:
         t0, o0 = np.array(theirs0), np.array(ours0)
         print(

@@ -149,3 +149,16 @@ def test_hint_ranks_the_plays_with_the_match_score(tmp_path: Path) -> None:
     assert len(ranked) == 5
     equities = [float(e) for _, e in ranked]
     assert equities == sorted(equities, reverse=True)
+
+
+def test_hints_at_the_depth_asked_while_the_bot_plays_at_its_own(tmp_path: Path) -> None:
+    """``--hint-ply 1``: the hints are the best bot's at 1-ply; the bot still plays 0-ply."""
+    r = run_cli(
+        "play", "--seed", "3", "--ply", "0", "--hint-ply", "1", "--out", "h.mat",
+        stdin="hint\n\nhint\nquit\n", cwd=tmp_path,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"^ +1\. .+? +1-ply EMG [+-]\d\.\d{3}", r.stdout, re.M)
+    assert not re.search(r"^ +1\. .+? +0-ply EMG", r.stdout, re.M)
+    r = run_cli("play", "--hint-ply", "3", stdin="quit\n", cwd=tmp_path)
+    assert r.returncode == 2 and "--hint-ply" in r.stderr

@@ -108,6 +108,7 @@ def play_command(args: argparse.Namespace, stdin: TextIO | None = None) -> int:
         unicode=unicode,
         save_path=save_path,
         tutor=args.tutor,
+        hint_plies=args.hint_ply,
     )
     what = f"a {_length(match)}-point match" if _length(match) else "a money session"
     opponent = "each other" if args.vs == "human" else f"the bot ({names[1]})"
@@ -338,6 +339,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--bot", default=None, help=f"the bot: {_BOTS}")
     play.add_argument("--ply", type=int, default=None, help="the bot's lookahead (0, 1, 2)")
+    play.add_argument(
+        "--hint-ply",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help="the depth of hints and the tutor (default: the bot's own)",
+    )
     play.add_argument("--seed", type=int, default=None, help="seed the dice (reproducible)")
     play.add_argument(
         "--auditable",

@@ -134,6 +134,8 @@ class PlayOptions:
     unicode: bool = True
     save_path: Path = Path("backgammon.mat")
     tutor: bool = False
+    hint_plies: int | None = None
+    """The depth of hints and the tutor (the best bot's), None: the opponent bot's own."""
 
 
 class Session:
@@ -491,9 +493,13 @@ class Session:
         return True
 
     def adviser(self) -> Bot:
-        """The bot that gives hints: the opponent bot, else the best bot (loaded once)."""
+        """The bot that gives hints: the best bot at ``hint_plies`` when asked, else the
+        opponent bot, else the best bot (loaded once)."""
         if self._adviser is None:
-            self._adviser = next(iter(self.bots.values()), None) or load_bot(None)
+            if self.options.hint_plies is not None:
+                self._adviser = load_bot(None, self.options.hint_plies)
+            else:
+                self._adviser = next(iter(self.bots.values()), None) or load_bot(None)
         return self._adviser
 
     def tutor(self) -> Bot:
