@@ -14,8 +14,8 @@ against gnubg's 0-ply analysis, which separates the method (cubeful values, defi
 from the net.  ``--noise 0 --play-plies 2`` has gnubg play at its default settings, which
 its own 2-ply analysis rates near 0 mEMG: then every error and very bad mark we find is one
 gnubg's 2-ply would not (also printed: the very bad marks and mean error rates, with gnubg's
-re-analysis at our ply beside them).  The default run takes a few minutes; ``--matches 30 --length 5 --ply 2`` is
-the full one.
+re-analysis at our ply beside them).  The default run takes a few minutes;
+``--matches 30 --length 5 --ply 2`` is the full one.
 """
 
 from __future__ import annotations
