@@ -359,3 +359,48 @@ def test_analysis_of_a_record_starts_at_its_first_games_score(net: NeuralPlayer)
     assert late.decisions == [d for d in whole.decisions if d.game > 2]
     assert late.decisions[0].state is not None
     assert late.decisions[0].state.score == tail.games[0].score
+
+
+def test_every_checker_decision_carries_its_review(net: NeuralPlayer) -> None:
+    """The review's data: each unforced play has its dice, the best plays (ranked, at one
+    depth) with the played one among them, the luck of its roll; each cube decision its
+    three values and the proper action."""
+    from backgammon.judging.analysis import REVIEW_CANDIDATES
+
+    a = analyse(_first_games(2), net, 0)
+    checker = [d for d in a.decisions if d.kind == "checker"]
+    cube = [d for d in a.decisions if d.kind != "checker"]
+    assert checker and cube
+    for d in checker:
+        assert d.dice is not None and d.state is not None and d.state.dice == d.dice
+        values = [c.equity for c in d.candidates]
+        top = values[:REVIEW_CANDIDATES]
+        assert top == sorted(top, reverse=True) and values[0] == max(values)
+        assert any(c.move == d.played for c in d.candidates)
+        assert d.candidates[0].move == d.best
+        played = next(c for c in d.candidates if c.move == d.played)
+        assert d.error_emg == pytest.approx(max(0.0, d.candidates[0].equity - played.equity))
+        assert all(len(c.probabilities) == 5 and 0 <= c.probabilities[0] <= 1 for c in d.candidates)
+    assert sum(d.luck is not None for d in checker) > len(checker) // 2
+    for d in cube:
+        assert d.cube is not None and d.cube.double_pass == pytest.approx(1.0)
+        assert d.cube.proper.split(", ")[1] in ("take", "pass", "beaver")
+    data = a.to_json()["decisions"]
+    assert all("candidates" in x and "dice" in x for x in data if x["kind"] == "checker")
+    assert all("cube" in x for x in data if x["kind"] != "checker")
+
+
+def test_analyse_text_is_a_move_by_move_review(tmp_path: Path) -> None:
+    out = tmp_path / "review.txt"
+    r = run_cli("analyse", str(SAMPLE), "--ply", "0", "--quiet", "--text", str(out))
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    lines = text.splitlines()
+    assert lines[0].startswith("Review at 0-ply: gnubg against root")
+    assert all(len(line) <= 80 for line in lines)
+    assert re.search(r"^ +1\. gnubg 31: 8/5 6/5 +\[best, luck [+-]\d\.\d{3}\]$", text, re.M)
+    assert re.search(r"^ +\*1\. 8/5 6/5 +[+-]\d\.\d{3}", text, re.M)  # the played one, marked
+    assert "proper: double, take" in text and "(very bad)" in text
+    assert text.count("\nGame ") == 3
+    r = run_cli("analyse", str(SAMPLE), "--ply", "0", "--quiet", "--text", "-")
+    assert r.returncode == 0 and "Review at 0-ply" in r.stdout

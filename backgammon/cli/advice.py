@@ -133,7 +133,7 @@ def tutor_warning(
         judged = judge_play(bot, m.position, m.dice, state, move, bot.plies)
         if judged is None or judged[0] < bad:
             return None
-        error, best, mine = judged
+        error, best, mine, _ranked = judged
         return f"Tutor: {mine.move} loses {error:.3f} (EMG) against {best.move} ({mark(error)})."
     if action == "roll" and not (m.phase is Phase.ROLL and m.may_double()):
         return None

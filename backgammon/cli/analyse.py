@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -28,7 +29,7 @@ from backgammon.players.neural import NeuralPlayer
 from backgammon.records.matchfile import MatchFileError
 from backgammon.svg import match_svg
 
-__all__ = ["DEFAULT_PLIES", "add_parser", "analyse_command", "html_report"]
+__all__ = ["DEFAULT_PLIES", "add_parser", "analyse_command", "html_report", "review_lines"]
 
 DEFAULT_PLIES = 1
 """The depth ``analyse`` uses unless told: the strongest that judges a 7-point match in
@@ -44,6 +45,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     p.add_argument("--json", dest="json_out", default=None, help="write the analysis as JSON")
     p.add_argument("--html", dest="html_out", default=None, help="write an HTML report")
+    p.add_argument(
+        "--text",
+        dest="text_out",
+        default=None,
+        metavar="OUT",
+        help="write a move-by-move review as text to OUT (- for the terminal)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     marks = dict(THRESHOLDS)
     for word in ("doubtful", "bad", "very bad"):
@@ -90,11 +98,63 @@ def analyse_command(args: argparse.Namespace) -> int:
         except MatchFileError as exc:
             raise UsageError(f"{path}: {exc}") from exc
     print_tables(console, result)
+    if args.text_out:
+        review = "\n".join(review_lines(result)) + "\n"
+        if args.text_out == "-":
+            sys.stdout.write(review)
+        else:
+            Path(args.text_out).write_text(review, encoding="utf-8")
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
     if args.html_out:
         Path(args.html_out).write_text(html_report(result, path.name), encoding="utf-8")
     return 0
+
+
+def _percent(p: float) -> str:
+    return f"{100 * p:4.1f}"
+
+
+def review_lines(a: Analysis) -> list[str]:
+    """Every decision of the match in order, as gnubg's ``export match text`` lists them
+    (within 80 columns): the dice and the play made, the best plays with their values and
+    the five probabilities, the cube's three values and proper action, the mark, the luck."""
+    names = (a.players[0].name, a.players[1].name)
+    unit = "MWC" if a.length else "EMG"
+    lines = [f"Review at {a.plies}-ply: {names[0]} against {names[1]}; values in EMG"]
+    game = 0
+    for d in a.decisions:
+        if d.game != game:
+            game = d.game
+            lines += ["", f"Game {game}"]
+        who = names[d.player]
+        mark = f" ({d.mark})" if d.mark else ""
+        error = f"error {d.error_emg:.3f}{mark}" if d.error_emg > 0 else "best"
+        lines.append("")
+        if d.kind == "checker" and d.dice is not None:
+            luck = f", luck {d.luck:+.3f}" if d.luck is not None else ""
+            lines.append(f"{d.move:>3}. {who} {d.dice[0]}{d.dice[1]}: {d.played}  [{error}{luck}]")
+            best = d.candidates[0].equity if d.candidates else 0.0
+            for i, c in enumerate(d.candidates, 1):
+                played = "*" if c.move == d.played else " "
+                diff = "" if i == 1 else f"({c.equity - best:+.3f})"
+                share = "" if c.mwc is None else f" {unit} {_percent(c.mwc)}%"
+                lines.append(f"   {played}{i}. {c.move:<22} {c.equity:+.3f} {diff:<9}{share}")
+                w, wg, wbg, lg, lbg = (_percent(x) for x in c.probabilities)
+                lines.append(
+                    f"        win {w}  gammon {wg}  bg {wbg}  |  lose gammon {lg}  bg {lbg}"
+                )
+            continue
+        action = {"double": "cube", "take": "answer"}.get(d.kind, d.kind)
+        lines.append(f"{d.move:>3}. {who}, {action}: {d.played}  [{error}]")
+        if d.cube is not None:
+            cv = d.cube
+            lines.append(
+                f"      no double {cv.no_double:+.3f}, double/take {cv.double_take:+.3f}, "
+                f"double/pass {cv.double_pass:+.3f}"
+            )
+            lines.append(f"      proper: {cv.proper}")
+    return lines
 
 
 def print_tables(console: Console, a: Analysis) -> None:

@@ -40,6 +40,7 @@ import numpy as np
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move, iter_rolls
+from backgammon.judging.evaluate import proper_action
 from backgammon.play.match import Match, Phase
 from backgammon.play.state import MatchState
 from backgammon.players.base import RankedMove
@@ -125,6 +126,38 @@ def rating(rate: float) -> str:
     return "Awful!"
 
 
+REVIEW_CANDIDATES = 5
+"""Plays kept with each checker decision for the review (the played one is added)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One play of a decision as the judge ranks it: its value for the mover (EMG, and MWC
+    in a match), the mover's five probabilities after it, and the depth they come from."""
+
+    move: str
+    equity: float
+    probabilities: tuple[float, float, float, float, float]
+    plies: int
+    mwc: float | None = None
+
+    @classmethod
+    def of(cls, r: RankedMove) -> Candidate:
+        """A ranked play as a candidate."""
+        p = tuple(float(x) for x in r.probabilities.array())
+        return cls(str(r.move), r.equity, (p[0], p[1], p[2], p[3], p[4]), r.plies, r.mwc)
+
+
+@dataclass(frozen=True)
+class CubeValues:
+    """A cube decision's three values for the doubler (EMG) and the proper action."""
+
+    no_double: float
+    double_take: float
+    double_pass: float
+    proper: str
+
+
 @dataclass(frozen=True)
 class Judged:
     """One judged decision.  ``move`` is the row of the .mat file it stands on, ``player``
@@ -143,6 +176,12 @@ class Judged:
     best_move: Move | None = None
     state: MatchState | None = field(default=None, compare=False, repr=False)
     """The match as it stood at the decision (met on the analysis's walk)."""
+    dice: tuple[int, int] | None = None
+    candidates: tuple[Candidate, ...] = ()
+    """A checker play's best plays, best first, and the played one if it is not among them."""
+    cube: CubeValues | None = None
+    luck: float | None = None
+    """The luck of the roll before a checker play (EMG, positive = lucky)."""
 
 
 @dataclass
@@ -251,6 +290,7 @@ class Analysis:
                     "error_emg": d.error_emg,
                     "mark": d.mark,
                     "gnubg_id": d.gnubg_id,
+                    **_review_json(d),
                 }
                 for d in self.decisions
             ],
@@ -284,9 +324,9 @@ def judge_play(
     state: CubeState,
     move: Move,
     plies: int,
-) -> tuple[float, RankedMove, RankedMove] | None:
-    """The error (EMG) of playing ``move``, the best play and the played one, all judged
-    at ``plies``; None when the roll has at most one legal play."""
+) -> tuple[float, RankedMove, RankedMove, list[RankedMove]] | None:
+    """The error (EMG) of playing ``move``, the best play, the played one and every play
+    ranked, all judged at ``plies``; None when the roll has at most one legal play."""
     legal = pos.legal_moves(dice)
     if len(legal) <= 1:
         return None
@@ -295,7 +335,7 @@ def judge_play(
     ranked = bot.ranked_moves(pos, dice, state, include=[move], plies=plies)
     best = ranked[0]
     mine = next(r for r in ranked if r.move == move and r.plies == best.plies)
-    return max(best.equity - mine.equity, 0.0), best, mine
+    return max(best.equity - mine.equity, 0.0), best, mine, ranked
 
 
 class _Judge:
@@ -311,6 +351,7 @@ class _Judge:
         self.decisions: list[Judged] = []
         self.track: list[tuple[int, int, float]] = []
         self._cube: tuple[str, CubeDecision] | None = None
+        self._luck: tuple[int, float] | None = None  # the last roll's player and luck
 
     # ------------------------------------------------------------------ values
     def cube(self, m: Match) -> CubeDecision:
@@ -320,6 +361,13 @@ class _Judge:
             decision = self.bot.cube_decision(m.position, CubeState.from_match(m), self.plies)
             self._cube = (key, decision)
         return self._cube[1]
+
+    def cube_values(self, m: Match) -> CubeValues:
+        """The doubler's three values now in EMG and the proper action, for the review."""
+        d = self.cube(m)
+        state = CubeState.from_match(m)
+        nd, dt, dp = (float(to_emg(v, state, self.bot.met)) for v in d[:3])
+        return CubeValues(nd, dt, dp, proper_action(d, state))
 
     # ------------------------------------------------------------------ decisions
     def add(
@@ -331,9 +379,11 @@ class _Judge:
         best: str,
         error: float,
         best_move: Move | None = None,
+        **review: Any,
     ) -> None:
         """Keep a decision made in ``m`` at ``where`` (game, .mat row, player), with its
-        mark, the gnubg ID and the state it was made in."""
+        mark, the gnubg ID and the state it was made in (``review``: the fields that show
+        it, see :class:`Judged`)."""
         game, row, player = where
         d = Judged(
             game,
@@ -347,6 +397,7 @@ class _Judge:
             m.gnubg_id(),
             best_move=best_move,
             state=m.state,
+            **review,
         )
         self.decisions.append(d)
         if d.mark:
@@ -366,7 +417,8 @@ class _Judge:
         s.cube_error += error
         if close or error > 0.0:
             best = "Double" if error > 0.0 else "No double"
-            self.add(m, (game, row, player), "double", "No double", best, error)
+            where = (game, row, player)
+            self.add(m, where, "double", "No double", best, error, cube=self.cube_values(m))
 
     def double(self, m: Match, game: int, row: int, player: int) -> None:
         """Judge an actual double (the taker's best answer is what doubling gets)."""
@@ -374,7 +426,7 @@ class _Judge:
         self.stats[player].cube_decisions += 1
         self.stats[player].cube_error += error
         best = "Double" if error <= 0.0 else "No double"
-        self.add(m, (game, row, player), "double", "Double", best, error)
+        self.add(m, (game, row, player), "double", "Double", best, error, cube=self.cube_values(m))
 
     def answer(self, m: Match, game: int, row: int, player: int, took: bool) -> None:
         """Judge a take or a pass (the doubler's values, the taker's loss)."""
@@ -383,7 +435,9 @@ class _Judge:
         right = "Pass" if errors["take"] > 0.0 else "Take"
         self.stats[player].cube_decisions += 1
         self.stats[player].cube_error += error
-        self.add(m, (game, row, player), "take", "Take" if took else "Pass", right, error)
+        played = "Take" if took else "Pass"
+        where = (game, row, player)
+        self.add(m, where, "take", played, right, error, cube=self.cube_values(m))
 
     def luck(self, m: Match, player: int, dice: tuple[int, int], opening: bool) -> None:
         """The luck of ``dice`` for ``player`` (before the play)."""
@@ -397,6 +451,7 @@ class _Judge:
         hi, lo = max(dice), min(dice)
         rolled = values[rolls.index((hi, lo))]
         luck_emg = _emg_diff(float(rolled), mean, state)
+        self._luck = (player, luck_emg)
         s = self.stats[player]
         s.luck_emg += luck_emg
         raw = float(rolled) - mean
@@ -409,10 +464,14 @@ class _Judge:
         dice = m.dice
         assert dice is not None
         state = CubeState.from_match(m)
+        luck, self._luck = self._luck, None
         judged = judge_play(self.bot, m.position, dice, state, move, self.plies)
         if judged is None:
             return
-        error, best, mine = judged
+        error, best, mine, ranked = judged
+        shown = [r for r in ranked if r.plies == best.plies][:REVIEW_CANDIDATES]
+        if all(r.move != mine.move for r in shown):
+            shown.append(mine)
         s = self.stats[player]
         s.unforced += 1
         s.checker_error += error
@@ -426,7 +485,30 @@ class _Judge:
             str(best.move),
             error,
             best_move=best.move,
+            dice=(dice[0], dice[1]),
+            candidates=tuple(Candidate.of(r) for r in shown),
+            luck=luck[1] if luck is not None and luck[0] == player else None,
         )
+
+
+def _review_json(d: Judged) -> dict[str, Any]:
+    """What shows a decision beyond its error: the dice and the candidates of a checker
+    play, with the luck of its roll; a cube decision's three values and proper action."""
+    out: dict[str, Any] = {}
+    if d.dice is not None:
+        out["dice"] = list(d.dice)
+    if d.candidates:
+        out["candidates"] = [
+            {"play": c.move, "equity": c.equity, "probabilities": list(c.probabilities)}
+            | ({"mwc": c.mwc} if c.mwc is not None else {})
+            | {"plies": c.plies}
+            for c in d.candidates
+        ]
+    if d.luck is not None:
+        out["luck_emg"] = d.luck
+    if d.cube is not None:
+        out["cube"] = dataclasses.asdict(d.cube)
+    return out
 
 
 def _other(value: float, state: CubeState) -> float:
