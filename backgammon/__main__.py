@@ -2,9 +2,13 @@
 
 import sys
 
-from backgammon.cli import main
-
 __all__ = ["main"]
+
+try:
+    from backgammon.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the program is still starting
+    print("backgammon: interrupted", file=sys.stderr)
+    sys.exit(130)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from backgammon.cli.errors import UsageError
+from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.records import read_record_file
 from backgammon.judging.analysis import (
     THRESHOLDS,
@@ -29,7 +29,14 @@ from backgammon.players.neural import NeuralPlayer
 from backgammon.records.matchfile import MatchFileError
 from backgammon.svg import match_svg
 
-__all__ = ["DEFAULT_PLIES", "add_parser", "analyse_command", "html_report", "review_lines"]
+__all__ = [
+    "DEFAULT_PLIES",
+    "add_parser",
+    "analyse_command",
+    "html_report",
+    "review_lines",
+    "write_output",
+]
 
 DEFAULT_PLIES = 1
 """The depth ``analyse`` uses unless told: the strongest that judges a 7-point match in
@@ -43,11 +50,26 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     p.add_argument(
         "--ply", type=int, default=DEFAULT_PLIES, help=f"lookahead 0, 1 or 2 ({DEFAULT_PLIES})"
     )
-    p.add_argument("--json", dest="json_out", default=None, help="write the analysis as JSON")
-    p.add_argument("--html", dest="html_out", default=None, help="write an HTML report")
+    p.add_argument(
+        "--json",
+        dest="json_out",
+        type=output_path,
+        default=None,
+        metavar="OUT",
+        help="write the analysis as JSON to OUT (- for standard output)",
+    )
+    p.add_argument(
+        "--html",
+        dest="html_out",
+        type=output_path,
+        default=None,
+        metavar="OUT",
+        help="write an HTML report to OUT (- for standard output)",
+    )
     p.add_argument(
         "--text",
         dest="text_out",
+        type=output_path,
         default=None,
         metavar="OUT",
         help="write a move-by-move review as text to OUT (- for the terminal)",
@@ -74,7 +96,8 @@ def analyse_command(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     path = Path(args.file)
     record = read_record_file(path)
-    console = Console()
+    # The tables go to standard error when an output is written to standard output.
+    console = Console(stderr="-" in (args.json_out, args.html_out, args.text_out))
     bot = NeuralPlayer(0)
     total = sum(len(g.actions) for g in record.games)
     with Progress(
@@ -99,16 +122,20 @@ def analyse_command(args: argparse.Namespace) -> int:
             raise UsageError(f"{path}: {exc}") from exc
     print_tables(console, result)
     if args.text_out:
-        review = "\n".join(review_lines(result)) + "\n"
-        if args.text_out == "-":
-            sys.stdout.write(review)
-        else:
-            Path(args.text_out).write_text(review, encoding="utf-8")
+        write_output(args.text_out, "\n".join(review_lines(result)) + "\n")
     if args.json_out:
-        Path(args.json_out).write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
+        write_output(args.json_out, json.dumps(result.to_json(), indent=1))
     if args.html_out:
-        Path(args.html_out).write_text(html_report(result, path.name), encoding="utf-8")
+        write_output(args.html_out, html_report(result, path.name))
     return 0
+
+
+def write_output(name: str, text: str) -> None:
+    """Write ``text`` to the file ``name``, or to standard output for ``-``."""
+    if name == "-":
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    else:
+        Path(name).write_text(text, encoding="utf-8")
 
 
 def _percent(p: float) -> str:

@@ -18,7 +18,7 @@ from rich.text import Text
 from backgammon.cli import analyse, audit, evaluate
 from backgammon.cli import rollout as rollout_cli
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
-from backgammon.cli.errors import UsageError, bound
+from backgammon.cli.errors import UsageError, bound, output_path, positive
 from backgammon.cli.positions import parse_dice, position_from_text
 from backgammon.cli.protocols import add_protocol_commands, external_command, ubgi_command
 from backgammon.cli.reader import Reader
@@ -186,6 +186,10 @@ def convert_command(args: argparse.Namespace) -> int:
         if format_of_name(p) is None:
             raise UsageError(f"{p}: a match file's name ends in .mat or .sgf")
     try:
+        output_path(str(dst))
+    except argparse.ArgumentTypeError as exc:
+        raise UsageError(str(exc)) from exc
+    try:
         warnings = convert(src, dst)
     except OSError as exc:
         raise UsageError(f"cannot read {src}: {exc.strerror or exc}") from exc
@@ -202,6 +206,8 @@ def selfplay_command(args: argparse.Namespace) -> int:
     from rich.progress import Progress
 
     out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {clip(str(out))} is a file: name a folder for the matches")
     out.mkdir(parents=True, exist_ok=True)
     bots = (
         load_bot(args.bot, args.ply, args.seed),
@@ -420,7 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("target", help="the file to write; its ending (.mat or .sgf) says how")
 
     selfplay = sub.add_parser("selfplay", help="bot against bot; .mat files and results")
-    selfplay.add_argument("--games", type=int, default=10, help="how many matches (10)")
+    selfplay.add_argument("--games", type=positive, default=10, help="how many matches (10)")
     selfplay.add_argument(
         "--out", default="selfplay", help="the folder for the .mat files (./selfplay)"
     )
@@ -513,3 +519,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ValueError, OSError) as exc:
         print(f"backgammon {args.command}: {bound(str(exc))}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"backgammon {args.command}: interrupted", file=sys.stderr)
+        return 130

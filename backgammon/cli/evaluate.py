@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from backgammon.cli.errors import UsageError
+from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.positions import position_from_text
 from backgammon.judging.evaluate import Evaluation, evaluate
 from backgammon.players.cube import CubeState
@@ -25,7 +25,13 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("id", help="a gnubg ID (Position ID:Match ID), a Position ID or an XGID")
     p.add_argument("--ply", type=int, default=0, help="lookahead 0, 1 or 2 (0)")
-    p.add_argument("--json", default=None, metavar="OUT", help="write JSON to OUT (- for stdout)")
+    p.add_argument(
+        "--json",
+        type=output_path,
+        default=None,
+        metavar="OUT",
+        help="write JSON to OUT (- for stdout)",
+    )
 
 
 def evaluation_lines(e: Evaluation, cube: CubeState) -> list[str]:
@@ -59,10 +65,6 @@ def eval_command(args: argparse.Namespace) -> int:
     """Judge the position and print it, or write it as JSON."""
     if args.ply not in (0, 1, 2):
         raise UsageError(f"--ply is 0, 1 or 2, not {args.ply}")
-    if args.json and args.json != "-":
-        out = Path(args.json)
-        if not out.parent.is_dir():
-            raise UsageError(f"cannot write {args.json}: no folder {out.parent}")
     pos, match = position_from_text(args.id)
     cube = CubeState.from_match(match) if match is not None else CubeState()
     if match is not None and match.on_roll is not None and match.on_roll != match.turn:

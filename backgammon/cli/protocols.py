@@ -8,6 +8,7 @@ import contextlib
 import sys
 
 from backgammon.cli.advice import load_bot
+from backgammon.cli.errors import port
 
 __all__ = ["add_protocol_commands", "external_command", "ubgi_command"]
 
@@ -17,7 +18,7 @@ def add_protocol_commands(sub: argparse._SubParsersAction, bots: str) -> None:  
     ext = sub.add_parser(
         "external", help="serve the bot to gnubg (set player 1 external HOST:PORT)"
     )
-    ext.add_argument("--port", type=int, required=True, help="the TCP port (0: a free one)")
+    ext.add_argument("--port", type=port, required=True, help="the TCP port (0: a free one)")
     ext.add_argument("--host", default="127.0.0.1", help="the address to listen on (127.0.0.1)")
     ext.add_argument("--bot", default=None, help=f"the bot: {bots}")
     ext.add_argument("--ply", type=int, default=None, help="the bot's lookahead (0, 1, 2)")

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from backgammon.cli.errors import UsageError
+from backgammon.cli.errors import UsageError, output_path, positive
 from backgammon.cli.positions import parse_dice, position_from_text
 from backgammon.players import CubeState
 
@@ -32,7 +32,7 @@ def add_parser(sub: Any) -> None:
     what.add_argument(
         "--cube", action="store_true", help="roll out the cube decision (implies --cubeful)"
     )
-    p.add_argument("--trials", type=int, default=1296, help="trials per candidate (1296)")
+    p.add_argument("--trials", type=positive, default=1296, help="trials per candidate (1296)")
     p.add_argument(
         "--truncate", type=int, default=0, help="stop after N plies and evaluate (0: to the end)"
     )
@@ -48,7 +48,9 @@ def add_parser(sub: Any) -> None:
         metavar="ADDRESS",
         help="run on a Ray cluster: its address, auto (this node's), or local (start one here)",
     )
-    p.add_argument("--top", type=int, default=5, help="with --dice: the best N plays at 0 ply (5)")
+    p.add_argument(
+        "--top", type=positive, default=5, help="with --dice: the best N plays at 0 ply (5)"
+    )
     p.add_argument(
         "--no-variance-reduction",
         dest="variance_reduction",
@@ -62,7 +64,13 @@ def add_parser(sub: Any) -> None:
         help="pseudo-random dice only (default: the first rolls stratified)",
     )
     p.add_argument("--target-se", type=float, default=None, help="stop once every SE is below this")
-    p.add_argument("--json", default=None, metavar="OUT", help="write JSON to OUT (- for stdout)")
+    p.add_argument(
+        "--json",
+        type=output_path,
+        default=None,
+        metavar="OUT",
+        help="write JSON to OUT (- for stdout)",
+    )
 
 
 def _table(result: RolloutResult, match: bool) -> Table:

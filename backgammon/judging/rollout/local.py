@@ -15,7 +15,7 @@ from typing import Protocol
 
 from backgammon.judging.rollout.engine import RolloutJob, TrialResults, play_trials
 from backgammon.players.neural import limit_blas_threads
-from backgammon.workers import start_pool
+from backgammon.workers import start_pool, stop_pool
 
 __all__ = ["Backend", "InProcess", "ProcessPool", "local_backend"]
 
@@ -45,22 +45,26 @@ class ProcessPool:
         self.workers = workers
 
     def run(self, job: RolloutJob, batches: Sequence[Batch]) -> Iterator[TrialResults]:
-        with start_pool(self.workers, initializer=limit_blas_threads) as pool:
-            pending: deque[Future[TrialResults]] = deque()
+        pool = start_pool(self.workers, initializer=limit_blas_threads)
+        pending: deque[Future[TrialResults]] = deque()
+        finished = False
+        try:
             todo = iter(batches)
-            try:
+            for first, count in todo:
+                pending.append(pool.submit(play_trials, job, first, count))
+                if len(pending) >= 2 * self.workers:
+                    break
+            while pending:
+                yield pending.popleft().result()
                 for first, count in todo:
                     pending.append(pool.submit(play_trials, job, first, count))
-                    if len(pending) >= 2 * self.workers:
-                        break
-                while pending:
-                    yield pending.popleft().result()
-                    for first, count in todo:
-                        pending.append(pool.submit(play_trials, job, first, count))
-                        break
-            finally:
-                for f in pending:
-                    f.cancel()
+                    break
+            finished = True
+        finally:
+            if finished:
+                pool.shutdown()
+            else:  # stopped early (a target reached, Ctrl-C, an error): no waiting on batches
+                stop_pool(pool)
 
 
 def local_backend(workers: int | None = None) -> Backend:

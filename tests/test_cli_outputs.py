@@ -1,0 +1,117 @@
+"""What new users met at the terminal: ``-`` is standard output everywhere, output paths are
+checked before the work, counts and ports are bounded, and Ctrl-C stops in one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from clihelp import run_cli
+
+SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
+
+
+def test_a_dash_means_standard_output_for_analyse(tmp_path: Path) -> None:
+    r = run_cli(
+        "analyse", str(SAMPLE), "--ply", "0", "--quiet", "--json", "-", cwd=tmp_path, timeout=600
+    )
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)  # only the JSON on standard output; the tables on stderr
+    assert data["plies"] == 0 and "Analysis at 0-ply" in r.stderr
+    assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["analyse", str(SAMPLE), "--json", "/nonexistent/a.json"],
+        ["analyse", str(SAMPLE), "--html", "/nonexistent/a.html"],
+        ["analyse", str(SAMPLE), "--text", "/nonexistent/a.txt"],
+        ["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--json", "/nonexistent/r.json"],
+        ["eval", "4HPwATDgc/ABMA", "--json", "/nonexistent/e.json"],
+        ["convert", str(SAMPLE), "/nonexistent/x.sgf"],
+    ],
+)
+def test_a_bad_output_path_is_named_before_any_work(args: list[str]) -> None:
+    start = time.monotonic()
+    r = run_cli(*args)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "cannot write /nonexistent/" in r.stderr and "no folder /nonexistent" in r.stderr
+    assert "cannot read" not in r.stderr
+    assert time.monotonic() - start < 20  # refused at once, not after the analysis
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["selfplay", "--games", "-2"], "--games: must be from 1"),
+        (["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--top", "0"], "--top: must be from 1"),
+        (["rollout", "4HPwATDgc/ABMA", "--trials", "1000000000000"], "--trials: must be from 1"),
+        (["external", "--port", "99999"], "--port: a port is 0-65535"),
+    ],
+)
+def test_counts_and_ports_are_bounded(args: list[str], message: str) -> None:
+    r = run_cli(*args)
+    assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_selfplay_into_a_file_is_refused_clearly(tmp_path: Path) -> None:
+    target = tmp_path / "taken"
+    target.write_text("mine")
+    r = run_cli("selfplay", "--games", "1", "--out", str(target))
+    assert r.returncode == 2 and "is a file" in r.stderr and "Errno" not in r.stderr
+    assert target.read_text() == "mine"
+
+
+def test_ctrl_c_stops_the_analysis_in_one_line(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "backgammon", "analyse", str(SAMPLE), "--ply", "2", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    # Well into the analysis (starting takes about 2 s of CPU, the analysis minutes), however
+    # busy the machine is.
+    deadline = time.monotonic() + 300
+    while _cpu_seconds(proc.pid) < 6.0:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    _out, err = proc.communicate(timeout=60)
+    assert time.monotonic() - start < 5
+    assert proc.returncode == 130 and err.strip() == "backgammon analyse: interrupted"
+
+
+def _cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (Linux: /proc/PID/stat, user and system ticks)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_ctrl_c_stops_a_rollout_on_worker_processes_at_once() -> None:
+    args = ["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--trials", "100000", "--workers", "2"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "backgammon", *args, "--truncate", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 300
+    while _cpu_seconds(proc.pid) < 1.5:  # started (its workers do the rolling out)
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.2)
+    time.sleep(8)
+    proc.send_signal(signal.SIGINT)
+    start = time.monotonic()
+    _out, err = proc.communicate(timeout=120)
+    assert time.monotonic() - start < 10
+    assert proc.returncode == 130 and err.strip().endswith("backgammon rollout: interrupted")
+    assert "Traceback" not in err
