@@ -79,13 +79,17 @@ def test_ctrl_c_stops_the_analysis_in_one_line(tmp_path: Path) -> None:
     )
     # Well into the analysis (starting takes about 2 s of CPU, the analysis minutes), however
     # busy the machine is.
-    deadline = time.monotonic() + 300
-    while _cpu_seconds(proc.pid) < 6.0:
-        assert proc.poll() is None and time.monotonic() < deadline
-        time.sleep(0.2)
-    proc.send_signal(signal.SIGINT)
-    start = time.monotonic()
-    _out, err = proc.communicate(timeout=60)
+    try:
+        deadline = time.monotonic() + 300
+        while _cpu_seconds(proc.pid) < 6.0:
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
     assert time.monotonic() - start < 5
     assert proc.returncode == 130 and err.strip() == "backgammon analyse: interrupted"
 
@@ -104,14 +108,18 @@ def test_ctrl_c_stops_a_rollout_on_worker_processes_at_once() -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 300
-    while _cpu_seconds(proc.pid) < 1.5:  # started (its workers do the rolling out)
-        assert proc.poll() is None and time.monotonic() < deadline
-        time.sleep(0.2)
-    time.sleep(8)
-    proc.send_signal(signal.SIGINT)
-    start = time.monotonic()
-    _out, err = proc.communicate(timeout=120)
+    try:
+        deadline = time.monotonic() + 300
+        while _cpu_seconds(proc.pid) < 1.5:  # started (its workers do the rolling out)
+            assert proc.poll() is None and time.monotonic() < deadline
+            time.sleep(0.2)
+        time.sleep(8)
+        proc.send_signal(signal.SIGINT)
+        start = time.monotonic()
+        _out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
     assert time.monotonic() - start < 10
     assert proc.returncode == 130 and err.strip().endswith("backgammon rollout: interrupted")
     assert "Traceback" not in err
