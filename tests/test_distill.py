@@ -474,7 +474,7 @@ def test_command_line_relabels_a_data_file(
     written = np.load(out)
     assert np.array_equal(written["boards"], boards)
     assert np.array_equal(written["groups"], groups)
-    settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=1)
+    settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=1, bearoff_truncation=True)
     expected, _ = relabel(NetPair.load(net_file), boards, probs, 0.2, settings, net_file)
     assert np.array_equal(written["probs"], expected)
     out.unlink()
@@ -507,7 +507,7 @@ def test_command_line_rolls_labels_out_on_ray(
         assert ray.is_initialized()
     finally:
         ray.shutdown()
-    settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=1)
+    settings = RolloutSettings(trials=4, truncate=2, batch=4, seed=1, bearoff_truncation=True)
     expected, _ = relabel(NetPair.load(net_file), boards, probs, 0.2, settings, net_file)
     assert np.allclose(np.load(out)["probs"], expected, atol=1e-6)
 
