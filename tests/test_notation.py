@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import subprocess
 import time
 
 import pytest
+from gnubg_reference import GNUBG, played_game_cases
 from reference import REFERENCE
 
 from backgammon import AmbiguousMoveError, IllegalMoveError, InvalidMoveTextError, Move, Position
@@ -62,6 +64,46 @@ def test_gnubg_accepted_spellings(case: dict[str, object]) -> None:
             assert position.play(move).position_id() == r["resulting_position_id"]
 
 
+def _gnubg_hint_texts(cases: list[tuple[Position, tuple[int, int]]]) -> list[list[str]]:
+    """Debian gnubg's 0-ply ``hint`` plays (up to 40) for each position and roll, as it
+    writes them (one gnubg process)."""
+    cmds = ["set player 0 human", "set player 1 human", "new session"]
+    cmds.append("set evaluation chequerplay evaluation plies 0")
+    for position, (d1, d2) in cases:
+        cmds += [f"set board {position.position_id()}", f"set dice {d1} {d2}", "hint 40"]
+    out = subprocess.run(
+        [GNUBG], input="\n".join(cmds) + "\n", capture_output=True, text=True, timeout=600
+    ).stdout
+    lists: list[list[str]] = []
+    for line in out.splitlines():
+        found = re.match(r"\s+(\d+)\. Cubeful 0-ply\s+(.+?)\s+Eq\.", line)
+        if found:
+            if found.group(1) == "1":
+                lists.append([])
+            lists[-1].append(found.group(2))
+    return lists
+
+
+def test_our_notation_is_gnubgs_on_played_positions() -> None:
+    """gnubg's FormatMove on 300 rolls of played games where some play hits or the roll is a
+    double: every play gnubg lists reads back as the same text (``2/1*(2)``, ``bar/20*(2)``)."""
+    cases: list[tuple[Position, tuple[int, int]]] = []
+    for position, d1, d2 in played_game_cases(400, seed=38):
+        moves = position.legal_moves((d1, d2))
+        if len(moves) > 1 and (d1 == d2 or any(h for m in moves for _, _, h in m)):
+            cases.append((position, (d1, d2)))
+        if len(cases) == 300:
+            break
+    lists = _gnubg_hint_texts(cases)
+    assert len(lists) == len(cases)
+    grouped_hits = 0
+    for (position, dice), texts in zip(cases, lists, strict=True):
+        for text in texts:
+            assert str(position.parse_move(text, dice)) == text, (position.position_id(), dice)
+            grouped_hits += bool(re.search(r"\*\(\d\)", text))
+    assert grouped_hits > 10
+
+
 def test_canonical_writing() -> None:
     assert str(Move([(6, 1, False), (8, 3, False)])) == "8/3 6/1"
     assert str(Move([(24, 18, False), (18, 13, False)])) == "24/13"
@@ -70,6 +112,17 @@ def test_canonical_writing() -> None:
     assert str(Move([(2, 0, False)] * 4)) == "2/off(4)"
     assert str(Move([(13, 8, False), (13, 8, False), (8, 3, False), (8, 3, False)])) == "13/3(2)"
     assert str(Move()) == ""
+    # gnubg groups identical chains whatever their hit flags, marking the hit once.
+    assert str(Move([(13, 12, True), (8, 7, False), (2, 1, True), (2, 1, False)])) == (
+        "13/12* 8/7 2/1*(2)"
+    )
+    assert str(Move([(25, 20, True), (25, 20, False), (6, 1, True), (6, 1, False)])) == (
+        "bar/20*(2) 6/1*(2)"
+    )
+    # A point that held a blot stays in every chain through it: 24/18*/12(2), not 24/18*/12 24/12.
+    assert str(Move([(24, 18, True), (18, 12, False), (24, 18, False), (18, 12, False)])) == (
+        "24/18*/12(2)"
+    )
 
 
 def test_lenient_reading() -> None:

@@ -115,34 +115,46 @@ class Move(tuple[Step, ...]):
 
 
 def format_steps(steps: Iterable[Step]) -> str:
-    """gnubg's canonical notation (FormatMove): high sources first, chains joined, (n) groups."""
+    """gnubg's canonical notation (FormatMove): high sources first, chains joined, (n) groups.
+
+    As gnubg, a hit is a point that held an opponent's blot before the turn: a checker's
+    chain keeps such a point when it passes it, identical chains group whatever their flags
+    (``2/1*(2)``, ``bar/20*(2)``), and a hit point ending a chain is marked once.
+    """
     order = sorted(steps, key=lambda st: (st[0], st[1]), reverse=True)
+    hit_points = {t for _, t, hit in order if hit}
     # Join the steps of one checker: a step starting where an earlier one ended continues it.
-    chains: list[list[Step]] = []
-    for step in order:
+    chains: list[list[int]] = []
+    for s, t, _ in order:
         for chain in chains:
-            if chain[-1][1] == step[0]:
-                chain.append(step)
+            if chain[-1] == s:
+                if s not in hit_points:
+                    chain.pop()
+                chain.append(t)
                 break
         else:
-            chains.append([step])
-    texts: list[str] = []
+            chains.append([s, t])
+    grouped: list[tuple[list[int], int]] = []
     for chain in chains:
-        parts = [_point_text(chain[0][0])]
-        for i, (_, t, hit) in enumerate(chain):
-            if hit or i == len(chain) - 1:
-                parts.append(_point_text(t) + ("*" if hit else ""))
-        texts.append("/".join(parts))
-    # Group identical parts keeping first-appearance order: 24/18(2).
-    grouped: list[tuple[str, int]] = []
-    for text in texts:
         for i, (other, n) in enumerate(grouped):
-            if other == text:
+            if other == chain:
                 grouped[i] = (other, n + 1)
                 break
         else:
-            grouped.append((text, 1))
-    return " ".join(text if n == 1 else f"{text}({n})" for text, n in grouped)
+            grouped.append((chain, 1))
+    marked: set[int] = set()
+    texts: list[str] = []
+    for chain, n in grouped:
+        parts = [_point_text(chain[0])]
+        for t in chain[1:-1]:  # kept only where it hit
+            marked.add(t)
+            parts.append(_point_text(t) + "*")
+        last = chain[-1]
+        mark = last in hit_points and last not in marked
+        marked.update((last,) if mark else ())
+        parts.append(_point_text(last) + ("*" if mark else ""))
+        texts.append("/".join(parts) + (f"({n})" if n > 1 else ""))
+    return " ".join(texts)
 
 
 def _point_text(point: int) -> str:
