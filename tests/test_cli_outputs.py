@@ -123,3 +123,22 @@ def test_ctrl_c_stops_a_rollout_on_worker_processes_at_once() -> None:
     assert time.monotonic() - start < 10
     assert proc.returncode == 130 and err.strip().endswith("backgammon rollout: interrupted")
     assert "Traceback" not in err
+
+
+def test_a_windows_1252_match_file_is_read_with_a_note(tmp_path: Path) -> None:
+    """A .mat saved by an old Windows program (a player named Müller in cp1252) is read as
+    gnubg imports it, with a note naming the encoding; converting it keeps the name."""
+    text = SAMPLE.read_text("utf-8").replace("root", "Müller")
+    src, dst = tmp_path / "win.mat", tmp_path / "win.sgf"
+    src.write_bytes(text.encode("cp1252"))
+    r = run_cli("convert", str(src), str(dst))
+    assert r.returncode == 0, r.stderr
+    assert "not UTF-8" in r.stderr and "Windows-1252" in r.stderr and str(src) in r.stderr
+    assert "Müller" in dst.read_text("utf-8")
+
+
+def test_a_file_that_never_ends_is_refused_unread(tmp_path: Path) -> None:
+    """``analyse /dev/zero`` stops after the size limit instead of reading forever."""
+    r = run_cli("analyse", "/dev/zero", "--ply", "0", cwd=tmp_path, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "/dev/zero: over 16 MB: too large for a match file" in r.stderr

@@ -315,3 +315,21 @@ def test_reader_refuses_bytes_cleanly(name: str) -> None:
     rng = random.Random(f"bytes {name}")
     for blob in blobs(rng, seeds, n):
         check(read, blob)
+
+
+def test_any_bytes_decode_as_a_match_file() -> None:
+    """:func:`convert.decode` takes any bytes: UTF-8 as it is (no note), anything else as
+    Windows-1252 or Latin-1 with a note, never an exception."""
+    rng = random.Random(38)
+    for _ in range(2_000):
+        data = bytes(rng.randrange(256) for _ in range(rng.randrange(40)))
+        text, notes = convert.decode(data)
+        try:
+            expected, quiet = data.decode("utf-8-sig"), True
+        except UnicodeDecodeError:
+            quiet = False
+        if quiet:
+            assert (text, notes) == (expected, [])
+        else:
+            assert len(notes) == 1 and "not UTF-8" in notes[0]
+            assert text.encode("cp1252" if "1252" in notes[0] else "latin-1") == data

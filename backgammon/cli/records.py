@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 import time
 from pathlib import Path
 
@@ -12,7 +13,13 @@ from backgammon.cli.errors import UsageError
 from backgammon.play.dice import DiceSource
 from backgammon.play.match import Match
 from backgammon.records import matchfile
-from backgammon.records.convert import detect_format, format_of_name, read_text, write_text
+from backgammon.records.convert import (
+    detect_format,
+    format_of_name,
+    read_file_text,
+    read_text,
+    write_text,
+)
 
 __all__ = [
     "data_folder",
@@ -57,9 +64,13 @@ def read_record_file(path: Path) -> matchfile.MatchFile:
     """A saved .mat (or SGF, by the name) file's model, read once.  Anything unreadable
     raises :class:`UsageError` naming the file."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text, notes = read_file_text(path)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except matchfile.MatchFileError as exc:
+        raise UsageError(f"{path}: {exc}") from exc
+    for note in notes:
+        print(f"{path}: note: {note}", file=sys.stderr)
     try:
         return read_text(text, detect_format(text, path))
     except matchfile.MatchFileError as exc:

@@ -15,16 +15,56 @@ from backgammon.records.matchfile import MatchFile, MatchFileError, require_text
 
 __all__ = [
     "FORMATS",
+    "MAX_FILE_BYTES",
+    "FileTooLargeError",
     "convert",
     "convert_text",
+    "decode",
     "detect_format",
     "format_of_name",
     "read_any",
+    "read_file_text",
     "read_text",
     "write_text",
 ]
 
 FORMATS = ("mat", "sgf")
+MAX_FILE_BYTES = 16 * 1024 * 1024
+"""The largest match file read (gnubg's longest exports are a few hundred KB)."""
+
+
+class FileTooLargeError(MatchFileError):
+    """A file past :data:`MAX_FILE_BYTES` (or a device that never ends): refused unread."""
+
+
+def decode(data: bytes) -> tuple[str, list[str]]:
+    """A match file's bytes as text: UTF-8 (a byte-order mark dropped), else Windows-1252
+    (old exports with names like Müller; gnubg imports them too), else Latin-1, with a
+    warning saying which."""
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        where = f"byte {exc.start}"
+    for encoding, label in (("cp1252", "Windows-1252"), ("latin-1", "Latin-1")):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        return text, [f"not UTF-8 (at {where}): read as {label}"]
+    raise AssertionError("Latin-1 decodes any bytes")  # pragma: no cover
+
+
+def read_file_text(path: str | Path) -> tuple[str, list[str]]:
+    """A match file's text and what decoding it found odd (:func:`decode`), reading at most
+    :data:`MAX_FILE_BYTES` (:class:`FileTooLargeError` past that); OSError as the system
+    gives it."""
+    with Path(path).open("rb") as f:
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise FileTooLargeError(f"over {MAX_FILE_BYTES // 2**20} MB: too large for a match file")
+    return decode(data)
+
+
 _SUFFIXES = {".sgf": "sgf", ".mat": "mat"}
 
 
@@ -82,7 +122,7 @@ def convert(source: str | Path, target: str | Path) -> list[str]:
     dst_fmt = format_of_name(target)
     if dst_fmt is None:
         raise MatchFileError(f"{target}: name the target .mat or .sgf")
-    text = Path(source).read_text(encoding="utf-8-sig")
+    text, notes = read_file_text(source)
     out, warnings = convert_text(text, detect_format(text, source), dst_fmt)
     Path(target).write_text(out, encoding="utf-8")
-    return warnings
+    return notes + warnings
