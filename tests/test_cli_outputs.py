@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from clihelp import run_cli
+from clihelp import Terminal, last_line, run_cli
 
 SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
 
@@ -142,3 +143,27 @@ def test_a_file_that_never_ends_is_refused_unread(tmp_path: Path) -> None:
     r = run_cli("analyse", "/dev/zero", "--ply", "0", cwd=tmp_path, timeout=120)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "/dev/zero: over 16 MB: too large for a match file" in r.stderr
+
+
+def test_the_match_is_saved_after_every_action(tmp_path: Path) -> None:
+    """``play --out``, one play, then the terminal is killed (tmux kill-server): the file holds
+    the opening roll and the play, written whole (no temporary file left beside it)."""
+    term = Terminal("play --length 3 --seed 8 --bot random --out live.mat", tmp_path)
+    try:
+        seen = 0
+        while (found := term.next_prompt(seen)) is not None:
+            text, seen = found
+            prompt = last_line(text)
+            if "your play" in prompt:
+                term.keys("1", "Enter")
+            elif "Enter to confirm" in prompt:
+                term.keys("Enter")
+                break
+            else:
+                term.keys("Enter")
+        term.wait(lambda screen: last_line(screen).endswith(">") and "confirm" not in screen[-80:])
+    finally:
+        term.close()  # the terminal goes away: no quit, no Ctrl-C
+    saved = (tmp_path / "live.mat").read_text("utf-8")
+    assert " 3 point match" in saved and re.search(r"\s1\) \d\d: \S+", saved), saved
+    assert [p.name for p in tmp_path.iterdir()] == ["live.mat"]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -57,7 +59,18 @@ def write_mat(m: Match, path: Path, names: tuple[str, str], comment: str = "") -
     record = matchfile.from_match(m, names)
     if comment:
         record = dataclasses.replace(record, comment=comment)
-    path.write_text(write_text(record, format_of_name(path) or "mat"), encoding="utf-8")
+    text = write_text(record, format_of_name(path) or "mat")
+    # A new file renamed over the old one: a kill or power cut leaves one or the other whole.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def read_record_file(path: Path) -> matchfile.MatchFile:

@@ -221,12 +221,21 @@ class Session:
         write_mat(self.match, target, self.options.names, note)
         return target
 
+    def progress(self) -> tuple[int, int]:
+        """How far the match's record has come (games, actions of the last one)."""
+        games = self.match.record.games
+        return len(games), len(games[-1]) if games else 0
+
     # ------------------------------------------------------------------ the loop
     def run(self) -> int:
         """Play until the match is over or the user stops; the match is saved either way."""
         try:
+            saved = self.progress()
             while not self.match.is_over:
                 self.step()
+                if self.progress() != saved:  # after every action, so a killed terminal
+                    saved = self.progress()  # loses at most the one in flight
+                    self.save()
         except (EOFError, KeyboardInterrupt, _Quit) as stop:
             where = self.save()
             if not isinstance(stop, _Quit):
