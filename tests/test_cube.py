@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import math
+import re
+import subprocess
+from statistics import NormalDist
+
 import pytest
-from gnubg_reference import cube_cases
+from gnubg_reference import GNUBG, cube_cases
 from hypothesis import given
 from hypothesis import strategies as st
 from matchhelp import match_at
@@ -18,7 +23,7 @@ from backgammon.players.cube import (
     cube_efficiency,
     money_equity,
 )
-from backgammon.players.met import KAZAROSS_XG2, MatchEquityError
+from backgammon.players.met import KAZAROSS_XG2, SPREAD, MatchEquityError
 
 
 def race(p: float) -> tuple[float, float, float, float, float]:
@@ -124,25 +129,62 @@ def test_bad_states_are_rejected() -> None:
 
 def test_met_is_a_proper_table() -> None:
     t = KAZAROSS_XG2
-    assert t.size == 25
+    assert t.size == 64  # R: matches up to 64 points; gnubg extends its tables as far
     assert t.equity(1, 2) == 0.67736  # Crawford game, 1-away vs 2-away
     assert t.equity(2, 1, post_crawford=True) == 0.48803  # free drop value
     assert t.equity(0, 3) == 1.0 and t.equity(3, 0) == 0.0
     with pytest.raises(MatchEquityError):
-        t.equity(26, 3)
+        t.equity(65, 3)
     with pytest.raises(MatchEquityError):
         t.equity(0, 0)
 
 
-@given(st.integers(1, 25), st.integers(1, 25))
+@given(st.integers(1, 64), st.integers(1, 64))
 def test_met_is_symmetric(a: int, b: int) -> None:
     t = KAZAROSS_XG2
     assert t.equity(a, b) + t.equity(b, a) == pytest.approx(1.0, abs=1e-9)
 
 
-@given(st.integers(1, 24), st.integers(1, 25))
+@given(st.integers(1, 63), st.integers(1, 64))
 def test_needing_fewer_points_is_better(a: int, b: int) -> None:
     assert KAZAROSS_XG2.equity(a, b) >= KAZAROSS_XG2.equity(a + 1, b)
+
+
+def _gnubg_met(length: int) -> tuple[list[list[float]], list[float]]:
+    """Debian gnubg's pre- and post-Crawford tables for a ``length``-point match."""
+    cmds = ["set player 0 human", "set player 1 human", f"new match {length}"]
+    cmds.append(f"show matchequitytable {length}")
+    out = subprocess.run(
+        [GNUBG], input="\n".join(cmds) + "\n", capture_output=True, text=True, timeout=120
+    ).stdout
+    pre, post = out.split("Pre-Crawford table:")[1].split("Post-Crawford table for player 0")
+    row = re.compile(r"\s+\d+-away\s+\d+\.\d")
+    table = [[float(x) / 100 for x in ln.split()[1:]] for ln in pre.splitlines() if row.match(ln)]
+    free = next(ln for ln in post.splitlines() if row.match(ln))
+    return table, [float(x) / 100 for x in free.split()[1:]]
+
+
+def test_the_table_past_25_points_is_gnubgs_within_half_a_percent() -> None:
+    """Kazaross-XG2 stops at 25 points; gnubg extends it to 64 with its model and ours with
+    :func:`extended`: every entry of the 64-point tables within 0.5% of gnubg's, the
+    original 625 the same."""
+    pre, post = _gnubg_met(64)
+    assert len(pre) == 64 and all(len(r) == 64 for r in pre) and len(post) == 64
+    for i in range(64):
+        assert KAZAROSS_XG2.post[i] == pytest.approx(post[i], abs=1e-4)
+        for j in range(64):
+            tolerance = 1e-6 if i < 25 and j < 25 else 0.005
+            assert KAZAROSS_XG2.equity(i + 1, j + 1) == pytest.approx(pre[i][j], abs=tolerance)
+
+
+def test_the_normal_model_fits_the_long_matches_of_the_table() -> None:
+    """:data:`SPREAD` fits Kazaross-XG2 where the extension continues it (a + b >= 25)."""
+    base = KAZAROSS_XG2
+    for a in range(2, 26):
+        for b in range(2, 26):
+            if a + b >= 25:
+                model = NormalDist().cdf((b - a) / (SPREAD * math.sqrt(a + b)))
+                assert abs(model - base.equity(a, b)) < 0.008
 
 
 def _pass_threshold(state: CubeState, x: float) -> float:

@@ -53,6 +53,14 @@ def test_cube_decision_by_gnubg_id(client: TestClient) -> None:
     assert body["cube"]["action"] == "no double" and body["cube"]["response"] == "take"
 
 
+def test_a_match_past_25_points_is_evaluated(client: TestClient) -> None:
+    """A 31-point match (R: up to 64) gets its cube decision, not a 500 for the match-equity
+    table's 25 points."""
+    r = client.get("/api/engine/hint", params={"gnubgid": "4HPwATDgc/ABMA:MAHgAwAAAAAE"})
+    assert r.status_code == 200, r.text
+    assert r.json()["cube"]["action"] == "no double"
+
+
 def test_the_eval_endpoint_gives_backgammon_evals_numbers(client: TestClient) -> None:
     """``/api/engine/eval`` sends what ``backgammon eval`` prints, for the side on roll
     before its roll (the 52 of the XGID is not yet rolled for this judgement)."""

@@ -1,7 +1,8 @@
 """Match-equity tables: the chance of winning a match from a score, before any game starts.
 
 The built-in table is Kazaross-XG2 (25 points, with post-Crawford values), as distributed
-with GNU Backgammon in ``met/Kazaross-XG2.xml``.  Its notice reads:
+with GNU Backgammon in ``met/Kazaross-XG2.xml``, extended to 64 points as gnubg extends its
+tables (:func:`extended`).  Its notice reads:
 
     Table rolled up to 9 point match. Then uses R/K MET which was rolled up to 15 and
     extrapolated to 25 points by Neil Kazaross 2011.  Copying and distribution of verbatim
@@ -11,9 +12,11 @@ with GNU Backgammon in ``met/Kazaross-XG2.xml``.  Its notice reads:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
+from statistics import NormalDist
 
-__all__ = ["KAZAROSS_XG2", "MatchEquityError", "MatchEquityTable"]
+__all__ = ["KAZAROSS_XG2", "SPREAD", "MatchEquityError", "MatchEquityTable", "extended"]
 
 
 class MatchEquityError(ValueError):
@@ -194,7 +197,46 @@ _POST = (
     "0.005560 0.005050 0.003360 0.003030 0.002030 0.001820 0.001230"
 )
 
-KAZAROSS_XG2 = MatchEquityTable(
-    "Kazaross-XG2", _table(_PRE), tuple(float(x) for x in _POST.split())
+
+def extended(table: MatchEquityTable, size: int = 64) -> MatchEquityTable:
+    """``table`` grown to ``size`` points, its own values kept.  Beyond it, post-Crawford by
+    the recursion of the Crawford-free game (half the games won, a share of them gammons,
+    the share fitted to the table's last entries); 1-away pre-Crawford by the Crawford game
+    on top of that; the rest by a normal model of the points to go (:data:`SPREAD`)."""
+    n = table.size
+    if size <= n:
+        return table
+    post = list(table.post)
+    # post[i] = g/2 post[i-4] + (1-g)/2 post[i-2], g from the last even entries.
+    a, b, c = post[n - 1], post[n - 3], post[n - 5]
+    g = (2 * a - b) / (c - b)
+    while len(post) < size:
+        i = len(post)
+        post.append(g / 2 * post[i - 4] + (1 - g) / 2 * post[i - 2])
+
+    def normal(i: int, j: int) -> float:
+        return _NORMAL.cdf((j - i) / (SPREAD * math.sqrt(i + j)))
+
+    pre = [[0.0] * size for _ in range(size)]
+    for i in range(1, size + 1):
+        for j in range(1, size + 1):
+            if i <= n and j <= n:
+                pre[i - 1][j - 1] = table.pre[i - 1][j - 1]
+            elif i == 1:  # the Crawford game: the trailer needs j, then post-Crawford
+                pre[0][j - 1] = 1 - (g / 2 * post[j - 3] + (1 - g) / 2 * post[j - 2])
+            elif j == 1:
+                pre[i - 1][0] = g / 2 * post[i - 3] + (1 - g) / 2 * post[i - 2]
+            else:
+                pre[i - 1][j - 1] = normal(i, j)
+    return replace(table, pre=tuple(map(tuple, pre)), post=tuple(post))
+
+
+_NORMAL = NormalDist()
+SPREAD = 1.76
+"""``k`` of the normal model ``Φ((b - a) / (k √(a + b)))`` of a side a away against b away:
+fitted to Kazaross-XG2's entries with a + b >= 25, every one within 0.8% of it."""
+
+KAZAROSS_XG2 = extended(
+    MatchEquityTable("Kazaross-XG2", _table(_PRE), tuple(float(x) for x in _POST.split()))
 )
-"""The Kazaross-XG2 table (gnubg's default)."""
+"""The Kazaross-XG2 table (gnubg's default), extended to 64 points."""
