@@ -241,3 +241,12 @@ def test_lines_gnubg_sends() -> None:
             _same(back, s, ordered=False)
         assert back.turn == s.turn
     assert rolled < len(states)
+
+
+def test_a_centred_cube_of_2_in_a_match_is_refused() -> None:
+    """Both may-double flags say the cube is centred, and a centred cube in a match is at 1:
+    the line is refused where it is read, not by the bot later (a traceback in external)."""
+    line = GNUBG_ROLL.replace(":0:0:0:0:1:1:1:0:", ":0:0:0:0:2:1:1:0:")
+    assert line != GNUBG_ROLL
+    with pytest.raises(InvalidBoardLineError, match="a centred cube is at 1 in a match, not 2"):
+        Match.from_board_line(line)

@@ -3,7 +3,9 @@ xgid_roundtrip.json), and the Position ID of match states against gnubg_nn."""
 
 from __future__ import annotations
 
+import base64
 import json
+import random
 from dataclasses import replace
 from typing import Any
 
@@ -24,6 +26,7 @@ from backgammon.ids.xgid import InvalidXgidError, gnubg_id_from_xgid, parse_xgid
 from backgammon.play.dice import FixedDice, SeededDice
 from backgammon.play.match import IllegalPositionError, Match, MatchError, Phase
 from backgammon.play.rules import Rules
+from backgammon.players.cube import CubeState
 
 VECTORS: dict[str, Any] = json.loads((REFERENCE / "vectors.json").read_text())
 ROUNDTRIP: list[dict[str, Any]] = json.loads((REFERENCE / "xgid_roundtrip.json").read_text())
@@ -282,3 +285,48 @@ def test_position_ids_agree_with_gnubg_nn_through_whole_matches() -> None:
                 assert [list(x) for x in board] == _gnubg_board(m)
                 checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("2K01BgCG7x4AQA:iAFgAQAAAAAE", "a Crawford game needs a side 1 away"),
+        ("+gMAAN47AQAAAA:iIEyAAAAAAAE", "no doubling in the Crawford game"),
+        ("XGID=---c--E-E---dC---b-cAb-a-A:15:0:1:25:0:0:0:7:6", "a centred cube is at 1"),
+    ],
+)
+def test_states_the_rules_cannot_reach_are_refused_by_the_readers(text: str, why: str) -> None:
+    """R (Crawford): the Crawford game comes when a side is 1 away and its cube stays at 1; a
+    centred cube in a match is at 1.  IDs saying otherwise are refused where they are read,
+    so no face meets them later (they were 500s and tracebacks)."""
+    read = Match.from_xgid if text.startswith("XGID") else Match.from_gnubg_id
+    with pytest.raises(MatchError, match=why):
+        read(text)
+
+
+def test_whatever_the_readers_accept_the_cube_evaluation_accepts() -> None:
+    """Mutated match IDs (bits flipped in valid ones): each one :meth:`Match.from_gnubg_id`
+    accepts with a decision to make gives a cube state the evaluators take."""
+    rng = random.Random(20)
+    m = Match(7, dice=SeededDice(20))
+    bases = []
+    while len(bases) < 40:
+        m.roll() if m.phase in (Phase.OPENING, Phase.ROLL) else m.move(m.legal_moves()[0])
+        if m.phase is Phase.MOVE:
+            bases.append(m.gnubg_id())
+    accepted = 0
+    for _ in range(6_000):
+        pos_id, match_id = rng.choice(bases).split(":")
+        raw = bytearray(base64.b64decode(match_id + "="))
+        for _ in range(rng.randint(1, 3)):
+            raw[rng.randrange(len(raw))] ^= 1 << rng.randrange(8)
+        text = f"{pos_id}:{base64.b64encode(bytes(raw)).decode()[:12]}"
+        try:
+            match = Match.from_gnubg_id(text)
+        except ValueError:
+            continue
+        if match.phase is Phase.OVER:  # nothing to evaluate: the faces say so first
+            continue
+        CubeState.from_match(match)
+        accepted += 1
+    assert accepted > 500

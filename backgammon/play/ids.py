@@ -283,6 +283,12 @@ def _checked_state(
         raise MatchError(f"cube {cube_value} is over the maximum {rules.max_cube}")
     if crawford and (n is None or not rules.crawford):
         raise MatchError("a Crawford game needs a match played with the Crawford rule")
+    if crawford and n is not None and n - 1 not in score:
+        raise MatchError(f"a Crawford game needs a side 1 away, not {score[0]}-{score[1]}")
+    if crawford and (cube_value != 1 or phase is Phase.DOUBLED):
+        raise MatchError("no doubling in the Crawford game: its cube stays at 1 (R: Crawford)")
+    if n is not None and cube_owner is None and cube_value != 1:
+        raise MatchError(f"a centred cube is at 1 in a match, not {cube_value}")
     if phase is Phase.OVER:
         winner = 0 if score[0] >= score[1] else 1
     else:
