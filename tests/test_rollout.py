@@ -332,7 +332,9 @@ def test_the_command_prints_a_table_and_reports_bad_options(
     assert "Rollout: 4 trials" in out and "(position)" in out
     assert main(["rollout", "4HPwATDgc/ABMA", "--workers", "0"]) == 2
     assert "--workers" in capsys.readouterr().err
-    assert main(["rollout", "4HPwATDgc/ABMA", "--trials", "0"]) == 2
+    with pytest.raises(SystemExit) as refused:  # argparse's own refusal of a count
+        main(["rollout", "4HPwATDgc/ABMA", "--trials", "0"])
+    assert refused.value.code == 2 and "--trials: must be from 1" in capsys.readouterr().err
     assert main(["rollout", "4HPwATDgc/ABMA", "--dice", "77"]) == 2
 
 
@@ -370,3 +372,22 @@ def test_a_match_cube_rollout_is_in_match_winning_chances() -> None:
     for c in (nd, dt):
         assert c.mwc is not None and 0.0 < c.mwc < 1.0
         assert c.equity == pytest.approx(2 * (c.mwc - lose) / (win - lose) - 1)
+
+
+def test_trials_are_summed_batch_by_batch_not_kept() -> None:
+    """The mean and standard error built batch by batch (memory: one row per candidate,
+    whatever ``--trials``) equal numpy's over all the trials at once; the batches are made
+    as they are needed, so ten million trials plan nothing up front."""
+    from backgammon.judging.rollout.run import _Moments, batches
+
+    rng = np.random.default_rng(21)
+    x = rng.normal(size=(3, 1000))
+    moments = _Moments()
+    for first in range(0, 1000, 37):
+        moments.add(x[:, first : first + 37])
+    assert moments.n == 1000
+    assert np.allclose(moments.mean, x.mean(axis=1), rtol=0, atol=1e-12)
+    expected = x.std(axis=1, ddof=1) / np.sqrt(1000)
+    assert np.allclose(moments.se(), expected, rtol=1e-10, atol=0)
+    plan = batches(RolloutSettings(trials=10_000_000, batch=36))
+    assert next(plan) == (0, 36) and next(plan) == (36, 36)

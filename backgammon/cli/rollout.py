@@ -138,6 +138,7 @@ def rollout_command(args: argparse.Namespace) -> int:
             workers=args.workers,
             ray_address=args.ray,
             progress=lambda done, total: bar.update(task, completed=done),
+            partial=True,
         )
     if args.json:
         text = json.dumps(result.to_json(), indent=2)
@@ -147,4 +148,7 @@ def rollout_command(args: argparse.Namespace) -> int:
             Path(args.json).write_text(text + "\n", encoding="utf-8")
     if not to_stdout:
         Console().print(_table(result, not state.is_money))
+    if result.interrupted:
+        print(f"backgammon rollout: interrupted after {result.trials} trials", file=sys.stderr)
+        return 130
     return 0

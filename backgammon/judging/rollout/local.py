@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future
 from typing import Protocol
 
@@ -25,13 +25,13 @@ Batch = tuple[int, int]
 class Backend(Protocol):
     """Plays batches ``(first trial, count)`` of a job and yields their results in order."""
 
-    def run(self, job: RolloutJob, batches: Sequence[Batch]) -> Iterator[TrialResults]: ...
+    def run(self, job: RolloutJob, batches: Iterable[Batch]) -> Iterator[TrialResults]: ...
 
 
 class InProcess:
     """Every batch in this process, one after the other."""
 
-    def run(self, job: RolloutJob, batches: Sequence[Batch]) -> Iterator[TrialResults]:
+    def run(self, job: RolloutJob, batches: Iterable[Batch]) -> Iterator[TrialResults]:
         for first, count in batches:
             yield play_trials(job, first, count)
 
@@ -44,7 +44,7 @@ class ProcessPool:
             raise ValueError(f"workers must be >= 1, got {workers}")
         self.workers = workers
 
-    def run(self, job: RolloutJob, batches: Sequence[Batch]) -> Iterator[TrialResults]:
+    def run(self, job: RolloutJob, batches: Iterable[Batch]) -> Iterator[TrialResults]:
         pool = start_pool(self.workers, initializer=limit_blas_threads)
         pending: deque[Future[TrialResults]] = deque()
         finished = False

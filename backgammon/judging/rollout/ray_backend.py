@@ -8,7 +8,7 @@ batches and their order are those of the local pool, so the numbers are identica
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from backgammon.judging.rollout.engine import RolloutJob, TrialResults, play_trials
@@ -47,7 +47,7 @@ class RayBackend:
         cpus = int(self._ray.cluster_resources().get("CPU", 1))
         self.in_flight = in_flight or 2 * max(1, cpus)
 
-    def run(self, job: RolloutJob, batches: Sequence[Batch]) -> Iterator[TrialResults]:
+    def run(self, job: RolloutJob, batches: Iterable[Batch]) -> Iterator[TrialResults]:
         ray = self._ray
         job_ref = ray.put(job)
         pending: deque[Any] = deque()

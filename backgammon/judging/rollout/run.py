@@ -9,8 +9,8 @@ is below the target.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -63,11 +63,14 @@ class RolloutResult:
     trials: int
     candidates: tuple[CandidateResult, ...]
     settings: RolloutSettings
+    interrupted: bool = False
+    """Stopped by Ctrl-C (with ``partial=True``): the figures are of the trials played."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form (see the README): trials, settings and candidates."""
         return {
             "trials": self.trials,
+            **({"interrupted": True} if self.interrupted else {}),
             "settings": asdict(self.settings),
             "candidates": [
                 {k: v for k, v in asdict(c).items() if v is not None or k not in ("mwc", "mwc_se")}
@@ -115,18 +118,39 @@ def candidates_for(
     return tuple(Candidate(text, pos.board, True, state.flip()) for text, pos in after)
 
 
-def _mean_se(x: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Mean and standard error of the mean along the trials axis (axis 1)."""
-    n = x.shape[1]
-    mean = x.mean(axis=1)
-    se = x.std(axis=1, ddof=1) / math.sqrt(n) if n > 1 else np.zeros_like(mean)
-    return mean, se
+class _Moments:
+    """Mean and standard error of the mean along the trials axis (axis 1), batch by batch
+    (Chan's parallel update): memory stays one row per candidate whatever the trials."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.mean: FloatArray = np.zeros(0)
+        self.m2: FloatArray = np.zeros(0)
+
+    def add(self, x: FloatArray) -> None:
+        k = x.shape[1]
+        mean = x.mean(axis=1)
+        m2 = ((x - mean[:, None]) ** 2).sum(axis=1)
+        if self.n == 0:
+            self.n, self.mean, self.m2 = k, mean, m2
+            return
+        n = self.n + k
+        delta = mean - self.mean
+        self.mean = self.mean + delta * (k / n)
+        self.m2 = self.m2 + m2 + delta**2 * (self.n * k / n)
+        self.n = n
+
+    def se(self) -> FloatArray:
+        if self.n < 2:
+            return np.zeros_like(self.mean)
+        return np.sqrt(self.m2 / (self.n - 1)) / math.sqrt(self.n)
 
 
-def batches(settings: RolloutSettings) -> list[tuple[int, int]]:
-    """The fixed batches ``(first, count)`` the trials are played in."""
+def batches(settings: RolloutSettings) -> Iterator[tuple[int, int]]:
+    """The fixed batches ``(first, count)`` the trials are played in, made as they are
+    needed."""
     b = settings.batch
-    return [(f, min(b, settings.trials - f)) for f in range(0, settings.trials, b)]
+    return ((f, min(b, settings.trials - f)) for f in range(0, settings.trials, b))
 
 
 def backend_for(workers: int | None = 1, ray_address: str | None = None) -> Backend:
@@ -155,12 +179,14 @@ def rollout(
     weights: str | None = None,
     bearoff: bool = True,
     met: MatchEquityTable = KAZAROSS_XG2,
+    partial: bool = False,
 ) -> RolloutResult:
     """Roll out ``position`` (the side on roll's view, cube and score in ``state``): the
     position, the plays of ``dice`` or the cube decision (``cube``, which is cubeful).
 
     Runs on ``backend``, else Ray at ``ray_address``, else ``workers`` local processes
-    (None: one per core).  ``progress(done, total)`` is called after each batch.
+    (None: one per core).  ``progress(done, total)`` is called after each batch.  With
+    ``partial``, Ctrl-C after some trials returns what they found (``interrupted``).
     """
     state = state or CubeState()
     settings = settings or RolloutSettings()
@@ -170,20 +196,22 @@ def rollout(
     job = RolloutJob(cands, settings, state, weights, bearoff, met)
     if backend is None:
         backend = backend_for(workers, ray_address)
-    probs: list[FloatArray] = []
-    values: list[FloatArray] = []
-    done = 0
-    for part in backend.run(job, batches(settings)):
-        probs.append(part.probs)
-        values.append(part.cubeful)
-        done += part.probs.shape[1]
-        if progress is not None:
-            progress(done, settings.trials)
-        if settings.target_se is not None and done >= settings.min_trials:
-            _, se = _mean_se(np.concatenate(values, axis=1))
-            if float(se.max()) <= settings.target_se:
+    probs, values = _Moments(), _Moments()
+    try:
+        for part in backend.run(job, batches(settings)):
+            probs.add(part.probs.transpose(0, 2, 1).reshape(-1, part.probs.shape[1]))
+            values.add(part.cubeful)
+            if progress is not None:
+                progress(values.n, settings.trials)
+            target = settings.target_se
+            enough = target is not None and values.n >= settings.min_trials
+            if enough and values.se().max() <= (target or 0.0):
                 break
-    return _result(job, np.concatenate(probs, axis=1), np.concatenate(values, axis=1), cube)
+    except KeyboardInterrupt:
+        if not partial or values.n == 0:
+            raise
+        return replace(_result(job, probs, values, cube), interrupted=True)
+    return _result(job, probs, values, cube)
 
 
 def _emg(state: CubeState, met: MatchEquityTable) -> tuple[float, float]:
@@ -196,12 +224,11 @@ def _emg(state: CubeState, met: MatchEquityTable) -> tuple[float, float]:
     return 2.0 / (win - lose), -1.0 - 2.0 * lose / (win - lose)
 
 
-def _result(job: RolloutJob, probs: FloatArray, values: FloatArray, cube: bool) -> RolloutResult:
+def _result(job: RolloutJob, probs: _Moments, values: _Moments, cube: bool) -> RolloutResult:
     state, met = job.root, job.met
-    p_mean, p_se = _mean_se(probs.transpose(0, 2, 1).reshape(-1, probs.shape[1]))
-    p_mean = p_mean.reshape(len(job.candidates), 5)
-    p_se = p_se.reshape(len(job.candidates), 5)
-    v_mean, v_se = _mean_se(values)
+    p_mean = probs.mean.reshape(len(job.candidates), 5)
+    p_se = probs.se().reshape(len(job.candidates), 5)
+    v_mean, v_se = values.mean, values.se()
     out: list[CandidateResult] = []
     for k, cand in enumerate(job.candidates):
         pm = tuple(float(x) for x in p_mean[k])
@@ -235,4 +262,4 @@ def _result(job: RolloutJob, probs: FloatArray, values: FloatArray, cube: bool) 
             out.append(CandidateResult(CUBE_LABELS[2], nd, zero, 1.0, 0.0, dp, 0.0))
     else:
         out.sort(key=lambda c: -c.equity)
-    return RolloutResult(int(probs.shape[1]), tuple(out), job.settings)
+    return RolloutResult(values.n, tuple(out), job.settings)
