@@ -171,3 +171,46 @@ def test_the_match_is_saved_after_every_action(tmp_path: Path) -> None:
     saved = (tmp_path / "live.mat").read_text("utf-8")
     assert " 3 point match" in saved and re.search(r"\s1\) \d\d: \S+", saved), saved
     assert [p.name for p in tmp_path.iterdir()] == ["live.mat"]
+
+
+NARROW = {"COLUMNS": "80"}
+"""An 80-column terminal."""
+
+
+def _wider_than_80(text: str) -> list[str]:
+    """The lines of ``text`` wider than 80 terminal cells (box drawing counts one each)."""
+    return [line for line in text.splitlines() if len(line) > 80]
+
+
+def test_everything_printed_fits_80_columns(tmp_path: Path) -> None:
+    """The README promises 80x24: help (every command's), hints (plays and cube) and the
+    analysis with its errors list fit 80 columns, cutting no header or play."""
+    listing = run_cli("--help", env=NARROW).stdout.split("COMMAND\n")[-1]
+    commands = [
+        line.split()[0]
+        for line in listing.splitlines()
+        if line.startswith("    ") and line[4] != " "
+    ]
+    assert {"play", "hint", "analyse", "rollout", "eval"} <= set(commands)
+    for c in ["", *commands]:
+        r = run_cli(*([c] if c else []), "--help", env=NARROW)
+        assert r.returncode == 0 and _wider_than_80(r.stdout) == [], c
+    plays = run_cli("hint", "w741BADvCQAAAA:EQGnAAAAAAAE", "--dice", "61", env=NARROW)
+    assert "4/off 1/off" in plays.stdout and _wider_than_80(plays.stdout) == []
+    cube = run_cli("hint", "4HPwATDgc/ABMA:MAHgAwAAAAAE", env=NARROW)
+    assert "Proper: no double" in cube.stdout and _wider_than_80(cube.stdout) == []
+    r = run_cli("analyse", str(SAMPLE), "--ply", "0", cwd=tmp_path, timeout=600, env=NARROW)
+    assert r.returncode == 0 and _wider_than_80(r.stdout) == []
+    # Each error with its dice, the whole plays and the ID (no "Pla…" nor "21/…").
+    assert (
+        "root rolled 44, very bad" in r.stdout and "played 9/1* 9/5(2), better 13/5(2)" in r.stdout
+    )
+    assert "…" not in r.stdout and "gnubg ID bBvwACbg6w4DIA:cAmyAAAAAAAE" in r.stdout
+
+
+def test_no_table_prints_minus_zero() -> None:
+    """A value that rounds to zero is +0.000, never -0.000."""
+    from backgammon.cli.render import signed
+
+    assert [signed(v) for v in (-0.0004, 0.0, -0.0, 0.0004)] == ["+0.000"] * 4
+    assert signed(-0.0006) == "-0.001" and signed(-0.04, 1) == "+0.0"

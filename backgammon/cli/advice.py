@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from backgammon.cli.errors import UsageError
+from backgammon.cli.render import signed
 from backgammon.core.position import Position
 from backgammon.core.values import Move
 from backgammon.play.match import ActionKind, Match, Phase
@@ -60,15 +61,19 @@ def hint_lines(
     best = ranked[0]
     lines = []
     for i, r in enumerate(ranked, 1):
-        diff = "" if i == 1 else f"({r.equity - best.equity:+.3f})"
+        diff = "" if i == 1 else f"({signed(r.equity - best.equity)})"
         mwc = ""
         if r.mwc is not None and best.mwc is not None:
-            d = "" if i == 1 else f" ({100 * (r.mwc - best.mwc):+.1f})"
+            d = "" if i == 1 else f" ({signed(100 * (r.mwc - best.mwc), 1)})"
             mwc = f"  MWC {100 * r.mwc:5.1f}%{d:<8}"
         p = r.probabilities
+        # Two lines a play, as gnubg's hint: within 80 columns whatever the play's length.
         lines.append(
-            f" {i:2d}. {r.move!s:<20} {r.plies}-ply EMG {r.equity:+.3f} {diff:<9}{mwc}"
-            f"  win {p.win:5.1%} gammon {p.win_gammon:5.1%}"
+            f" {i:2d}. {r.move!s:<22} {r.plies}-ply EMG {signed(r.equity)} {diff:<9}{mwc}".rstrip()
+        )
+        lines.append(
+            f"     win {p.win:6.1%} gammon {p.win_gammon:5.1%} bg {p.win_backgammon:5.1%}"
+            f" · lose gammon {p.lose_gammon:5.1%} bg {p.lose_backgammon:5.1%}"
         )
     return lines
 
@@ -98,15 +103,18 @@ def cube_hint(bot: Bot, m: Match) -> str:
             if d.action is not CubeAction.DOUBLE and dt > dp and nd >= dp:
                 proper = "too good to double"
             answer = "pass" if d.response is CubeAction.PASS else d.response.value
-            return (
-                f"No double {nd:+.3f}{mwc(d.no_double)} ({nd - best:+.3f}), "
-                f"double/take {dt:+.3f}{mwc(d.double_take)} ({dt - best:+.3f}), "
-                f"double/pass {dp:+.3f}{mwc(d.double_pass)} ({dp - best:+.3f}). "
-                f"Proper: {proper}, {answer}."
+            rows = (
+                ("No double", nd, d.no_double),
+                ("Double/take", dt, d.double_take),
+                ("Double/pass", dp, d.double_pass),
+            )
+            return "\n".join(
+                [f"{name:<12} {signed(v)}{mwc(raw)}  ({signed(v - best)})" for name, v, raw in rows]
+                + [f"Proper: {proper}, {answer}."]
             )
         take, drop = -dt, -dp
         return (
-            f"Take {take:+.3f}{mwc(d.double_take, True)}, pass {drop:+.3f}"
+            f"Take {signed(take)}{mwc(d.double_take, True)}, pass {signed(drop)}"
             f"{mwc(d.double_pass, True)}. Advice: {d.response.value} "
             f"({abs(take - drop):.3f} better)."
         )

@@ -8,14 +8,17 @@ import argparse
 import html
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.records import read_record_file
+from backgammon.cli.render import signed
 from backgammon.judging.analysis import (
     THRESHOLDS,
     Analysis,
@@ -159,14 +162,14 @@ def review_lines(a: Analysis) -> list[str]:
         error = f"error {d.error_emg:.3f}{mark}" if d.error_emg > 0 else "best"
         lines.append("")
         if d.kind == "checker" and d.dice is not None:
-            luck = f", luck {d.luck:+.3f}" if d.luck is not None else ""
+            luck = f", luck {signed(d.luck)}" if d.luck is not None else ""
             lines.append(f"{d.move:>3}. {who} {d.dice[0]}{d.dice[1]}: {d.played}  [{error}{luck}]")
             best = d.candidates[0].equity if d.candidates else 0.0
             for i, c in enumerate(d.candidates, 1):
                 played = "*" if c.move == d.played else " "
-                diff = "" if i == 1 else f"({c.equity - best:+.3f})"
+                diff = "" if i == 1 else f"({signed(c.equity - best)})"
                 share = "" if c.mwc is None else f" {unit} {_percent(c.mwc)}%"
-                lines.append(f"   {played}{i}. {c.move:<22} {c.equity:+.3f} {diff:<9}{share}")
+                lines.append(f"   {played}{i}. {c.move:<22} {signed(c.equity)} {diff:<9}{share}")
                 w, wg, wbg, lg, lbg = (_percent(x) for x in c.probabilities)
                 lines.append(
                     f"        win {w}  gammon {wg}  bg {wbg}  |  lose gammon {lg}  bg {lbg}"
@@ -177,8 +180,8 @@ def review_lines(a: Analysis) -> list[str]:
         if d.cube is not None:
             cv = d.cube
             lines.append(
-                f"      no double {cv.no_double:+.3f}, double/take {cv.double_take:+.3f}, "
-                f"double/pass {cv.double_pass:+.3f}"
+                f"      no double {signed(cv.no_double)}, double/take {signed(cv.double_take)}, "
+                f"double/pass {signed(cv.double_pass)}"
             )
             lines.append(f"      proper: {cv.proper}")
     return lines
@@ -199,9 +202,9 @@ def print_tables(console: Console, a: Analysis) -> None:
         ("PR", [f"{p.pr:.1f}" for p in a.players]),
         ("Rating", [p.rating for p in a.players]),
         ("Doubtful / bad / very bad", [_marks(p.marks) for p in a.players]),
-        ("Luck (EMG)", [f"{p.luck_emg:+.3f}" for p in a.players]),
-        ("Result", [f"{p.result:+.3f}" for p in a.players]),
-        ("Luck-adjusted result", [f"{p.luck_adjusted:+.3f}" for p in a.players]),
+        ("Luck (EMG)", [f"{signed(p.luck_emg)}" for p in a.players]),
+        ("Result", [f"{signed(p.result)}" for p in a.players]),
+        ("Luck-adjusted result", [f"{signed(p.luck_adjusted)}" for p in a.players]),
     ]
     for label, values in rows:
         t.add_row(label, *values)
@@ -210,22 +213,29 @@ def print_tables(console: Console, a: Analysis) -> None:
     if not errors:
         console.print("No errors marked bad or very bad.")
         return
-    e = Table(title="Errors marked bad and very bad")
-    for col in ("Game", "Move", "Player", "Played", "Better", "Error", "Mark"):
-        e.add_column(col)
-    e.add_column("gnubg ID", no_wrap=True)
+    console.print(Text("Errors marked bad and very bad", style="bold"))
+    for line in error_lines(a, errors):
+        console.print(Text(line), soft_wrap=True)
+
+
+def _rolled(d: Judged) -> str:
+    """The dice of a checker play as gnubg writes them (high first), or the cube."""
+    return f"rolled {max(d.dice)}{min(d.dice)}" if d.dice else "at the cube"
+
+
+def error_lines(a: Analysis, errors: Sequence[Judged]) -> list[str]:
+    """Each error in three lines within 80 columns: where, who, the dice, the mark and the
+    cost; the play made and the better one; the gnubg ID to look at it again."""
+    lines = []
     for d in errors:
-        e.add_row(
-            str(d.game),
-            str(d.move),
-            a.players[d.player].name,
-            d.played,
-            d.best,
-            f"{1000 * d.error_emg:.0f}",
-            d.mark,
-            d.gnubg_id,
+        name = a.players[d.player].name[:24]
+        lines.append(
+            f" Game {d.game}, move {d.move}: {name} {_rolled(d)}, {d.mark} "
+            f"({1000 * d.error_emg:.0f} mEMG)"
         )
-    console.print(e)
+        lines.append(f"   played {d.played}, better {d.best}")
+        lines.append(f"   gnubg ID {d.gnubg_id}")
+    return lines
 
 
 def _marks(marks: dict[str, int]) -> str:
@@ -280,14 +290,15 @@ def html_report(a: Analysis, title: str) -> str:
         row("Overall error rate (mEMG)", [f"{1000 * p.overall_rate:.1f}" for p in a.players]),
         row("PR", [f"{p.pr:.1f}" for p in a.players]),
         row("Rating", [p.rating for p in a.players]),
-        row("Luck (EMG)", [f"{p.luck_emg:+.3f}" for p in a.players]),
-        row("Luck-adjusted result", [f"{p.luck_adjusted:+.3f}" for p in a.players]),
+        row("Luck (EMG)", [f"{signed(p.luck_emg)}" for p in a.players]),
+        row("Luck-adjusted result", [f"{signed(p.luck_adjusted)}" for p in a.players]),
     ]
     errors = []
     for d in a.errors("bad"):
         errors.append(
             f'<section class="error"><h3>Game {d.game}, move {d.move}: '
-            f"{esc(names[d.player])} ({esc(d.mark)}, {1000 * d.error_emg:.0f} mEMG)</h3>"
+            f"{esc(names[d.player])} {_rolled(d)} ({esc(d.mark)}, "
+            f"{1000 * d.error_emg:.0f} mEMG)</h3>"
             f"<p>Played <b>{esc(d.played)}</b>; better <b>{esc(d.best)}</b>. "
             f"<code>{esc(d.gnubg_id)}</code></p>{_board(d, names)}</section>"
         )

@@ -324,7 +324,7 @@ _BOTS = "random, pubeval, neural (the best; also expert, strong, world for 0, 1,
 def build_parser() -> argparse.ArgumentParser:
     """The ``backgammon`` argument parser with every subcommand."""
     parser = _Parser(prog="backgammon", description=_DESCRIPTION)
-    sub = parser.add_subparsers(dest="command", title="commands")
+    sub = parser.add_subparsers(dest="command", title="commands", metavar="COMMAND")
 
     play = sub.add_parser(
         "play", help="play a match in the terminal (the default: 5 points against the bot)"

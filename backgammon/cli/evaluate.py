@@ -12,6 +12,7 @@ from typing import Any
 
 from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.positions import position_from_text
+from backgammon.cli.render import signed
 from backgammon.judging.evaluate import Evaluation, evaluate
 from backgammon.players.cube import CubeState
 
@@ -44,10 +45,10 @@ def evaluation_lines(e: Evaluation, cube: CubeState) -> list[str]:
         f"  win  {p.win:6.1%}  gammon {p.win_gammon:6.1%}  backgammon {p.win_backgammon:6.1%}",
         f"  lose {1 - p.win:6.1%}  gammon {p.lose_gammon:6.1%}  backgammon "
         f"{p.lose_backgammon:6.1%}",
-        f"  cubeless equity {e.equity:+.3f}",
+        f"  cubeless equity {signed(e.equity)}",
     ]
     if c.double_take is None or c.double_pass is None:
-        lines.append(f"  cubeful equity {c.no_double:+.3f} (EMG); {c.proper}")
+        lines.append(f"  cubeful equity {signed(c.no_double)} (EMG); {c.proper}")
         return lines
     best = max(c.no_double, min(c.double_take, c.double_pass))
     for name, value, mwc in (
@@ -56,7 +57,7 @@ def evaluation_lines(e: Evaluation, cube: CubeState) -> list[str]:
         ("double/pass", c.double_pass, c.mwc[2] if c.mwc else None),
     ):
         share = "" if mwc is None else f"  MWC {mwc:6.1%}"
-        lines.append(f"  {name:<12} {value:+.3f} ({value - best:+.3f}){share}")
+        lines.append(f"  {name:<12} {signed(value)} ({signed(value - best)}){share}")
     lines.append(f"  proper cube action: {c.proper}")
     return lines
 

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from backgammon.core.position import Position
 
-__all__ = ["BoardView", "make_console", "render_board"]
+__all__ = ["BoardView", "make_console", "render_board", "signed"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,6 +61,13 @@ _FIRST_STYLE = "bold bright_white"
 _SECOND_STYLE = "bold red"
 _FRAME_STYLE = "yellow"
 _NUMBER_STYLE = "cyan"
+
+
+def signed(value: float, digits: int = 3) -> str:
+    """``value`` with its sign and ``digits`` decimals, a value that rounds to zero as
+    "+0.000" (never "-0.000")."""
+    text = f"{value:+.{digits}f}"
+    return text if text.strip("+-0.") else f"{0.0:+.{digits}f}"
 
 
 def _use_unicode(console: Console) -> bool:

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from backgammon.cli.errors import UsageError, output_path, positive
 from backgammon.cli.positions import parse_dice, position_from_text
+from backgammon.cli.render import signed
 from backgammon.players import CubeState
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def _table(result: RolloutResult, match: bool) -> Table:
             str(n),
             c.play or "(position)",
             *(f"{x:.3f}" for x in c.probabilities),
-            f"{value:+.4f}" if not match else f"{100 * value:.2f}%",
+            f"{signed(value, 4)}" if not match else f"{100 * value:.2f}%",
             f"{se:.4f}" if not match else f"{100 * (se or 0.0):.2f}%",
         )
     return table
