@@ -8,6 +8,8 @@ from pathlib import Path
 
 from clihelp import Terminal, _data_home, last_line, run_cli  # noqa: F401 (a fixture)
 
+from backgammon.cli.session import HELP
+
 
 def test_save_into_a_folder_during_a_play_is_a_command(tmp_path: Path) -> None:
     """A line is a command when its first word is one, even if it holds a slash."""
@@ -162,3 +164,20 @@ def test_hints_at_the_depth_asked_while_the_bot_plays_at_its_own(tmp_path: Path)
     assert not re.search(r"^ +1\. .+? +0-ply EMG", r.stdout, re.M)
     r = run_cli("play", "--hint-ply", "3", stdin="quit\n", cwd=tmp_path)
     assert r.returncode == 2 and "--hint-ply" in r.stderr
+
+
+def test_hint_n_lists_n_plays_and_refuses_a_bad_count(tmp_path: Path) -> None:
+    """``hint 8`` lists eight plays (``hint`` five); ``hint x`` says what it takes."""
+    r = run_cli(
+        "play", "--seed", "3", "--out", "h.mat", stdin="\nhint 8\nhint x\nquit\n", cwd=tmp_path
+    )
+    assert r.returncode == 0, r.stderr
+    ranked = re.findall(r"^ +(\d)\. .+? +0-ply EMG", r.stdout, re.M)
+    assert ranked == [str(i) for i in range(1, 9)]
+    assert "hint takes how many plays to list, 1-50, not 'x'" in r.stdout + r.stderr
+
+
+def test_the_commands_help_fits_80_columns() -> None:
+    """``help`` in the game, within the 80 columns the README promises."""
+    assert max(len(line) for line in HELP.splitlines()) <= 80
+    assert "hint [N]" in HELP

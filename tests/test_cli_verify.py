@@ -47,6 +47,9 @@ def test_an_auditable_match_is_verified_from_its_file(tmp_path: Path) -> None:
         "verify", "a.mat", "--seed", seed.group(1), "--commitment", "ab" * 32, cwd=tmp_path
     )
     assert wrong.returncode == 1 and "NOT verified" in wrong.stdout
+    # The right seed with a wrong commitment: only the commitment is blamed, not the dice.
+    assert "records the commitment" in wrong.stdout and "does not match" in wrong.stdout
+    assert "seed gives" not in wrong.stdout and "do not all come" not in wrong.stdout
     # gnubg reads the file, comment and all, to the final score
     final = re.search(r"The match is over: .+ won, (\d+)-(\d+)\.", out)
     assert final is not None

@@ -47,6 +47,17 @@ def positive(text: str) -> int:
     return n
 
 
+def dice_seed(text: str) -> int:
+    """An argparse type: a seed of the dice, a whole number from 0."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {clip(text)!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {n}")
+    return n
+
+
 def port(text: str) -> int:
     """An argparse type: a TCP port, 0 (any free one) to 65535."""
     try:

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from backgammon.cli.errors import UsageError, output_path, positive
+from backgammon.cli.errors import UsageError, dice_seed, output_path, positive
 from backgammon.cli.positions import parse_dice, position_from_text
 from backgammon.cli.render import signed
 from backgammon.players import CubeState
@@ -39,7 +39,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--ply", type=int, default=0, help="the bots' lookahead (0, 1, 2)")
     p.add_argument("--cubeful", action="store_true", help="the bots use the cube (default: no)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the dice (0)")
+    p.add_argument("--seed", type=dice_seed, default=0, help="seed of the dice (0)")
     p.add_argument(
         "--workers", type=int, default=None, help="local processes (default: one per core)"
     )

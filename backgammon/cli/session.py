@@ -42,18 +42,20 @@ class _Quit(Exception):
 
 
 HELP = """\
-Commands (r d t p h u l b q ? short for roll double take pass hint undo list board quit help):
-  13/8 13/11     a play in gnubg notation (bar/22, 6/off, 8/5(2), 24/13 ...), whole or in
-                 parts: "24/18" then "18/13"; a complete play is confirmed with Enter
+Commands (short: r d t p h u l b q ? for roll double take pass hint undo list
+board quit help):
+  13/8 13/11     a play in gnubg notation (bar/22, 6/off, 8/5(2), 24/13 ...),
+                 whole or in parts: "24/18" then "18/13"; Enter confirms it
   3              the play numbered 3 in the list of legal plays
-  list           all the legal plays (under the board only the first few are listed)
+  list           all the legal plays (under the board: the first few)
   undo           take back the steps of this turn not yet confirmed
   roll           roll the dice (Enter does the same)
   double         offer the cube before rolling
-  take / pass    answer a double (drop = pass);  beaver  take and redouble at once (money)
-  resign [single|gammon|backgammon]    offer to resign (the opponent accepts or not)
-  accept / reject                      answer a resignation
-  hint           the bot's advice: best plays or cube action, with equities
+  take / pass    answer a double (drop = pass)
+  beaver         take and redouble at once (money)
+  resign [single|gammon|backgammon]   offer to resign
+  accept / reject                     answer a resignation
+  hint [N]       the bot's advice: its N best plays (5) or the cube action
   pips           pip counts          board   draw the board again
   save FILE.mat  save the match      help    this text
   quit           save the match and stop"""
@@ -486,7 +488,7 @@ class Session:
                 f"{self.options.names[1 - actor]} {theirs}"
             )
         elif command == "hint":
-            self.hint(actor)
+            self.hint(actor, rest=rest)
         elif command == "save":
             target = Path(rest.strip()) if rest.strip() else None
             try:
@@ -536,16 +538,22 @@ class Session:
         answer = self.reader.read("Go ahead anyway? (y/n) > ").strip().lower()
         return answer not in ("y", "yes")
 
-    def hint(self, actor: int, entry: TurnEntry | None = None) -> None:
-        """The bot's advice for the player ``actor``."""
+    def hint(self, actor: int, entry: TurnEntry | None = None, rest: str = "") -> None:
+        """The bot's advice for the player ``actor``: ``hint 10`` lists ten plays."""
         m = self.match
+        count = 5
+        if rest.strip():
+            if not rest.strip().isdigit() or not 1 <= int(rest.strip()) <= 50:
+                self.error(f"hint takes how many plays to list, 1-50, not {short_repr(rest)}")
+                return
+            count = int(rest.strip())
         if not self.advice_allowed():
             self.say("Hints are off in a match between two people until it ends.")
             return
         bot = self.adviser()
         if entry is not None:
             cube = CubeState.from_match(m, actor)
-            for line in hint_lines(bot, entry.position, entry.dice, cube=cube):
+            for line in hint_lines(bot, entry.position, entry.dice, limit=count, cube=cube):
                 self.say(line)
             return
         self.say(cube_hint(bot, m))
@@ -585,7 +593,7 @@ class Session:
                     self.list_plays(entry)
                     continue
                 if command == "hint":
-                    self.hint(actor, entry)
+                    self.hint(actor, entry, rest)
                     continue
                 if command == "list":
                     self.list_plays(entry, rows=None)
@@ -645,7 +653,7 @@ class Session:
             word, _, rest = line.strip().partition(" ")
             command = _command(word, rest)
             if command == "hint":
-                self.hint(actor, entry)
+                self.hint(actor, entry, rest)
             elif command == "board":
                 self.draw(entry.current, note=note)
             elif command == "resign":
