@@ -14,6 +14,7 @@ import pytest
 
 from backgammon.cli.commands import main
 from backgammon.core.position import Position
+from backgammon.judging.evaluate import proper_action
 from backgammon.judging.rollout import (
     CUBE_LABELS,
     Candidate,
@@ -26,7 +27,14 @@ from backgammon.judging.rollout import (
 from backgammon.judging.rollout.dice import roll_indices, to_dice
 from backgammon.judging.rollout.engine import evaluator_for
 from backgammon.judging.rollout.local import InProcess, ProcessPool
-from backgammon.players.cube import CubeAction, CubeState, cube_decision, cube_efficiency
+from backgammon.play.match import Match
+from backgammon.players.cube import (
+    CubeAction,
+    CubeState,
+    cube_decision,
+    cube_efficiency,
+    decision_from_values,
+)
 from backgammon.players.encode import boards_array
 from backgammon.players.probabilities import cubeless_equity, flip_probs
 from backgammon.players.search import roll_children
@@ -391,3 +399,22 @@ def test_trials_are_summed_batch_by_batch_not_kept() -> None:
     assert np.allclose(moments.se(), expected, rtol=1e-10, atol=0)
     plan = batches(RolloutSettings(trials=10_000_000, batch=36))
     assert next(plan) == (0, 36) and next(plan) == (36, 36)
+
+
+def test_a_cube_rollout_prints_the_proper_action(capsys: pytest.CaptureFixture[str]) -> None:
+    """A cube rollout says its proper action (gnubg's words, from the three rolled-out
+    values, as ``eval`` decides from evaluated ones); double/pass plays no game, so its row
+    shows no chances; a match shows EMG beside MWC."""
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:1:2:0:5:10"
+    args = ["rollout", xgid, "--cube", "--trials", "36", "--truncate", "2", "--workers", "1"]
+    assert main([*args, "--json", "-"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    nd, dt, dp = (c["mwc"] for c in data["candidates"])
+    state = CubeState.from_match(Match.from_xgid(xgid))
+    expected = proper_action(decision_from_values(nd, dt, dp, state), state)
+    assert data["proper"] == expected
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert f"Proper cube action: {expected}" in out and "EMG" in out and "MWC" in out
+    passed = next(line for line in out.splitlines() if "double/pass" in line)
+    assert passed.count("—") == 5

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
@@ -74,24 +75,35 @@ def add_parser(sub: Any) -> None:
     )
 
 
-def _table(result: RolloutResult, match: bool) -> Table:
-    table = Table(title=f"Rollout: {result.trials} trials")
+def _table(result: RolloutResult, match: bool, cube: bool) -> Table:
+    """The candidates with their five chances, EMG (and MWC in a match) and standard error;
+    a cube rollout's double/pass row has no chances (no game is played)."""
+    table = Table(title=f"Rollout: {result.trials} trials", box=box.SIMPLE_HEAD, pad_edge=False)
     table.add_column("#", justify="right")
     table.add_column("candidate")
-    for name in ("win", "W g", "W bg", "L g", "L bg"):
+    for name in ("win%", "W g", "W bg", "L g", "L bg"):
         table.add_column(name, justify="right")
-    table.add_column("MWC" if match else "equity", justify="right")
+    table.add_column("EMG", justify="right")
+    if match:
+        table.add_column("MWC", justify="right")
     table.add_column("± SE", justify="right")
     for n, c in enumerate(result.candidates, 1):
-        value, se = (c.mwc, c.mwc_se) if match and c.mwc is not None else (c.equity, c.se)
+        passed = cube and n == 3
+        chances = ["—"] * 5 if passed else [f"{100 * x:.1f}" for x in c.probabilities]
+        mwc = [f"{100 * (c.mwc or 0.0):.1f}%"] if match else []
         table.add_row(
-            str(n),
-            c.play or "(position)",
-            *(f"{x:.3f}" for x in c.probabilities),
-            f"{signed(value, 4)}" if not match else f"{100 * value:.2f}%",
-            f"{se:.4f}" if not match else f"{100 * (se or 0.0):.2f}%",
+            str(n), c.play or "(position)", *chances, signed(c.equity), *mwc, f"{c.se:.3f}"
         )
     return table
+
+
+def proper(result: RolloutResult, state: CubeState) -> str:
+    """A cube rollout's proper action in gnubg's words, from its three rolled-out values."""
+    from backgammon.judging.evaluate import proper_action
+    from backgammon.players.cube import decision_from_values
+
+    nd, dt, dp = (c.equity if state.is_money else c.mwc or 0.0 for c in result.candidates)
+    return proper_action(decision_from_values(nd, dt, dp, state), state)
 
 
 def rollout_command(args: argparse.Namespace) -> int:
@@ -141,14 +153,20 @@ def rollout_command(args: argparse.Namespace) -> int:
             progress=lambda done, total: bar.update(task, completed=done),
             partial=True,
         )
+    action = proper(result, state) if args.cube else None
     if args.json:
-        text = json.dumps(result.to_json(), indent=2)
+        data = result.to_json()
+        if action is not None:
+            data["proper"] = action
+        text = json.dumps(data, indent=2)
         if to_stdout:
             sys.stdout.write(text + "\n")
         else:
             Path(args.json).write_text(text + "\n", encoding="utf-8")
     if not to_stdout:
-        Console().print(_table(result, not state.is_money))
+        Console().print(_table(result, not state.is_money, args.cube))
+        if action is not None:
+            Console().print(f"Proper cube action: {action}", markup=False)
     if result.interrupted:
         print(f"backgammon rollout: interrupted after {result.trials} trials", file=sys.stderr)
         return 130
