@@ -214,3 +214,20 @@ def test_no_table_prints_minus_zero() -> None:
 
     assert [signed(v) for v in (-0.0004, 0.0, -0.0, 0.0004)] == ["+0.000"] * 4
     assert signed(-0.0006) == "-0.001" and signed(-0.04, 1) == "+0.0"
+
+
+def test_the_html_report_graph_has_axes_and_fits_a_phone(tmp_path: Path) -> None:
+    """The report's graph says whose chance it shows, has its axes, the 50% line and the
+    games' boundaries, and scales to the page (no fixed 720 px); each error shows its dice."""
+    out = tmp_path / "r.html"
+    r = run_cli("analyse", str(SAMPLE), "--ply", "0", "--quiet", "--html", str(out), timeout=600)
+    assert r.returncode == 0, r.stderr
+    page = out.read_text("utf-8")
+    graph = page[page.index("<svg") : page.index("</svg>")]
+    assert 'viewBox="0 0 720 240"' in graph and "width:100%" in graph
+    assert " width=" not in graph.split(">", 1)[0]  # the <svg> tag: no fixed width
+    assert all(f">{t}%</text>" in graph for t in (0, 50, 100))
+    assert "game 2</text>" in graph and "game 3</text>" in graph
+    assert "gnubg's match winning chance after each decision</text>" in graph
+    assert "root rolled 44 (very bad, 158 mEMG)" in page
+    assert "name='viewport'" in page and "svg{max-width:100%" in page

@@ -242,26 +242,60 @@ def _marks(marks: dict[str, int]) -> str:
     return " / ".join(str(marks.get(w, 0)) for w in ("doubtful", "bad", "very bad"))
 
 
-def _graph(a: Analysis, width: int = 720, height: int = 220) -> str:
-    """An SVG line of player 0's match winning chance (money: equity) after each play."""
+def _graph(a: Analysis, width: int = 720, height: int = 240) -> str:
+    """An SVG of player 0's match winning chance (money: equity) after each decision, with
+    its axes, the even line, the games' boundaries; it scales down to the page's width."""
     if not a.track:
         return ""
     values = [v for _, _, v in a.track]
     lo, hi = (0.0, 1.0) if a.length else (min(*values, -1.0), max(*values, 1.0))
+    left, right, top, bottom = 46, 10, 12, 28
     n = max(len(values) - 1, 1)
-    pts = " ".join(
-        f"{10 + (width - 20) * i / n:.1f},{height - 10 - (height - 20) * (v - lo) / (hi - lo):.1f}"
-        for i, v in enumerate(values)
-    )
-    mid = height - 10 - (height - 20) * (0.5 if a.length else (0.0 - lo) / (hi - lo))
+
+    def x(i: float) -> float:
+        return left + (width - left - right) * i / n
+
+    def y(v: float) -> float:
+        return height - bottom - (height - top - bottom) * (v - lo) / (hi - lo)
+
+    pts = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+    even = 0.5 if a.length else 0.0
+    ticks = (0.0, 0.25, 0.5, 0.75, 1.0) if a.length else (lo, 0.0, hi)
+
+    def label(v: float) -> str:
+        return f"{100 * v:.0f}%" if a.length else signed(v, 1)
+
+    parts = [
+        f'<line x1="{left}" x2="{left}" y1="{top}" y2="{height - bottom}" stroke="#888"/>',
+        f'<line x1="{left}" x2="{width - right}" y1="{height - bottom}" '
+        f'y2="{height - bottom}" stroke="#888"/>',
+        f'<line x1="{left}" x2="{width - right}" y1="{y(even):.1f}" y2="{y(even):.1f}" '
+        f'stroke="#999" stroke-dasharray="4"/>',
+    ]
+    for v in ticks:
+        parts.append(
+            f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11">'
+            f"{label(v)}</text>"
+        )
+    for i in range(1, len(a.track)):
+        if a.track[i][0] != a.track[i - 1][0]:
+            parts.append(
+                f'<line x1="{x(i - 0.5):.1f}" x2="{x(i - 0.5):.1f}" y1="{top}" '
+                f'y2="{height - bottom}" stroke="#ccc"/><text x="{x(i - 0.5) + 3:.1f}" '
+                f'y="{top + 10}" font-size="10" fill="#666">game {a.track[i][0]}</text>'
+            )
     what = "match winning chance" if a.length else "equity"
+    name = html.escape(a.players[0].name)
+    parts.append(
+        f'<text x="{(left + width - right) / 2:.0f}" y="{height - 6}" text-anchor="middle" '
+        f'font-size="11">{name}\'s {what} after each decision</text>'
+    )
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'role="img" aria-label="{html.escape(a.players[0].name)}\'s {what}">'
-        f'<rect width="{width}" height="{height}" fill="#fafafa" stroke="#ccc"/>'
-        f'<line x1="10" x2="{width - 10}" y1="{mid:.1f}" y2="{mid:.1f}" stroke="#bbb" '
-        f'stroke-dasharray="4"/><polyline fill="none" stroke="#2a6" stroke-width="2" '
-        f'points="{pts}"/></svg>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'style="width:100%;max-width:{width}px;height:auto" role="img" '
+        f'aria-label="{name}\'s {what} after each decision">'
+        f'<rect width="{width}" height="{height}" fill="#fafafa"/>{"".join(parts)}'
+        f'<polyline fill="none" stroke="#2a6" stroke-width="2" points="{pts}"/></svg>'
     )
 
 
@@ -304,8 +338,10 @@ def html_report(a: Analysis, title: str) -> str:
         )
     return (
         "<!doctype html><html><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
         f"<title>Analysis of {esc(title)}</title><style>"
         "body{font-family:sans-serif;max-width:60em;margin:auto;padding:1em}"
+        "h1,code{overflow-wrap:anywhere}svg{max-width:100%;height:auto}"
         "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .6em}"
         "section.error{border-top:1px solid #ddd;margin-top:1em}</style></head><body>"
         f"<h1>Analysis of {esc(title)}</h1><p>{a.plies}-ply, errors in thousandths of "
