@@ -49,6 +49,10 @@ class Cluster:
             self._as = ["runuser", "-u", "postgres", "--"]
         self._sh("mkdir", "-p", str(self.run))
         self._sh(str(self.bin / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres")
+        self.start()
+
+    def start(self) -> None:
+        """Start the server (again, after :meth:`halt`), on the same port and data."""
         options = (
             f"-p {self.port} -k {self.run} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c max_connections=300"
@@ -57,6 +61,10 @@ class Cluster:
         self._sh(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", log, "-o", options, "-w", "start"
         )
+
+    def halt(self) -> None:
+        """Stop the server, keeping its data: an outage."""
+        self._sh(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
 
     def _sh(self, *cmd: str) -> None:
         subprocess.run([*self._as, *cmd], check=True, capture_output=True)

@@ -36,7 +36,7 @@ from backgammon.web.schemas import (
     StateView,
 )
 from backgammon.web.server import Live, Server, pushed
-from backgammon.web.store import Store
+from backgammon.web.store import STORAGE_FAILURES, Store
 
 __all__ = ["create_app"]
 
@@ -138,6 +138,14 @@ def create_app(
                 error_body("malformed_json", "the body is not JSON"), status_code=400
             )
         return JSONResponse(error_body("invalid_request", validation_message(errors)), 400)
+
+    async def _storage(_request: Request, exc: Exception) -> JSONResponse:
+        _log.warning("storage unavailable: %s", exc)
+        message = "the match store cannot be reached or written now: try again shortly"
+        return JSONResponse(error_body("storage", message), status_code=503)
+
+    for failure in STORAGE_FAILURES:  # a database down or read-only: 503, never a 500
+        app.add_exception_handler(failure, _storage)
 
     @app.exception_handler(Exception)
     async def _internal(_request: Request, exc: Exception) -> JSONResponse:

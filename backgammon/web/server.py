@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import functools
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable, Coroutine
@@ -23,6 +24,7 @@ from typing import Any, TypeVar
 from fastapi import WebSocket
 from fastapi.responses import JSONResponse
 
+from backgammon.core.values import clip
 from backgammon.play.rules import RulesError
 from backgammon.web.bots import BotFailed, BotPool
 from backgammon.web.errors import ApiError
@@ -35,6 +37,8 @@ __all__ = ["Live", "Server", "pushed"]
 
 _log = logging.getLogger("backgammon.web")
 T = TypeVar("T")
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a match id can be (``secrets.token_urlsafe`` makes them): anything else is no match."""
 
 
 @dataclass
@@ -137,6 +141,8 @@ class Server:
         self._in_play = max(0, len(self.live) - self.keep)
 
     def _read(self, match_id: str) -> tuple[MatchRow, Game]:
+        if not MATCH_ID.fullmatch(match_id):  # never sent to the database (a NUL, a page)
+            raise ApiError(404, "no_such_match", f"there is no match {clip(match_id)!r}")
         row = self.store.get_match(match_id)
         if row is None:
             raise ApiError(404, "no_such_match", f"there is no match {match_id!r}")

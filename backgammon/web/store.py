@@ -34,6 +34,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 __all__ = [
     "CHANNEL",
+    "STORAGE_FAILURES",
     "Locked",
     "MatchRow",
     "Store",
@@ -92,6 +93,20 @@ _analyses = sa.Table(
 
 class StoreError(RuntimeError):
     """The database cannot be opened or written."""
+
+
+def _storage_failures() -> tuple[type[Exception], ...]:
+    failures: list[type[Exception]] = [StoreError, sa.exc.DBAPIError, sqlite3.Error]
+    with contextlib.suppress(ImportError):
+        import psycopg
+
+        failures.append(psycopg.Error)
+    return tuple(failures)
+
+
+STORAGE_FAILURES = _storage_failures()
+"""What a database that is down, gone or read-only raises, through SQLAlchemy or the raw
+driver connections the store also uses: the web answers them 503."""
 
 
 def database_path(database: str) -> str:

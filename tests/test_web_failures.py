@@ -1,0 +1,86 @@
+"""The server under attack and under failure (issue "What new users met", items 22-25):
+odd match ids, a database that is down or read-only, bodies too large. Each answer is a 4xx
+or a 503 with the error shape, and nothing stored changes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+from pghelp import Cluster, postgres  # noqa: F401 (the fixture)
+
+from backgammon.web import create_app
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return str(tmp_path / "matches.sqlite3")
+    return str(request.getfixturevalue("postgres").new_database())
+
+
+def _new_match(client: TestClient) -> dict[str, Any]:
+    r = client.post("/api/matches", json={"length": 1, "bot": "random"})
+    assert r.status_code == 201, r.text
+    return dict(r.json())
+
+
+@pytest.mark.parametrize("match_id", ["%00", "a%00b", "x" * 65, "..%2F..", "a b", "é"])
+def test_an_id_no_match_can_have_is_404_on_every_store(db: str, match_id: str) -> None:
+    """A NUL in a match id was a 500 on PostgreSQL: ids that cannot be ours are 404 before
+    any query, on SQLite and PostgreSQL alike, for the API and the pages."""
+    with TestClient(create_app(db), raise_server_exceptions=False) as client:
+        for path in (f"/api/matches/{match_id}", f"/m/{match_id}/join/t", f"/m/{match_id}"):
+            r = client.get(path, follow_redirects=False)
+            assert r.status_code < 500, (path, r.status_code)
+            if path.startswith("/api"):
+                assert r.status_code == 404
+                assert r.json()["error"]["code"] in ("no_such_match", "not_found")
+
+
+def test_a_database_that_fails_is_503_not_500(tmp_path: Path) -> None:
+    """A store that cannot be written (read-only SQLite, a full disk) answers 503 with the
+    error shape, and the match in it is read as before once it works again."""
+    db = str(tmp_path / "m.sqlite3")
+    with TestClient(create_app(db), raise_server_exceptions=False) as client:
+        made = _new_match(client)
+        store = client.app.state.server.store  # type: ignore[attr-defined]
+        real = store.create_match
+
+        def failing(*args: Any, **kwargs: Any) -> Any:
+            raise sa.exc.OperationalError(
+                "INSERT", {}, Exception("attempt to write a readonly database")
+            )
+
+        store.create_match = failing
+        r = client.post("/api/matches", json={"length": 1, "bot": "random"})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "storage"
+        store.create_match = real
+        assert client.get(f"/api/matches/{made['id']}").status_code == 200
+
+
+def test_postgresql_down_is_503_and_up_again_serves_the_match() -> None:
+    """The PostgreSQL server stops: reads and new matches are 503 with the error shape (they
+    were 500s); started again, the same server process serves the match as it was."""
+    cluster = Cluster()
+    try:
+        db = cluster.new_database()
+        with TestClient(create_app(db), raise_server_exceptions=False) as client:
+            made = _new_match(client)
+            before = client.get(f"/api/matches/{made['id']}").json()
+            cluster.halt()
+            client.app.state.server.live.clear()  # type: ignore[attr-defined]
+            for r in (
+                client.get(f"/api/matches/{made['id']}"),
+                client.post("/api/matches", json={"length": 1, "bot": "random"}),
+            ):
+                assert r.status_code == 503, r.text
+                assert r.json()["error"]["code"] == "storage"
+            cluster.start()
+            after = client.get(f"/api/matches/{made['id']}")
+            assert after.status_code == 200 and after.json() == before
+    finally:
+        cluster.stop()
