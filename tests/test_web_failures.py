@@ -84,3 +84,19 @@ def test_postgresql_down_is_503_and_up_again_serves_the_match() -> None:
             assert after.status_code == 200 and after.json() == before
     finally:
         cluster.stop()
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """A 200 MB POST took the server from 124 to 729 MB: bodies over 1 MB are refused with
+    413 (by their length, or as a chunked body passes the limit), and nothing is stored."""
+    with TestClient(create_app(str(tmp_path / "m.sqlite3"))) as client:
+        big = b'{"length": 1, "bot": "random", "x": "' + b"a" * (2 * 1024 * 1024) + b'"}'
+        for r in (
+            client.post("/api/matches", content=big, headers={"content-type": "application/json"}),
+            client.post("/api/matches", content=iter([big[:600_000], big[600_000:]])),
+            client.post("/nowhere", content=big),
+        ):
+            assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+        store = client.app.state.server.store  # type: ignore[attr-defined]
+        assert store.match_ids() == []
+        assert client.post("/api/matches", json={"length": 1, "bot": "random"}).status_code == 201

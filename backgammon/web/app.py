@@ -23,7 +23,7 @@ from backgammon import __version__
 from backgammon.web.analysis import analysis_router, shutdown_analyses
 from backgammon.web.bots import BotPool
 from backgammon.web.engine import engine_router, shutdown_engine
-from backgammon.web.errors import ApiError, validation_message
+from backgammon.web.errors import ApiError, BodyLimit, validation_message
 from backgammon.web.errors import body as error_body
 from backgammon.web.game import ActionError, Game, action_dict
 from backgammon.web.schemas import (
@@ -122,6 +122,7 @@ def create_app(
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
+    app.add_middleware(BodyLimit)
     app.include_router(engine_router())
     app.include_router(analysis_router(store))
 

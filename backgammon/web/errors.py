@@ -7,6 +7,7 @@ a message never echoes more than :data:`ECHO` characters of the input.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -89,3 +90,57 @@ def validation_message(errors: Sequence[Mapping[str, Any]]) -> str:
         what = str(ctx["error"])
     text = f"{where}: {what}" if where else what
     return bounded(text)
+
+
+MAX_BODY = 1024 * 1024
+"""The largest request body read (a match file upload is the largest legitimate one)."""
+
+
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes is refused with 413 before it is
+    read (by its Content-Length) or as soon as it passes the limit (a chunked body), so one
+    large request cannot take the server's memory."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await self._refuse(send)
+                return
+        seen = 0
+        refused = False
+
+        async def counted() -> Any:
+            nonlocal seen, refused
+            if refused:
+                return {"type": "http.disconnect"}
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:  # answered now; the app sees the client gone
+                    refused = True
+                    await self._refuse(send)
+                    return {"type": "http.disconnect"}
+            return message
+
+        async def unless_refused(message: Any) -> None:
+            if not refused:
+                await send(message)
+
+        try:
+            await self.app(scope, counted, unless_refused)
+        except Exception:
+            if not refused:
+                raise
+
+    async def _refuse(self, send: Any) -> None:
+        message = f"the request body is over {self.limit // 1024} KB"
+        payload = json.dumps(body("too_large", message)).encode()
+        headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": payload})
