@@ -31,7 +31,7 @@ from backgammon.players.cube import (
     cube_efficiency,
     dead_cube_weights,
 )
-from backgammon.players.encode import boards_array
+from backgammon.players.encode import after_boards_many, boards_array
 from backgammon.players.evaluator import CompositeEvaluator, Evaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.net import NetPair, default_nets
@@ -278,27 +278,21 @@ class _Engine:
                 todo.setdefault(key, []).append(k)
         if todo:
             keys = list(todo)
-            children: list[Position] = []
-            seg_req: list[int] = []
-            starts: list[int] = []
-            for r, (pos, _, rolls) in enumerate(keys):
-                for dice in rolls:
-                    starts.append(len(children))
-                    moves = pos.legal_moves(dice)
-                    if moves:
-                        children.extend(pos.play(m) for m in moves)
-                    else:
-                        children.append(pos.flip())
-                    seg_req.extend([r] * (len(children) - starts[-1]))
-            probs = flip_probs(self.evaluate_boards(boards_array(p.board for p in children)))
+            # Every play of every roll of every request as one array (no Position each).
+            boards = [pos.board for pos, _, rolls in keys for _ in rolls]
+            plays = [pos.legal_moves(dice) for pos, _, rolls in keys for dice in rolls]
+            children, per_roll = after_boards_many(boards, plays)
+            rolls_of = np.asarray([len(rolls) for _, _, rolls in keys])
+            seg_req = np.repeat(np.repeat(np.arange(len(keys)), rolls_of), per_roll)
+            probs = flip_probs(self.evaluate_boards(children))
             wc = [self.weights(state) for _, state, _ in keys]
             w = np.array([x[0] for x in wc])
             c = np.array([x[1] for x in wc])
-            req_of = np.asarray(seg_req)
+            req_of = seg_req
             eq = np.einsum("ij,ij->i", probs, w[req_of]) + c[req_of]
-            starts_arr = np.asarray(starts)
+            starts_arr = np.concatenate(([0], np.cumsum(per_roll)[:-1]))
             best_eq = np.maximum.reduceat(eq, starts_arr)
-            seg_of = np.repeat(np.arange(len(starts)), np.diff(np.append(starts_arr, len(eq))))
+            seg_of = np.repeat(np.arange(len(starts_arr)), per_roll)
             hits = np.flatnonzero(eq == best_eq[seg_of])
             _, first = np.unique(seg_of[hits], return_index=True)
             best = hits[first].tolist()
@@ -307,7 +301,8 @@ class _Engine:
             s = 0
             for key in keys:
                 n = len(key[2])
-                answer = ([children[j] for j in best[s : s + n]], probs[best[s : s + n]])
+                chosen = [Position(children[j].tolist()) for j in best[s : s + n]]
+                answer = (chosen, probs[best[s : s + n]])
                 s += n
                 self._cache[key] = answer
                 for k in todo[key]:
