@@ -30,12 +30,12 @@ from backgammon.players.cube import (
     dead_cube_weights,
     double_pass_value,
 )
-from backgammon.players.encode import after_boards, boards_array, is_race
+from backgammon.players.encode import after_boards, after_boards_many, boards_array, is_race
 from backgammon.players.evaluator import Evaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
 
-__all__ = ["Searcher", "cube_lives", "roll_children"]
+__all__ = ["Searcher", "cube_lives", "roll_boards", "roll_children"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -53,20 +53,25 @@ def cube_lives(boards: IntArray) -> FloatArray:
     return np.asarray(np.where(over, 0.0, x))
 
 
+def roll_boards(pos: Position) -> tuple[IntArray, list[tuple[int, int, int, int, float]]]:
+    """The boards after every play of every one of the 21 rolls (the turn passing when
+    there is none), seen from the side then on roll, made as one array
+    (:func:`~backgammon.players.encode.after_boards_many`), and per roll ``(die1, die2,
+    start, end, weight)`` into it."""
+    plays = [pos.legal_moves((a, b)) for a, b, _ in _ROLLS]
+    boards, per_roll = after_boards_many([pos.board] * len(_ROLLS), plays)
+    ends: list[int] = np.cumsum(per_roll).tolist()
+    starts = [0, *ends[:-1]]
+    segments = [
+        (a, b, s, e, float(w)) for (a, b, w), s, e in zip(_ROLLS, starts, ends, strict=True)
+    ]
+    return boards, segments
+
+
 def roll_children(pos: Position) -> tuple[list[Position], list[tuple[int, int, int, int, float]]]:
-    """Every play of every one of the 21 rolls (the turn passing when there is none), in
-    one list for one batch, and per roll ``(die1, die2, start, end, weight)`` into it."""
-    afters: list[Position] = []
-    segments: list[tuple[int, int, int, int, float]] = []
-    for a, b, weight in _ROLLS:
-        moves = pos.legal_moves((a, b))
-        start = len(afters)
-        if moves:
-            afters.extend(pos.play(m) for m in moves)
-        else:
-            afters.append(pos.flip())
-        segments.append((a, b, start, len(afters), weight))
-    return afters, segments
+    """:func:`roll_boards` as positions."""
+    boards, segments = roll_boards(pos)
+    return [Position(b) for b in boards.tolist()], segments
 
 
 def _flip_values(values: FloatArray, money: bool) -> FloatArray:
@@ -130,8 +135,8 @@ class Searcher:
         total = np.zeros(5)
         if plies == 1:
             # Every roll's plays in one batch.
-            afters, segments = roll_children(pos)
-            probs = self.probs_after(boards_array(p.board for p in afters))
+            boards, segments = roll_boards(pos)
+            probs = self.probs_after(boards)
             eq = self.equity(probs)
             for _, _, start, end, weight in segments:
                 best = start + int(np.argmax(eq[start:end]))
@@ -224,7 +229,7 @@ class Searcher:
         money = states[0].is_money
         kids = self._children(states, top)
         w, c = dead_cube_weights(states[0], self.met)
-        afters, segments, boards, raw = self._expanded(position)
+        segments, boards, raw = self._expanded(position)
         probs = flip_probs(raw)
         eq = probs @ w + c
         chosen = [start + int(np.argmax(eq[start:end])) for _, _, start, end, _ in segments]
@@ -233,7 +238,8 @@ class Searcher:
             child_p = flip_probs(probs[chosen])
             child_v = self._leaf_values(child_p, boards[chosen], kids, False)
         else:
-            pairs = [self._cubeful(afters[i], kids, plies - 1, False) for i in chosen]
+            afters = [Position(boards[i].tolist()) for i in chosen]
+            pairs = [self._cubeful(after, kids, plies - 1, False) for after in afters]
             child_p = np.array([p for p, _ in pairs])
             child_v = np.array([v for _, v in pairs])
         total_p = weights @ flip_probs(child_p)
@@ -242,16 +248,15 @@ class Searcher:
 
     def _expanded(
         self, position: Position
-    ) -> tuple[list[Position], list[tuple[int, int, int, int, float]], IntArray, FloatArray]:
-        """The plays of the 21 rolls (:func:`roll_children`), their boards and 0-ply
+    ) -> tuple[list[tuple[int, int, int, int, float]], IntArray, FloatArray]:
+        """The plays of the 21 rolls (:func:`roll_boards`), their boards and 0-ply
         probabilities for the side then on roll; the last few positions are remembered, as
         an analysis asks the same position about the cube and then about the roll's luck."""
         key = position.board
         hit = self._recent.get(key)
         if hit is None:
-            afters, segments = roll_children(position)
-            boards = boards_array(p.board for p in afters)
-            hit = (afters, segments, boards, np.asarray(self.evaluator.evaluate(boards)))
+            boards, segments = roll_boards(position)
+            hit = (segments, boards, np.asarray(self.evaluator.evaluate(boards)))
             if len(self._recent) >= 4:
                 self._recent.pop(next(iter(self._recent)))
             self._recent[key] = hit
@@ -261,7 +266,7 @@ class Searcher:
         """0-ply cubeful value for the mover of the best play of each of the 21 rolls (the
         turn passing when there is none), every roll's plays evaluated in one batch: what
         the luck of a roll is measured against."""
-        _, segments, boards, theirs = self._expanded(position)
+        segments, boards, theirs = self._expanded(position)
         v = _flip_values(
             self._leaf_values(np.asarray(theirs), boards, [state.flip()], False)[:, 0],
             state.is_money,
