@@ -100,3 +100,21 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(tmp_path: Path) -> N
         store = client.app.state.server.store  # type: ignore[attr-defined]
         assert store.match_ids() == []
         assert client.post("/api/matches", json={"length": 1, "bot": "random"}).status_code == 201
+
+
+def test_a_page_that_cannot_be_shown_is_a_page_with_the_way_home(tmp_path: Path) -> None:
+    """An unknown match or a bad join link in a browser was raw JSON with no way back: it is
+    a page in the site's style saying what is wrong, with a link to the lobby; the API (and
+    a client that does not ask for HTML) keeps the JSON error."""
+    page = {"accept": "text/html,application/xhtml+xml"}
+    with TestClient(create_app(str(tmp_path / "m.sqlite3"))) as client:
+        made = _new_match(client)
+        client.cookies.clear()
+        for path in ("/m/nosuchmatch", f"/m/{made['id']}/join/wrong<b>", "/no/such/page"):
+            r = client.get(path, headers=page, follow_redirects=False)
+            assert 400 <= r.status_code < 500, path
+            assert r.headers["content-type"].startswith("text/html")
+            assert "<a href='/'>Back to the lobby</a>" in r.text and "<b>" not in r.text
+        r = client.get("/api/matches/nosuchmatch", headers=page)
+        assert r.status_code == 404 and r.json()["error"]["code"] == "no_such_match"
+        assert client.get("/m/nosuchmatch").json()["error"]["code"] == "no_such_match"

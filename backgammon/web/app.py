@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -88,6 +89,29 @@ def _page(name: str) -> str:
     return resources.files("backgammon.web").joinpath("static", name).read_text("utf-8")
 
 
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, not a script): errors come as a page."""
+    path = request.url.path
+    return not path.startswith(("/api/", "/static/")) and "text/html" in request.headers.get(
+        "accept", ""
+    )
+
+
+def _error_page(status: int, message: str) -> HTMLResponse:
+    """An error as a page in the site's style, with the way back home."""
+    title = {404: "Not found"}.get(status, "Something went wrong")
+    page = (
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{title} · backgammon</title><script src='/static/theme.js'></script>"
+        "<link rel='stylesheet' href='/static/page.css'>"
+        "<style>main{max-width:560px;margin:0 auto;padding:1.2rem}</style></head><body><main>"
+        f"<h1>{title}</h1><p>{html.escape(message)}</p>"
+        "<p><a href='/'>Back to the lobby</a></p></main></body></html>"
+    )
+    return HTMLResponse(page, status_code=status)
+
+
 def create_app(
     database: str = "backgammon.sqlite3",
     *,
@@ -127,7 +151,9 @@ def create_app(
     app.include_router(analysis_router(store))
 
     @app.exception_handler(ApiError)
-    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+    async def _api_error(request: Request, exc: ApiError) -> Response:
+        if _wants_page(request):
+            return _error_page(exc.status, exc.message)
         return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
@@ -154,7 +180,9 @@ def create_app(
         return JSONResponse(error_body("internal", "internal server error"), status_code=500)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if _wants_page(request):
+            return _error_page(exc.status_code, str(exc.detail))
         codes = {404: "not_found", 405: "method_not_allowed"}
         code = codes.get(exc.status_code, "http_error")
         return JSONResponse(
