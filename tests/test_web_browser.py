@@ -689,3 +689,36 @@ def test_auto_roll_moving_checkers_and_sound(server: Server, browser: Browser) -
     page.wait_for_function("window.slides > 0", timeout=60_000)
     assert errors == []
     ctx.close()
+
+
+def test_a_double_click_acts_once_and_the_dice_are_announced(
+    server: Server, browser: Browser
+) -> None:
+    """A double-click on Roll sends one action (no red "you have seen N actions" left on
+    screen); after the roll a screen reader hears "You rolled a-b" and the focus is on a
+    control, not on the page's body."""
+    page = browser.new_page(viewport={"width": 1200, "height": 850})
+    page.goto(server.url + "/")
+    page.select_option("#length", "3")
+    page.click("#play-bot")
+    page.wait_for_url("**/m/*")
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    for _ in range(20):  # to the human's first roll of a turn (the opening may be the bot's)
+        s = page_state(page)
+        if "roll" in s["actions"] and "double" not in s["actions"]:
+            break
+        click_one_action(page)
+    seq = page_state(page)["seq"]
+    posts.clear()
+    page.dblclick("#btn-roll")
+    page.wait_for_function(f"state.seq > {seq}")
+    page.wait_for_timeout(1000)  # the second request, if any, has been answered
+    assert len([u for u in posts if u.endswith("/actions")]) == 1
+    assert page.inner_text("#error") == ""
+    s = page_state(page)
+    if "move" in s["actions"]:
+        said = page.inner_text("#announce")
+        assert f"You rolled {s['dice'][0]}-{s['dice'][1]}" in said, said
+    assert page.evaluate("document.activeElement !== document.body")
+    page.close()

@@ -250,7 +250,12 @@ function setState(s) {
     if (old) {
       if (s.dice && JSON.stringify(s.dice) !== JSON.stringify(old.dice)) beep(660, 90);
       if (barCount(s.svg) > barCount(old.svg)) beep(220, 200);
-      if (s.log.length > old.log.length) $("announce").textContent = s.log.slice(old.log.length).join(". ");
+      let said = s.log.length > old.log.length ? s.log.slice(old.log.length).join(". ") : "";
+      // A screen reader hears its own dice, not the bot's last move again.
+      if (s.dice && s.seat !== null && s.turn === s.seat && s.actions.includes("move")) {
+        said = `You rolled ${s.dice[0]}-${s.dice[1]}. ${said}`;
+      }
+      if (said) $("announce").textContent = said;
     }
   }
   render(fresh && old !== null);
@@ -272,18 +277,30 @@ function found() {
   $("conn").className = ""; $("conn").textContent = "";
 }
 
+let acting = false;  // one action in flight: a double-click sends one request
 async function act(body) {
-  if (!state) return false;  // a click before the page has its state: nothing to act on yet
+  if (!state || acting) return false;  // no state yet, or the first click is being answered
+  acting = true;
   $("error").textContent = "";
   body.seq = state.seq;
   let r, data;
   try {
     r = await fetch(`${api}/actions`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     data = await r.json();
-  } catch (e) { lost(); return false; }
+  } catch (e) { lost(); return false; } finally { acting = false; }
   if (!r.ok) { $("error").textContent = data.error.message; steps = []; selected = null; render(false); return false; }
   setState(data);
+  keepFocus();
   return true;
+}
+
+function keepFocus() {
+  // The clicked button may now be hidden: focus stays on a control, never on <body>.
+  const at = document.activeElement;
+  if (at && at !== document.body && at.offsetParent !== null && !at.disabled) return;
+  const next = [...document.querySelectorAll("#controls button")].find((b) => b.offsetParent !== null && !b.disabled);
+  const point = document.querySelector("#board [tabindex]");
+  if (next) next.focus(); else if (point) point.focus();
 }
 
 for (const b of document.querySelectorAll("#controls [data-action]")) b.onclick = () => act({ action: b.dataset.action });
