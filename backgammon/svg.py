@@ -294,7 +294,9 @@ def match_svg(
         raise ValueError(f"viewer must be player 0 or 1, not {viewer!r}")
     on_roll = match.on_roll if match.on_roll is not None else viewer
     owner = match.cube_owner
-    score = match.score
+    length = match.rules.match_length or 0
+    # The score as the match counts it (won at its length), as the page's dialog says it.
+    score = tuple(min(p, length) for p in match.score) if length else match.score
     offered = match.state.responder if match.phase == "doubled" else None
     return board_svg(
         match.position if position is None else position,
@@ -304,7 +306,7 @@ def match_svg(
         cube_owner=None if owner is None else ("bottom" if owner == viewer else "top"),
         cube_offered=None if offered is None else ("bottom" if offered == viewer else "top"),
         score=(score[viewer], score[1 - viewer]),
-        length=match.rules.match_length or 0,
+        length=length,
         crawford=match.is_crawford_game,
         names=(names[viewer], names[1 - viewer]),
         highlight=highlight,

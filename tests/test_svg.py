@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -9,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from backgammon import Position
-from backgammon.svg import board_svg
+from backgammon.play.dice import SeededDice
+from backgammon.play.match import Match
+from backgammon.svg import board_svg, match_svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
@@ -232,3 +235,20 @@ def test_interactive_boards_label_every_point_for_keyboards_and_screen_readers()
     assert labels[2] == "point 2: empty" and labels[25] == "bar: empty"
     assert labels[0] == "borne off: empty"
     assert "tabindex" not in board_svg(Position.initial())  # a picture by default
+
+
+def test_a_match_won_by_a_gammon_shows_the_score_the_match_counts() -> None:
+    """A 1-point match won by a gammon is 2-0 in points; the board shows 1-0, the score the
+    match counts (won at its length) and the page's end dialog says, not a second one."""
+    for seed in range(500):
+        m = Match(1, dice=SeededDice(seed))
+        while not m.is_over:
+            if m.phase.value in ("opening", "roll"):
+                m.roll()
+            else:
+                m.move(m.legal_moves()[0])
+        if max(m.score) > 1:
+            break
+    assert max(m.score) == 2
+    svg = match_svg(m, viewer=m.winner or 0, names=("a", "b"))
+    assert sorted(re.findall(r"score (\d+)", svg)) == ["0", "1"]
