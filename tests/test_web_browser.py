@@ -722,3 +722,28 @@ def test_a_double_click_acts_once_and_the_dice_are_announced(
         assert f"You rolled {s['dice'][0]}-{s['dice'][1]}" in said, said
     assert page.evaluate("document.activeElement !== document.body")
     page.close()
+
+
+def test_a_reload_mid_turn_keeps_the_checkers_moved(server: Server, browser: Browser) -> None:
+    """One step of a play made, then the page reloaded: the step is still on the board (a
+    reload threw it away)."""
+    page = browser.new_page(viewport={"width": 1200, "height": 850})
+    page.goto(server.url + "/")
+    page.select_option("#length", "3")
+    page.click("#play-bot")
+    page.wait_for_url("**/m/*")
+    for _ in range(20):
+        if "move" in page_state(page)["actions"]:
+            break
+        click_one_action(page)
+    s = page_state(page)
+    src, dst = s["plays"][0][0]
+    page.click(f'#board g[data-point="{src}"]')
+    page.wait_for_function(f"selected === {src}")
+    page.click(f'#board g[data-point="{dst}"]')
+    page.wait_for_function("steps.length === 1")
+    page.reload()
+    page.wait_for_function(f"state !== null && state.seq === {s['seq']}")
+    page.wait_for_function("steps.length === 1")
+    assert page.evaluate("steps")[0] == [src, dst]
+    page.close()

@@ -12,6 +12,7 @@ let replayAt = null;
 let connected = true;
 let home = localStorage.getItem("bg-home") || "right";
 const seenEnd = `bg-seen-end-${matchId}`;
+const keptSteps = `bg-steps-${matchId}`;  // this turn's unconfirmed steps, kept over a reload
 $("home-left").checked = home === "left";
 $("dark").checked = document.documentElement.dataset.theme === "dark";
 $("auto-roll").checked = localStorage.getItem("bg-auto-roll") === "on";
@@ -165,6 +166,7 @@ function renderLog(lines, current) {
 
 function render(animate) {
   const s = state;
+  sessionStorage.setItem(keptSteps, JSON.stringify({ seq: s.seq, steps }));
   const mine = s.seat !== null && !s.over && (s.turn === s.seat || (s.turn === null && s.actions.length > 0));
   $("title").textContent = s.length ? `${s.length}-point match` : `Money session${s.rules.jacoby ? " · Jacoby" : ""}${s.rules.beavers ? " · beavers" : ""}`;
   $("who").textContent = s.seat === null ? "You are watching." : `You play ${name(s.seat)}.`;
@@ -247,6 +249,12 @@ function setState(s) {
   state = s;
   if (fresh) {
     steps = []; selected = null;
+    if (!old) {  // a reload mid-turn keeps the checkers already moved
+      try {
+        const kept = JSON.parse(sessionStorage.getItem(keptSteps) || "null");
+        if (kept && kept.seq === s.seq && Array.isArray(kept.steps)) steps = kept.steps;
+      } catch (e) { /* nothing kept */ }
+    }
     if (old) {
       if (s.dice && JSON.stringify(s.dice) !== JSON.stringify(old.dice)) beep(660, 90);
       if (barCount(s.svg) > barCount(old.svg)) beep(220, 200);
