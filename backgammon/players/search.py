@@ -142,15 +142,16 @@ class Searcher:
                 best = start + int(np.argmax(eq[start:end]))
                 total += weight * probs[best]
             return total / 36.0
-        for a, b, weight in _ROLLS:
-            moves = pos.legal_moves((a, b))
-            after = [pos.play(m) for m in moves] if moves else [pos.flip()]
-            probs = self.probs_after(boards_array(p.board for p in after))
+        boards, segments = roll_boards(pos)
+        all_probs = self.probs_after(boards)
+        for _, _, start, end, weight in segments:
+            probs = all_probs[start:end]
             keep = self._filter(self.equity(probs), self.deep_moves)
             best_p: FloatArray | None = None
             best_e = -np.inf
             for i in keep:
-                q = flip_probs(self._evaluate(after[i], plies - 1))
+                after = Position(boards[start + i].tolist())
+                q = flip_probs(self._evaluate(after, plies - 1))
                 e = float(self.equity(q[None, :])[0])
                 if e > best_e:
                     best_e, best_p = e, q
