@@ -24,6 +24,7 @@ LAYERS = (
     "players",
     "judging",
     "training",
+    "env",
     "protocols",
     "svg",
     "cli",

@@ -1,0 +1,135 @@
+"""The one-agent Gymnasium environment: the agent against one of the package's bots.
+
+``gymnasium.make("backgammon/Backgammon-v0", opponent="neural")`` once
+:mod:`backgammon.env` is imported.  The agent is player 0, the bot player 1; the opening roll
+decides who moves first, and the bot's turns are played inside :meth:`BackgammonEnv.step`
+(and :meth:`BackgammonEnv.reset` when it moves first).  The actions, observations and rewards
+are those of :mod:`backgammon.env`, from the agent's side.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from backgammon.env.observation import n_observation, upper_bounds
+from backgammon.env.table import N_ACTIONS, EnvOptionError, Table
+from backgammon.env.view import end_info, render_text
+from backgammon.players import Player, get
+
+__all__ = ["BackgammonEnv"]
+
+Observation = dict[str, Any]  # "observation" and "action_mask", numpy arrays
+NAMES = ("agent", "opponent")
+
+
+class BackgammonEnv(gymnasium.Env[Observation, np.int64]):
+    """Backgammon against a bot: ``opponent`` is a name :func:`backgammon.players.get`
+    knows (``random``, ``pubeval``, ``neural``, ``expert``...; ``opponent_options`` are
+    passed on) or a :class:`~backgammon.players.Player`.  The other options are
+    :class:`backgammon.env.aec.raw_env`'s."""
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        opponent: str | Player = "random",
+        *,
+        opponent_options: dict[str, Any] | None = None,
+        render_mode: str | None = None,
+        cube: bool = False,
+        match_length: int | None = None,
+        observation: str = "tesauro",
+        illegal_reward: float | None = None,
+    ) -> None:
+        """An environment against ``opponent`` with the options given."""
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise EnvOptionError(f"render_mode is 'human', 'ansi' or None, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.table = Table(
+            cube=cube,
+            match_length=match_length,
+            observation=observation,
+            illegal_reward=illegal_reward,
+        )
+        self._options = dict(opponent_options or {})
+        if isinstance(opponent, str):
+            self._reseeded = opponent.strip().lower() == "random"
+            self.opponent: Player = get(opponent, **self._options)
+        elif isinstance(opponent, Player):
+            self._reseeded = False
+            self.opponent = opponent
+        else:
+            raise EnvOptionError(f"opponent is a player's name or a Player, not {opponent!r:.40}")
+        self.observation_space: gymnasium.spaces.Space[Observation] = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(
+                    0.0,
+                    upper_bounds(observation),
+                    shape=(n_observation(observation),),
+                    dtype=np.float32,
+                ),
+                "action_mask": gymnasium.spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.action_space = gymnasium.spaces.Discrete(N_ACTIONS)
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        """A new game or match (the bot plays first if it wins the opening roll); the same
+        ``seed`` gives the same dice and, for the random bot, the same choices.  ``options``
+        may hold ``gnubg_id``: start from gnubg's ``PositionID:MatchID``."""
+        super().reset(seed=seed)
+        if self._reseeded:
+            seed_bot = int(self.np_random.integers(2**63))
+            self.opponent = get("random", **{**self._options, "seed": seed_bot})
+        gnubg_id = (options or {}).get("gnubg_id")
+        self.table.reset(int(self.np_random.integers(2**63)), gnubg_id)
+        self._opponent_turns()
+        return self._observation(), {}
+
+    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """The agent's action, then the bot's until the agent must act again or the episode
+        ends; the reward is the agent's points (an illegal action: the penalty)."""
+        result = self.table.step(action)
+        reward = result.rewards[0]
+        info: dict[str, Any] = {}
+        if result.illegal:
+            info["illegal_action"] = True
+        elif not result.done:
+            reward += self._opponent_turns()
+        if self.table.done and not result.illegal:
+            info.update(end_info(self.table))
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, self.table.done, False, info
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The mask as booleans (what sb3-contrib's MaskablePPO asks for)."""
+        return self.table.action_mask().astype(bool)
+
+    def render(self) -> str | None:
+        """The board as text (``ansi`` returns it, ``human`` prints it)."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() was called without a render_mode")
+            return None
+        text = render_text(self.table, NAMES)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def _opponent_turns(self) -> float:
+        """The bot's decisions until the agent must act; the agent's points meanwhile."""
+        reward = 0.0
+        while self.table.to_act == 1:
+            reward += self.table.play_bot(self.opponent).rewards[0]
+        return reward
+
+    def _observation(self) -> Observation:
+        mask = self.table.action_mask()
+        return {"observation": self.table.observe(0), "action_mask": mask}

@@ -1,0 +1,47 @@
+"""What the environments show people: the board as text and the end of an episode as info."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from backgammon.env.table import Table
+
+__all__ = ["end_info", "render_text"]
+
+
+def end_info(table: Table) -> dict[str, object]:
+    """How the last game ended: winner (player 0 or 1), points, result (single, gammon,
+    backgammon), reason (played, dropped) and, in a match, the final score."""
+    end = table.last_end
+    if end is None:
+        return {}
+    info: dict[str, object] = {
+        "winner": end.winner,
+        "points": end.points,
+        "result": end.result.name.lower(),
+        "reason": str(end.reason.value),
+    }
+    if table.rules.match_length is not None:
+        info["score"] = table.match.score
+    return info
+
+
+def render_text(table: Table, names: Sequence[str]) -> str:
+    """The board (X is the player it is seen from) with the dice, the cube and the score."""
+    seen_from = table.view_player
+    lines = [str(table.position), f" X is {names[seen_from]}, O is {names[1 - seen_from]}"]
+    to_act = table.to_act
+    dice = table.dice_left()
+    state = table.match.state
+    parts = [f"{names[to_act]} to act" if to_act is not None else "over"]
+    if dice:
+        parts.append("dice " + "-".join(str(d) for d in dice))
+    if table.rules.cube_enabled:
+        owner = state.cube_owner
+        held = f" ({names[owner]})" if owner is not None else ""
+        parts.append(f"cube {state.cube_value}{held}")
+    if table.rules.match_length is not None:
+        a, b = state.score
+        parts.append(f"score {a}-{b} of {table.rules.match_length}")
+    lines.append(" " + ", ".join(parts))
+    return "\n".join(lines)
