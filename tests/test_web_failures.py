@@ -4,6 +4,11 @@ or a 503 with the error shape, and nothing stored changes."""
 
 from __future__ import annotations
 
+import os
+import signal
+import sqlite3
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +17,7 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from pghelp import Cluster, postgres  # noqa: F401 (the fixture)
 
+from backgammon.web import analysis as web_analysis
 from backgammon.web import create_app
 
 
@@ -118,3 +124,42 @@ def test_a_page_that_cannot_be_shown_is_a_page_with_the_way_home(tmp_path: Path)
         r = client.get("/api/matches/nosuchmatch", headers=page)
         assert r.status_code == 404 and r.json()["error"]["code"] == "no_such_match"
         assert client.get("/m/nosuchmatch").json()["error"]["code"] == "no_such_match"
+
+
+def _analysis_status(client: TestClient, match_id: str, until: str) -> dict[str, Any]:
+    deadline = time.monotonic() + 120
+    while True:
+        status = dict(client.get(f"/api/matches/{match_id}/analysis").json())
+        if status["status"] == until or time.monotonic() > deadline:
+            return status
+        time.sleep(0.2)
+
+
+def test_analyses_fail_clearly_and_a_dead_worker_is_replaced(tmp_path: Path) -> None:
+    """An analysis that cannot be stored says failed and why (it said running forever);
+    after the analysis worker is killed (kill -9) the next analysis runs in a new one (every
+    later request was a 500); the server's progress folder is gone after it stops."""
+    before = set(Path(tempfile.gettempdir()).glob("backgammon-analysis-*"))
+    with TestClient(create_app(str(tmp_path / "m.sqlite3"))) as client:
+        made = _new_match(client)
+        store = client.app.state.server.store  # type: ignore[attr-defined]
+        real = store.save_analysis
+
+        def read_only(*args: Any) -> None:
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+
+        store.save_analysis = read_only
+        assert client.post(f"/api/matches/{made['id']}/analysis").status_code == 202
+        status = _analysis_status(client, made["id"], "failed")
+        assert status["status"] == "failed" and "readonly" in status["error"]
+        store.save_analysis = real
+        pool = web_analysis._pool
+        assert pool is not None
+        for pid in list(pool._processes):  # the worker dies as a kill -9 would kill it
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(1)
+        assert client.post(f"/api/matches/{made['id']}/analysis").status_code == 202
+        assert _analysis_status(client, made["id"], "done")["status"] == "done"
+        mine = set(Path(tempfile.gettempdir()).glob("backgammon-analysis-*")) - before
+        assert len(mine) == 1
+    assert not any(p.exists() for p in mine)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,8 @@ PLIES = 1
 """The depth of the web analysis (the terminal's default)."""
 
 _pool: ProcessPoolExecutor | None = None
+_folders: list[Path] = []
+"""The progress folders of this process's routers, removed at shutdown."""
 
 
 def _executor() -> ProcessPoolExecutor:
@@ -46,11 +50,27 @@ def _executor() -> ProcessPoolExecutor:
 
 
 def shutdown_analyses() -> None:
-    """Stop the worker process (the server is shutting down)."""
+    """Stop the worker process and remove the progress folders (the server is shutting
+    down)."""
     global _pool
     if _pool is not None:
         stop_pool(_pool)
         _pool = None
+    while _folders:
+        shutil.rmtree(_folders.pop(), ignore_errors=True)
+
+
+def _submit(*args: Any) -> Future[None]:
+    """``_job(*args)`` in the worker; a worker that died (killed, out of memory) is replaced
+    once, as the bots' pool does, instead of failing every later analysis."""
+    global _pool
+    try:
+        return _executor().submit(_job, *args)
+    except BrokenProcessPool:
+        if _pool is not None:
+            stop_pool(_pool)
+        _pool = None
+        return _executor().submit(_job, *args)
 
 
 def replay_steps(game: Game, decisions: list[dict[str, Any]]) -> None:
@@ -100,14 +120,20 @@ def analysis_router(store: Store) -> APIRouter:
     from ``request.app.state.server``)."""
     router = APIRouter()
     folder = Path(tempfile.mkdtemp(prefix="backgammon-analysis-"))
+    _folders.append(folder)
     running: dict[str, Future[None]] = {}
+    failed: dict[str, str] = {}
 
     def keep(match_id: str, seq: int, job: Future[None]) -> None:
-        """When the worker is done, its result goes into the database."""
+        """When the worker is done, its result goes into the database (or, if it cannot be
+        stored, the status says failed and why)."""
         out = out_path(match_id)
         if job.cancelled() or job.exception() is not None or not out.exists():
             return
-        store.save_analysis(match_id, seq, out.read_text())
+        try:
+            store.save_analysis(match_id, seq, out.read_text())
+        except Exception as exc:  # a read-only or unreachable store: reported, not "running"
+            failed[match_id] = f"the analysis could not be stored: {exc}"
         out.unlink(missing_ok=True)
 
     def out_path(match_id: str) -> Path:  # only for ids the server has loaded
@@ -136,7 +162,8 @@ def analysis_router(store: Store) -> APIRouter:
         folder.mkdir(parents=True, exist_ok=True)
         out = out_path(match_id)
         seq = game.seq
-        job = _executor().submit(_job, record, game.copy(dice=False), str(out), PLIES)
+        failed.pop(match_id, None)
+        job = _submit(record, game.copy(dice=False), str(out), PLIES)
         job.add_done_callback(lambda j: keep(match_id, seq, j))
         running[match_id] = job
         return JSONResponse({"status": "running"}, status_code=202)
@@ -158,6 +185,8 @@ def analysis_router(store: Store) -> APIRouter:
             return {"status": "running", "progress": done}
         if job is not None and job.exception() is not None:
             return {"status": "failed", "error": str(job.exception())}
+        if match_id in failed:
+            return {"status": "failed", "error": failed[match_id]}
         text = await request.app.state.server.db(store.analysis, match_id)
         if text is not None:
             data = json.loads(text)
