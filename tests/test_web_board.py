@@ -145,7 +145,7 @@ def test_huge_inputs_get_short_answers(client: TestClient) -> None:
     m = create(client, opponent="human")
     mid, tok = m["id"], m["token"]
     url = f"/api/matches/{mid}/actions"
-    huge = "24/18 " * 200_000
+    huge = "24/18 " * 100_000  # 600 KB: read, then refused as an action
     for action in (
         {"action": "move", "move": huge},
         {"action": huge},
@@ -155,6 +155,9 @@ def test_huge_inputs_get_short_answers(client: TestClient) -> None:
         r = client.post(url, json=action, headers=auth(tok))
         assert len(r.content) < 1000
         is_error(r, 400)
+    r = client.post(url, json={"action": "move", "move": huge * 2}, headers=auth(tok))
+    assert len(r.content) < 1000
+    is_error(r, 413)  # over the 1 MB body limit: refused unread
     r = client.get(f"/api/matches/{mid}/board.svg?steps={'1' * 5000}")
     assert len(r.content) < 1000 and r.json()["error"]
 

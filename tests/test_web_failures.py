@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -139,7 +138,6 @@ def test_analyses_fail_clearly_and_a_dead_worker_is_replaced(tmp_path: Path) -> 
     """An analysis that cannot be stored says failed and why (it said running forever);
     after the analysis worker is killed (kill -9) the next analysis runs in a new one (every
     later request was a 500); the server's progress folder is gone after it stops."""
-    before = set(Path(tempfile.gettempdir()).glob("backgammon-analysis-*"))
     with TestClient(create_app(str(tmp_path / "m.sqlite3"))) as client:
         made = _new_match(client)
         store = client.app.state.server.store  # type: ignore[attr-defined]
@@ -160,6 +158,7 @@ def test_analyses_fail_clearly_and_a_dead_worker_is_replaced(tmp_path: Path) -> 
         time.sleep(1)
         assert client.post(f"/api/matches/{made['id']}/analysis").status_code == 202
         assert _analysis_status(client, made["id"], "done")["status"] == "done"
-        mine = set(Path(tempfile.gettempdir()).glob("backgammon-analysis-*")) - before
-        assert len(mine) == 1
-    assert not any(p.exists() for p in mine)
+        mine = list(web_analysis._folders)  # this app's progress folder
+        assert len(mine) == 1 and mine[0].is_dir()
+        assert mine[0].name.startswith("backgammon-analysis-")
+    assert not mine[0].exists()
