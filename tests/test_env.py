@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import random
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -19,7 +22,7 @@ from pettingzoo.test import api_test, seed_test
 import backgammon.env as bgenv
 from backgammon import Position
 from backgammon.core.values import IllegalMoveError
-from backgammon.env.observation import board_block, board_size
+from backgammon.env.observation import board_block, board_blocks, board_size
 from backgammon.env.table import (
     DOUBLE,
     DROP,
@@ -490,3 +493,24 @@ def test_gymnasium_rewards_are_the_agents_points() -> None:
         assert reward == sign * info["points"]
         points.append(reward)
     assert min(points) < 0  # pubeval beats a random agent now and then at least
+
+
+def test_board_blocks_are_board_block_row_by_row() -> None:
+    boards = [random_position(seed, 60).board for seed in range(20)]
+    for kind in ("tesauro", "net"):
+        many = board_blocks(kind, boards, False)
+        assert many.shape == (20, board_size(kind))
+        for row, board in zip(many, boards, strict=True):
+            assert np.allclose(row, board_block(kind, board, False))
+
+
+def test_the_example_agent_runs() -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "train_agent.py"
+    run = subprocess.run(
+        [sys.executable, str(example), "--games", "3", "--eval-games", "2", "--hidden", "4"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "trained: wins" in run.stdout and "of 2 games against random" in run.stdout
