@@ -37,7 +37,7 @@ from backgammon.env.table import (
 )
 from backgammon.play.ids import gnubg_id
 from backgammon.play.match import GameStart, MatchState, Phase, Play
-from backgammon.players import PLAYERS
+from backgammon.players import PLAYERS, UnknownPlayerError
 from backgammon.players.encode import encode
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
@@ -94,7 +94,7 @@ def random_position(seed: int, plies: int) -> Position:
     return pos
 
 
-def named_result(position: Position, action: int, die: tuple[int, int] | int) -> list[tuple]:
+def named_steps(action: int, die: tuple[int, int] | int) -> list[tuple]:
     """The single-die steps a checker action names (its sources, each moved by its die)."""
     a, b = steps_of_action(action)
     dice = (die, die) if isinstance(die, int) else die
@@ -168,9 +168,9 @@ def test_the_mask_is_exactly_the_legal_plays(seed: int, plies: int) -> None:
             assert actions == play_actions(move, dice)
             hi, lo = max(dice), min(dice)
             if hi != lo:
-                steps = named_result(pos, actions[0], (hi, lo))
+                steps = named_steps(actions[0], (hi, lo))
             else:
-                steps = [s for a in actions for s in named_result(pos, a, hi)]
+                steps = [s for a in actions for s in named_steps(a, hi)]
                 steps.sort(key=lambda step: -step[0])
             assert apply_any_order(pos, steps) == {pos.apply_steps(move).board}
 
@@ -420,6 +420,13 @@ def test_the_gymnasium_env_ends_on_an_illegal_action() -> None:
 def test_bad_options_are_refused(options: dict) -> None:
     with pytest.raises(EnvOptionError):
         bgenv.env(**options)
+
+
+def test_an_unknown_opponent_is_refused() -> None:
+    with pytest.raises(UnknownPlayerError):
+        gymnasium.make(bgenv.ENV_ID, opponent="nobody")
+    with pytest.raises(EnvOptionError):
+        bgenv.BackgammonEnv(opponent=3)  # type: ignore[arg-type]
 
 
 def test_a_bad_start_is_refused() -> None:
