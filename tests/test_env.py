@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import contextlib
 import random
+import subprocess
+import sys
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -19,7 +22,7 @@ from pettingzoo.test import api_test, seed_test
 import backgammon.env as bgenv
 from backgammon import Position
 from backgammon.core.values import IllegalMoveError
-from backgammon.env.observation import board_block, board_size
+from backgammon.env.observation import board_block, board_blocks, board_size
 from backgammon.env.table import (
     DOUBLE,
     DROP,
@@ -34,7 +37,7 @@ from backgammon.env.table import (
 )
 from backgammon.play.ids import gnubg_id
 from backgammon.play.match import GameStart, MatchState, Phase, Play
-from backgammon.players import PLAYERS
+from backgammon.players import PLAYERS, UnknownPlayerError
 from backgammon.players.encode import encode
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
@@ -91,7 +94,7 @@ def random_position(seed: int, plies: int) -> Position:
     return pos
 
 
-def named_result(position: Position, action: int, die: tuple[int, int] | int) -> list[tuple]:
+def named_steps(action: int, die: tuple[int, int] | int) -> list[tuple]:
     """The single-die steps a checker action names (its sources, each moved by its die)."""
     a, b = steps_of_action(action)
     dice = (die, die) if isinstance(die, int) else die
@@ -165,9 +168,9 @@ def test_the_mask_is_exactly_the_legal_plays(seed: int, plies: int) -> None:
             assert actions == play_actions(move, dice)
             hi, lo = max(dice), min(dice)
             if hi != lo:
-                steps = named_result(pos, actions[0], (hi, lo))
+                steps = named_steps(actions[0], (hi, lo))
             else:
-                steps = [s for a in actions for s in named_result(pos, a, hi)]
+                steps = [s for a in actions for s in named_steps(a, hi)]
                 steps.sort(key=lambda step: -step[0])
             assert apply_any_order(pos, steps) == {pos.apply_steps(move).board}
 
@@ -419,6 +422,13 @@ def test_bad_options_are_refused(options: dict) -> None:
         bgenv.env(**options)
 
 
+def test_an_unknown_opponent_is_refused() -> None:
+    with pytest.raises(UnknownPlayerError):
+        gymnasium.make(bgenv.ENV_ID, opponent="nobody")
+    with pytest.raises(EnvOptionError):
+        bgenv.BackgammonEnv(opponent=3)  # type: ignore[arg-type]
+
+
 def test_a_bad_start_is_refused() -> None:
     e = bgenv.env(match_length=3)
     with pytest.raises(EnvOptionError):
@@ -490,3 +500,24 @@ def test_gymnasium_rewards_are_the_agents_points() -> None:
         assert reward == sign * info["points"]
         points.append(reward)
     assert min(points) < 0  # pubeval beats a random agent now and then at least
+
+
+def test_board_blocks_are_board_block_row_by_row() -> None:
+    boards = [random_position(seed, 60).board for seed in range(20)]
+    for kind in ("tesauro", "net"):
+        many = board_blocks(kind, boards, False)
+        assert many.shape == (20, board_size(kind))
+        for row, board in zip(many, boards, strict=True):
+            assert np.allclose(row, board_block(kind, board, False))
+
+
+def test_the_example_agent_runs() -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "train_agent.py"
+    run = subprocess.run(
+        [sys.executable, str(example), "--games", "3", "--eval-games", "2", "--hidden", "4"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "trained: wins" in run.stdout and "of 2 games against random" in run.stdout

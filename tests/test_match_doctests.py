@@ -5,7 +5,7 @@ import doctest
 import pytest
 
 from backgammon import core, ids, play
-from backgammon.core import turn
+from backgammon.core import movegen, position, turn
 from backgammon.ids import fibs, gnubg, xgid
 from backgammon.play import dice, match, record, rules, state
 from backgammon.play import ids as play_ids
@@ -13,7 +13,23 @@ from backgammon.play import ids as play_ids
 
 @pytest.mark.parametrize(
     "module",
-    [core, turn, ids, gnubg, xgid, fibs, play, dice, match, play_ids, state, record, rules],
+    [
+        core,
+        position,
+        movegen,
+        turn,
+        ids,
+        gnubg,
+        xgid,
+        fibs,
+        play,
+        dice,
+        match,
+        play_ids,
+        state,
+        record,
+        rules,
+    ],
     ids=lambda m: m.__name__,
 )
 def test_docstring_examples(module: object) -> None:

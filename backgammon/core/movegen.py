@@ -34,6 +34,16 @@ _POINTS_DOWN = tuple(range(24, 0, -1))
 
 
 def generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
+    """Every legal play of the dice ``hi_die >= lo_die`` on a 26-number board, one per
+    resulting position, in a fixed order (what ``Position.legal_moves`` returns).
+
+    >>> from backgammon.core.position import Position
+    >>> start = Position.initial().board
+    >>> len(generate(start, 6, 6)), len(generate(start, 2, 1))
+    (11, 15)
+    >>> generate(start, 6, 5)[:2]
+    [Move('24/18 13/8'), Move('24/18 8/3')]
+    """
     if hi_die == lo_die:
         if board[25]:
             return _generate_double_bar(board, hi_die)

@@ -41,7 +41,17 @@ _START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 
 
 
 class Position:
-    """An immutable, hashable backgammon position seen from the side to move."""
+    """An immutable, hashable backgammon position seen from the side to move.
+
+    >>> pos = Position.initial()
+    >>> pos.pip_counts(), pos.off
+    ((167, 167), (0, 0))
+    >>> after = pos.play(pos.parse_move("8/5 6/5", (3, 1)))  # seen from the other side now
+    >>> after.position_id(), after.flip().checkers(5)
+    ('sGfwATDgc/ABMA', 2)
+    >>> Position.from_position_id("sGfwATDgc/ABMA") == after
+    True
+    """
 
     __slots__ = ("_board", "_hash")
 
@@ -182,7 +192,12 @@ class Position:
         return Position._trusted(tuple([-x for x in reversed(self._board)]))
 
     def outcome(self) -> Outcome | None:
-        """The result if one side has borne off all 15 checkers (R18-R19), else None."""
+        """The result if one side has borne off all 15 checkers (R18-R19), else None.
+
+        >>> last = Position.from_simple([0, 1, *[0] * 11, -15, *[0] * 11, 0])
+        >>> last.play(last.legal_moves((2, 1))[0]).outcome()  # none of the 15 off: a gammon
+        Outcome(winner_on_roll=False, result=<GameResult.GAMMON: 2>)
+        """
         b = self._board
         mine_left = sum(x for x in b if x > 0)
         theirs_left = -sum(x for x in b if x < 0)
@@ -229,6 +244,9 @@ class Position:
         """Every legal play of a roll, one per distinct resulting position (R5-R17).
 
         The order is deterministic.  An empty list means the turn is lost (R10).
+
+        >>> [str(m) for m in Position.initial().legal_moves((6, 5))]
+        ['24/18 13/8', '24/18 8/3', '24/13', '13/8 13/7', '13/7 8/3', '13/2', '8/3 8/2']
         """
         # The common case, a tuple of two ints, checked here without a further call.
         if type(dice) is tuple and len(dice) == 2:

@@ -32,7 +32,15 @@ import numpy.typing as npt
 
 from backgammon.players.encode import N_INPUTS, encode
 
-__all__ = ["EXTRAS", "OBSERVATIONS", "board_block", "board_size", "n_observation", "upper_bounds"]
+__all__ = [
+    "EXTRAS",
+    "OBSERVATIONS",
+    "board_block",
+    "board_blocks",
+    "board_size",
+    "n_observation",
+    "upper_bounds",
+]
 
 OBSERVATIONS = ("tesauro", "net")
 """The layouts of the board block."""
@@ -82,4 +90,28 @@ def board_block(kind: str, board: Sequence[int], on_roll: bool) -> npt.NDArray[n
     out[195] = (15 - theirs.sum()) / 15
     out[196] = on_roll
     out[197] = not on_roll
+    return out
+
+
+def board_blocks(
+    kind: str, boards: Sequence[Sequence[int]], on_roll: bool
+) -> npt.NDArray[np.float32]:
+    """:func:`board_block` of many boards at once, one row each: e.g. the positions every
+    legal play leaves, for an agent that judges plays by where they lead."""
+    b = np.asarray(boards, dtype=np.int64).reshape(-1, 26)
+    if kind == "net":
+        inputs: npt.NDArray[np.float32] = encode(b).astype(np.float32)
+        return inputs
+    n = len(b)
+    mine = np.maximum(b, 0)
+    theirs = np.maximum(-b[:, ::-1], 0)
+    out = np.empty((n, _TESAURO), dtype=np.float32)
+    out[:, :96] = _UNITS[mine[:, 1:25]].reshape(n, 96)
+    out[:, 96:192] = _UNITS[theirs[:, 1:25]].reshape(n, 96)
+    out[:, 192] = mine[:, 25] / 2
+    out[:, 193] = theirs[:, 25] / 2
+    out[:, 194] = (15 - mine.sum(axis=1)) / 15
+    out[:, 195] = (15 - theirs.sum(axis=1)) / 15
+    out[:, 196] = on_roll
+    out[:, 197] = not on_roll
     return out

@@ -63,8 +63,8 @@ class EnvOptionError(ValueError):
 
 
 class InvalidActionError(ValueError):
-    """An action that is not an integer at all (an integer the mask refuses is a legal input
-    with a penalty, not an error)."""
+    """An action that is not an integer, a step after the episode, or numbers that name no
+    play.  An integer the mask refuses is no error: it costs its player the penalty."""
 
 
 @dataclass(frozen=True)

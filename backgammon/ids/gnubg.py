@@ -44,7 +44,11 @@ class InvalidMatchIdError(ValueError):
 
 # ------------------------------------------------------------------------------ Position ID
 def encode_position_id(position: Position) -> str:
-    """The GNU Backgammon Position ID of ``position`` (14 characters; formats.md §1)."""
+    """The GNU Backgammon Position ID of ``position`` (14 characters; formats.md §1).
+
+    >>> encode_position_id(Position.initial())
+    '4HPwATDgc/ABMA'
+    """
     bits = 0
     k = 0
     for array in position.arrays():
@@ -55,7 +59,11 @@ def encode_position_id(position: Position) -> str:
 
 
 def decode_position_id(text: str) -> Position:
-    """The position of a Position ID; :class:`InvalidPositionError` for anything else."""
+    """The position of a Position ID; :class:`InvalidPositionError` for anything else.
+
+    >>> decode_position_id("sGfwATDgc/ABMA").pip_counts()  # after 8/5 6/5, the other side's
+    (167, 163)
+    """
     if not isinstance(text, str):
         raise InvalidPositionError(f"a Position ID is text, not {type(text).__name__}")
     text = text.strip()

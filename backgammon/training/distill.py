@@ -6,14 +6,14 @@ keeps the positions reached (and a few of the plays not chosen, so that the net 
 rank candidates), labels each with its 1- or 2-ply evaluation or a rollout, and fits the
 nets to those labels (optionally also to their equity differences between the plays of one
 roll, which are what choosing a play depends on).  Everything comes from our own nets and
-move generator: no gnubg data or weights.
+move generator: no gnubg data or weights.  The commands (fitting is
+:mod:`backgammon.training.fit`)::
 
     backgammon distill generate --weights W --games N --seed S --out D.npz
     backgammon distill generate ... --rollout-trials 36 --truncate 7   # rollout labels
     backgammon distill relabel --weights W --data D.npz --share 0.05 --out D2.npz
     backgammon distill relabel ... --workers 2   # or --ray ADDRESS: rollouts on a cluster
     backgammon distill fit --weights W --data D1.npz D2.npz --out NEW.npz [--rank 64]
-       (:mod:`backgammon.training.fit`)
     backgammon distill average --weights W1 --with W2 W3 --out SOUP.npz
     backgammon distill calibrate --weights W --data ROLLED.npz --outputs backgammon --out NEW.npz
 """
