@@ -92,17 +92,16 @@ function candidates(d) {
   const m = match() && best.mwc !== undefined;
   let html = `<div class="scroll"><table id="cands"><caption class="sr-only">The best plays of ${esc(d.dice.join("-"))}, best first</caption>` +
     `<thead><tr><th scope="col">#</th><th scope="col" class="play">Play</th><th scope="col">EMG</th><th scope="col">Diff</th>` +
-    (m ? `<th scope="col">MWC</th><th scope="col">Diff</th>` : "") + `<th scope="col"><span class="sr-only">Board</span></th></tr></thead><tbody>`;
+    (m ? `<th scope="col">MWC</th><th scope="col">Diff</th>` : "") + `</tr></thead><tbody>`;
   d.candidates.forEach((c, i) => {
     const mine = c.play === d.played;
     const p = c.probabilities;
-    html += `<tr class="cand${mine ? " played" : ""}"><td>${i + 1}</td>` +
-      `<td class="play">${esc(c.play)}${mine ? ' <span class="tag">played</span>' : ""}</td>` +
+    html += `<tr class="cand${mine ? " played" : ""}"><td>${i + 1}</td><td class="play">${esc(c.play)}</td>` +
       `<td>${signed(c.equity)}</td><td>${i ? signed(c.equity - best.equity) : ""}</td>` +
-      (m ? `<td>${pct(c.mwc)}</td><td>${i ? signed(100 * (c.mwc - best.mwc), 1) : ""}</td>` : "") +
-      `<td><button class="small secondary show" data-play="${esc(c.play)}" aria-pressed="${shownPlay === c.play}">after</button></td></tr>` +
-      `<tr class="probs${mine ? " played" : ""}"><td></td><td colspan="${m ? 6 : 4}">` +
-      `Win ${pct(p[0])} (gammon ${pct(p[1])}, bg ${pct(p[2])}) · lose ${pct(1 - p[0])} (gammon ${pct(p[3])}, bg ${pct(p[4])}) · ${c.plies}-ply</td></tr>`;
+      (m ? `<td>${pct(c.mwc)}</td><td>${i ? signed(100 * (c.mwc - best.mwc), 1) : ""}</td>` : "") + "</tr>" +
+      `<tr class="probs${mine ? " played" : ""}"><td></td><td colspan="${m ? 5 : 3}">${mine ? '<span class="tag">played</span> ' : ""}` +
+      `Win ${pct(p[0])} (gammon ${pct(p[1])}, bg ${pct(p[2])}) · lose ${pct(1 - p[0])} (gammon ${pct(p[3])}, bg ${pct(p[4])}) · ${c.plies}-ply ` +
+      `<button class="small secondary show" data-play="${esc(c.play)}" aria-pressed="${shownPlay === c.play}" aria-label="Show the board after ${esc(c.play)}">board after</button></td></tr>`;
   });
   return html + "</tbody></table></div>";
 }
@@ -188,7 +187,8 @@ $("errors-only").onchange = () => {
 document.addEventListener("keydown", (e) => {
   if (!A || e.altKey || e.ctrlKey || e.metaKey) return;
   const t = e.target;
-  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+  const typing = t && (t.tagName === "SELECT" || t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "checkbox"));
+  if (typing) return;  // the keys are the field's
   const keys = { ArrowRight: () => step(1), j: () => step(1), ArrowLeft: () => step(-1), k: () => step(-1),
     Home: () => $("first").click(), End: () => $("last").click() };
   if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
