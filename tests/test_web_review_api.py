@@ -280,3 +280,14 @@ def test_a_rollout_runs_as_the_library_rolls_out_and_one_is_cancelled(client: Te
     # The next one starts in a new worker; cancel the rest (queued ones leave the queue).
     for w in waiting:
         assert client.delete(f"/api/rollouts/{w.json()['id']}").json()["status"] == "cancelled"
+
+
+def test_a_decisions_board_names_the_files_players(client: TestClient) -> None:
+    """A match file's names may be longer than the web's 31 characters: the board still
+    draws them; anything longer than 100 is refused."""
+    long = "A" * 40
+    params = {"gnubg_id": WHITE_31, "name0": long, "name1": "Bob"}
+    r = client.get("/api/analysis/board.svg", params=params)
+    assert r.status_code == 200 and long in r.text and "Bob" in r.text
+    r = client.get("/api/analysis/board.svg", params={**params, "name0": "A" * 101})
+    error(r, 400, "invalid_request")

@@ -24,7 +24,6 @@ from backgammon.play.match import Match
 from backgammon.records import matchfile
 from backgammon.records.matchfile import MatchFile
 from backgammon.web.bots import NICENESS
-from backgammon.web.errors import NAME_LENGTH
 from backgammon.web.game import Game
 from backgammon.web.review import annotate
 from backgammon.web.store import Store
@@ -43,6 +42,9 @@ __all__ = [
 
 PLIES = 1
 """The depth of the web analysis (the terminal's default)."""
+NAMES = 100
+"""The longest player name a board is drawn with (a match file's names may pass the web's
+31 characters)."""
 
 _pool: ProcessPoolExecutor | None = None
 
@@ -198,8 +200,8 @@ def analysis_router(store: Store) -> APIRouter:
         gnubg_id: Annotated[str, Query(max_length=100)],
         play: Annotated[str, Query(max_length=100)] = "",
         viewer: int = 0,
-        name0: Annotated[str, Query(max_length=NAME_LENGTH)] = "Player 0",
-        name1: Annotated[str, Query(max_length=NAME_LENGTH)] = "Player 1",
+        name0: Annotated[str, Query(max_length=NAMES)] = "Player 0",
+        name1: Annotated[str, Query(max_length=NAMES)] = "Player 1",
     ) -> Response:
         """The board of a decision from its gnubg ID, from ``viewer``'s side, the players
         named ``name0`` and ``name1``; with ``play`` (a play of the dice in the ID) the
