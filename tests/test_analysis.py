@@ -380,11 +380,19 @@ def test_every_checker_decision_carries_its_review(net: NeuralPlayer) -> None:
         assert d.candidates[0].move == d.best
         played = next(c for c in d.candidates if c.move == d.played)
         assert d.error_emg == pytest.approx(max(0.0, d.candidates[0].equity - played.equity))
+        # In a match the same loss in match winning chance: the best's MWC less the played's.
+        assert d.error_mwc is not None and played.mwc is not None
+        assert d.error_mwc == pytest.approx(max(0.0, (d.candidates[0].mwc or 0.0) - played.mwc))
         assert all(len(c.probabilities) == 5 and 0 <= c.probabilities[0] <= 1 for c in d.candidates)
     assert sum(d.luck is not None for d in checker) > len(checker) // 2
     for d in cube:
         assert d.cube is not None and d.cube.double_pass == pytest.approx(1.0)
         assert d.cube.proper.split(", ")[1] in ("take", "pass", "beaver")
+        # The same three values in MWC: one rises with the other (EMG maps MWC linearly).
+        emg, mwc = (d.cube.no_double, d.cube.double_take, d.cube.double_pass), d.cube.mwc
+        assert mwc is not None and sorted(range(3), key=emg.__getitem__) == sorted(
+            range(3), key=mwc.__getitem__
+        )
     data = a.to_json()["decisions"]
     assert all("candidates" in x and "dice" in x for x in data if x["kind"] == "checker")
     assert all("cube" in x for x in data if x["kind"] != "checker")

@@ -1,6 +1,7 @@
 """Analysis in the browser (issue 11): a match against the bot played through the API, then
-analysed in the server's worker process, its page in Debian's chromium (Playwright), an
-error clicked to see its boards; and the rule that two people get no analysis mid-match."""
+analysed in the server's worker process, its review in Debian's chromium (Playwright), a
+decision clicked to see its board and its place in the replay; and the rule that two people
+get no analysis mid-match."""
 
 from __future__ import annotations
 
@@ -59,14 +60,11 @@ def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Serv
         page.wait_for_selector("#result:not([hidden])", timeout=120_000)
         assert page.locator("#players tr").count() >= 8
         assert page.locator("#graph polyline").count() == 1
-        first = page.locator("#errors li.error").first
-        first.click()
-        loaded = "[...document.querySelectorAll('#boards img')]"
-        page.wait_for_function(
-            f"{loaded}.length > 0 && {loaded}.every(i => i.complete && i.naturalWidth > 0)",
-            timeout=30_000,
-        )
-        assert "chosen" in (first.get_attribute("class") or "")
+        first = page.locator("#decisions li").nth(1)
+        first.locator("button").click()
+        page.wait_for_selector("#decisions li[aria-current][data-i='1']")
+        page.wait_for_selector("#board-box svg")
+        assert "Back to the match" in (page.text_content("#back") or "")
         # The error's link steps the match's replay to that decision.
         href = page.get_attribute("#to-replay", "href") or ""
         step = int(href.rsplit("=", 1)[1])
@@ -81,11 +79,16 @@ def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Serv
     players = done["analysis"]["players"]
     assert len(players) == 2 and all("pr" in p["overall"] for p in players)
     with httpx2.Client(base_url=server.url, timeout=30) as client:
+        log = client.get(f"/api/matches/{match_id}").json()["log"]
         for d in done["analysis"]["decisions"]:
             assert d["error_emg"] >= 0 and d["kind"] in ("checker", "double", "take")
             # Each decision's replay step shows the position it was taken in.
             replayed = client.get(f"/api/matches/{match_id}/replay/{d['step']}").json()
             assert replayed["gnubg_id"] == d["gnubg_id"]
+            # Its move number is the match page's log line that tells it.
+            said = log[d["line"] - 1]
+            if d["kind"] == "checker":
+                assert said.endswith(f": {d['played']}"), (d, said)
 
 
 def test_no_analysis_between_two_people_until_the_end(server: Server) -> None:

@@ -10,6 +10,7 @@ from backgammon.cli.errors import UsageError
 from backgammon.cli.render import signed
 from backgammon.core.position import Position
 from backgammon.core.values import Move
+from backgammon.judging.evaluate import best_plays
 from backgammon.play.match import ActionKind, Match, Phase
 from backgammon.players import CubeAdviser, CubeState, MoveRanker, Player, decide
 from backgammon.players import get as get_player
@@ -54,10 +55,10 @@ def hint_lines(
         move = bot.choose_move(position, dice, cube) or legal[0]
         return [f" The bot would play {move} (this bot gives no equities)."]
     if isinstance(bot, NeuralPlayer):
-        ranked = bot.ranked_moves(position, dice, cube, keep=limit)
+        ranked = best_plays(bot, position, dice, cube, limit)
     else:
         ranked = bot.ranked_moves(position, dice, cube)
-    ranked = [r for r in ranked if r.plies == ranked[0].plies][:limit]
+        ranked = [r for r in ranked if r.plies == ranked[0].plies][:limit]
     best = ranked[0]
     lines = []
     for i, r in enumerate(ranked, 1):

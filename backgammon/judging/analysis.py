@@ -44,7 +44,7 @@ from backgammon.judging.evaluate import proper_action
 from backgammon.play.match import Match, Phase
 from backgammon.play.state import MatchState
 from backgammon.players.base import RankedMove
-from backgammon.players.cube import CubeDecision, CubeState, to_emg
+from backgammon.players.cube import CubeDecision, CubeState, emg_to_mwc, to_emg
 from backgammon.players.met import MatchEquityTable
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records import matchfile
@@ -150,12 +150,14 @@ class Candidate:
 
 @dataclass(frozen=True)
 class CubeValues:
-    """A cube decision's three values for the doubler (EMG) and the proper action."""
+    """A cube decision's three values for the doubler (EMG, and MWC in a match) and the
+    proper action."""
 
     no_double: float
     double_take: float
     double_pass: float
     proper: str
+    mwc: tuple[float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,8 @@ class Judged:
     cube: CubeValues | None = None
     luck: float | None = None
     """The luck of the roll before a checker play (EMG, positive = lucky)."""
+    error_mwc: float | None = None
+    """In a match, ``error_emg`` as match winning chance lost."""
 
 
 @dataclass
@@ -290,6 +294,7 @@ class Analysis:
                     "error_emg": d.error_emg,
                     "mark": d.mark,
                     "gnubg_id": d.gnubg_id,
+                    **({"error_mwc": d.error_mwc} if d.error_mwc is not None else {}),
                     **_review_json(d),
                 }
                 for d in self.decisions
@@ -367,7 +372,8 @@ class _Judge:
         d = self.cube(m)
         state = CubeState.from_match(m)
         nd, dt, dp = (float(to_emg(v, state, self.bot.met)) for v in d[:3])
-        return CubeValues(nd, dt, dp, proper_action(d, state))
+        mwc = None if state.is_money else (d.no_double, d.double_take, d.double_pass)
+        return CubeValues(nd, dt, dp, proper_action(d, state), mwc)
 
     # ------------------------------------------------------------------ decisions
     def add(
@@ -385,6 +391,10 @@ class _Judge:
         mark, the gnubg ID and the state it was made in (``review``: the fields that show
         it, see :class:`Judged`)."""
         game, row, player = where
+        state = CubeState.from_match(m)
+        if not state.is_money:
+            zero = emg_to_mwc(0.0, state, self.bot.met)
+            review["error_mwc"] = float(emg_to_mwc(error, state, self.bot.met) - zero)
         d = Judged(
             game,
             row,

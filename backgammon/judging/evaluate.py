@@ -8,15 +8,24 @@ these numbers, so they always agree.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from backgammon.core.position import Position
+from backgammon.players.base import RankedMove
 from backgammon.players.cube import CubeAction, CubeDecision, CubeState, to_emg
 from backgammon.players.neural import NeuralPlayer
 from backgammon.players.probabilities import Probabilities
 
-__all__ = ["CubeNumbers", "Evaluation", "EvaluationError", "evaluate", "proper_action"]
+__all__ = [
+    "CubeNumbers",
+    "Evaluation",
+    "EvaluationError",
+    "best_plays",
+    "evaluate",
+    "proper_action",
+]
 
 
 class EvaluationError(ValueError):
@@ -106,3 +115,20 @@ def evaluate(
         mwc,
     )
     return Evaluation(plies, probs, probs.equity(), numbers)
+
+
+def best_plays(
+    player: NeuralPlayer,
+    position: Position,
+    dice: Sequence[int],
+    cube: CubeState | None = None,
+    count: int = 5,
+    plies: int | None = None,
+) -> list[RankedMove]:
+    """The best ``count`` plays of ``dice``, best first, every one judged at the same depth
+    (``plies``, else the player's): the list ``backgammon hint`` prints and the web's hints
+    and position editor show, cubeful at the score of ``cube``; [] when nothing is legal."""
+    if not position.legal_moves(dice):
+        return []
+    ranked = player.ranked_moves(position, dice, cube, keep=count, plies=plies)
+    return [r for r in ranked if r.plies == ranked[0].plies][:count]

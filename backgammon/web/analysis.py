@@ -17,9 +17,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from backgammon.play.match import Match
@@ -27,20 +27,33 @@ from backgammon.records import matchfile
 from backgammon.records.matchfile import MatchFile
 from backgammon.web.bots import NICENESS
 from backgammon.web.game import Game
+from backgammon.web.review import annotate
 from backgammon.web.store import Store
 from backgammon.workers import start_pool, stop_pool
 
-__all__ = ["PLIES", "analysis_router", "replay_steps", "shutdown_analyses"]
+__all__ = [
+    "PLIES",
+    "analysed",
+    "analysis_pool",
+    "analysis_router",
+    "progress_of",
+    "replay_steps",
+    "shutdown_analyses",
+    "write_result",
+]
 
 PLIES = 1
 """The depth of the web analysis (the terminal's default)."""
+NAMES = 100
+"""The longest player name a board is drawn with (a match file's names may pass the web's
+31 characters)."""
 
 _pool: ProcessPoolExecutor | None = None
 _folders: list[Path] = []
 """The progress folders of this process's routers, removed at shutdown."""
 
 
-def _executor() -> ProcessPoolExecutor:
+def analysis_pool() -> ProcessPoolExecutor:
     """One worker process for analyses, started on first use, at the bots' lower priority
     (people's requests come first)."""
     global _pool
@@ -65,12 +78,12 @@ def _submit(*args: Any) -> Future[None]:
     once, as the bots' pool does, instead of failing every later analysis."""
     global _pool
     try:
-        return _executor().submit(_job, *args)
+        return analysis_pool().submit(_job, *args)
     except BrokenProcessPool:
         if _pool is not None:
             stop_pool(_pool)
         _pool = None
-        return _executor().submit(_job, *args)
+        return analysis_pool().submit(_job, *args)
 
 
 def replay_steps(game: Game, decisions: list[dict[str, Any]]) -> None:
@@ -89,8 +102,9 @@ def replay_steps(game: Game, decisions: list[dict[str, Any]]) -> None:
             d["step"] = at = found
 
 
-def _job(record: MatchFile, game: Game, out: str, plies: int) -> None:
-    """In the worker: analyse, writing progress then the result beside ``out``."""
+def analysed(record: MatchFile, out: str, plies: int) -> dict[str, Any]:
+    """In a worker: ``record`` analysed at ``plies`` as JSON, the progress written as
+    ``[done, total]`` beside ``out`` meanwhile (see :func:`progress_of`)."""
     from backgammon.judging.analysis import analyse
 
     progress = Path(out + ".progress")
@@ -102,13 +116,33 @@ def _job(record: MatchFile, game: Game, out: str, plies: int) -> None:
             last[0] = now
             progress.write_text(json.dumps([done, total]))
 
-    result = analyse(record, plies=plies, progress=report).to_json()
-    result["seq"] = game.seq
-    replay_steps(game, result["decisions"])
+    return analyse(record, plies=plies, progress=report).to_json()
+
+
+def write_result(out: str, result: dict[str, Any]) -> None:
+    """In a worker: the finished analysis into ``out`` at once (its progress file goes)."""
     tmp = out + ".tmp"
     Path(tmp).write_text(json.dumps(result))
     os.replace(tmp, out)
-    progress.unlink(missing_ok=True)
+    Path(out + ".progress").unlink(missing_ok=True)
+
+
+def progress_of(out: Path) -> list[int]:
+    """``[done, total]`` of the analysis writing ``out`` ([0, 0] before its first report)."""
+    try:
+        done = json.loads(Path(str(out) + ".progress").read_text())
+    except (OSError, ValueError):
+        return [0, 0]
+    return [int(x) for x in done] if isinstance(done, list) and len(done) == 2 else [0, 0]
+
+
+def _job(record: MatchFile, game: Game, out: str, plies: int) -> None:
+    """In the worker: analyse a web match, with each decision's replay step and log line."""
+    result = analysed(record, out, plies)
+    result["seq"] = game.seq
+    replay_steps(game, result["decisions"])
+    annotate(result, game.match, game.names)
+    write_result(out, result)
 
 
 def _page() -> str:
@@ -157,7 +191,7 @@ def analysis_router(store: Store) -> APIRouter:
         job = running.get(match_id)
         if job is not None and not job.done():
             return JSONResponse({"status": "running"}, status_code=202)
-        names = (live.row.names[0], live.row.names[1])
+        names = (game.names[0], game.names[1])  # as the match page names them
         record = matchfile.from_match(game.match, names)
         folder.mkdir(parents=True, exist_ok=True)
         out = out_path(match_id)
@@ -177,12 +211,7 @@ def analysis_router(store: Store) -> APIRouter:
         job = running.get(match_id)
         # Done but not yet moved into the database by ``keep``: still running.
         if job is not None and (not job.done() or (not job.exception() and out.exists())):
-            progress = Path(str(out) + ".progress")
-            try:
-                done = json.loads(progress.read_text())
-            except (OSError, ValueError):
-                done = [0, 0]
-            return {"status": "running", "progress": done}
+            return {"status": "running", "progress": progress_of(out)}
         if job is not None and job.exception() is not None:
             return {"status": "failed", "error": str(job.exception())}
         if match_id in failed:
@@ -196,9 +225,16 @@ def analysis_router(store: Store) -> APIRouter:
         return {"status": "none"}
 
     @router.get("/api/analysis/board.svg")
-    async def board(gnubg_id: str, play: str = "", viewer: int = 0) -> Response:
-        """The board of a decision from its gnubg ID, from ``viewer``'s side; with ``play``
-        (a play of the dice in the ID) the board after it."""
+    async def board(
+        gnubg_id: Annotated[str, Query(max_length=100)],
+        play: Annotated[str, Query(max_length=100)] = "",
+        viewer: int = 0,
+        name0: Annotated[str, Query(max_length=NAMES)] = "Player 0",
+        name1: Annotated[str, Query(max_length=NAMES)] = "Player 1",
+    ) -> Response:
+        """The board of a decision from its gnubg ID, from ``viewer``'s side, the players
+        named ``name0`` and ``name1``; with ``play`` (a play of the dice in the ID) the
+        board after it."""
         try:
             m = Match.from_gnubg_id(gnubg_id)
             position = None
@@ -206,7 +242,12 @@ def analysis_router(store: Store) -> APIRouter:
                 position = m.position.play(m.position.parse_move(play, m.dice)).flip()
             from backgammon.svg import match_svg
 
-            svg = match_svg(m, viewer=viewer if viewer in (0, 1) else 0, position=position)
+            svg = match_svg(
+                m,
+                viewer=viewer if viewer in (0, 1) else 0,
+                position=position,
+                names=(name0, name1),
+            )
         except ValueError as exc:
             return _error(400, "bad_query", str(exc))
         return Response(svg, media_type="image/svg+xml")

@@ -27,6 +27,8 @@ from backgammon.web.engine import engine_router, shutdown_engine
 from backgammon.web.errors import ApiError, BodyLimit, validation_message
 from backgammon.web.errors import body as error_body
 from backgammon.web.game import ActionError, Game, action_dict
+from backgammon.web.position import position_router
+from backgammon.web.rollouts import rollout_router, shutdown_rollouts
 from backgammon.web.schemas import (
     API_DOC,
     BOTS,
@@ -38,6 +40,7 @@ from backgammon.web.schemas import (
 )
 from backgammon.web.server import Live, Server, pushed
 from backgammon.web.store import STORAGE_FAILURES, Store
+from backgammon.web.uploads import upload_router
 
 __all__ = ["create_app"]
 
@@ -143,12 +146,16 @@ def create_app(
         store.close()
         shutdown_analyses()
         shutdown_engine()
+        shutdown_rollouts()
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
     app.add_middleware(BodyLimit)
     app.include_router(engine_router())
     app.include_router(analysis_router(store))
+    app.include_router(upload_router(store))
+    app.include_router(position_router())
+    app.include_router(rollout_router())
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError) -> Response:

@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 
 from backgammon.ids.gnubg import InvalidMatchIdError
 from backgammon.ids.xgid import InvalidXgidError
-from backgammon.judging.evaluate import evaluate
+from backgammon.judging.evaluate import best_plays, evaluate
 from backgammon.play.dice import FixedDice
 from backgammon.play.match import Match, Phase
 from backgammon.play.rules import RulesError
@@ -30,13 +30,14 @@ from backgammon.play.state import MatchError
 from backgammon.players import CubeState
 from backgammon.players.neural import NeuralPlayer
 from backgammon.web.bots import NICENESS
+from backgammon.web.errors import ApiError
 from backgammon.workers import WorkerTimeout, result_within, start_pool, stop_pool
 
-__all__ = ["RateLimiter", "engine_router", "evaluation", "hint", "shutdown_engine"]
+__all__ = ["RateLimiter", "engine_router", "evaluation", "hint", "match_of", "shutdown_engine"]
 
 MAX_PLAYS = 20  # plays listed at most (a roll can have hundreds)
 TIME_LIMIT = 30.0
-"""Seconds a hint may take (a 1-ply hint takes well under one)."""
+"""Seconds a hint may take (a 1-ply hint takes well under one, a 2-ply one about one)."""
 
 _pool: ProcessPoolExecutor | None = None
 
@@ -99,14 +100,15 @@ def _player(plies: int) -> NeuralPlayer:
 
 
 def hint(match: Match, plies: int = 0, count: int = MAX_PLAYS) -> dict[str, Any]:
-    """The engine's advice for ``match`` as JSON-ready values: ranked plays when the dice
-    are rolled, else the cube decision (from the side on roll, the doubler)."""
+    """The engine's advice for ``match`` as JSON-ready values: its best ``count`` plays
+    when the dice are rolled (as ``backgammon hint`` lists them), else the cube decision
+    (from the side on roll, the doubler)."""
     bot = _player(plies)
     cube = CubeState.from_match(match)
     base: dict[str, Any] = {"gnubgid": match.gnubg_id(), "xgid": match.xgid(), "plies": plies}
     if match.phase is Phase.MOVE:
         assert match.dice is not None
-        ranked = bot.ranked_moves(match.position, match.dice, cube)
+        ranked = best_plays(bot, match.position, match.dice, cube, count)
         plays = [
             {
                 "move": str(r.move),
@@ -114,7 +116,8 @@ def hint(match: Match, plies: int = 0, count: int = MAX_PLAYS) -> dict[str, Any]
                 "probabilities": [round(float(x), 6) for x in r.probabilities.array()],
                 "plies": r.plies,
             }
-            for r in ranked[:count]
+            | ({} if r.mwc is None else {"mwc": round(r.mwc, 6)})
+            for r in ranked
         ]
         return {**base, "kind": "plays", "dice": list(match.dice), "plays": plays}
     d = bot.cube_decision(match.position, cube)
@@ -145,9 +148,22 @@ def evaluation(match: Match, plies: int = 0) -> dict[str, Any]:
     return {"gnubgid": match.gnubg_id(), "xgid": match.xgid(), **judged.to_json()}
 
 
+def match_of(text: str) -> Match:
+    """The match an XGID or a gnubg ID (``PositionID:MatchID``) names; ApiError 400 for
+    anything else."""
+    text = text.strip()
+    try:
+        if text.startswith("XGID=") or len(text.split(":")[0]) == 26:
+            return Match.from_xgid(text)
+        return Match.from_gnubg_id(text)
+    except (InvalidXgidError, InvalidMatchIdError, MatchError, RulesError, ValueError) as exc:
+        raise ApiError(400, "invalid_position", str(exc)) from exc
+
+
 Xgid = Annotated[str | None, Query(max_length=200, description="an XGID")]
 GnubgId = Annotated[str | None, Query(max_length=200, description="a gnubg ID, PositionID:MatchID")]
-Plies = Annotated[int, Query(ge=0, le=1, description="lookahead (0 or 1)")]
+Plies = Annotated[int, Query(ge=0, le=2, description="lookahead (0, 1 or 2)")]
+Count = Annotated[int, Query(ge=1, le=MAX_PLAYS, description="plays listed at most")]
 
 
 def engine_router(limiter: RateLimiter | None = None) -> APIRouter:
@@ -159,9 +175,10 @@ def engine_router(limiter: RateLimiter | None = None) -> APIRouter:
         request: Request,
         xgid: str | None,
         gnubgid: str | None,
-        work: Callable[[Match, int], dict[str, Any]],
+        work: Callable[..., dict[str, Any]],
         plies: int,
         phases: tuple[Phase, ...],
+        *extra: Any,
     ) -> Any:
         """``work(match, plies)`` in the engine's worker for the position named, once the
         client's rate limit and the position are checked."""
@@ -185,18 +202,23 @@ def engine_router(limiter: RateLimiter | None = None) -> APIRouter:
         match.dice_source = FixedDice(())  # what the worker gets throws no dice
         pool = _executor()
         try:
-            return await result_within(pool.submit(work, match, plies), TIME_LIMIT)
+            return await result_within(pool.submit(work, match, plies, *extra), TIME_LIMIT)
         except (WorkerTimeout, BrokenProcessPool) as exc:
             _abandon(pool)
             return _error(503, "engine_unavailable", f"the engine gave no answer ({exc})")
 
     @router.get("/hint")
     async def engine_hint(
-        request: Request, xgid: Xgid = None, gnubgid: GnubgId = None, plies: Plies = 0
+        request: Request,
+        xgid: Xgid = None,
+        gnubgid: GnubgId = None,
+        plies: Plies = 0,
+        count: Count = MAX_PLAYS,
     ) -> Any:
-        """Ranked plays for the dice of the position, or its cube decision."""
+        """The best ``count`` plays of the dice of the position, all judged at ``plies``
+        (``backgammon hint``'s list), or its cube decision."""
         phases = (Phase.ROLL, Phase.MOVE, Phase.DOUBLED)
-        return await answer(request, xgid, gnubgid, hint, plies, phases)
+        return await answer(request, xgid, gnubgid, hint, plies, phases, count)
 
     @router.get("/eval")
     async def engine_eval(

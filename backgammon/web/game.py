@@ -24,6 +24,7 @@ from backgammon.core.values import (
 from backgammon.play.dice import AuditableDice, FixedDice, verify
 from backgammon.play.match import (
     Accept,
+    Action,
     ActionKind,
     Beaver,
     Double,
@@ -55,6 +56,7 @@ __all__ = [
     "Game",
     "action_dict",
     "bot_action",
+    "log_line",
     "orderings",
     "warm_up",
 ]
@@ -306,30 +308,9 @@ class Game:
         count = seen
         for a in itertools.islice(self.match.record.actions(), seen, None):
             count += 1
-            if isinstance(a, GameStart):
-                extra = " (Crawford)" if a.crawford else ""
-                lines.append(f"Game {a.game}, score {a.score[0]}-{a.score[1]}{extra}")
-            elif isinstance(a, OpeningRoll):
-                if a.die0 == a.die1:
-                    lines.append(f"Opening roll {a.die0}-{a.die1}: a tie, roll again")
-                else:
-                    pending = (a.die0, a.die1)
-                    lines.append(f"Opening roll: {names[0]} {a.die0}, {names[1]} {a.die1}")
-            elif isinstance(a, Roll):
-                pending = a.dice
-            elif isinstance(a, Play):
-                dice = f"{pending[0]}{pending[1]}" if pending else ""
-                lines.append(f"{names[a.player]} {dice}: {a.move or '(no play)'}")
-                pending = None
-            elif isinstance(a, Double):
-                lines.append(f"{names[a.player]} doubles to {a.value}")
-            elif isinstance(a, Resign):
-                lines.append(f"{names[a.player]} resigns a {a.level.name.lower()}")
-            elif isinstance(a, (Pass, Take, Drop, Beaver, Raccoon, Accept, Reject)):
-                lines.append(f"{names[a.player]} {_SAID[type(a)]}")
-            elif isinstance(a, GameEnd):
-                kind = a.result.name.lower()
-                lines.append(f"{names[a.winner]} wins {a.points} point(s) ({kind}, {a.reason})")
+            line, pending = log_line(a, names, pending)
+            if line is not None:
+                lines.append(line)
         self._log = (count, lines, pending, tuple(names))
         return list(lines)
 
@@ -396,6 +377,34 @@ class Game:
 
         writer = mat.write if fmt == "mat" else sgf.write
         return writer(self.match, (self.names[0], self.names[1]))
+
+
+Throw = tuple[int, int] | None
+
+
+def log_line(a: Action, names: Sequence[str], pending: Throw) -> tuple[str | None, Throw]:
+    """The move log's line for the record entry ``a`` (None for a roll: its play tells it),
+    and the throw waiting for its play after it."""
+    if isinstance(a, GameStart):
+        extra = " (Crawford)" if a.crawford else ""
+        return f"Game {a.game}, score {a.score[0]}-{a.score[1]}{extra}", pending
+    if isinstance(a, OpeningRoll):
+        if a.die0 == a.die1:
+            return f"Opening roll {a.die0}-{a.die1}: a tie, roll again", pending
+        return f"Opening roll: {names[0]} {a.die0}, {names[1]} {a.die1}", (a.die0, a.die1)
+    if isinstance(a, Roll):
+        return None, a.dice
+    if isinstance(a, Play):
+        dice = f"{pending[0]}{pending[1]}" if pending else ""
+        return f"{names[a.player]} {dice}: {a.move or '(no play)'}", None
+    if isinstance(a, Double):
+        return f"{names[a.player]} doubles to {a.value}", pending
+    if isinstance(a, Resign):
+        return f"{names[a.player]} resigns a {a.level.name.lower()}", pending
+    if isinstance(a, (Pass, Take, Drop, Beaver, Raccoon, Accept, Reject)):
+        return f"{names[a.player]} {_SAID[type(a)]}", pending
+    kind = a.result.name.lower()
+    return f"{names[a.winner]} wins {a.points} point(s) ({kind}, {a.reason})", pending
 
 
 _KINDS = ("roll", "move", "double", "take", "drop", "beaver", "resign", "accept", "reject")

@@ -10,7 +10,8 @@ refuses a second action with the same number.  A match's optional facts (money r
 public invitation, the match it is a rematch of) are one JSON column, ``options``; seats,
 rematches and names given by the web endpoints are written under the same lock.  On
 PostgreSQL every commit also sends ``NOTIFY backgammon_actions, '<match id> <actions>'`` so
-every server process hears of it.
+every server process hears of it.  Match files sent to be analysed (``uploads``) are kept
+with their analysis, apart from the matches.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ __all__ = [
     "MatchRow",
     "Store",
     "StoreError",
+    "UploadRow",
     "database_path",
     "database_url",
     "hash_token",
@@ -89,6 +91,32 @@ _analyses = sa.Table(
     sa.Column("analysis", sa.Text, nullable=False),  # JSON, as ``backgammon analyse`` writes
     sa.Column("created", sa.Float, nullable=False),
 )
+
+
+_uploads = sa.Table(
+    "uploads",
+    _meta,
+    sa.Column("id", sa.Text, primary_key=True),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("name", sa.Text, nullable=False),  # the file's name as sent
+    sa.Column("text", sa.Text, nullable=False),  # the match file itself
+    sa.Column("plies", sa.Integer, nullable=False),
+    sa.Column("analysis", sa.Text),  # JSON once analysed
+    sa.Column("error", sa.Text),  # why the analysis failed
+)
+
+
+@dataclass(frozen=True)
+class UploadRow:
+    """A match file sent to be analysed, and its analysis (JSON) or error once finished."""
+
+    id: str
+    created: float
+    name: str
+    text: str
+    plies: int
+    analysis: str | None = None
+    error: str | None = None
 
 
 class StoreError(RuntimeError):
@@ -334,6 +362,28 @@ class Store:
         with self._transaction(f"read the analysis of match {match_id}") as conn:
             row = conn.execute(query).first()
         return None if row is None else str(row[0])
+
+    def create_upload(self, row: UploadRow) -> None:
+        """Keep an uploaded match file (to be analysed)."""
+        values = {k: getattr(row, k) for k in ("id", "created", "name", "text", "plies")}
+        with self._transaction(f"store the upload {row.id}", write=True) as conn:
+            conn.execute(sa.insert(_uploads).values(**values))
+
+    def upload(self, upload_id: str) -> UploadRow | None:
+        """The uploaded file ``upload_id`` and its analysis or error, or None."""
+        query = sa.select(_uploads).where(_uploads.c.id == upload_id)
+        with self._transaction(f"read the upload {upload_id}") as conn:
+            r = conn.execute(query).mappings().first()
+        return None if r is None else UploadRow(**dict(r))
+
+    def finish_upload(self, upload_id: str, analysis: str | None, error: str | None) -> None:
+        """Keep the analysis (JSON) of an upload, or why it failed."""
+        with self._transaction(f"store the analysis of upload {upload_id}", write=True) as conn:
+            conn.execute(
+                sa.update(_uploads)
+                .where(_uploads.c.id == upload_id)
+                .values(analysis=analysis, error=error)
+            )
 
     def counts(self, match_ids: Sequence[str]) -> dict[str, int]:
         """The number of stored actions of each of ``match_ids`` (those with any)."""
