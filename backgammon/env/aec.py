@@ -17,7 +17,7 @@ from pettingzoo.utils import wrappers
 
 from backgammon.env.observation import n_observation, upper_bounds
 from backgammon.env.table import N_ACTIONS, EnvOptionError, Table
-from backgammon.env.view import end_info, render_text
+from backgammon.env.view import end_info, render
 
 __all__ = ["env", "raw_env"]
 
@@ -128,14 +128,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
 
     def render(self) -> str | None:
         """The board as text (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode")
-            return None
-        text = render_text(self.table, AGENTS)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.table, AGENTS, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from backgammon.env.observation import n_observation, upper_bounds
 from backgammon.env.table import N_ACTIONS, EnvOptionError, Table
-from backgammon.env.view import end_info, render_text
+from backgammon.env.view import end_info, render
 from backgammon.players import Player, get
 
 __all__ = ["BackgammonEnv"]
@@ -114,14 +114,7 @@ class BackgammonEnv(gymnasium.Env[Observation, np.int64]):
 
     def render(self) -> str | None:
         """The board as text (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render_mode")
-            return None
-        text = render_text(self.table, NAMES)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render(self.table, NAMES, self.render_mode)
 
     def _opponent_turns(self) -> float:
         """The bot's decisions until the agent must act; the agent's points meanwhile."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import gymnasium
+
 from backgammon.env.table import Table
 
 __all__ = ["end_info", "render_text"]
@@ -45,3 +47,16 @@ def render_text(table: Table, names: Sequence[str]) -> str:
         parts.append(f"score {a}-{b} of {table.rules.match_length}")
     lines.append(" " + ", ".join(parts))
     return "\n".join(lines)
+
+
+def render(table: Table, names: Sequence[str], mode: str | None) -> str | None:
+    """Both environments' ``render()``: the board as text, returned for ``ansi``, printed
+    for ``human``; a warning and None without a render mode."""
+    if mode is None:
+        gymnasium.logger.warn("render() was called without a render_mode")
+        return None
+    text = render_text(table, names)
+    if mode == "ansi":
+        return text
+    print(text)
+    return None
