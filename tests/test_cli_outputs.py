@@ -101,6 +101,31 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _tree_cpu_seconds(pid: int) -> float:
+    """The CPU time a process and its live descendants have used (its workers included)."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    tree, total = {pid}, 0.0
+    grew = True
+    while grew:
+        grew = False
+        for child, parent in parents.items():
+            if parent in tree and child not in tree:
+                tree.add(child)
+                grew = True
+    for member in tree:
+        try:
+            total += _cpu_seconds(member)
+        except OSError:
+            continue
+    return total
+
+
 def test_ctrl_c_stops_a_rollout_on_worker_processes_at_once() -> None:
     """Ctrl-C stops the workers at once and prints the rollout of the trials played."""
     args = ["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--trials", "1000000", "--workers", "2"]
@@ -112,10 +137,11 @@ def test_ctrl_c_stops_a_rollout_on_worker_processes_at_once() -> None:
     )
     try:
         deadline = time.monotonic() + 300
-        while _cpu_seconds(proc.pid) < 1.5:  # started (its workers do the rolling out)
+        # Measured in CPU time, not wall time, so that a busy machine waits as long: about
+        # eight seconds of both workers rolling out, enough for their first trials to end.
+        while _tree_cpu_seconds(proc.pid) < 22.0:
             assert proc.poll() is None and time.monotonic() < deadline
             time.sleep(0.2)
-        time.sleep(8)
         proc.send_signal(signal.SIGINT)
         start = time.monotonic()
         _out, err = proc.communicate(timeout=120)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
+import signal
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import platformdirs
@@ -61,16 +64,34 @@ def write_mat(m: Match, path: Path, names: tuple[str, str], comment: str = "") -
         record = dataclasses.replace(record, comment=comment)
     text = write_text(record, format_of_name(path) or "mat")
     # A new file renamed over the old one: a kill or power cut leaves one or the other whole.
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    # A hang-up, terminate or interrupt (a closed terminal) waits until the rename is done,
+    # so it leaves no temporary file behind either.
+    with _signals_held():
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGHUP, SIGTERM and SIGINT held back while the block runs, delivered after it (where
+    the platform can hold signals)."""
+    held = {signal.SIGINT, signal.SIGTERM} | {getattr(signal, "SIGHUP", signal.SIGTERM)}
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def read_record_file(path: Path) -> matchfile.MatchFile:
