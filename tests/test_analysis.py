@@ -22,14 +22,18 @@ from records_helpers import run_gnubg
 from backgammon import Position
 from backgammon.cli.advice import hint_lines
 from backgammon.judging.analysis import (
+    RACE_ROLLOUT,
     THRESHOLDS,
     ThresholdError,
+    _Judge,
+    _review_json,
     analyse,
     mark,
     mat_rows,
     rating,
     thresholds,
 )
+from backgammon.play.match import Match
 from backgammon.players.cube import (
     CubeAction,
     CubeState,
@@ -412,3 +416,37 @@ def test_analyse_text_is_a_move_by_move_review(tmp_path: Path) -> None:
     assert text.count("\nGame ") == 3
     r = run_cli("analyse", str(SAMPLE), "--ply", "0", "--quiet", "--text", "-")
     assert r.returncode == 0 and "Review at 0-ply" in r.stdout
+
+
+def test_a_race_play_the_net_misjudges_is_cleared_by_rollouts(net: NeuralPlayer) -> None:
+    """The issue's race (gnubg: 4/off 1/off and 4/off 2/1 equal, 34% gammons each): our net
+    puts 48% gammons after 4/off 1/off and marks gnubg's 4/off 2/1 very bad; the race check
+    rolls both out to the end and finds them equal within their noise, so no mark."""
+    m = Match.from_gnubg_id("w741BADvCQAAAA:EQGnAAAAAAAE")
+    assert m.dice == (6, 1)
+    played = m.position.parse_move("4/off 2/1", (6, 1))
+    judged = {}
+    for check in (False, True):
+        judge = _Judge(net, 1, ("a", "b"), THRESHOLDS, race_rollouts=check)
+        judge.checker(m, 1, 1, 0, played)
+        judged[check] = judge.decisions[0]
+    assert judged[False].mark == "very bad" and judged[False].best == "4/off 1/off"
+    after = judged[True]
+    assert after.mark == "" and after.error_emg < 0.03
+    rolled = {c.move: c for c in after.candidates if c.rollout_trials == RACE_ROLLOUT.trials}
+    assert set(rolled) == {"4/off 1/off", "4/off 2/1"}
+    for c in rolled.values():  # gnubg's 2-ply: 34.2% and 34.3% gammons
+        assert 0.30 < c.probabilities[1] < 0.42
+    # What the review shows says where the figures come from.
+    assert '"rollout_trials": 72' in json.dumps(_review_json(after))
+
+
+def test_contact_and_bear_off_plays_are_not_rolled_out(net: NeuralPlayer) -> None:
+    """The race check is for races the database does not cover: a marked contact play keeps
+    its search figures."""
+    m = Match(length=5)
+    m.roll((3, 1))  # the opening roll: player 0 plays 31
+    judge = _Judge(net, 0, ("a", "b"), THRESHOLDS)
+    judge.checker(m, 1, 1, 0, m.position.parse_move("24/21 24/23", (3, 1)))
+    d = judge.decisions[0]
+    assert d.mark and all(c.rollout_trials == 0 for c in d.candidates)

@@ -169,7 +169,10 @@ def review_lines(a: Analysis) -> list[str]:
                 played = "*" if c.move == d.played else " "
                 diff = "" if i == 1 else f"({signed(c.equity - best)})"
                 share = "" if c.mwc is None else f" {unit} {_percent(c.mwc)}%"
-                lines.append(f"   {played}{i}. {c.move:<22} {signed(c.equity)} {diff:<9}{share}")
+                source = f"  rollout {c.rollout_trials}" if c.rollout_trials else ""
+                lines.append(
+                    f"   {played}{i}. {c.move:<22} {signed(c.equity)} {diff:<9}{share}{source}"
+                )
                 w, wg, wbg, lg, lbg = (_percent(x) for x in c.probabilities)
                 lines.append(
                     f"        win {w}  gammon {wg}  bg {wbg}  |  lose gammon {lg}  bg {lbg}"

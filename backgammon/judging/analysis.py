@@ -23,6 +23,10 @@ network player, and returns an :class:`Analysis`.  The definitions are gnubg's
 * PR ("performance rating", in the style of eXtreme Gammon): 500 times the average error in
   EMG per counted decision (checker plays and cube decisions together), which is half the
   overall error rate in mEMG; lower is better;
+* a play in a race (no contact left, not a pure bear-off) that the search marks is judged
+  again by cubeful rollouts of the best and the played play to the end (72 variance-reduced
+  trials): races are where the net's gammon chances are furthest off, and such rollouts
+  agree with gnubg's 2-ply within a point (gnubg marks by its search alone);
 * luck of a roll: the value of the best play of the roll rolled minus the average over the
   36 rolls (the 30 non-doubles for an opening roll), at 0-ply; the luck-adjusted result is
   the result (MWC won, or points in money) minus the luck in the same unit, the opponent's
@@ -41,10 +45,13 @@ import numpy as np
 from backgammon.core.position import Position
 from backgammon.core.values import Move, iter_rolls
 from backgammon.judging.evaluate import proper_action
+from backgammon.judging.rollout import RolloutSettings, rollout
 from backgammon.play.match import Match, Phase
 from backgammon.play.state import MatchState
 from backgammon.players.base import RankedMove
+from backgammon.players.bearoff import is_bearoff
 from backgammon.players.cube import CubeDecision, CubeState, emg_to_mwc, to_emg
+from backgammon.players.encode import boards_array, is_race
 from backgammon.players.met import MatchEquityTable
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records import matchfile
@@ -108,6 +115,9 @@ RATINGS = (
 
 _CLOSE = 0.16  # a no-double counts as a cube decision when doubling was wrong by less
 
+RACE_ROLLOUT = RolloutSettings(trials=72, truncate=0, cubeful=True, bearoff_truncation=True)
+"""How a marked play in a race is judged again: the best and the played play rolled out."""
+
 
 def mark(error: float, marks: Thresholds = THRESHOLDS) -> str:
     """The mark of an error in EMG: '', 'doubtful', 'bad' or 'very bad' (gnubg's thresholds
@@ -140,6 +150,8 @@ class Candidate:
     probabilities: tuple[float, float, float, float, float]
     plies: int
     mwc: float | None = None
+    rollout_trials: int = 0
+    """Trials of the rollout the figures come from (0: from the search at ``plies``)."""
 
     @classmethod
     def of(cls, r: RankedMove) -> Candidate:
@@ -347,11 +359,17 @@ class _Judge:
     """The running analysis of one match."""
 
     def __init__(
-        self, player: NeuralPlayer, plies: int, names: tuple[str, str], marks: Thresholds
+        self,
+        player: NeuralPlayer,
+        plies: int,
+        names: tuple[str, str],
+        marks: Thresholds,
+        race_rollouts: bool = True,
     ) -> None:
         self.bot = player
         self.plies = plies
         self.marks = marks
+        self.race_rollouts = race_rollouts
         self.stats = (PlayerStats(names[0]), PlayerStats(names[1]))
         self.decisions: list[Judged] = []
         self.track: list[tuple[int, int, float]] = []
@@ -482,23 +500,68 @@ class _Judge:
         shown = [r for r in ranked if r.plies == best.plies][:REVIEW_CANDIDATES]
         if all(r.move != mine.move for r in shown):
             shown.append(mine)
+        candidates = [Candidate.of(r) for r in shown]
+        best_move = best.move
+        value = best.mwc if best.mwc is not None else best.equity
+        if self.race_rollouts and mark(error, self.marks) and _unsure_race(m.position):
+            error, best_move, candidates = self._race_rollout(m, dice, best_move, mine.move, shown)
         s = self.stats[player]
         s.unforced += 1
         s.checker_error += error
-        value = best.mwc if best.mwc is not None else best.equity
         self.track.append((game, row, value if player == 0 else _other(value, state)))
         self.add(
             m,
             (game, row, player),
             "checker",
             str(mine.move),
-            str(best.move),
+            str(best_move),
             error,
-            best_move=best.move,
+            best_move=best_move,
             dice=(dice[0], dice[1]),
-            candidates=tuple(Candidate.of(r) for r in shown),
+            candidates=tuple(candidates),
             luck=luck[1] if luck is not None and luck[0] == player else None,
         )
+
+    def _race_rollout(
+        self,
+        m: Match,
+        dice: tuple[int, int],
+        best: Move,
+        played: Move,
+        shown: list[RankedMove],
+    ) -> tuple[float, Move, list[Candidate]]:
+        """The error of a marked race play judged again by rollouts of the best and the
+        played play (:data:`RACE_ROLLOUT`), the better of them, and the candidates to show
+        with those two from the rollout, best first."""
+        bot = self.bot
+        result = rollout(
+            m.position,
+            CubeState.from_match(m),
+            dice=dice,
+            moves=[str(best), str(played)],
+            settings=RACE_ROLLOUT,
+            weights=str(bot.weights_path),
+            bearoff=bot.evaluator.bearoff is not None,
+            met=bot.met,
+        )
+        rolled = {
+            c.play: Candidate(
+                c.play, c.equity, c.probabilities, 0, c.mwc, rollout_trials=result.trials
+            )
+            for c in result.candidates
+        }
+        by_play = {str(best): best, str(played): played}
+        top = max(rolled.values(), key=lambda c: c.equity)
+        error = max(top.equity - rolled[str(played)].equity, 0.0)
+        others = [Candidate.of(r) for r in shown if str(r.move) not in rolled]
+        candidates = sorted(rolled.values(), key=lambda c: -c.equity) + others
+        return error, by_play[top.move], candidates[: max(len(shown), len(rolled))]
+
+
+def _unsure_race(pos: Position) -> bool:
+    """A race (no contact) that is not a pure bear-off, where the database is exact."""
+    b = boards_array([pos.board])
+    return bool(is_race(b)[0] and not is_bearoff(b)[0])
 
 
 def _review_json(d: Judged) -> dict[str, Any]:
@@ -512,6 +575,7 @@ def _review_json(d: Judged) -> dict[str, Any]:
             {"play": c.move, "equity": c.equity, "probabilities": list(c.probabilities)}
             | ({"mwc": c.mwc} if c.mwc is not None else {})
             | {"plies": c.plies}
+            | ({"rollout_trials": c.rollout_trials} if c.rollout_trials else {})
             for c in d.candidates
         ]
     if d.luck is not None:
@@ -560,16 +624,18 @@ def analyse(
     names: tuple[str, str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     marks: Thresholds = THRESHOLDS,
+    race_rollouts: bool = True,
 ) -> Analysis:
     """Judge every decision of ``source`` (a Match or a file model) at ``plies`` with
-    ``player`` (the shipped net by default), marking errors by ``marks``.
+    ``player`` (the shipped net by default), marking errors by ``marks``; a marked race play
+    is judged again by rollouts unless ``race_rollouts`` is False.
     ``progress(done, total)`` is called after each action."""
     if isinstance(source, Match):
         record = matchfile.from_match(source, names or ("Player 0", "Player 1"))
     else:
         record = source
     bot = player if player is not None else NeuralPlayer(0)
-    judge = _Judge(bot, plies, names or record.players, marks)
+    judge = _Judge(bot, plies, names or record.players, marks, race_rollouts)
     m = matchfile.starting_match(record)
     total = sum(len(g.actions) for g in record.games)
     done = 0

@@ -100,7 +100,7 @@ function candidates(d) {
       `<td>${signed(c.equity)}</td><td>${i ? signed(c.equity - best.equity) : ""}</td>` +
       (m ? `<td>${pct(c.mwc)}</td><td>${i ? signed(100 * (c.mwc - best.mwc), 1) : ""}</td>` : "") + "</tr>" +
       `<tr class="probs${mine ? " played" : ""}"><td></td><td colspan="${m ? 5 : 3}">${mine ? '<span class="tag">played</span> ' : ""}` +
-      `Win ${pct(p[0])} (gammon ${pct(p[1])}, bg ${pct(p[2])}) · lose ${pct(1 - p[0])} (gammon ${pct(p[3])}, bg ${pct(p[4])}) · ${c.plies}-ply ` +
+      `Win ${pct(p[0])} (gammon ${pct(p[1])}, bg ${pct(p[2])}) · lose ${pct(1 - p[0])} (gammon ${pct(p[3])}, bg ${pct(p[4])}) · ${c.rollout_trials ? `rollout of ${c.rollout_trials} trials` : `${c.plies}-ply`} ` +
       `<button class="small secondary show" data-play="${esc(c.play)}" aria-pressed="${shownPlay === c.play}" aria-label="Show the board after ${esc(c.play)}">board after</button></td></tr>`;
   });
   return html + "</tbody></table></div>";
