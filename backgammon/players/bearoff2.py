@@ -1,0 +1,276 @@
+"""Two-sided bear-off database: exact money values of every bear-off in which each side has
+at most six checkers, all on its own home board (gnubg's ``gnubg_ts0.bd`` covers the same).
+
+Each side has one of the 924 home boards of 0-6 checkers, so there are 924 x 924 positions
+(side on roll x opponent).  For each we keep, like gnubg, four equities of the side on roll
+per unit cube: cubeless, and cubeful for money with the cube owned by the side on roll,
+centred, owned by the opponent.  The cubeful ones are before the side on roll's cube action
+(its no-double value); the opponent's cube actions after each roll are in them, taken as
+the recursion finds best (double when no-double is worth no more than the doubled game,
+pass when a take would cost more than one unit).  Every roll is played to the best value of
+each column on its own.  Gammons are impossible: both sides have borne off nine checkers.
+
+The table is computed by our own code from the rules core's plays (under a minute on one
+core), written once to the user's cache folder as 16-bit fixed point and read from there
+afterwards (``python -m backgammon.players.bearoff2 [FILE]`` builds it on demand).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from backgammon.core.position import Position
+from backgammon.core.values import iter_weighted_rolls
+from backgammon.players.bearoff import cache_path as _one_sided_cache_path
+from backgammon.players.bearoff import indices, position_index, positions
+
+__all__ = [
+    "CENTRED",
+    "CUBELESS",
+    "MAX_CHECKERS",
+    "N_SIDE",
+    "OPPONENT_OWNS",
+    "OWNED",
+    "TwoSidedDatabase",
+    "build",
+    "successors",
+]
+
+MAX_CHECKERS = 6
+"""Checkers a side may have left (all on its home board) for a position to be in the table."""
+N_SIDE = comb(MAX_CHECKERS + 6, 6)
+"""Home boards of 0-6 checkers: the first 924 of the one-sided database's index order."""
+CUBELESS, OWNED, CENTRED, OPPONENT_OWNS = range(4)
+"""The four columns (gnubg's order): cubeless equity, then cubeful equity with the cube
+owned by the side on roll, centred, owned by the opponent."""
+VERSION = 1
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+_ROLLS = list(iter_weighted_rolls())
+_WEIGHTS = np.array([w for _, _, w in _ROLLS], dtype=np.float64) / 36.0
+
+
+def _homes() -> list[tuple[int, ...]]:
+    """The 924 home boards of 0-6 checkers, in index order."""
+    out: list[tuple[int, ...]] = []
+    for home in positions():
+        if sum(home) <= MAX_CHECKERS:
+            out.append(home)
+        if len(out) == N_SIDE:
+            break
+    assert [position_index(h) for h in out] == list(range(N_SIDE))
+    return out
+
+
+def successors() -> tuple[IntArray, IntArray]:
+    """The distinct home boards each roll can leave, from each of the 924 (the plays come
+    from the rules core): ``(flat, sizes)``, ``sizes[i, r]`` successors of board ``i`` for
+    roll ``r`` (:func:`~backgammon.core.values.iter_weighted_rolls` order), their indices
+    one after the other in ``flat``.  The empty board has none."""
+    flat: list[int] = []
+    sizes = np.zeros((N_SIDE, len(_ROLLS)), dtype=np.int64)
+    for i, home in enumerate(_homes()):
+        if not i:
+            continue
+        board = [0] * 26
+        board[1:7] = home
+        board[24] = -1  # an opponent checker far away: the game is not over
+        pos = Position(board)
+        for r, (a, b, _) in enumerate(_ROLLS):
+            after = {position_index(pos.play(m).flip().board[1:7]) for m in pos.legal_moves((a, b))}
+            flat.extend(sorted(after))
+            sizes[i, r] = len(after)
+    return np.array(flat, dtype=np.int64), sizes
+
+
+def pips() -> IntArray:
+    """The pip count of each of the 924 home boards."""
+    return np.array([sum((p + 1) * c for p, c in enumerate(h)) for h in _homes()], dtype=np.int64)
+
+
+def build(progress: Callable[[int, int], None] | None = None) -> FloatArray:
+    """The ``(924, 924, 4)`` table: ``[on roll, opponent, column]`` (:data:`CUBELESS`,
+    :data:`OWNED`, :data:`CENTRED`, :data:`OPPONENT_OWNS`).
+
+    Level by level of total pips: a position leads only to positions with fewer, so each
+    level is one vectorised step over all its positions and their successors."""
+    flat, sizes = successors()
+    n_succ = sizes.sum(axis=1)
+    first = np.concatenate([[0], np.cumsum(n_succ)[:-1]])
+    pip = pips()
+    table = np.empty((N_SIDE, N_SIDE, 4))
+    table[:, 0, :] = -1.0  # the opponent has borne everything off: lost
+    table[0, :, :] = 1.0  # nothing left to bear off: won
+    # What the side on roll of a child position is worth to its opponent's choice, per
+    # column of the parent: cubeless; the child's side on roll not owning the cube (the
+    # parent's side owns it); the child's cube action taken, cube centred; the same, cube
+    # owned by the child's side on roll.
+    child = np.empty((4, N_SIDE, N_SIDE))
+    child[:] = np.moveaxis(table, 2, 0)[[CUBELESS, OPPONENT_OWNS, CENTRED, OWNED]]
+    by_pips = [np.flatnonzero(pip == p) for p in range(pip.max() + 1)]
+    top = 2 * int(pip.max())
+    for level in range(2, top + 1):
+        ii, jj = [], []
+        for p in range(max(1, level - int(pip.max())), min(level, int(pip.max()) + 1)):
+            q = level - p
+            if q < 1:
+                continue
+            a, b = by_pips[p], by_pips[q]
+            ii.append(np.repeat(a, len(b)))
+            jj.append(np.tile(b, len(a)))
+        if not ii:
+            continue
+        on_roll, other = np.concatenate(ii), np.concatenate(jj)
+        counts = n_succ[on_roll]
+        ends = np.cumsum(counts)
+        starts = ends - counts
+        total = int(ends[-1])
+        where = np.repeat(first[on_roll] - starts, counts) + np.arange(total)
+        after = flat[where]
+        # The child is the opponent on roll against what this side left: its value, negated.
+        values = -child[:, np.repeat(other, counts), after]
+        roll_starts = (starts[:, None] + np.cumsum(sizes[on_roll], axis=1) - sizes[on_roll]).ravel()
+        best = np.maximum.reduceat(values, roll_starts, axis=1).reshape(4, len(on_roll), -1)
+        eq = best @ _WEIGHTS
+        table[on_roll, other, :] = eq.T
+        nd_centred, nd_owned, opp = eq[CENTRED], eq[OWNED], eq[OPPONENT_OWNS]
+        take = np.minimum(2.0 * opp, 1.0)  # the doubled game, or the pass
+        child[CUBELESS, on_roll, other] = eq[CUBELESS]
+        child[1, on_roll, other] = opp
+        child[2, on_roll, other] = np.maximum(nd_centred, take)
+        child[3, on_roll, other] = np.maximum(nd_owned, take)
+        if progress:
+            progress(level - 1, top - 1)
+    return table
+
+
+_SCALE = 65535.0
+
+
+def quantised(table: FloatArray) -> npt.NDArray[np.uint16]:
+    """Equities in [-1, 1] as 16-bit fixed point (gnubg's resolution, 2 / 65535)."""
+    return np.round((np.clip(table, -1.0, 1.0) + 1.0) * (_SCALE / 2.0)).astype(np.uint16)
+
+
+def restored(q: npt.NDArray[np.uint16]) -> FloatArray:
+    """The inverse of :func:`quantised`."""
+    return np.asarray(q, dtype=np.float64) * (2.0 / _SCALE) - 1.0
+
+
+def cache_path() -> Path:
+    """Where the table is kept: beside the one-sided one (``$BACKGAMMON_CACHE`` or the
+    user's cache folder)."""
+    return _one_sided_cache_path().with_name(f"bearoff2-v{VERSION}.npz")
+
+
+def write_table(table: FloatArray, path: Path) -> None:
+    """Store the table compressed, as 16-bit fixed point; written whole or not at all."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
+    np.savez_compressed(tmp, table=quantised(table), version=np.array(VERSION))
+    tmp.replace(path)
+
+
+def read_table(path: Path) -> FloatArray:
+    """Read a table written by :func:`write_table`."""
+    with np.load(path) as data:
+        return restored(np.asarray(data["table"]))
+
+
+def _bar(done: int, total: int) -> None:
+    width = 40
+    filled = width * done // total
+    sys.stderr.write(
+        f"\rbuilding two-sided bear-off database [{'#' * filled}{'.' * (width - filled)}]"
+        f" {done}/{total}"
+    )
+    if done == total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+class TwoSidedDatabase:
+    """The table with look-ups of ``(N, 26)`` boards (each seen from its side on roll)."""
+
+    def __init__(self, table: FloatArray) -> None:
+        """Wrap a table made by :func:`build` (or read by :func:`read_table`)."""
+        if table.shape != (N_SIDE, N_SIDE, 4):
+            raise ValueError(f"two-sided bear-off table has shape {table.shape}")
+        self.table = table
+
+    @classmethod
+    def load(cls, path: Path | None = None, progress: bool = True) -> TwoSidedDatabase:
+        """The cached table, else build it (with a progress bar) and cache it; ``path``
+        names a specific file (built and written there if missing)."""
+        path = path or cache_path()
+        if path.exists():
+            return cls(read_table(path))
+        table = build(_bar if progress else None)
+        write_table(table, path)
+        return cls(table)
+
+    @staticmethod
+    def covers(boards: IntArray) -> BoolArray:
+        """True where both sides have at most six checkers left, all on their home boards."""
+        b = np.asarray(boards)
+        mine_home = np.maximum(b[:, 1:7], 0).sum(axis=1)
+        theirs_home = np.maximum(-b[:, 19:25], 0).sum(axis=1)
+        mine_all = np.maximum(b, 0).sum(axis=1)
+        theirs_all = np.maximum(-b, 0).sum(axis=1)
+        return np.asarray(
+            (mine_all == mine_home)
+            & (theirs_all == theirs_home)
+            & (mine_all <= MAX_CHECKERS)
+            & (theirs_all <= MAX_CHECKERS)
+        )
+
+    def equities(self, boards: IntArray) -> FloatArray:
+        """The ``(N, 4)`` equities of covered boards (:meth:`covers`) for the side on roll."""
+        b = np.asarray(boards)
+        mine = indices(np.maximum(b[:, 1:7], 0))
+        theirs = indices(np.maximum(-b[:, 24:18:-1], 0))
+        return np.asarray(self.table[mine, theirs])
+
+    def win_probabilities(self, boards: IntArray) -> FloatArray:
+        """P(the side on roll wins) of covered boards, exactly (to 16 bits)."""
+        return np.asarray((self.equities(boards)[:, CUBELESS] + 1.0) / 2.0)
+
+    def cubeful(self, boards: IntArray, owner: int) -> FloatArray:
+        """Money equity per unit cube of covered boards for the side on roll, before its
+        cube action: ``owner`` 1 if it owns the cube, 0 centred, -1 the opponent's."""
+        column = {1: OWNED, 0: CENTRED, -1: OPPONENT_OWNS}[owner]
+        return np.asarray(self.equities(boards)[:, column])
+
+    def lookup(self, mine: Sequence[int], theirs: Sequence[int]) -> FloatArray:
+        """The four equities of the side on roll with home boards ``mine`` and ``theirs``
+        (checkers on points 1..6, each from its own side)."""
+        return np.asarray(self.table[position_index(mine), position_index(theirs)])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m backgammon.players.bearoff2 [FILE]``: build the table and write it to
+    FILE (default: the user cache), showing progress."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    path = Path(args[0]) if args else cache_path()
+    start = time.perf_counter()
+    table = build(_bar)
+    built = time.perf_counter() - start
+    write_table(table, path)
+    size = path.stat().st_size
+    print(f"{path}: {N_SIDE} x {N_SIDE} positions, built in {built:.1f} s, {size / 1e6:.1f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
