@@ -34,6 +34,7 @@ from backgammon.players.bearoff import indices, position_index, positions
 
 __all__ = [
     "CENTRED",
+    "COLUMN_OF_OWNER",
     "CUBELESS",
     "MAX_CHECKERS",
     "N_SIDE",
@@ -51,6 +52,9 @@ N_SIDE = comb(MAX_CHECKERS + 6, 6)
 CUBELESS, OWNED, CENTRED, OPPONENT_OWNS = range(4)
 """The four columns (gnubg's order): cubeless equity, then cubeful equity with the cube
 owned by the side on roll, centred, owned by the opponent."""
+COLUMN_OF_OWNER = {1: OWNED, 0: CENTRED, -1: OPPONENT_OWNS}
+"""The cubeful column for a cube owner as :class:`~backgammon.players.cube.CubeState` says
+it: 1 the side on roll, 0 centred, -1 the opponent."""
 VERSION = 1
 
 FloatArray = npt.NDArray[np.float64]
@@ -200,25 +204,43 @@ def _bar(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
+def _load(path: Path | None, progress: bool) -> FloatArray:
+    """The table at ``path`` (default: the cache), built and written there if missing."""
+    path = path or cache_path()
+    if path.exists():
+        return read_table(path)
+    table = build(_bar if progress else None)
+    write_table(table, path)
+    return table
+
+
 class TwoSidedDatabase:
     """The table with look-ups of ``(N, 26)`` boards (each seen from its side on roll)."""
 
-    def __init__(self, table: FloatArray) -> None:
-        """Wrap a table made by :func:`build` (or read by :func:`read_table`)."""
-        if table.shape != (N_SIDE, N_SIDE, 4):
+    def __init__(
+        self, table: FloatArray | None = None, path: Path | None = None, progress: bool = True
+    ) -> None:
+        """Wrap a table made by :func:`build`; without one, the table at ``path`` (default:
+        the cache) is read at the first look-up, built and cached then if missing, with a
+        progress bar if ``progress``: a player that meets no such bear-off never waits."""
+        if table is not None and table.shape != (N_SIDE, N_SIDE, 4):
             raise ValueError(f"two-sided bear-off table has shape {table.shape}")
-        self.table = table
+        self._table = table
+        self._path = path
+        self._progress = progress
 
     @classmethod
     def load(cls, path: Path | None = None, progress: bool = True) -> TwoSidedDatabase:
-        """The cached table, else build it (with a progress bar) and cache it; ``path``
-        names a specific file (built and written there if missing)."""
-        path = path or cache_path()
-        if path.exists():
-            return cls(read_table(path))
-        table = build(_bar if progress else None)
-        write_table(table, path)
-        return cls(table)
+        """The table at ``path`` (default: the cache) now, built and written there first if
+        missing (with a progress bar if ``progress``)."""
+        return cls(_load(path, progress))
+
+    @property
+    def table(self) -> FloatArray:
+        """The ``(924, 924, 4)`` table (read or built now if not yet)."""
+        if self._table is None:
+            self._table = _load(self._path, self._progress)
+        return self._table
 
     @staticmethod
     def covers(boards: IntArray) -> BoolArray:
@@ -235,6 +257,21 @@ class TwoSidedDatabase:
             & (theirs_all <= MAX_CHECKERS)
         )
 
+    @staticmethod
+    def covers_board(board: Sequence[int]) -> bool:
+        """:meth:`covers` of one 26-number board, without numpy (cheap for one position)."""
+        mine = theirs = 0
+        for point, x in enumerate(board):
+            if x > 0:
+                if not 1 <= point <= 6:
+                    return False
+                mine += x
+            elif x < 0:
+                if not 19 <= point <= 24:
+                    return False
+                theirs -= x
+        return mine <= MAX_CHECKERS and theirs <= MAX_CHECKERS
+
     def equities(self, boards: IntArray) -> FloatArray:
         """The ``(N, 4)`` equities of covered boards (:meth:`covers`) for the side on roll."""
         b = np.asarray(boards)
@@ -249,8 +286,7 @@ class TwoSidedDatabase:
     def cubeful(self, boards: IntArray, owner: int) -> FloatArray:
         """Money equity per unit cube of covered boards for the side on roll, before its
         cube action: ``owner`` 1 if it owns the cube, 0 centred, -1 the opponent's."""
-        column = {1: OWNED, 0: CENTRED, -1: OPPONENT_OWNS}[owner]
-        return np.asarray(self.equities(boards)[:, column])
+        return np.asarray(self.equities(boards)[:, COLUMN_OF_OWNER[owner]])
 
     def lookup(self, mine: Sequence[int], theirs: Sequence[int]) -> FloatArray:
         """The four equities of the side on roll with home boards ``mine`` and ``theirs``

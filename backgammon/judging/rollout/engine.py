@@ -24,6 +24,7 @@ from backgammon.core.position import Position
 from backgammon.core.values import iter_weighted_rolls
 from backgammon.judging.rollout.dice import roll_indices, to_dice
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
+from backgammon.players.bearoff2 import TwoSidedDatabase
 from backgammon.players.cube import (
     CubeAction,
     CubeState,
@@ -150,7 +151,10 @@ def evaluator_for(weights: str | None, bearoff: bool) -> CompositeEvaluator:
     """The bots' 0-ply evaluator, made once per process."""
     limit_blas_threads()
     nets = default_nets() if weights is None else NetPair.load(weights)
-    return CompositeEvaluator(nets, BearoffDatabase.load(progress=False) if bearoff else None)
+    if not bearoff:
+        return CompositeEvaluator(nets)
+    two = TwoSidedDatabase(progress=False)  # read at its first use
+    return CompositeEvaluator(nets, BearoffDatabase.load(progress=False), two_sided=two)
 
 
 class _Games:
