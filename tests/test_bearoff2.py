@@ -5,14 +5,17 @@ evaluator and the cube decisions.  The table is built once per session (conftest
 from __future__ import annotations
 
 import random
-import re
-import subprocess
 from pathlib import Path
 
 import gnubg_nn
 import numpy as np
 import pytest
-from gnubg_reference import GNUBG, _match_id, to_gnubg
+from gnubg_reference import (
+    ask_gnubg_money_hints,
+    board_of,
+    gnubg_two_sided_table,
+    to_gnubg,
+)
 
 from backgammon import Position
 from backgammon.core.values import iter_weighted_rolls
@@ -21,7 +24,6 @@ from backgammon.players.bearoff import BearoffDatabase, position_index
 from backgammon.players.bearoff2 import (
     CENTRED,
     CUBELESS,
-    N_SIDE,
     OPPONENT_OWNS,
     OWNED,
     TwoSidedDatabase,
@@ -34,39 +36,13 @@ HOMES = [tuple(h) for h in bearoff2._homes()]
 STEP = 2.0 / 65535 + 1e-12
 """One unit of the stored 16-bit values: equal equities computed along different paths can
 round to neighbouring units."""
-GNUBG_TS = Path(gnubg_nn.__file__).with_name("data") / "gnubg_ts0.bd"
-
-
-def board_of(mine: tuple[int, ...], theirs: tuple[int, ...]) -> list[int]:
-    """The 26-number board with these home boards (each counted from its own side)."""
-    b = [0] * 26
-    b[1:7] = mine
-    for p, c in enumerate(theirs):
-        b[24 - p] = -c
-    return b
-
-
-def gnubg_table() -> np.ndarray:
-    """gnubg's two-sided database (shipped in gnubg-nn) as ``(924, 924, 4)`` equities in our
-    index order.  Its file is a 40-byte header, then per (on roll, opponent) in gnubg's
-    index order four 16-bit equities (0x8000 + 32767 x equity): cubeless, cube owned,
-    centred, owned by the opponent."""
-    raw = np.fromfile(GNUBG_TS, dtype="<u2", offset=40).reshape(N_SIDE, N_SIDE, 4)
-    equities = (raw.astype(np.int64) - 0x8000) / 32767.0
-    ours = np.zeros(N_SIDE, dtype=np.int64)  # gnubg's index -> ours
-    for k in range(1, N_SIDE):
-        ours[k] = position_index(gnubg_nn.bearoff_id_2_pos(k))
-    assert sorted(ours.tolist()) == list(range(N_SIDE))
-    table = np.empty_like(equities)
-    table[np.ix_(ours, ours)] = equities
-    return table
 
 
 def test_every_position_agrees_with_gnubgs_database(two_sided: TwoSidedDatabase) -> None:
     # All 853,776 positions, the four equities each.  gnubg's table is made in 16-bit
     # integers, each level rounded towards zero, so it drifts from the exact values by a
     # few units of 1/32767.
-    gnubg = gnubg_table()
+    gnubg = gnubg_two_sided_table()
     live = np.s_[1:, 1:]  # gnubg's rows with a side already off are placeholders
     for column in (CUBELESS, OWNED, CENTRED, OPPONENT_OWNS):
         diff = np.abs(two_sided.table[live][..., column] - gnubg[live][..., column])
@@ -244,40 +220,6 @@ def test_money_cube_decisions_use_the_table(two_sided: TwoSidedDatabase) -> None
     assert seen == {CubeAction.DOUBLE, CubeAction.NO_DOUBLE}
 
 
-def gnubg_money_hints(positions: list[Position]) -> list[tuple[float, dict[str, float], str]]:
-    """Debian gnubg's 0-ply cube analysis of each position (money, centred cube, side on roll
-    to play; one gnubg process): its cubeless equity, its cubeful equities by name (No
-    double, Double take, Double pass) and its proper cube action."""
-    cmds = ["set output digits 5", "set player 0 human", "set player 1 human"]
-    cmds += ["set evaluation cubedecision evaluation plies 0"]
-    for pos in positions:
-        cmds += [
-            "new session",
-            "set jacoby off",
-            "set beavers off",
-            f"set matchid {_match_id(CubeState())}",
-            f"set board {pos.position_id()}",
-            "hint",
-        ]
-    out = subprocess.run(
-        [GNUBG, "-t", "-q"], input="\n".join(cmds) + "\n", capture_output=True, text=True
-    ).stdout
-    blocks = out.split("Cube analysis")[1:]
-    assert len(blocks) == len(positions)
-    answers = []
-    for block in blocks:
-        lines = [line.strip() for line in block.splitlines()]
-        cubeless = float(next(line for line in lines if "cubeless equity" in line).split()[-1])
-        values = {}
-        for line in lines:
-            m = re.match(r"^\d\. (.*?)\s+([+-]\d\.\d+)", line)
-            if m:
-                values[m.group(1).replace(",", "")] = float(m.group(2))
-        action = next(line for line in lines if line.startswith("Proper cube action:"))
-        answers.append((cubeless, values, action.split(":", 1)[1].strip()))
-    return answers
-
-
 def test_money_cube_decisions_agree_with_gnubg(two_sided: TwoSidedDatabase) -> None:
     # Debian gnubg's cube analysis of 1000 random positions of the range: the same cubeless
     # and cubeful equities (5 digits printed), and the same action wherever it is not a tie.
@@ -289,7 +231,7 @@ def test_money_cube_decisions_agree_with_gnubg(two_sided: TwoSidedDatabase) -> N
     ]
     actions = 0
     for pos, (cubeless, values, action) in zip(
-        positions, gnubg_money_hints(positions), strict=True
+        positions, ask_gnubg_money_hints(positions), strict=True
     ):
         d = player.cube_decision(pos, CubeState())
         equity = player.probabilities(pos).equity()
