@@ -19,6 +19,7 @@ from gnubg_reference import (
 
 from backgammon import Position
 from backgammon.core.values import iter_weighted_rolls
+from backgammon.judging.rollout import RolloutSettings, rollout
 from backgammon.players import bearoff2
 from backgammon.players.bearoff import BearoffDatabase, position_index
 from backgammon.players.bearoff2 import (
@@ -246,3 +247,20 @@ def test_money_cube_decisions_agree_with_gnubg(two_sided: TwoSidedDatabase) -> N
             if doubles:
                 assert ("pass" in action) == (d.response is CubeAction.PASS), (pos, action, d)
     assert actions > 900
+
+
+def test_cubeful_money_rollouts_agree_with_the_table(two_sided: TwoSidedDatabase) -> None:
+    # The rollout's bots double, take and pass by the table (and play by its chances): their
+    # cubeful rollouts of no double and double/take land on its values (within 4 standard
+    # errors, and 0.01 for the plays: the bots pick them by cubeless equity, the table by
+    # each cube position's own).
+    rng = random.Random(4)
+    settings = RolloutSettings(trials=72, batch=72, cubeful=True)
+    for _ in range(6):
+        mine, theirs = rng.choice(HOMES[1:]), rng.choice(HOMES[1:])
+        e = two_sided.lookup(mine, theirs)
+        r = rollout(Position(board_of(mine, theirs)), CubeState(), cube=True, settings=settings)
+        nd, dt, dp = r.candidates
+        assert abs(nd.equity - e[CENTRED]) < 4 * nd.se + 0.01
+        assert abs(dt.equity - 2 * e[OPPONENT_OWNS]) < 4 * dt.se + 0.01
+        assert dp.equity == 1.0

@@ -31,6 +31,7 @@ from backgammon.core.position import Position
 from backgammon.core.values import iter_weighted_rolls
 from backgammon.players.bearoff import cache_path as _one_sided_cache_path
 from backgammon.players.bearoff import indices, position_index, positions
+from backgammon.players.cube import CubeDecision, CubeState, decision_from_values
 
 __all__ = [
     "CENTRED",
@@ -42,6 +43,7 @@ __all__ = [
     "OWNED",
     "TwoSidedDatabase",
     "build",
+    "money_decision",
     "successors",
 ]
 
@@ -292,6 +294,20 @@ class TwoSidedDatabase:
         """The four equities of the side on roll with home boards ``mine`` and ``theirs``
         (checkers on points 1..6, each from its own side)."""
         return np.asarray(self.table[position_index(mine), position_index(theirs)])
+
+
+def money_decision(
+    db: TwoSidedDatabase, board: Sequence[int], state: CubeState
+) -> CubeDecision | None:
+    """The exact cube decision of the side on roll of ``board`` in money play (no double,
+    double/take, double/pass per unit of the current cube), or None where the table does
+    not answer: a match, or a board it does not cover."""
+    if not state.is_money or not db.covers_board(board):
+        return None
+    b = np.asarray([board])
+    e = db.equities(b)[0]
+    nd = float(e[COLUMN_OF_OWNER[state.cube_owner]])
+    return decision_from_values(nd, 2.0 * float(e[OPPONENT_OWNS]), 1.0, state)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
