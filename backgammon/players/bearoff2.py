@@ -118,46 +118,38 @@ def build(progress: Callable[[int, int], None] | None = None) -> FloatArray:
     table = np.empty((N_SIDE, N_SIDE, 4))
     table[:, 0, :] = -1.0  # the opponent has borne everything off: lost
     table[0, :, :] = 1.0  # nothing left to bear off: won
-    # What the side on roll of a child position is worth to its opponent's choice, per
-    # column of the parent: cubeless; the child's side on roll not owning the cube (the
-    # parent's side owns it); the child's cube action taken, cube centred; the same, cube
-    # owned by the child's side on roll.
-    child = np.empty((4, N_SIDE, N_SIDE))
-    child[:] = np.moveaxis(table, 2, 0)[[CUBELESS, OPPONENT_OWNS, CENTRED, OWNED]]
-    by_pips = [np.flatnonzero(pip == p) for p in range(pip.max() + 1)]
-    top = 2 * int(pip.max())
-    for level in range(2, top + 1):
+    # child[k, j, s]: what the position (j on roll against s) is worth to its side on roll
+    # as column k of its parent (the other side, who has just played to it) sees it.  The
+    # parent owns the cube (OWNED): the child's side cannot double.  Centred, or the cube
+    # the parent's opponent's (OPPONENT_OWNS): the child's side takes its cube action first.
+    child = np.moveaxis(table, 2, 0)[[CUBELESS, OPPONENT_OWNS, CENTRED, OWNED]]
+    most = int(pip.max())
+    by_pips = [np.flatnonzero(pip == p) for p in range(most + 1)]
+    for level in range(2, 2 * most + 1):
         ii, jj = [], []
-        for p in range(max(1, level - int(pip.max())), min(level, int(pip.max()) + 1)):
-            q = level - p
-            if q < 1:
-                continue
-            a, b = by_pips[p], by_pips[q]
+        for p in range(max(1, level - most), min(level - 1, most) + 1):
+            a, b = by_pips[p], by_pips[level - p]
             ii.append(np.repeat(a, len(b)))
             jj.append(np.tile(b, len(a)))
-        if not ii:
-            continue
         on_roll, other = np.concatenate(ii), np.concatenate(jj)
         counts = n_succ[on_roll]
         ends = np.cumsum(counts)
         starts = ends - counts
-        total = int(ends[-1])
-        where = np.repeat(first[on_roll] - starts, counts) + np.arange(total)
+        where = np.repeat(first[on_roll] - starts, counts) + np.arange(int(ends[-1]))
         after = flat[where]
         # The child is the opponent on roll against what this side left: its value, negated.
         values = -child[:, np.repeat(other, counts), after]
         roll_starts = (starts[:, None] + np.cumsum(sizes[on_roll], axis=1) - sizes[on_roll]).ravel()
         best = np.maximum.reduceat(values, roll_starts, axis=1).reshape(4, len(on_roll), -1)
-        eq = best @ _WEIGHTS
+        eq = best @ _WEIGHTS  # each column's best play of each roll, over the 36 rolls
         table[on_roll, other, :] = eq.T
-        nd_centred, nd_owned, opp = eq[CENTRED], eq[OWNED], eq[OPPONENT_OWNS]
-        take = np.minimum(2.0 * opp, 1.0)  # the doubled game, or the pass
+        take = np.minimum(2.0 * eq[OPPONENT_OWNS], 1.0)  # doubled: the taken game, or a pass
         child[CUBELESS, on_roll, other] = eq[CUBELESS]
-        child[1, on_roll, other] = opp
-        child[2, on_roll, other] = np.maximum(nd_centred, take)
-        child[3, on_roll, other] = np.maximum(nd_owned, take)
+        child[OWNED, on_roll, other] = eq[OPPONENT_OWNS]
+        child[CENTRED, on_roll, other] = np.maximum(eq[CENTRED], take)
+        child[OPPONENT_OWNS, on_roll, other] = np.maximum(eq[OWNED], take)
         if progress:
-            progress(level - 1, top - 1)
+            progress(level - 1, 2 * most - 1)
     return table
 
 
