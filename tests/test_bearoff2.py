@@ -5,6 +5,7 @@ evaluator and the cube decisions.  The table is built once per session (conftest
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
 
 import gnubg_nn
@@ -264,3 +265,29 @@ def test_cubeful_money_rollouts_agree_with_the_table(two_sided: TwoSidedDatabase
         assert abs(nd.equity - e[CENTRED]) < 4 * nd.se + 0.01
         assert abs(dt.equity - 2 * e[OPPONENT_OWNS]) < 4 * dt.se + 0.01
         assert dp.equity == 1.0
+
+
+def test_the_command_and_the_first_use_build_with_a_progress_line(
+    two_sided: TwoSidedDatabase,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # The build itself is the session's (conftest); here what is around it.
+    def build(progress: Callable[[int, int], None] | None = None) -> np.ndarray:
+        for done in range(71):
+            if progress:
+                progress(done + 1, 71)
+        return two_sided.table
+
+    monkeypatch.setattr(bearoff2, "build", build)
+    assert bearoff2.main([str(tmp_path / "cmd.npz")]) == 0
+    out, err = capsys.readouterr()
+    assert "924 x 924 positions" in out and "71/71" in err
+    assert np.array_equal(bearoff2.read_table(tmp_path / "cmd.npz"), two_sided.table)
+    lazy = TwoSidedDatabase(path=tmp_path / "first-use.npz")
+    assert lazy.covers(np.array([board_of((1,) + (0,) * 5, (0,) * 5 + (1,))])).all()
+    assert capsys.readouterr().err == ""  # nothing built before a look-up needs it
+    assert lazy.win_probabilities(np.array([board_of((1,) + (0,) * 5, (0,) * 5 + (1,))]))[0] == 1
+    assert "building two-sided bear-off database" in capsys.readouterr().err
+    assert (tmp_path / "first-use.npz").exists()
