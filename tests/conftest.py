@@ -1,4 +1,28 @@
+import atexit
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
+
+from backgammon.players.bearoff2 import TwoSidedDatabase, cache_path
+
+if "BACKGAMMON_CACHE" not in os.environ:
+    # The tests build what the package caches (the two-sided bear-off database) once per
+    # session, in a folder of their own: never in the user's cache.
+    _CACHE = tempfile.mkdtemp(prefix="backgammon-test-cache-")
+    atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
+    os.environ["BACKGAMMON_CACHE"] = _CACHE
+
+
+@pytest.fixture(scope="session")
+def two_sided() -> TwoSidedDatabase:
+    """The two-sided bear-off database as players read it: built into the session's cache
+    folder (about 10 s of CPU) unless a test has had it built already, then read back."""
+    TwoSidedDatabase.load(progress=False)
+    assert cache_path().exists()
+    return TwoSidedDatabase.load(cache_path(), progress=False)

@@ -13,12 +13,16 @@ import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NamedTuple
 
 import gnubg_nn
+import numpy as np
 
 from backgammon import Position
 from backgammon.ids.gnubg import GameState, MatchIdFields, encode_match_id
+from backgammon.players.bearoff import position_index
+from backgammon.players.bearoff2 import N_SIDE
 from backgammon.players.cube import CubeState
 
 Case = tuple[Position, int, int]
@@ -289,3 +293,75 @@ def ask_gnubg_cube(cases: list[GnubgCube], plies: int = 0) -> float:
         c.doubles = words.startswith(("double", "redouble"))
         c.takes = "pass" not in words
     return seconds
+
+
+# ---------------------------------------------------------------------------- two-sided bear-offs
+
+GNUBG_TS = Path(gnubg_nn.__file__).with_name("data") / "gnubg_ts0.bd"
+"""gnubg's two-sided bear-off database (6 checkers on 6 points), shipped in gnubg-nn; the
+same bytes as the one Debian's gnubg makes at install (/var/lib/gnubg) and reads."""
+
+
+def board_of(mine: tuple[int, ...], theirs: tuple[int, ...]) -> list[int]:
+    """The 26-number board with these home boards (each counted from its own side)."""
+    b = [0] * 26
+    b[1:7] = mine
+    for p, c in enumerate(theirs):
+        b[24 - p] = -c
+    return b
+
+
+def gnubg_two_sided_table() -> np.ndarray:
+    """gnubg's two-sided database (shipped in gnubg-nn) as ``(924, 924, 4)`` equities in our
+    index order.  Its file is a 40-byte header, then per (on roll, opponent) in gnubg's
+    index order four 16-bit equities (0x8000 + 32767 x equity): cubeless, cube owned,
+    centred, owned by the opponent."""
+    raw = np.fromfile(GNUBG_TS, dtype="<u2", offset=40).reshape(N_SIDE, N_SIDE, 4)
+    equities = (raw.astype(np.int64) - 0x8000) / 32767.0
+    ours = np.zeros(N_SIDE, dtype=np.int64)  # gnubg's index -> ours
+    for k in range(1, N_SIDE):
+        ours[k] = position_index(gnubg_nn.bearoff_id_2_pos(k))
+    assert sorted(ours.tolist()) == list(range(N_SIDE))
+    table = np.empty_like(equities)
+    table[np.ix_(ours, ours)] = equities
+    return table
+
+
+def ask_gnubg_money_hints(positions: list[Position]) -> list[tuple[float, dict[str, float], str]]:
+    """Debian gnubg's 0-ply cube analysis of each position (money, centred cube, side on roll
+    to play; one gnubg process): its cubeless equity, its cubeful equities by name (No
+    double, Double take, Double pass) and its proper cube action."""
+    cmds = ["set output digits 5", "set player 0 human", "set player 1 human"]
+    cmds += ["set evaluation cubedecision evaluation plies 0"]
+    for pos in positions:
+        cmds += [
+            "new session",
+            "set jacoby off",
+            "set beavers off",
+            f"set matchid {_match_id(CubeState())}",
+            f"set board {pos.position_id()}",
+            "hint",
+        ]
+    out = subprocess.run(
+        [GNUBG, "-t", "-q"],
+        input="\n".join(cmds) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        check=False,
+    ).stdout
+    blocks = out.split("Cube analysis")[1:]
+    if len(blocks) != len(positions):
+        raise SystemExit(f"gnubg gave {len(blocks)} cube analyses for {len(positions)} cases")
+    answers = []
+    for block in blocks:
+        lines = [line.strip() for line in block.splitlines()]
+        cubeless = float(next(line for line in lines if "cubeless equity" in line).split()[-1])
+        values = {}
+        for line in lines:
+            m = re.match(r"^\d\. (.*?)\s+([+-]\d\.\d+)", line)
+            if m:
+                values[m.group(1).replace(",", "")] = float(m.group(2))
+        action = next(line for line in lines if line.startswith("Proper cube action:"))
+        answers.append((cubeless, values, action.split(":", 1)[1].strip()))
+    return answers

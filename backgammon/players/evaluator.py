@@ -3,8 +3,9 @@
 An :class:`Evaluator` gives the five cubeless probabilities
 (:mod:`backgammon.players.probabilities`) of a batch of boards, each seen from its side on
 roll.  :class:`CompositeEvaluator` routes each board to what knows it best: a finished game
-to its exact result, a pure bear-off to the bear-off database, the rest to the race or the
-contact net.  Lookahead (:class:`~backgammon.players.search.Searcher`) wraps any evaluator.
+to its exact result, a pure bear-off to the bear-off databases (the two-sided one, exact,
+where each side has at most six checkers left; else the one-sided one), the rest to the race
+or the contact net.  Lookahead (:class:`~backgammon.players.search.Searcher`) wraps any evaluator.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
+from backgammon.players.bearoff2 import TwoSidedDatabase
 from backgammon.players.probabilities import game_over_probs
 
 __all__ = ["CompositeEvaluator", "Evaluator"]
@@ -38,18 +40,25 @@ class CompositeEvaluator:
 
     The nets' five outputs are independent sigmoids; they are made consistent here (a
     gammon is a win, a backgammon a gammon).  In a bear-off the database gives every chance
-    exactly (gammons from the rolls each side needs to bear its first checker off).
+    exactly (gammons from the rolls each side needs to bear its first checker off); where
+    both sides have six checkers or fewer the two-sided database gives the exact chance of
+    the best play of both sides (no gammon is possible there).
     """
 
     def __init__(
-        self, nets: Evaluator, bearoff: BearoffDatabase | None = None, consistent: bool = True
+        self,
+        nets: Evaluator,
+        bearoff: BearoffDatabase | None = None,
+        consistent: bool = True,
+        two_sided: TwoSidedDatabase | None = None,
     ) -> None:
         """``nets`` (a :class:`~backgammon.players.net.NetPair`) judge contact and race
-        positions, ``bearoff`` (optional) pure bear-offs; ``consistent`` False keeps the
-        nets' raw outputs (what TD training learns from)."""
+        positions, ``bearoff`` and ``two_sided`` (optional) pure bear-offs; ``consistent``
+        False keeps the nets' raw outputs (what TD training learns from)."""
         self.nets = nets
         self.bearoff = bearoff
         self.consistent = consistent
+        self.two_sided = two_sided
 
     def evaluate(self, boards: IntArray) -> FloatArray:
         """The probabilities for the side on roll of each board, finished or not."""
@@ -86,17 +95,32 @@ class CompositeEvaluator:
         np.minimum(p[:, 3], 1.0 - p[:, 0], out=p[:, 3])
         np.minimum(p[:, 4], p[:, 3], out=p[:, 4])
         # A bear-off is a race: with no race among the boards there is none to look up.
-        if self.bearoff is not None and (race is None or race.any()):
+        databases = self.bearoff is not None or self.two_sided is not None
+        if databases and (race is None or race.any()):
             bo = is_bearoff(boards)
             if bo.any():
-                sub = boards[bo]
-                q = p[bo]
-                q[:, 0] = self.bearoff.win_probabilities(sub)
-                q[:, 1], q[:, 3] = self.bearoff.gammon_probabilities(sub)
-                q[:, 2] = 0.0
-                q[:, 4] = 0.0
-                p[bo] = q
+                p[bo] = self._bearoff(boards[bo], p[bo])
         return p
+
+    def _bearoff(self, sub: IntArray, q: FloatArray) -> FloatArray:
+        """Probabilities of pure bear-offs: the two-sided database's where it covers them,
+        else the one-sided one's (else the nets' ``q``)."""
+        two = np.zeros(len(sub), dtype=bool)
+        if self.two_sided is not None:
+            two = self.two_sided.covers(sub)
+            if two.any():
+                q[two] = 0.0
+                q[two, 0] = self.two_sided.win_probabilities(sub[two])
+        if self.bearoff is not None and not two.all():
+            one = ~two
+            rest = sub[one]
+            r = q[one]
+            r[:, 0] = self.bearoff.win_probabilities(rest)
+            r[:, 1], r[:, 3] = self.bearoff.gammon_probabilities(rest)
+            r[:, 2] = 0.0
+            r[:, 4] = 0.0
+            q[one] = r
+        return q
 
 
 def _none_finished(boards: IntArray) -> bool:

@@ -11,6 +11,7 @@ from backgammon.core.position import Position
 from backgammon.core.values import Move
 from backgammon.players.base import RankedMove
 from backgammon.players.bearoff import BearoffDatabase
+from backgammon.players.bearoff2 import TwoSidedDatabase
 from backgammon.players.cube import (
     CubeAction,
     CubeDecision,
@@ -61,7 +62,8 @@ class NeuralPlayer:
         met: MatchEquityTable = KAZAROSS_XG2,
     ) -> None:
         """``weights`` defaults to the shipped file; ``bearoff`` uses the bear-off
-        database (built and cached on first use) for pure bear-offs."""
+        databases for pure bear-offs (the two-sided one, exact, is built and cached the
+        first time one of six checkers a side or fewer is met)."""
         if plies not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, got {plies}")
         limit_blas_threads()
@@ -74,7 +76,8 @@ class NeuralPlayer:
             self.weights_path = Path(weights)
         self.met = met
         db = BearoffDatabase.load() if bearoff else None
-        self.evaluator = CompositeEvaluator(self.nets, db)
+        two = TwoSidedDatabase() if bearoff else None
+        self.evaluator = CompositeEvaluator(self.nets, db, two_sided=two)
         self.searcher = Searcher(self.evaluator, odd_blend=ODD_BLEND)
         self.searcher.met = met
 

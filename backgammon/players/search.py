@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move, iter_weighted_rolls
+from backgammon.players.bearoff2 import COLUMN_OF_OWNER, OPPONENT_OWNS, TwoSidedDatabase
 from backgammon.players.cube import (
     CubeState,
     best_cube_value,
@@ -130,7 +131,7 @@ class Searcher:
         return p
 
     def _evaluate(self, pos: Position, plies: int) -> FloatArray:
-        if plies <= 0 or pos.is_game_over():
+        if plies <= 0 or pos.is_game_over() or self._exact(pos):
             return np.asarray(self.evaluator.evaluate(boards_array([pos.board]))[0])
         total = np.zeros(5)
         if plies == 1:
@@ -168,17 +169,40 @@ class Searcher:
     def _leaf_values(
         self, probs: FloatArray, boards: IntArray, states: Sequence[CubeState], top: bool
     ) -> FloatArray:
-        """``(N, S)`` cubeful values of leaves for each cube position (side on roll)."""
+        """``(N, S)`` cubeful values of leaves for each cube position (side on roll); in
+        money play the two-sided bear-off database's exact values where it covers them."""
         xs = cube_lives(boards)
+        exact = self._exact_money(boards) if states and states[0].is_money else None
         cols = []
         for s in states:
             nd = cubeful(probs, s, xs, self.met)
+            if exact is not None:
+                nd[exact[0]] = exact[1][:, COLUMN_OF_OWNER[s.cube_owner]]
             if top or not s.may_double():
                 cols.append(nd)
                 continue
             dt = cubeful(probs, s.doubled(), xs, self.met) * (2.0 if s.is_money else 1.0)
+            if exact is not None:
+                dt[exact[0]] = 2.0 * exact[1][:, OPPONENT_OWNS]
             cols.append(best_cube_value(nd, dt, double_pass_value(s, self.met), s))
         return np.stack(cols, axis=1)
+
+    def _exact(self, position: Position) -> bool:
+        """True if the evaluator's two-sided bear-off database knows ``position`` exactly
+        (its 0-ply judgement, and in money play its cubeful values, need no lookahead)."""
+        db: TwoSidedDatabase | None = getattr(self.evaluator, "two_sided", None)
+        return db is not None and db.covers_board(position.board)
+
+    def _exact_money(self, boards: IntArray) -> tuple[npt.NDArray[np.bool_], FloatArray] | None:
+        """Where the evaluator's two-sided bear-off database covers ``boards``, and their
+        four equities there (:mod:`~backgammon.players.bearoff2`); None if nowhere."""
+        db: TwoSidedDatabase | None = getattr(self.evaluator, "two_sided", None)
+        if db is None:
+            return None
+        mask = db.covers(boards)
+        if not mask.any():
+            return None
+        return mask, db.equities(boards[mask])
 
     def _children(self, states: Sequence[CubeState], top: bool) -> list[CubeState]:
         """The cube positions asked of a child (the opponent on roll): per state the cube as
@@ -223,7 +247,8 @@ class Searcher:
     def _cubeful(
         self, position: Position, states: Sequence[CubeState], plies: int, top: bool
     ) -> tuple[FloatArray, FloatArray]:
-        if plies <= 0 or position.is_game_over():
+        exact = states[0].is_money and self._exact(position) if states else False
+        if plies <= 0 or position.is_game_over() or exact:
             boards = boards_array([position.board])
             probs = np.asarray(self.evaluator.evaluate(boards))
             return probs[0], self._leaf_values(probs, boards, states, top)[0]

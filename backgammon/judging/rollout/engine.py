@@ -24,8 +24,10 @@ from backgammon.core.position import Position
 from backgammon.core.values import iter_weighted_rolls
 from backgammon.judging.rollout.dice import roll_indices, to_dice
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
+from backgammon.players.bearoff2 import TwoSidedDatabase, money_decision
 from backgammon.players.cube import (
     CubeAction,
+    CubeDecision,
     CubeState,
     cube_decision,
     cube_efficiency,
@@ -150,7 +152,10 @@ def evaluator_for(weights: str | None, bearoff: bool) -> CompositeEvaluator:
     """The bots' 0-ply evaluator, made once per process."""
     limit_blas_threads()
     nets = default_nets() if weights is None else NetPair.load(weights)
-    return CompositeEvaluator(nets, BearoffDatabase.load(progress=False) if bearoff else None)
+    if not bearoff:
+        return CompositeEvaluator(nets)
+    two = TwoSidedDatabase(progress=False)  # read at its first use
+    return CompositeEvaluator(nets, BearoffDatabase.load(progress=False), two_sided=two)
 
 
 class _Games:
@@ -220,12 +225,21 @@ class _Engine:
         if not self.s.cubeful:
             w, c = self.weights(state)
             return float(p @ w + c) * self.cube_scale(state)
-        x = cube_efficiency(pos.is_race(), pos.pip_counts()[0])
-        d = cube_decision(p.tolist(), state, x, self.met)
+        d = self.decision(state, pos, p)
         v = d.no_double
         if state.may_double() and d.action is CubeAction.DOUBLE:
             v = min(d.double_take, d.double_pass)
         return v * self.cube_scale(state)
+
+    def decision(self, state: CubeState, pos: Position, p: FloatArray) -> CubeDecision:
+        """The bot's cube decision for the side on roll: exact in money play where the
+        two-sided bear-off database covers the position, else gnubg's 0-ply from ``p``."""
+        two: TwoSidedDatabase | None = getattr(self.ev, "two_sided", None)
+        exact = money_decision(two, pos.board, state) if two is not None else None
+        if exact is not None:
+            return exact
+        x = cube_efficiency(pos.is_race(), pos.pip_counts()[0])
+        return cube_decision(p.tolist(), state, x, self.met)
 
     def to_root(self, g: _Games, idx: IntArray, turn: int) -> npt.NDArray[np.bool_]:
         """True where the side to move at ``turn`` is the root side."""
@@ -323,8 +337,7 @@ class _Engine:
         root = self.to_root(g, np.asarray(idx), turn)
         for k, i in enumerate(idx):
             state, pos = g.cube[i], g.pos[i]
-            x = cube_efficiency(pos.is_race(), pos.pip_counts()[0])
-            d = cube_decision(probs[k].tolist(), state, x, self.met)
+            d = self.decision(state, pos, probs[k])
             if d.action is not CubeAction.DOUBLE:
                 continue
             if d.response is CubeAction.PASS:
