@@ -61,13 +61,20 @@ def _watch(parent: int) -> None:
     os._exit(0)
 
 
-def stop_pool(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor, *, wait: bool = False) -> None:
     """Stop ``pool`` now, killing its workers: a task already running cannot be cancelled,
-    and a stuck or broken pool must not keep its processes."""
+    and a stuck or broken pool must not keep its processes.  With ``wait`` (at shutdown),
+    wait for its manager thread to let go of its queues, whose semaphores are then removed:
+    a process ended by a signal runs no exit handlers, which would have removed them, and
+    the resource tracker warns of them as leaked."""
     handles = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
     for process in handles:
         process.kill()
+    if wait:
+        for process in handles:
+            process.join(5)
+        pool.shutdown(wait=True)
 
 
 async def result_within(future: Future[T], seconds: float) -> T:

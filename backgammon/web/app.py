@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
 from backgammon.web.analysis import analysis_router, shutdown_analyses
-from backgammon.web.bots import BotPool
+from backgammon.web.bots import BotPool, shutdown_bots
 from backgammon.web.engine import engine_router, shutdown_engine
 from backgammon.web.errors import ApiError, BodyLimit, validation_message
 from backgammon.web.errors import body as error_body
@@ -147,6 +147,7 @@ def create_app(
         shutdown_analyses()
         shutdown_engine()
         shutdown_rollouts()
+        shutdown_bots()
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
