@@ -29,6 +29,7 @@ from backgammon.play.match import (
     Beaver,
     Double,
     Drop,
+    EndReason,
     GameEnd,
     GameStart,
     Match,
@@ -63,7 +64,6 @@ __all__ = [
 
 # What the move log says for the actions that carry nothing but their player.
 _SAID: dict[type, str] = {
-    Pass: "cannot enter: turn passes",
     Take: "takes",
     Drop: "passes",
     Beaver: "beavers",
@@ -395,16 +395,35 @@ def log_line(a: Action, names: Sequence[str], pending: Throw) -> tuple[str | Non
     if isinstance(a, Roll):
         return None, a.dice
     if isinstance(a, Play):
-        dice = f"{pending[0]}{pending[1]}" if pending else ""
-        return f"{names[a.player]} {dice}: {a.move or '(no play)'}", None
+        dice = f" {max(pending)}{min(pending)}" if pending else ""  # high die first, as gnubg
+        return f"{names[a.player]}{dice}: {a.move or NO_PLAY}", None
+    if isinstance(a, Pass):  # closed out on the bar: no throw, the turn said as any without play
+        return f"{names[a.player]}: {NO_PLAY}", pending
     if isinstance(a, Double):
         return f"{names[a.player]} doubles to {a.value}", pending
     if isinstance(a, Resign):
         return f"{names[a.player]} resigns a {a.level.name.lower()}", pending
-    if isinstance(a, (Pass, Take, Drop, Beaver, Raccoon, Accept, Reject)):
+    if isinstance(a, (Take, Drop, Beaver, Raccoon, Accept, Reject)):
         return f"{names[a.player]} {_SAID[type(a)]}", pending
-    kind = a.result.name.lower()
-    return f"{names[a.winner]} wins {a.points} point(s) ({kind}, {a.reason})", pending
+    return f"{names[a.winner]} wins {_points(a.points)}{_how(a)}", pending
+
+
+NO_PLAY = "no play"
+"""What the log says for a turn without a play (no legal play, or closed out on the bar)."""
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _how(end: GameEnd) -> str:
+    """How a game ended, for the log: nothing for a single played out."""
+    kind = end.result.name.lower()
+    if end.reason is EndReason.DROPPED:
+        return " (double passed)"
+    if end.reason is EndReason.RESIGNED:
+        return f" (resigned a {kind})"
+    return "" if kind == "single" else f" ({kind})"
 
 
 _KINDS = ("roll", "move", "double", "take", "drop", "beaver", "resign", "accept", "reject")
