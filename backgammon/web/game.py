@@ -47,7 +47,7 @@ from backgammon.play.match import (
 from backgammon.play.rules import Rules
 from backgammon.players import Player, decide
 from backgammon.players import get as get_player
-from backgammon.svg import match_svg
+from backgammon.svg import LastPlay, match_svg
 from backgammon.web.errors import BadNameError, check_name
 from backgammon.web.schemas import CubeView, GameEndView, RulesView, StateView
 from backgammon.web.store import MatchRow
@@ -349,11 +349,13 @@ class Game:
         viewer = 0 if seat is None else seat
         position = m.position
         dice = m.dice
+        left: tuple[int, ...] | None = None
         if steps:
             if not self.may_act(seat) or dice is None:
                 raise ActionError(409, "not_your_turn", "only the player to move can move")
             try:
-                position = _entered(position, dice, steps).current
+                entry = _entered(position, dice, steps)
+                position, left = entry.current, entry.dice_left
             except EntryError as exc:
                 raise ActionError(
                     400, "illegal_move", "those steps do not start a legal play"
@@ -369,7 +371,32 @@ class Game:
             selected=selected,
             home="left" if home == "left" else "right",
             interactive=True,
+            dice_left=left,
+            last_play=self.last_play(),
         )
+
+    def last_play(self) -> LastPlay | None:
+        """The play just made, while the other player has not thrown yet (a double and its
+        answer may come between): who made it, with which dice, its steps.  The board keeps
+        it in sight, so a player sees what the bot did however fast it answered."""
+        m = self.match
+        games = m.record.games
+        if m.dice is not None or not games:
+            return None
+        game = games[-1]
+        for k in range(len(game) - 1, -1, -1):
+            a = game[k]
+            if isinstance(a, Play):
+                throws = (
+                    _throw(b) for b in game[k - 1 :: -1] if isinstance(b, (Roll, OpeningRoll))
+                )
+                thrown = next(throws, None) if k else None
+                if thrown is None or a.player == m.on_roll:
+                    return None
+                return a.player, thrown, [(s, t) for s, t, _h in a.move]
+            if isinstance(a, (Roll, OpeningRoll, Pass, GameStart, GameEnd)):
+                return None
+        return None
 
     def export(self, row: MatchRow, fmt: str) -> str:
         """The match as gnubg's .mat or SGF text (players named as on the page)."""
@@ -445,6 +472,11 @@ def _play_of(action: dict[str, Any], m: Match) -> list[Any] | str | None:
     if not isinstance(text, str):
         raise ActionError(400, "missing_move", "a move needs 'move' (text) or 'steps'")
     return text
+
+
+def _throw(a: Roll | OpeningRoll) -> tuple[int, int]:
+    """The two numbers of a throw (an opening roll's: the two players' dice)."""
+    return (a.die0, a.die1) if isinstance(a, OpeningRoll) else a.dice
 
 
 def _dice_of(a: Roll | OpeningRoll) -> list[int]:
