@@ -800,7 +800,45 @@ def test_the_bots_turn_stays_in_sight_and_the_log_is_by_the_board(
     page.wait_for_timeout(300)
     assert page.locator("#board g.dice.played").count() == 0
     assert page.locator("#board g.moved").count() == 0
+    # Item 18: the dice a step has used are drawn faded (doubles: one die per two steps).
+    s = page_state(page)
+    if "move" in s["actions"] and s["plays"][0]:
+        play = max(s["plays"], key=len)
+        made = 2 if s["dice"][0] == s["dice"][1] and len(play) >= 2 else 1
+        for k, (src, dst) in enumerate(play[:made]):
+            page.click(f'#board g[data-point="{src}"]')
+            page.wait_for_function(f"selected === {src}")
+            page.click(f'#board g[data-point="{dst}"]')
+            page.wait_for_function(f"steps.length === {k + 1}")
+        page.wait_for_function("document.querySelectorAll('#board g.die.used').length === 1")
+        assert page.locator("#board g.dice g.die:not(.used)").count() == 1
     page.context.close()
+
+
+def test_words_new_users_met_on_the_pages(server: Server, browser: Browser) -> None:
+    """Item 18: the invitation's words do not break mid-word (only the link may), and a
+    Jacoby session's "a gammon, 1 point" says why it counted one point."""
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(server.url + "/")
+    page.click("#play-friend")
+    page.wait_for_selector("#invite", state="visible")
+    breaks = page.evaluate(
+        "(ids) => ids.map((id) => getComputedStyle(document.getElementById(id)).wordBreak)",
+        ["invite-what", "invite-link"],
+    )
+    assert breaks == ["normal", "break-all"]
+    m = friends_match(server, money=True, jacoby=True, name="Ann")
+    host = seat_page(browser, server, m["link"])
+    said = host.evaluate(
+        "endText({game: 1, winner: 0, points: 1, result: 'gammon', reason: 'played'})"
+    )
+    assert said.startswith("Ann wins game 1: a gammon, 1 point (the Jacoby rule"), said
+    two = host.evaluate(
+        "endText({game: 1, winner: 0, points: 2, result: 'gammon', reason: 'played'})"
+    )
+    assert two == "Ann wins game 1: a gammon, 2 points."
+    page.context.close()
+    host.context.close()
 
 
 LONG = "Maximilian Wolfgang Alexandrovi"  # 31 characters, the most the name field allows
