@@ -97,8 +97,8 @@ def board_svg(
     ``home`` puts the bottom player's home board on the right (gnubg's default) or the left.
     ``dice_left`` are the numbers of ``dice`` still to play (the others are drawn faded).
     ``played_dice`` and ``moved`` show the last play of the side not to move until the next
-    throw: its dice, faded, on its half, and the points its checkers left and reached
-    outlined (a player can follow what the opponent did).
+    throw: its dice on its half and the points its checkers left and reached outlined (a
+    player can follow what the opponent did, however fast it was done).
     """
     if home not in ("right", "left"):
         raise ValueError(f"home must be 'right' or 'left', not {home!r}")

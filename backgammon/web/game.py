@@ -481,7 +481,7 @@ def _throw(a: Roll | OpeningRoll) -> tuple[int, int]:
 
 def _dice_of(a: Roll | OpeningRoll) -> list[int]:
     """The numbers a roll entry records (an opening roll: player 0's die, then player 1's)."""
-    return [a.die0, a.die1] if isinstance(a, OpeningRoll) else list(a.dice)
+    return list(_throw(a))
 
 
 def rules_of(row: MatchRow) -> Rules:
