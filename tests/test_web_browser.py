@@ -902,7 +902,7 @@ def test_the_host_is_told_when_a_guest_takes_the_invitation(
     guest.click("#lobby button[data-join]")
     guest.wait_for_url("**/m/*")
     host.wait_for_function(
-        "document.getElementById('invite-what').textContent.includes('Zed')", timeout=5_000
+        "document.getElementById('invite-what').textContent.includes('Zed')", timeout=15_000
     )
     assert host.inner_text("#invite-what") == "Zed took your invitation and sits at the board."
     host.click("#my-link")
