@@ -11,7 +11,7 @@ clicks into plays; the page still asks the server whether a play is legal.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import TYPE_CHECKING, Literal
@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 __all__ = ["BoardStyle", "board_svg", "match_svg"]
 
 Side = Literal["bottom", "top"]
+LastPlay = tuple[int, tuple[int, int], Sequence[tuple[int, int]]]
+"""A play as :func:`match_svg` shows it: the player, the dice, its (from, to) steps."""
 _Add = Callable[[str], None]
 
 # Geometry (user units; the picture scales to any width).
@@ -56,6 +58,7 @@ class BoardStyle:
     point_light: str = "#e8d7b0"
     point_dark: str = "#a8452f"
     target: str = "#ffd400"
+    moved: str = "#35b8ff"
     text: str = "#f8f4ea"
 
 
@@ -64,6 +67,9 @@ def board_svg(
     *,
     on_roll_at_bottom: bool = True,
     dice: tuple[int, int] | None = None,
+    dice_left: Sequence[int] | None = None,
+    played_dice: tuple[int, int] | None = None,
+    moved: Iterable[int] = (),
     cube_value: int = 1,
     cube_owner: Side | None = None,
     cube_offered: Side | None = None,
@@ -89,6 +95,10 @@ def board_svg(
     ``cube_value``, is drawn on that side's half of the board); ``highlight`` and
     ``selected`` are points in the bottom player's numbering (25 = bar, 0 = the tray);
     ``home`` puts the bottom player's home board on the right (gnubg's default) or the left.
+    ``dice_left`` are the numbers of ``dice`` still to play (the others are drawn faded).
+    ``played_dice`` and ``moved`` show the last play of the side not to move until the next
+    throw: its dice on its half and the points its checkers left and reached outlined (a
+    player can follow what the opponent did, however fast it was done).
     """
     if home not in ("right", "left"):
         raise ValueError(f"home must be 'right' or 'left', not {home!r}")
@@ -99,8 +109,12 @@ def board_svg(
         raise ValueError(f"cube value must be a power of two, not {cube_value}")
     if dice is not None and not all(isinstance(d, int) and 1 <= d <= 6 for d in dice):
         raise ValueError(f"dice must be two numbers 1-6, not {dice!r}")
-    targets = set(highlight)
-    bad = [p for p in [*targets, *([] if selected is None else [selected])] if not 0 <= p <= 25]
+    targets, marked = set(highlight), set(moved)
+    bad = [
+        p
+        for p in [*targets, *marked, *([] if selected is None else [selected])]
+        if not 0 <= p <= 25
+    ]
     if bad:
         raise ValueError(f"points must be 0-25, not {bad[0]}")
     st = style or BoardStyle()
@@ -149,8 +163,8 @@ def board_svg(
         is_target = point in targets
         counts = (max(b[point], 0), max(-b[point], 0))
         add(
-            f'<g class="point{" target" if is_target else ""}" data-point="{point}"'
-            f"{button(point, counts)}>"
+            f'<g class="point{" target" if is_target else ""}{_moved(point, marked)}" '
+            f'data-point="{point}"{button(point, counts)}>'
         )
         add(
             f'<rect x="{x}" y="{_FIELD_Y if top else _MID_Y}" width="{_PW}" '
@@ -159,7 +173,8 @@ def board_svg(
         add(
             f'<polygon points="{x},{y0} {x + _PW},{y0} {x + _PW // 2},{tip}" '
             f'fill="{st.target if is_target else colour}"'
-            f"{' fill-opacity=' + chr(34) + '0.85' + chr(34) if is_target else ''}/>"
+            f"{' fill-opacity=' + chr(34) + '0.85' + chr(34) if is_target else ''}"
+            f"{_outline(st) if point in marked else ''}/>"
         )
         n = b[point]
         if n:
@@ -174,12 +189,12 @@ def board_svg(
         flush()
     # The bar: the bottom player's checkers below the middle, the top player's above.
     add(
-        f'<g class="point bar{" target" if BAR in targets else ""}" data-point="{BAR}"'
-        f"{button(BAR, (b[BAR], -b[0]))}>"
+        f'<g class="point bar{" target" if BAR in targets else ""}{_moved(BAR, marked)}" '
+        f'data-point="{BAR}"{button(BAR, (b[BAR], -b[0]))}>'
     )
     add(
         f'<rect x="{_BAR_X}" y="{_FIELD_Y}" width="{_BAR_W}" height="{_FIELD_H}" '
-        f'fill="{st.frame}"/>'
+        f'fill="{st.frame}"{_outline(st) if BAR in marked else ""}/>'
     )
     cx = _BAR_X + _BAR_W // 2
     for count, fill, sign, sel in (
@@ -197,13 +212,14 @@ def board_svg(
     cube_x = 0 if not left_home else _W - _TRAY
     off_bottom, off_top = pos.off
     add(
-        f'<g class="point tray{" target" if OFF in targets else ""}" data-point="{OFF}"'
-        f"{button(OFF, (off_bottom, off_top))}>"
+        f'<g class="point tray{" target" if OFF in targets else ""}{_moved(OFF, marked)}" '
+        f'data-point="{OFF}"{button(OFF, (off_bottom, off_top))}>'
     )
     add(
         f'<rect x="{off_x + 6}" y="{_FIELD_Y}" width="{_TRAY - 12}" height="{_FIELD_H}" '
         f'fill="{st.target if OFF in targets else st.board}" rx="4"'
-        f"{' fill-opacity=' + chr(34) + '0.85' + chr(34) if OFF in targets else ''}/>"
+        f"{' fill-opacity=' + chr(34) + '0.85' + chr(34) if OFF in targets else ''}"
+        f"{_outline(st) if OFF in marked else ''}/>"
     )
     for i in range(off_top):
         add(_slab(off_x, _FIELD_Y + 4 + i * 12, st.top_checker))
@@ -229,15 +245,20 @@ def board_svg(
         f'font-weight="bold" text-anchor="middle" fill="#222">{shown}</text>'
     )
     add("</g>")
-    # Dice on the half of the board of the side to move.
-    if dice is not None:
-        fill, pip = (st.bottom_checker, "#222") if on_roll_at_bottom else (st.top_checker, "#fff")
-        mover_right = on_roll_at_bottom != left_home
-        half_x = _BAR_X + _BAR_W if mover_right else _FIELD_X
+    # Dice on the half of the board of the side to move; the last play's on the other side's.
+    for thrown, bottom, cls in (
+        (dice, on_roll_at_bottom, "dice"),
+        (played_dice, not on_roll_at_bottom, "dice played"),
+    ):
+        if thrown is None:
+            continue
+        fill, pip = (st.bottom_checker, "#222") if bottom else (st.top_checker, "#fff")
+        half_x = _BAR_X + _BAR_W if bottom != left_home else _FIELD_X
         x = half_x + _HALF // 2 - 42
-        add('<g class="dice">')
-        for k, d in enumerate(dice):
-            _die(add, x + k * 48, _MID_Y - 18, d, fill, pip)
+        faded = _faded(thrown, dice_left) if cls == "dice" else [False, False]
+        add(f'<g class="{cls}">')
+        for k, d in enumerate(thrown):
+            _die(add, x + k * 48, _MID_Y - 18, d, fill, pip, faded[k])
         add("</g>")
     # The two strips: name, score and pips of each player; the match in the middle.
     pip_b, pip_t = pos.pip_counts()
@@ -245,7 +266,9 @@ def board_svg(
         ("top", _STRIP - 9, st.top_checker, names[1], pip_t, 1),
         ("bottom", _H - 9, st.bottom_checker, names[0], pip_b, 0),
     ):
-        bits = [escape(name) or ("Bottom" if side == "bottom" else "Top")]
+        # The name in its own tspan: the page shortens a long one to keep score and pips in.
+        who_text = escape(name) or ("Bottom" if side == "bottom" else "Top")
+        bits = [f'<tspan class="name">{who_text}</tspan>']
         if score is not None:
             bits.append(f"score {score[idx]}")
         if pips:
@@ -282,13 +305,17 @@ def match_svg(
     home: Literal["right", "left"] = "right",
     width: int | None = None,
     interactive: bool = False,
+    dice_left: Sequence[int] | None = None,
+    last_play: LastPlay | None = None,
 ) -> str:
     """The board of a :class:`~backgammon.play.match.Match` from player ``viewer``'s side (at the
     bottom), with its dice, cube, score, length and Crawford flag (``interactive`` as in
     :func:`board_svg`).
 
     ``names`` are players 0 and 1; ``position`` replaces the match's position (seen from
-    the player on roll), e.g. to show a play in progress.
+    the player on roll), e.g. to show a play in progress, with ``dice_left`` the numbers
+    still to play.  ``last_play`` (player, dice, steps in that player's numbering) is shown
+    as :func:`board_svg`'s ``played_dice`` and ``moved``.
     """
     if viewer not in (0, 1):
         raise ValueError(f"viewer must be player 0 or 1, not {viewer!r}")
@@ -298,10 +325,18 @@ def match_svg(
     # The score as the match counts it (won at its length), as the page's dialog says it.
     score = tuple(min(p, length) for p in match.score) if length else match.score
     offered = match.state.responder if match.phase == "doubled" else None
+    played_dice, moved = None, set()
+    if last_play is not None:
+        mover, played_dice, steps = last_play
+        for point in (p for step in steps for p in step):
+            moved.add(point if mover == viewer or point in (BAR, OFF) else 25 - point)
     return board_svg(
         match.position if position is None else position,
         on_roll_at_bottom=on_roll == viewer,
         dice=match.dice,
+        dice_left=dice_left,
+        played_dice=played_dice,
+        moved=moved,
         cube_value=match.cube_value * (1 if offered is None else 2),
         cube_owner=None if owner is None else ("bottom" if owner == viewer else "top"),
         cube_offered=None if offered is None else ("bottom" if offered == viewer else "top"),
@@ -315,6 +350,31 @@ def match_svg(
         width=width,
         interactive=interactive,
     )
+
+
+def _faded(dice: tuple[int, int], left: Sequence[int] | None) -> list[bool]:
+    """Which of the two dice drawn are used up, ``left`` being the numbers still to play
+    (doubles: one die per two moves made)."""
+    if left is None:
+        return [False, False]
+    if dice[0] == dice[1]:
+        used = (4 - len(left)) // 2
+        return [k >= 2 - used for k in range(2)]
+    rest = list(left)
+    out = []
+    for d in dice:
+        out.append(d not in rest)
+        if d in rest:
+            rest.remove(d)
+    return out
+
+
+def _moved(point: int, marked: set[int]) -> str:
+    return " moved" if point in marked else ""
+
+
+def _outline(st: BoardStyle) -> str:
+    return f' stroke="{st.moved}" stroke-width="5"'
 
 
 def _point_xy(point: int, left_home: bool) -> tuple[int, bool]:
@@ -390,10 +450,11 @@ _PIPS = {
 }
 
 
-def _die(add: _Add, x: int, y: int, value: int, fill: str, pip: str) -> None:
+def _die(add: _Add, x: int, y: int, value: int, fill: str, pip: str, faded: bool = False) -> None:
+    look = ' opacity="0.4"' if faded else ""
     add(
-        f'<g class="die" data-value="{value}"><rect x="{x}" y="{y}" width="36" height="36" '
-        f'rx="6" fill="{fill}" stroke="#111"/>'
+        f'<g class="die{" used" if faded else ""}" data-value="{value}"{look}>'
+        f'<rect x="{x}" y="{y}" width="36" height="36" rx="6" fill="{fill}" stroke="#111"/>'
     )
     for dx, dy in _PIPS[value]:
         add(f'<circle cx="{x + 18 + dx * 9}" cy="{y + 18 + dy * 9}" r="3.6" fill="{pip}"/>')

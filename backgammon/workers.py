@@ -61,13 +61,23 @@ def _watch(parent: int) -> None:
     os._exit(0)
 
 
-def stop_pool(pool: ProcessPoolExecutor) -> None:
+def stop_pool(pool: ProcessPoolExecutor, *, wait: bool = False) -> None:
     """Stop ``pool`` now, killing its workers: a task already running cannot be cancelled,
-    and a stuck or broken pool must not keep its processes."""
+    and a stuck or broken pool must not keep its processes.  With ``wait`` (at shutdown),
+    wait for its manager thread to close its queues and let go of them (their semaphores
+    are then removed; the executor itself forgets them at once):
+    a process ended by a signal runs no exit handlers, which would have removed them, and
+    the resource tracker warns of them as leaked."""
     handles = list((getattr(pool, "_processes", None) or {}).values())
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown forgets it
     pool.shutdown(wait=False, cancel_futures=True)
     for process in handles:
         process.kill()
+    if wait:
+        for process in handles:
+            process.join(5)
+        if manager is not None:  # it closes the queues once it sees the workers gone
+            manager.join(5)
 
 
 async def result_within(future: Future[T], seconds: float) -> T:

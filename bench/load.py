@@ -15,7 +15,10 @@ issue's aims as ratios: trivial p95 within 5x idle, action p95 under 50 ms.  The
 time per human action of the server processes with their bot workers (PostgreSQL's own
 not counted) and of this client, and the cores the two used together: the clients act
 the moment they may, so the load grows until something is saturated, and the latency is
-mostly the queue in front of it.
+mostly the queue in front of it.  A second line says what the processes waited on: per
+second of the load, the CPU each group of threads used and the time it spent runnable but
+waiting for a CPU (the server's event loops, its database threads, its bot workers,
+PostgreSQL, this client).
 """
 
 from __future__ import annotations
@@ -128,6 +131,45 @@ def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     return None
 
 
+def _tree(root: int) -> set[int]:
+    """Process ``root`` and every process under it (Linux's /proc)."""
+    parents: dict[int, int] = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                stat = Path(f"/proc/{entry.name}/stat").read_text().rsplit(")", 1)[1].split()
+                parents[int(entry.name)] = int(stat[1])
+    tree, grown = {root}, True
+    while grown:
+        more = {pid for pid, parent in parents.items() if parent in tree} - tree
+        tree |= more
+        grown = bool(more)
+    return tree
+
+
+def schedstat(
+    root: int, group: str | None = None, *, alone: bool = False
+) -> dict[str, list[float]]:
+    """Per group of the threads under process ``root``: [CPU seconds, seconds spent runnable
+    but waiting for a CPU] so far (/proc/PID/task/TID/schedstat).  The groups: ``loop``, the
+    main thread of each server process (its event loop); ``threads``, their other threads (the
+    database calls); ``bots``, the niced bot workers; or all in ``group``.  ``alone``: not
+    the processes under ``root`` (the client's are the servers)."""
+    out: dict[str, list[float]] = {}
+    for pid in {root} if alone else _tree(root):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            nice = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+            for task in os.scandir(f"/proc/{pid}/task"):
+                run, wait = Path(f"{task.path}/schedstat").read_text().split()[:2]
+                name = group or (
+                    "bots" if nice > 0 else "loop" if task.name == str(pid) else "threads"
+                )
+                totals = out.setdefault(name, [0.0, 0.0])
+                totals[0] += int(run) / 1e9
+                totals[1] += int(wait) / 1e9
+    return out
+
+
 def cpu_seconds(root: int) -> float:
     """The CPU seconds used so far by process ``root`` and every process under it (Linux's
     /proc; NaN elsewhere): the server processes and their bot workers."""
@@ -151,7 +193,7 @@ def cpu_seconds(root: int) -> float:
 
 
 async def measure(
-    url: str, matches: int, seconds: float, server: int, think: float
+    url: str, matches: int, seconds: float, server: int, think: float, postgres: int | None = None
 ) -> dict[str, Any]:
     # One lean client process (uvloop, aiohttp's C parser, no cookie jar: every player
     # authenticates with its token) so that little of the measured latency is the client's.
@@ -162,12 +204,19 @@ async def measure(
         load = Load(session, url, seconds, think)
         started = time.monotonic()
         cpu = (cpu_seconds(server), time.process_time())
+        sched = _sched(server, postgres)
         players = [load.player(random.Random(k)) for k in range(matches)]
         trivial = asyncio.ensure_future(load.trivial(load.end))
         await asyncio.gather(*players)
         busy = await trivial
         elapsed = time.monotonic() - started
         server_cpu, client_cpu = cpu_seconds(server) - cpu[0], time.process_time() - cpu[1]
+        after = _sched(server, postgres)
+        waits = {
+            k: [(after[k][i] - v[i]) / elapsed for i in (0, 1)]
+            for k, v in sched.items()
+            if k in after
+        }
     actions = max(1, len(load.action_times))
     return {
         "server ms": 1000 * server_cpu / actions,
@@ -183,8 +232,25 @@ async def measure(
         "busy50": percentile(busy, 50),
         "busy95": percentile(busy, 95),
         "errors": load.errors,
+        "waits": waits,
         "matches": load.matches,
     }
+
+
+def _sched(server: int, postgres: int | None) -> dict[str, list[float]]:
+    """:func:`schedstat` of the server, PostgreSQL (``postgres``: its postmaster) and this
+    client."""
+    out = schedstat(server)
+    if postgres is not None:
+        out |= schedstat(postgres, "postgres")
+    return out | schedstat(os.getpid(), "client", alone=True)
+
+
+def postmaster(cluster: Cluster | None) -> int | None:
+    """The process id of ``cluster``'s server, None without one."""
+    if cluster is None:
+        return None
+    return int((cluster.data / "postmaster.pid").read_text().split()[0])
 
 
 def serve(database: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
@@ -245,7 +311,14 @@ def main() -> None:
                     proc, url = serve(database, workers)
                     try:
                         r = uvloop.run(
-                            measure(url, args.matches, args.seconds, proc.pid, args.think)
+                            measure(
+                                url,
+                                args.matches,
+                                args.seconds,
+                                proc.pid,
+                                args.think,
+                                postmaster(cluster) if kind != "sqlite" else None,
+                            )
                         )
                     finally:
                         proc.terminate()
@@ -259,6 +332,11 @@ def main() -> None:
                         f"   {r['act95'] / 50:9.2f}x"
                         f"   {r['server ms']:17.2f} {r['client ms']:6.2f}  {r['cores']:5.2f}"
                         + (f"  ({r['errors']} refused)" if r["errors"] else ""),
+                        flush=True,
+                    )
+                    print(
+                        "         CPU cores / waiting for a CPU (s per s): "
+                        + ", ".join(f"{k} {v[0]:.2f}/{v[1]:.2f}" for k, v in r["waits"].items()),
                         flush=True,
                     )
     finally:

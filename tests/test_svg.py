@@ -15,6 +15,7 @@ from backgammon.play.match import Match
 from backgammon.svg import board_svg, match_svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def parse(svg: str) -> ET.Element:
@@ -106,7 +107,7 @@ def test_match_context_cube_dice_score_crawford() -> None:
     cube = next(g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "cube")
     assert cube.get("data-owner") == "top"
     assert "4" in [t.text for t in cube.iter("{http://www.w3.org/2000/svg}text")]
-    text = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+    text = " ".join("".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text"))
     assert "Ann · score 3 · pips 167" in text
     assert "Bob · score 1 · pips 167" in text
     assert "7-point match · Crawford" in text
@@ -206,7 +207,7 @@ def test_match_svg_draws_the_match_from_either_player() -> None:
             g.get("data-value") for g in root.iter(f"{{{NS['s']}}}g") if g.get("class") == "die"
         ]
         assert dice == ["6", "4"]
-        text = " ".join(t.text or "" for t in root.iter(f"{{{NS['s']}}}text"))
+        text = " ".join("".join(t.itertext()) for t in root.iter(f"{{{NS['s']}}}text"))
         assert "5-point match" in text and "Ann" in text and "Bob" in text
     # Player 1 is on roll: from player 1's side its checkers (light) are at the bottom.
     assert checkers_by_point(parse(match_svg(m, viewer=1)), LIGHT) == {24: 2, 13: 5, 8: 3, 6: 5}
@@ -252,3 +253,24 @@ def test_a_match_won_by_a_gammon_shows_the_score_the_match_counts() -> None:
     assert max(m.score) == 2
     svg = match_svg(m, viewer=m.winner or 0, names=("a", "b"))
     assert sorted(re.findall(r"score (\d+)", svg)) == ["0", "1"]
+
+
+def test_used_dice_fade_and_the_last_play_stays_in_sight() -> None:
+    """Item 18: the dice a partial play has used are drawn faded.  Item 11: the last play of
+    the side not to move keeps its dice (faded, on its half) and outlines the points its
+    checkers left and reached, until the next throw."""
+    svg = board_svg(Position.initial(), dice=(6, 2), dice_left=(2,))
+    dice = [g for g in parse(svg).iter(f"{SVG}g") if "die" in (g.get("class") or "").split()]
+    assert [(g.get("data-value"), g.get("class")) for g in dice] == [
+        ("6", "die used"),
+        ("2", "die"),
+    ]
+    doubles = board_svg(Position.initial(), dice=(3, 3), dice_left=(3, 3))
+    assert parse(doubles).findall(f".//{SVG}g[@class='die used']") != []
+    root = parse(board_svg(Position.initial(), played_dice=(4, 2), moved=[8, 4, 6]))
+    played = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "dice played")
+    assert [d.get("data-value") for d in played] == ["4", "2"]
+    marked = [
+        g.get("data-point") for g in root.iter(f"{SVG}g") if "moved" in (g.get("class") or "")
+    ]
+    assert sorted(marked, key=int) == ["4", "6", "8"]

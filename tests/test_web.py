@@ -796,3 +796,26 @@ def _zombie(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] == "Z"
     except OSError:
         return True
+
+
+def test_the_move_log_is_worded_as_players_read_it() -> None:
+    """Item 18: dice high first as gnubg writes them ("Ann 42", not in thrown order "24"),
+    points said in words without "(s)" and a played-out game without "played", and a turn
+    without a play written one way whether it had dice or was closed out on the bar."""
+    from backgammon.core.values import GameResult
+    from backgammon.play.record import EndReason, GameEnd, Pass, Play
+    from backgammon.web.game import log_line
+
+    names = ["Ann", "Bob"]
+    line, pending = log_line(Play(0, Move([(24, 22, False), (13, 9, False)])), names, (2, 4))
+    assert (line, pending) == ("Ann 42: 24/22 13/9", None)
+    assert log_line(Play(1, Move()), names, (6, 6))[0] == "Bob 66: no play"
+    assert log_line(Pass(1), names, None)[0] == "Bob: no play"
+    end = GameEnd(0, 4, GameResult.GAMMON, EndReason.PLAYED)
+    assert log_line(end, names, None)[0] == "Ann wins 4 points (gammon)"
+    end = GameEnd(1, 1, GameResult.SINGLE, EndReason.PLAYED)
+    assert log_line(end, names, None)[0] == "Bob wins 1 point"
+    end = GameEnd(1, 2, GameResult.SINGLE, EndReason.DROPPED)
+    assert log_line(end, names, None)[0] == "Bob wins 2 points (double passed)"
+    end = GameEnd(0, 2, GameResult.GAMMON, EndReason.RESIGNED)
+    assert log_line(end, names, None)[0] == "Ann wins 2 points (resigned a gammon)"

@@ -375,10 +375,19 @@ def test_a_public_invitation_is_listed_claimed_once_and_leaves_the_lobby(
     lobby = client.get("/api/lobby").json()["invitations"]
     assert [i["id"] for i in lobby] == [m["id"]] and private["id"] not in str(lobby)
     assert lobby[0]["host"] == "Ann" and lobby[0]["length"] == 3
+    # Item 13: the host's own listing is marked, and the host cannot take the other chair.
+    assert lobby[0]["yours"] is False  # not the host's browser
+    client.cookies.set(f"bg_{m['id']}", m["token"])
+    assert client.get("/api/lobby").json()["invitations"][0]["yours"] is True
+    refused = client.post(f"/api/matches/{m['id']}/claim", json={"name": "Ann"})
+    is_error(refused, 409, "own_invitation")
+    client.cookies.clear()
     r = client.post(f"/api/matches/{m['id']}/claim", json={"name": "Zed"})
     assert r.status_code == 201
     tok1 = r.json()["token"]
     client.cookies.clear()
+    host = client.get(f"/api/matches/{m['id']}", headers=auth(m["token"])).json()
+    assert host["seat"] == 0 and host["names"] == ["Ann", "Zed"]
     s = client.get(f"/api/matches/{m['id']}", headers=auth(tok1)).json()
     assert s["seat"] == 1 and s["names"] == ["Ann", "Zed"]
     is_error(client.post(f"/api/matches/{m['id']}/claim", json={"name": "Yan"}), 409, "seat_taken")

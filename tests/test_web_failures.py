@@ -162,3 +162,52 @@ def test_analyses_fail_clearly_and_a_dead_worker_is_replaced(tmp_path: Path) -> 
         assert len(mine) == 1 and mine[0].is_dir()
         assert mine[0].name.startswith("backgammon-analysis-")
     assert not mine[0].exists()
+
+
+def test_serve_ended_by_sigterm_leaks_no_semaphore(tmp_path: Path) -> None:
+    """Item 27: uvicorn ends a SIGTERMed server by raising the signal again, so no exit
+    handler removes the worker pools' queue semaphores; the server releases them itself
+    (the bots' pool and the hint engine's here, both used before the signal)."""
+    import socket
+    import subprocess
+    import sys
+
+    import httpx2
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    url = f"http://127.0.0.1:{port}"
+    cmd = [sys.executable, "-m", "backgammon", "serve", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*cmd, "--database", str(tmp_path / "m.sqlite3")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx2.get(f"{url}/api/bots", timeout=1).status_code == 200:
+                    break
+            except httpx2.HTTPError:
+                time.sleep(0.1)
+        made = httpx2.post(
+            f"{url}/api/matches", json={"length": 1, "bot": "random"}, timeout=60
+        ).json()
+        bearer = {"Authorization": f"Bearer {made['token']}"}
+        act = httpx2.post(
+            f"{url}/api/matches/{made['id']}/actions",
+            json={"action": "roll"},
+            headers=bearer,
+            timeout=60,
+        )
+        assert act.status_code == 200, act.text
+        hint = httpx2.get(f"{url}/api/engine/hint", params={"xgid": act.json()["xgid"]}, timeout=60)
+        assert hint.status_code == 200, hint.text
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)  # stderr closes once the tracker is done
+    text = err.decode()
+    assert "Application shutdown complete" in text
+    assert "leaked semaphore" not in text, text

@@ -67,7 +67,7 @@ def shutdown_analyses() -> None:
     down)."""
     global _pool
     if _pool is not None:
-        stop_pool(_pool)
+        stop_pool(_pool, wait=True)
         _pool = None
     while _folders:
         shutil.rmtree(_folders.pop(), ignore_errors=True)

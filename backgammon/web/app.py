@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
 from backgammon.web.analysis import analysis_router, shutdown_analyses
-from backgammon.web.bots import BotPool
+from backgammon.web.bots import BotPool, shutdown_bots
 from backgammon.web.engine import engine_router, shutdown_engine
 from backgammon.web.errors import ApiError, BodyLimit, validation_message
 from backgammon.web.errors import body as error_body
@@ -147,6 +147,7 @@ def create_app(
         shutdown_analyses()
         shutdown_engine()
         shutdown_rollouts()
+        shutdown_bots()
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
@@ -248,21 +249,30 @@ def create_app(
         return response
 
     @app.get("/api/lobby")
-    async def lobby() -> dict[str, Any]:
-        """Open public invitations (newest first): join one with POST .../claim."""
+    async def lobby(request: Request) -> dict[str, Any]:
+        """Open public invitations (newest first): join one with POST .../claim; ``yours``
+        marks those you made (your seat's cookie), which you wait on rather than join."""
         rows = await server.db(store.open_invitations)
         return {
             "invitations": [
                 {"id": r.id, "host": r.names[0], "length": r.length, "money": r.length == 0}
                 | {"jacoby": r.jacoby, "beavers": r.beavers, "created": r.created}
+                | {"yours": server.hosts(r, request.cookies.get(f"bg_{r.id}"))}
                 for r in rows
             ]
         }
 
     @app.post("/api/matches/{match_id}/claim", status_code=201)
-    async def claim(match_id: str, seat_name: Annotated[SeatName, Body()]) -> JSONResponse:
+    async def claim(
+        match_id: str,
+        request: Request,
+        seat_name: Annotated[SeatName, Body()],
+        authorization: Auth = None,
+    ) -> JSONResponse:
         """Take the free seat of a public invitation; the answer holds its token."""
         live = await server.load(match_id)
+        if server.hosts(live.row, _token(authorization, request.cookies.get(f"bg_{match_id}"))):
+            raise ApiError(409, "own_invitation", "this is your own invitation: wait for a guest")
         token = await server.claim(live, seat_name.name)
         return server.seat_response(match_id, 1, token)
 

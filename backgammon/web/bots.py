@@ -19,7 +19,7 @@ from backgammon.web.game import Game, warm_up
 from backgammon.web.schemas import DEFAULT_BOT
 from backgammon.workers import result_within, start_pool, stop_pool
 
-__all__ = ["BotFailed", "BotPool"]
+__all__ = ["BotFailed", "BotPool", "shutdown_bots"]
 
 _log = logging.getLogger("backgammon.web")
 
@@ -61,6 +61,13 @@ def _discard(processes: int, pool: _Pool) -> None:
     if _pools.get(processes) is pool:
         del _pools[processes]
     stop_pool(pool.executor)
+
+
+def shutdown_bots() -> None:
+    """Stop every bot pool of this process and release its queues (the server is ending)."""
+    while _pools:
+        _processes, pool = _pools.popitem()
+        stop_pool(pool.executor, wait=True)
 
 
 class BotPool:

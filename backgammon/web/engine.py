@@ -51,18 +51,18 @@ def _executor() -> ProcessPoolExecutor:
     return _pool
 
 
-def _abandon(pool: ProcessPoolExecutor) -> None:
+def _abandon(pool: ProcessPoolExecutor, *, wait: bool = False) -> None:
     """Stop a worker that ran out of time or died; the next hint starts a new one."""
     global _pool
     if _pool is pool:
         _pool = None
-    stop_pool(pool)
+    stop_pool(pool, wait=wait)
 
 
 def shutdown_engine() -> None:
     """Stop the engine's worker (the server is shutting down)."""
     if _pool is not None:
-        _abandon(_pool)
+        _abandon(_pool, wait=True)
 
 
 @dataclass

@@ -29,6 +29,7 @@ from backgammon.play.match import (
     Beaver,
     Double,
     Drop,
+    EndReason,
     GameEnd,
     GameStart,
     Match,
@@ -46,7 +47,7 @@ from backgammon.play.match import (
 from backgammon.play.rules import Rules
 from backgammon.players import Player, decide
 from backgammon.players import get as get_player
-from backgammon.svg import match_svg
+from backgammon.svg import LastPlay, match_svg
 from backgammon.web.errors import BadNameError, check_name
 from backgammon.web.schemas import CubeView, GameEndView, RulesView, StateView
 from backgammon.web.store import MatchRow
@@ -63,7 +64,6 @@ __all__ = [
 
 # What the move log says for the actions that carry nothing but their player.
 _SAID: dict[type, str] = {
-    Pass: "cannot enter: turn passes",
     Take: "takes",
     Drop: "passes",
     Beaver: "beavers",
@@ -349,11 +349,13 @@ class Game:
         viewer = 0 if seat is None else seat
         position = m.position
         dice = m.dice
+        left: tuple[int, ...] | None = None
         if steps:
             if not self.may_act(seat) or dice is None:
                 raise ActionError(409, "not_your_turn", "only the player to move can move")
             try:
-                position = _entered(position, dice, steps).current
+                entry = _entered(position, dice, steps)
+                position, left = entry.current, entry.dice_left
             except EntryError as exc:
                 raise ActionError(
                     400, "illegal_move", "those steps do not start a legal play"
@@ -369,7 +371,32 @@ class Game:
             selected=selected,
             home="left" if home == "left" else "right",
             interactive=True,
+            dice_left=left,
+            last_play=self.last_play(),
         )
+
+    def last_play(self) -> LastPlay | None:
+        """The play just made, while the other player has not thrown yet (a double and its
+        answer may come between): who made it, with which dice, its steps.  The board keeps
+        it in sight, so a player sees what the bot did however fast it answered."""
+        m = self.match
+        games = m.record.games
+        if m.dice is not None or not games:
+            return None
+        game = games[-1]
+        for k in range(len(game) - 1, -1, -1):
+            a = game[k]
+            if isinstance(a, Play):
+                throws = (
+                    _throw(b) for b in game[k - 1 :: -1] if isinstance(b, (Roll, OpeningRoll))
+                )
+                thrown = next(throws, None) if k else None
+                if thrown is None or a.player == m.on_roll:
+                    return None
+                return a.player, thrown, [(s, t) for s, t, _h in a.move]
+            if isinstance(a, (Roll, OpeningRoll, Pass, GameStart, GameEnd)):
+                return None
+        return None
 
     def export(self, row: MatchRow, fmt: str) -> str:
         """The match as gnubg's .mat or SGF text (players named as on the page)."""
@@ -395,16 +422,35 @@ def log_line(a: Action, names: Sequence[str], pending: Throw) -> tuple[str | Non
     if isinstance(a, Roll):
         return None, a.dice
     if isinstance(a, Play):
-        dice = f"{pending[0]}{pending[1]}" if pending else ""
-        return f"{names[a.player]} {dice}: {a.move or '(no play)'}", None
+        dice = f" {max(pending)}{min(pending)}" if pending else ""  # high die first, as gnubg
+        return f"{names[a.player]}{dice}: {a.move or NO_PLAY}", None
+    if isinstance(a, Pass):  # closed out on the bar: no throw, the turn said as any without play
+        return f"{names[a.player]}: {NO_PLAY}", pending
     if isinstance(a, Double):
         return f"{names[a.player]} doubles to {a.value}", pending
     if isinstance(a, Resign):
         return f"{names[a.player]} resigns a {a.level.name.lower()}", pending
-    if isinstance(a, (Pass, Take, Drop, Beaver, Raccoon, Accept, Reject)):
+    if isinstance(a, (Take, Drop, Beaver, Raccoon, Accept, Reject)):
         return f"{names[a.player]} {_SAID[type(a)]}", pending
-    kind = a.result.name.lower()
-    return f"{names[a.winner]} wins {a.points} point(s) ({kind}, {a.reason})", pending
+    return f"{names[a.winner]} wins {_points(a.points)}{_how(a)}", pending
+
+
+NO_PLAY = "no play"
+"""What the log says for a turn without a play (no legal play, or closed out on the bar)."""
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _how(end: GameEnd) -> str:
+    """How a game ended, for the log: nothing for a single played out."""
+    kind = end.result.name.lower()
+    if end.reason is EndReason.DROPPED:
+        return " (double passed)"
+    if end.reason is EndReason.RESIGNED:
+        return f" (resigned a {kind})"
+    return "" if kind == "single" else f" ({kind})"
 
 
 _KINDS = ("roll", "move", "double", "take", "drop", "beaver", "resign", "accept", "reject")
@@ -428,9 +474,14 @@ def _play_of(action: dict[str, Any], m: Match) -> list[Any] | str | None:
     return text
 
 
+def _throw(a: Roll | OpeningRoll) -> tuple[int, int]:
+    """The two numbers of a throw (an opening roll's: the two players' dice)."""
+    return (a.die0, a.die1) if isinstance(a, OpeningRoll) else a.dice
+
+
 def _dice_of(a: Roll | OpeningRoll) -> list[int]:
     """The numbers a roll entry records (an opening roll: player 0's die, then player 1's)."""
-    return [a.die0, a.die1] if isinstance(a, OpeningRoll) else list(a.dice)
+    return list(_throw(a))
 
 
 def rules_of(row: MatchRow) -> Rules:

@@ -204,7 +204,7 @@ class Rollouts:
         with self.lock:
             self.queue.clear()
             if self.pool is not None:
-                stop_pool(self.pool)
+                stop_pool(self.pool, wait=True)
                 self.pool = None
 
     def _next(self) -> None:

@@ -191,6 +191,12 @@ class Server:
         kept.sockets[ws] = seat
         return kept
 
+    @staticmethod
+    def hosts(row: MatchRow, token: str | None) -> bool:
+        """True when ``token`` holds seat 0 of ``row``: the one who made the invitation,
+        who is not offered it in the lobby and may not take its other seat too."""
+        return bool(token) and secrets.compare_digest(hash_token(token or ""), row.token_hashes[0])
+
     async def seat_of(self, live: Live, token: str | None) -> int | None:
         """The seat a token holds, None for a spectator; a wrong token is an error.  A
         public invitation's free seat may have been claimed through another process: its

@@ -55,6 +55,7 @@ function putBoard(svgText, animate) {
     ? document.activeElement.dataset.point : null;
   const before = animate ? checkersOf(board) : null;
   board.innerHTML = svgText;
+  fitNames(board);
   if (focused !== null && focused !== undefined) {
     const g = board.querySelector(`g[data-point="${focused}"]`);
     if (g) g.focus();
@@ -78,6 +79,27 @@ function putBoard(svgText, animate) {
       const dx = from.x - +c.getAttribute("cx"), dy = from.y - +c.getAttribute("cy");
       c.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
                 { duration: 260, easing: "ease-out" });
+    }
+  }
+}
+
+function fitNames(board) {
+  // A long name is shortened (…) until the score and pips after it are on the board, clear
+  // of the match's length at the other end of the strip when that is shown.
+  const svg = board.querySelector("svg");
+  if (!svg) return;
+  const limit0 = svg.viewBox.baseVal.width - 8;
+  for (const strip of svg.querySelectorAll(".strip")) {
+    const [left, right] = strip.querySelectorAll("text");
+    const name = left && left.querySelector(".name");
+    if (!name) continue;
+    let limit = limit0;
+    if (right && right.textContent && getComputedStyle(right).display !== "none") limit = Math.min(limit, right.getBBox().x - 12);
+    const full = name.textContent;
+    for (let n = full.length - 1; n > 0; n--) {
+      const box = left.getBBox();
+      if (box.x + box.width <= limit) break;
+      name.textContent = `${full.slice(0, n).trimEnd()}…`;
     }
   }
 }
@@ -122,7 +144,10 @@ function counted(score) {
 function endText(e) {
   const how = e.reason === "dropped" ? "the double was passed"
     : e.reason === "resigned" ? `a ${e.result} was resigned` : `a ${e.result}`;
-  return `${name(e.winner)} wins game ${e.game}: ${how}, ${e.points} point${e.points === 1 ? "" : "s"}.`;
+  // Under the Jacoby rule a gammon with the cube never turned counts one point: say so.
+  const jacoby = state.rules.jacoby && !state.length && e.result !== "single" && e.reason !== "dropped" && e.points === 1
+    ? ` (the Jacoby rule: a ${e.result} counts only once the cube has been turned)` : "";
+  return `${name(e.winner)} wins game ${e.game}: ${how}, ${e.points} point${e.points === 1 ? "" : "s"}${jacoby}.`;
 }
 function scoreText(score) {
   const sc = counted(score);
@@ -149,6 +174,9 @@ function statusText(s, acts, mine, moving) {
     return `${name(1 - s.seat)} ${beavered ? "redoubles" : "doubles"} to ${s.cube.offered}: take or pass?`;
   }
   if (acts.has("accept")) return `${name(1 - s.seat)} resigns a ${s.resignation}: accept or reject?`;
+  // The opponent's play just made, said until we throw (the board marks it meanwhile).
+  const last = s.log[s.log.length - 1] || "";
+  if (!s.dice && last.startsWith(`${name(1 - s.seat)} `) && /^[^:]+ \d\d: /.test(last)) return `${last}. Your turn.`;
   return "Your turn.";
 }
 
@@ -182,7 +210,10 @@ function render(animate) {
   $("btn-undo").disabled = steps.length === 0;
   $("btn-undo-all").disabled = steps.length === 0;
   $("btn-confirm").disabled = !complete();
-  const naming = s.seat !== null && connected && !s.over && s.bot === null && s.log.length <= 1;
+  // A seat still under its default name (the server's NewMatch "Guest", "Friend") may name
+  // itself before the first roll; a host who gave a name is not asked again.
+  const unnamed = s.seat !== null && name(s.seat) === ["Guest", "Friend"][s.seat];
+  const naming = unnamed && connected && !s.over && s.bot === null && s.log.length <= 1;
   $("name-form").classList.toggle("hidden", !naming);
   if (replayAt === null) {
     $("status").textContent = statusText(s, acts, mine, moving);
