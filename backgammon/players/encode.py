@@ -94,6 +94,8 @@ def _step_changes() -> IntArray:
 
 _STEP_CHANGES = _step_changes()
 _NO_STEP = len(_STEP_CHANGES) - 1
+_STEP_CHANGES_8 = _STEP_CHANGES.astype(np.int8)  # a play's four steps sum to at most 8
+_MAX_STEPS = 4
 _NO_STEPS = ((26, 0, 0),)  # an empty play: one pseudo-step whose code is _NO_STEP
 _NO_PLAYS: tuple[tuple[tuple[int, int, int], ...]] = ((),)  # a lost turn: one empty play
 
@@ -135,9 +137,17 @@ def after_boards_many(
         codes += [(s * 32 + t) * 2 + hit for m in plays for s, t, hit in m or _NO_STEPS]
         lengths += [len(m) or 1 for m in plays]
         counts.append(len(plays))
-    starts = np.zeros(len(lengths), dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    change = np.add.reduceat(_STEP_CHANGES.take(codes, axis=0), starts, axis=0)
+    # Each play's steps in a row of four (padded with the step that changes nothing): one
+    # take and one sum, several times faster than a reduceat over the steps.
+    steps = np.asarray(lengths, dtype=np.int64)
+    n = len(steps)
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(steps[:-1], out=starts[1:])
+    slot = np.arange(len(codes)) - np.repeat(starts, steps)
+    padded = np.full((n, _MAX_STEPS), _NO_STEP, dtype=np.int64)
+    padded[np.repeat(np.arange(n), steps), slot] = codes
+    change = _STEP_CHANGES_8.take(padded.ravel(), axis=0).reshape(n, _MAX_STEPS, 26)
+    change = change.sum(axis=1, dtype=np.int64)
     per_board = np.asarray(counts, dtype=np.int64)
     change -= np.repeat(np.asarray(boards, dtype=np.int64)[:, ::-1], per_board, axis=0)
     return change, per_board
