@@ -184,8 +184,7 @@ class _Engine:
         self.root = job.root
         self._weights: dict[CubeState, tuple[FloatArray, float]] = {}
         self._cache: dict[
-            tuple[Position, CubeState, tuple[tuple[int, int], ...]],
-            tuple[list[Position], FloatArray],
+            tuple[Position, CubeState, tuple[tuple[int, int], ...]], tuple[IntArray, FloatArray]
         ] = {}
 
     # ------------------------------------------------------------ values
@@ -264,12 +263,13 @@ class _Engine:
 
     def choose(
         self, requests: list[tuple[Position, CubeState, tuple[tuple[int, int], ...]]]
-    ) -> list[tuple[list[Position], FloatArray]]:
-        """For each ``(position, cube, rolls)``, the position after the 0-ply best play of
-        each roll and the mover's probabilities there: the plays of every roll of every
-        request evaluated in one call.  Positions met before (every trial starts from the
-        same one) are answered from a cache."""
-        out: list[tuple[list[Position], FloatArray] | None] = []
+    ) -> list[tuple[IntArray, FloatArray]]:
+        """For each ``(position, cube, rolls)``, the board after the 0-ply best play of each
+        roll (a row each; the caller makes a Position of the one it plays) and the mover's
+        probabilities there: the plays of every roll of every request evaluated in one call.
+        Positions met before (every trial starts from the same one) are answered from a
+        cache."""
+        out: list[tuple[IntArray, FloatArray] | None] = []
         todo: dict[tuple[Position, CubeState, tuple[tuple[int, int], ...]], list[int]] = {}
         for k, key in enumerate(requests):
             hit = self._cache.get(key)
@@ -295,14 +295,13 @@ class _Engine:
             seg_of = np.repeat(np.arange(len(starts_arr)), per_roll)
             hits = np.flatnonzero(eq == best_eq[seg_of])
             _, first = np.unique(seg_of[hits], return_index=True)
-            best = hits[first].tolist()
+            best = hits[first]
             if len(self._cache) > _CACHE_SIZE:
                 self._cache.clear()
             s = 0
             for key in keys:
                 n = len(key[2])
-                chosen = [Position(children[j].tolist()) for j in best[s : s + n]]
-                answer = (chosen, probs[best[s : s + n]])
+                answer = (children[best[s : s + n]], probs[best[s : s + n]])
                 s += n
                 self._cache[key] = answer
                 for k in todo[key]:
@@ -355,14 +354,14 @@ class _Engine:
                     g.luck_probs[i] += flip_probs(p[r]) - flip_probs(mean)
                     g.luck_value[i] -= luck_v
                 if self.s.plies == 0:
-                    g.pos[i] = after[r]
+                    g.pos[i] = Position(after[r].tolist())
         if self.s.plies > 0 or not self.s.variance_reduction:
             if self.s.plies == 0:
                 answers = self.choose(
                     [(g.pos[i], g.cube[i], (actual[k],)) for k, i in enumerate(idx.tolist())]
                 )
                 for k, i in enumerate(idx.tolist()):
-                    g.pos[i] = answers[k][0][0]
+                    g.pos[i] = Position(answers[k][0][0].tolist())
             else:
                 for k, i in enumerate(idx.tolist()):
                     searcher = Searcher(self.ev, self.weights(g.cube[i]))
