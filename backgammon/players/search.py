@@ -35,12 +35,20 @@ from backgammon.players.evaluator import Evaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
 
-__all__ = ["Searcher", "cube_lives", "roll_boards", "roll_children"]
+__all__ = [
+    "Searcher",
+    "best_in_segments",
+    "cube_lives",
+    "roll_boards",
+    "roll_boards_many",
+    "roll_children",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _ROLLS = list(iter_weighted_rolls())
+_ROLL_WEIGHTS = np.array([float(w) for _, _, w in _ROLLS])
 
 
 def cube_lives(boards: IntArray) -> FloatArray:
@@ -66,6 +74,25 @@ def roll_boards(pos: Position) -> tuple[IntArray, list[tuple[int, int, int, int,
         (a, b, s, e, float(w)) for (a, b, w), s, e in zip(_ROLLS, starts, ends, strict=True)
     ]
     return boards, segments
+
+
+def roll_boards_many(positions: Sequence[Position]) -> tuple[IntArray, IntArray]:
+    """:func:`roll_boards` of many positions as one array, and how many rows each
+    ``(position, roll)`` has (positions first, then the rolls in :func:`roll_boards`'s
+    order): the plays of a whole ply of a lookahead made and judged together."""
+    plays = [pos.legal_moves((a, b)) for pos in positions for a, b, _ in _ROLLS]
+    return after_boards_many([pos.board for pos in positions for _ in _ROLLS], plays)
+
+
+def best_in_segments(values: FloatArray, counts: IntArray) -> IntArray:
+    """The index of the largest of ``values`` in each run of ``counts`` rows (every count
+    at least 1; the first of equal ones, as ``np.argmax`` picks): each roll's best play."""
+    starts = np.zeros(len(counts), dtype=np.int64)
+    np.cumsum(counts[:-1], out=starts[1:])
+    seg = np.repeat(np.arange(len(counts)), counts)
+    hits = np.flatnonzero(values == np.maximum.reduceat(values, starts)[seg])
+    _, first = np.unique(seg[hits], return_index=True)
+    return np.asarray(hits[first])
 
 
 def roll_children(pos: Position) -> tuple[list[Position], list[tuple[int, int, int, int, float]]]:
@@ -213,39 +240,66 @@ class Searcher:
         each from the side on roll) of ``position`` at ``plies``.  ``top`` leaves out the
         side on roll's cube action now (it is what is being decided).  A 1-ply judgement
         is blended with 0-ply's by ``odd_blend``, as :meth:`evaluate` does."""
-        p, v = self._cubeful(position, states, plies, top)
+        p, v = self.cubeful_many([position], states, plies, top)
+        return p[0], v[0]
+
+    def cubeful_many(
+        self, positions: Sequence[Position], states: Sequence[CubeState], plies: int, top: bool
+    ) -> tuple[FloatArray, FloatArray]:
+        """:meth:`cubeful` of many positions at the same cube, ``(N, 5)`` and ``(N, S)``:
+        each ply of their lookaheads is one batch (all the candidates of a play, all the
+        21 rolls' replies of each)."""
+        p, v = self._cubeful(positions, states, plies, top)
         if plies == 1 and self.odd_blend < 1.0:
             b = self.odd_blend
-            p0, v0 = self._cubeful(position, states, 0, top)
+            p0, v0 = self._cubeful(positions, states, 0, top)
             p, v = b * p + (1.0 - b) * p0, b * v + (1.0 - b) * v0
         return p, v
 
     def _cubeful(
-        self, position: Position, states: Sequence[CubeState], plies: int, top: bool
+        self, positions: Sequence[Position], states: Sequence[CubeState], plies: int, top: bool
     ) -> tuple[FloatArray, FloatArray]:
-        if plies <= 0 or position.is_game_over():
-            boards = boards_array([position.board])
-            probs = np.asarray(self.evaluator.evaluate(boards))
-            return probs[0], self._leaf_values(probs, boards, states, top)[0]
+        n = len(positions)
+        probs, values = np.empty((n, 5)), np.empty((n, len(states)))
+        leaves = [i for i, pos in enumerate(positions) if plies <= 0 or pos.is_game_over()]
+        if leaves:
+            boards = boards_array(positions[i].board for i in leaves)
+            leaf_p = np.asarray(self.evaluator.evaluate(boards))
+            probs[leaves] = leaf_p
+            values[leaves] = self._leaf_values(leaf_p, boards, states, top)
+        inner = [i for i in range(n) if plies > 0 and not positions[i].is_game_over()]
+        if not inner:
+            return probs, values
+        # Different rolls often lead to the same position (6-2, 5-3 and 2-2 all move 8
+        # pips): each is looked into once.
+        unique: dict[Position, int] = {}
+        slot = [unique.setdefault(positions[i], len(unique)) for i in inner]
+        looked = list(unique)
         money = states[0].is_money
         kids = self._children(states, top)
         w, c = dead_cube_weights(states[0], self.met)
-        segments, boards, raw = self._expanded(position)
-        probs = flip_probs(raw)
-        eq = probs @ w + c
-        chosen = [start + int(np.argmax(eq[start:end])) for _, _, start, end, _ in segments]
-        weights = np.array([weight for *_, weight in segments])
+        if len(looked) == 1:  # remembered: an analysis asks the same position again
+            segments, boards, raw = self._expanded(looked[0])
+            per_roll = np.array([end - start for _, _, start, end, _ in segments])
+        else:
+            boards, per_roll = roll_boards_many(looked)
+            raw = np.asarray(self.evaluator.evaluate(boards))
+        after_p = flip_probs(raw)
+        chosen = best_in_segments(after_p @ w + c, per_roll)
         if plies == 1:
-            child_p = flip_probs(probs[chosen])
+            child_p = flip_probs(after_p[chosen])
             child_v = self._leaf_values(child_p, boards[chosen], kids, False)
         else:
-            afters = [Position(boards[i].tolist()) for i in chosen]
-            pairs = [self._cubeful(after, kids, plies - 1, False) for after in afters]
-            child_p = np.array([p for p, _ in pairs])
-            child_v = np.array([v for _, v in pairs])
-        total_p = weights @ flip_probs(child_p)
-        total_v = weights @ _flip_values(child_v, money)
-        return total_p / 36.0, self._gather(total_v / 36.0, states, top)
+            afters = [Position(b) for b in boards[chosen].tolist()]
+            child_p, child_v = self._cubeful(afters, kids, plies - 1, False)
+        # Each position's 21 rolls, weighted: (positions, rolls, ...) summed over the rolls.
+        k = len(looked)
+        total_p = np.einsum("r,krj->kj", _ROLL_WEIGHTS, flip_probs(child_p).reshape(k, 21, 5))
+        flipped_v = _flip_values(child_v, money).reshape(k, 21, -1)
+        total_v = np.einsum("r,krj->kj", _ROLL_WEIGHTS, flipped_v)
+        probs[inner] = (total_p / 36.0)[slot]
+        values[inner] = self._gather(total_v / 36.0, states, top)[slot]
+        return probs, values
 
     def _expanded(
         self, position: Position
@@ -312,15 +366,15 @@ class Searcher:
             chosen = order[:keep]
         chosen += [i for i, m in enumerate(moves) if m in include and i not in chosen]
         deep: list[tuple[float, int, FloatArray]] = []
-        for i in chosen:
-            after = position.play(moves[i])
-            if state is None:
+        afters = [position.play(moves[i]) for i in chosen]
+        if state is None:
+            for i, after in zip(chosen, afters, strict=True):
                 q = flip_probs(self.evaluate(after, plies))
-                value = float(self.equity(q[None, :])[0])
-            else:
-                p, v = self.cubeful(after, opp, plies, top=False)
-                q, value = flip_probs(p), float(_flip_values(v, state.is_money)[0])
-            deep.append((value, i, q))
+                deep.append((float(self.equity(q[None, :])[0]), i, q))
+        else:  # every candidate's lookahead in the same batches
+            ps, vs = self.cubeful_many(afters, opp, plies, top=False)
+            for i, p, v in zip(chosen, ps, vs, strict=True):
+                deep.append((float(_flip_values(v, state.is_money)[0]), i, flip_probs(p)))
         deep.sort(key=lambda t: (-t[0], t[1]))
         done = set(chosen)
         return [(moves[i], q, val, plies) for val, i, q in deep] + [
