@@ -9,6 +9,7 @@ once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -95,9 +96,11 @@ def _step_changes() -> IntArray:
 _STEP_CHANGES = _step_changes()
 _NO_STEP = len(_STEP_CHANGES) - 1
 _STEP_CHANGES_8 = _STEP_CHANGES.astype(np.int8)  # a play's four steps sum to at most 8
+_STEP_CODES = {
+    (s, t, hit): (s * 32 + t) * 2 + hit for s in range(26) for t in range(26) for hit in (0, 1)
+}
+"""Each step ``(from, to, hit)``'s row of :data:`_STEP_CHANGES`."""
 _MAX_STEPS = 4
-_NO_STEPS = ((26, 0, 0),)  # an empty play: one pseudo-step whose code is _NO_STEP
-_NO_PLAYS: tuple[tuple[tuple[int, int, int], ...]] = ((),)  # a lost turn: one empty play
 
 
 def after_boards(board: Sequence[int], moves: Sequence[Sequence[Sequence[int]]]) -> IntArray:
@@ -132,13 +135,17 @@ def after_boards_many(
     codes: list[int] = []
     lengths: list[int] = []
     counts: list[int] = []
-    for moves in move_lists:
-        plays = moves or _NO_PLAYS
-        codes += [(s * 32 + t) * 2 + hit for m in plays for s, t, hit in m or _NO_STEPS]
-        lengths += [len(m) or 1 for m in plays]
-        counts.append(len(plays))
-    # Each play's steps in a row of four (padded with the step that changes nothing): one
-    # take and one sum, several times faster than a reduceat over the steps.
+    code = _STEP_CODES.__getitem__
+    for moves in move_lists:  # the loops run in C: a third faster than comprehensions
+        if moves:
+            codes += map(code, chain.from_iterable(moves))
+            lengths += map(len, moves)
+            counts.append(len(moves))
+        else:  # the turn is lost: one empty play
+            lengths.append(0)
+            counts.append(1)
+    # Each play's steps in a row of four (padded with the step that changes nothing, as an
+    # empty play is): one take and one sum, several times faster than a reduceat.
     steps = np.asarray(lengths, dtype=np.int64)
     n = len(steps)
     starts = np.zeros(n, dtype=np.int64)
@@ -146,8 +153,11 @@ def after_boards_many(
     slot = np.arange(len(codes)) - np.repeat(starts, steps)
     padded = np.full((n, _MAX_STEPS), _NO_STEP, dtype=np.int64)
     padded[np.repeat(np.arange(n), steps), slot] = codes
-    change = _STEP_CHANGES_8.take(padded.ravel(), axis=0).reshape(n, _MAX_STEPS, 26)
-    change = change.sum(axis=1, dtype=np.int64)
+    rows = _STEP_CHANGES_8.take(padded.ravel(), axis=0).reshape(n, _MAX_STEPS, 26)
+    summed = rows[:, 0] + rows[:, 1]  # in int8, then widened: faster than a wide sum
+    summed += rows[:, 2]
+    summed += rows[:, 3]
+    change = summed.astype(np.int64)
     per_board = np.asarray(counts, dtype=np.int64)
     change -= np.repeat(np.asarray(boards, dtype=np.int64)[:, ::-1], per_board, axis=0)
     return change, per_board

@@ -37,7 +37,7 @@ from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.net import NetPair, default_nets
 from backgammon.players.neural import limit_blas_threads
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs, game_over_probs
-from backgammon.players.search import Searcher
+from backgammon.players.search import Searcher, best_in_segments
 
 __all__ = [
     "Candidate",
@@ -290,12 +290,7 @@ class _Engine:
             c = np.array([x[1] for x in wc])
             req_of = seg_req
             eq = np.einsum("ij,ij->i", probs, w[req_of]) + c[req_of]
-            starts_arr = np.concatenate(([0], np.cumsum(per_roll)[:-1]))
-            best_eq = np.maximum.reduceat(eq, starts_arr)
-            seg_of = np.repeat(np.arange(len(starts_arr)), per_roll)
-            hits = np.flatnonzero(eq == best_eq[seg_of])
-            _, first = np.unique(seg_of[hits], return_index=True)
-            best = hits[first]
+            best = best_in_segments(eq, per_roll)
             if len(self._cache) > _CACHE_SIZE:
                 self._cache.clear()
             s = 0
