@@ -49,6 +49,8 @@ IntArray = npt.NDArray[np.int64]
 
 _ROLLS = list(iter_weighted_rolls())
 _ROLL_WEIGHTS = np.array([float(w) for _, _, w in _ROLLS])
+_REMEMBERED = 160
+"""Positions whose expansions a searcher keeps (a 2-ply candidate brings about 20)."""
 
 
 def cube_lives(boards: IntArray) -> FloatArray:
@@ -278,12 +280,7 @@ class Searcher:
         money = states[0].is_money
         kids = self._children(states, top)
         w, c = dead_cube_weights(states[0], self.met)
-        if len(looked) == 1:  # remembered: an analysis asks the same position again
-            segments, boards, raw = self._expanded(looked[0])
-            per_roll = np.array([end - start for _, _, start, end, _ in segments])
-        else:
-            boards, per_roll = roll_boards_many(looked)
-            raw = np.asarray(self.evaluator.evaluate(boards))
+        boards, per_roll, raw = self._expanded_many(looked)
         after_p = flip_probs(raw)
         chosen = best_in_segments(after_p @ w + c, per_roll)
         if plies == 1:
@@ -305,17 +302,42 @@ class Searcher:
         self, position: Position
     ) -> tuple[list[tuple[int, int, int, int, float]], IntArray, FloatArray]:
         """The plays of the 21 rolls (:func:`roll_boards`), their boards and 0-ply
-        probabilities for the side then on roll; the last few positions are remembered, as
-        an analysis asks the same position about the cube and then about the roll's luck."""
-        key = position.board
-        hit = self._recent.get(key)
-        if hit is None:
-            boards, segments = roll_boards(position)
-            hit = (segments, boards, np.asarray(self.evaluator.evaluate(boards)))
-            if len(self._recent) >= 4:
-                self._recent.pop(next(iter(self._recent)))
-            self._recent[key] = hit
-        return hit
+        probabilities for the side then on roll (remembered, see :meth:`_expanded_many`)."""
+        boards, per_roll, raw = self._expanded_many([position])
+        ends: list[int] = np.cumsum(per_roll).tolist()
+        segments = [
+            (a, b, s, e, float(w))
+            for (a, b, w), s, e in zip(_ROLLS, [0, *ends[:-1]], ends, strict=True)
+        ]
+        return segments, boards, raw
+
+    def _expanded_many(
+        self, positions: Sequence[Position]
+    ) -> tuple[IntArray, IntArray, FloatArray]:
+        """:func:`roll_boards_many` of ``positions`` with the 0-ply probabilities of the
+        boards, those not remembered made and judged in one batch.  The last
+        :data:`_REMEMBERED` positions' are kept: an analysis asks about the position after
+        a play (and each reply's) as a candidate, then about its cube and the roll's luck."""
+        found = {p.board: self._recent.pop(p.board, None) for p in positions}
+        todo = [p for p in positions if found[p.board] is None]
+        if todo:
+            boards, per_roll = roll_boards_many(todo)
+            raw = np.asarray(self.evaluator.evaluate(boards))
+            per_position = per_roll.reshape(len(todo), len(_ROLLS))
+            ends = np.cumsum(per_position.sum(axis=1)).tolist()
+            for pos, rolls, lo, hi in zip(todo, per_position, [0, *ends[:-1]], ends, strict=True):
+                found[pos.board] = (boards[lo:hi], rolls, raw[lo:hi])
+        self._recent.update(found)  # the most recently used last
+        while len(self._recent) > _REMEMBERED:
+            self._recent.pop(next(iter(self._recent)))
+        parts = [found[p.board] for p in positions]
+        if len(parts) == 1:
+            return parts[0]  # type: ignore[no-any-return]
+        return (
+            np.concatenate([b for b, _, _ in parts]),
+            np.concatenate([r for _, r, _ in parts]),
+            np.concatenate([p for _, _, p in parts]),
+        )
 
     def roll_values(self, position: Position, state: CubeState) -> dict[tuple[int, int], float]:
         """0-ply cubeful value for the mover of the best play of each of the 21 rolls (the
