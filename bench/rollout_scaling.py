@@ -2,7 +2,7 @@
 Ray cluster of two local nodes, the numbers identical everywhere.
 
     python bench/rollout_scaling.py [--trials 144 1296 10000] [--truncate 7] [--no-vr]
-                                    [--workers-trials 1296] [--no-ray]
+                                    [--workers-trials 1296] [--no-ray] [--gnubg-max N]
 
 Position: after the opening 3-1 (8/5 6/5), cubeless 0-ply, quasi-random dice, seed 1, as
 ``bench/rollout.py``.  Speeds are trials per CPU-second (ours: this process and its workers;
@@ -38,6 +38,7 @@ def main() -> None:
     ap.add_argument("--no-vr", dest="vr", action="store_false")
     ap.add_argument("--workers-trials", type=int, default=1296)
     ap.add_argument("--no-ray", dest="ray", action="store_false")
+    ap.add_argument("--gnubg-max", type=int, default=10000, help="gnubg only up to these trials")
     args = ap.parse_args()
     pos = position_after(OPENINGS[0])
     rollout(Position.initial(), settings=RolloutSettings(trials=2, truncate=1))  # warm up
@@ -56,6 +57,9 @@ def main() -> None:
         c0 = cpu()
         c = rollout(pos, settings=settings(trials), workers=1).candidates[0]
         t = cpu() - c0
+        if trials > args.gnubg_max:
+            print(f"{trials:>7} {c.equity:+.4f} ± {c.se:.4f} {'':>16} {trials / t:9.1f}")
+            continue
         g_eq, g_se, g_t = gnubg_rollout(pos, trials, args.truncate, args.vr)
         print(
             f"{trials:>7} {c.equity:+.4f} ± {c.se:.4f} {g_eq:+.4f} ± {g_se:.4f} "

@@ -96,7 +96,7 @@ def _step_changes() -> IntArray:
 _STEP_CHANGES = _step_changes()
 _NO_STEP = len(_STEP_CHANGES) - 1
 _STEP_CHANGES_8 = _STEP_CHANGES.astype(np.int8)  # a play's four steps sum to at most 8
-_STEP_CODES = {
+_STEP_CODES: dict[Sequence[int], int] = {
     (s, t, hit): (s * 32 + t) * 2 + hit for s in range(26) for t in range(26) for hit in (0, 1)
 }
 """Each step ``(from, to, hit)``'s row of :data:`_STEP_CHANGES`."""
@@ -138,7 +138,10 @@ def after_boards_many(
     code = _STEP_CODES.__getitem__
     for moves in move_lists:  # the loops run in C: a third faster than comprehensions
         if moves:
-            codes += map(code, chain.from_iterable(moves))
+            try:
+                codes += list(map(code, chain.from_iterable(moves)))
+            except TypeError:  # steps as lists (not hashable)
+                codes += [(s * 32 + t) * 2 + hit for m in moves for s, t, hit in m]
             lengths += map(len, moves)
             counts.append(len(moves))
         else:  # the turn is lost: one empty play
