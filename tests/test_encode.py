@@ -294,5 +294,7 @@ def test_after_boards_many_are_each_boards_after_boards() -> None:
     assert counts.tolist() == [len(e) for e in expected]
     assert np.array_equal(after, np.concatenate(expected))
     assert sum(not m for m in move_lists) > 0
+    as_lists = [[[list(step) for step in m] for m in moves] for moves in move_lists]
+    assert np.array_equal(after_boards_many(boards, as_lists)[0], after)
     empty, none = after_boards_many([], [])
     assert empty.shape == (0, 26) and none.shape == (0,)

@@ -126,3 +126,53 @@ def test_a_blended_one_ply_is_the_mean_of_its_0_and_1_ply_and_2_ply_stays_pure(
     assert best[2] == 1 and np.allclose(best[1], expect)
     with pytest.raises(ValueError, match="odd_blend"):
         Searcher(searcher.evaluator, odd_blend=1.5)
+
+
+def cubeful_by_hand(
+    s: Searcher, pos: Position, states: list, plies: int, top: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The cubeful lookahead by its definition, one position and one roll at a time."""
+    from backgammon.players.cube import dead_cube_weights
+
+    board = boards_array([pos.board])
+    if plies <= 0 or pos.is_game_over():
+        p = s.evaluator.evaluate(board)
+        return p[0], s._leaf_values(p, board, states, top)[0]
+    money = states[0].is_money
+    kids = s._children(states, top)
+    w, c = dead_cube_weights(states[0], s.met)
+    total_p, total_v = np.zeros(5), np.zeros(len(kids))
+    for a, b in iter_rolls():
+        weight = 1 if a == b else 2
+        afters = [pos.play(m) for m in pos.legal_moves((a, b))] or [pos.flip()]
+        probs = flip_probs(s.evaluator.evaluate(boards_array([x.board for x in afters])))
+        best = afters[int(np.argmax(probs @ w + c))]
+        cp, cv = cubeful_by_hand(s, best, kids, plies - 1, False)
+        total_p += weight * flip_probs(cp)
+        total_v += weight * (-cv if money else 1.0 - cv)
+    return total_p / 36, s._gather(total_v / 36, states, top)
+
+
+def test_batched_cubeful_lookahead_equals_one_position_at_a_time(searcher: Searcher) -> None:
+    """Many positions' lookaheads in shared batches (a repeat, a race and a finished game
+    among them) give what each gives alone by the definition, to float32 rounding."""
+    from backgammon.players.cube import CubeState
+
+    start = Position.initial()
+    opening = start.play(start.parse_move("8/5 6/5", (3, 1)))
+    race = Position([0, 3, 3, 3, 2, 2, 2] + [0] * 11 + [-3, -3, -3, -3, -2, -1, 0, 0])
+    won = [0] * 26
+    won[1] = -1
+    positions = [opening, start.play(start.parse_move("24/13", (6, 5))), opening, race]
+    match = CubeState(match_length=5, score=(1, 2))
+    for states, plies, n in (
+        ([CubeState()], 1, 4),
+        ([match], 1, 4),
+        ([match, match.doubled()], 2, 3),
+    ):
+        batch = [*positions[:n], Position(won)]
+        batch_p, batch_v = searcher.cubeful_many(batch, states, plies, False)
+        for k, pos in enumerate(batch):
+            p, v = cubeful_by_hand(searcher, pos, states, plies, False)
+            assert np.allclose(batch_p[k], p, atol=1e-6), (plies, k)
+            assert np.allclose(batch_v[k], v, atol=1e-6), (plies, k)

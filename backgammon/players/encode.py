@@ -9,6 +9,7 @@ once.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -94,8 +95,12 @@ def _step_changes() -> IntArray:
 
 _STEP_CHANGES = _step_changes()
 _NO_STEP = len(_STEP_CHANGES) - 1
-_NO_STEPS = ((26, 0, 0),)  # an empty play: one pseudo-step whose code is _NO_STEP
-_NO_PLAYS: tuple[tuple[tuple[int, int, int], ...]] = ((),)  # a lost turn: one empty play
+_STEP_CHANGES_8 = _STEP_CHANGES.astype(np.int8)  # a play's four steps sum to at most 8
+_STEP_CODES: dict[Sequence[int], int] = {
+    (s, t, hit): (s * 32 + t) * 2 + hit for s in range(26) for t in range(26) for hit in (0, 1)
+}
+"""Each step ``(from, to, hit)``'s row of :data:`_STEP_CHANGES`."""
+_MAX_STEPS = 4
 
 
 def after_boards(board: Sequence[int], moves: Sequence[Sequence[Sequence[int]]]) -> IntArray:
@@ -130,14 +135,32 @@ def after_boards_many(
     codes: list[int] = []
     lengths: list[int] = []
     counts: list[int] = []
-    for moves in move_lists:
-        plays = moves or _NO_PLAYS
-        codes += [(s * 32 + t) * 2 + hit for m in plays for s, t, hit in m or _NO_STEPS]
-        lengths += [len(m) or 1 for m in plays]
-        counts.append(len(plays))
-    starts = np.zeros(len(lengths), dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    change = np.add.reduceat(_STEP_CHANGES.take(codes, axis=0), starts, axis=0)
+    code = _STEP_CODES.__getitem__
+    for moves in move_lists:  # the loops run in C: a third faster than comprehensions
+        if moves:
+            try:
+                codes += list(map(code, chain.from_iterable(moves)))
+            except TypeError:  # steps as lists (not hashable)
+                codes += [(s * 32 + t) * 2 + hit for m in moves for s, t, hit in m]
+            lengths += map(len, moves)
+            counts.append(len(moves))
+        else:  # the turn is lost: one empty play
+            lengths.append(0)
+            counts.append(1)
+    # Each play's steps in a row of four (padded with the step that changes nothing, as an
+    # empty play is): one take and one sum, several times faster than a reduceat.
+    steps = np.asarray(lengths, dtype=np.int64)
+    n = len(steps)
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(steps[:-1], out=starts[1:])
+    slot = np.arange(len(codes)) - np.repeat(starts, steps)
+    padded = np.full((n, _MAX_STEPS), _NO_STEP, dtype=np.int64)
+    padded[np.repeat(np.arange(n), steps), slot] = codes
+    rows = _STEP_CHANGES_8.take(padded.ravel(), axis=0).reshape(n, _MAX_STEPS, 26)
+    summed = rows[:, 0] + rows[:, 1]  # in int8, then widened: faster than a wide sum
+    summed += rows[:, 2]
+    summed += rows[:, 3]
+    change = summed.astype(np.int64)
     per_board = np.asarray(counts, dtype=np.int64)
     change -= np.repeat(np.asarray(boards, dtype=np.int64)[:, ::-1], per_board, axis=0)
     return change, per_board

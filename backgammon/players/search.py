@@ -36,12 +36,22 @@ from backgammon.players.evaluator import Evaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
 
-__all__ = ["Searcher", "cube_lives", "roll_boards", "roll_children"]
+__all__ = [
+    "Searcher",
+    "best_in_segments",
+    "cube_lives",
+    "roll_boards",
+    "roll_boards_many",
+    "roll_children",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 _ROLLS = list(iter_weighted_rolls())
+_ROLL_WEIGHTS = np.array([float(w) for _, _, w in _ROLLS])
+_REMEMBERED = 160
+"""Positions whose expansions a searcher keeps (a 2-ply candidate brings about 20)."""
 
 
 def cube_lives(boards: IntArray) -> FloatArray:
@@ -67,6 +77,25 @@ def roll_boards(pos: Position) -> tuple[IntArray, list[tuple[int, int, int, int,
         (a, b, s, e, float(w)) for (a, b, w), s, e in zip(_ROLLS, starts, ends, strict=True)
     ]
     return boards, segments
+
+
+def roll_boards_many(positions: Sequence[Position]) -> tuple[IntArray, IntArray]:
+    """:func:`roll_boards` of many positions as one array, and how many rows each
+    ``(position, roll)`` has (positions first, then the rolls in :func:`roll_boards`'s
+    order): the plays of a whole ply of a lookahead made and judged together."""
+    plays = [pos.legal_moves((a, b)) for pos in positions for a, b, _ in _ROLLS]
+    return after_boards_many([pos.board for pos in positions for _ in _ROLLS], plays)
+
+
+def best_in_segments(values: FloatArray, counts: IntArray) -> IntArray:
+    """The index of the largest of ``values`` in each run of ``counts`` rows (every count
+    at least 1; the first of equal ones, as ``np.argmax`` picks): each roll's best play."""
+    starts = np.zeros(len(counts), dtype=np.int64)
+    np.cumsum(counts[:-1], out=starts[1:])
+    seg = np.repeat(np.arange(len(counts)), counts)
+    hits = np.flatnonzero(values == np.maximum.reduceat(values, starts)[seg])
+    _, first = np.unique(seg[hits], return_index=True)
+    return np.asarray(hits[first])
 
 
 def roll_children(pos: Position) -> tuple[list[Position], list[tuple[int, int, int, int, float]]]:
@@ -237,56 +266,107 @@ class Searcher:
         each from the side on roll) of ``position`` at ``plies``.  ``top`` leaves out the
         side on roll's cube action now (it is what is being decided).  A 1-ply judgement
         is blended with 0-ply's by ``odd_blend``, as :meth:`evaluate` does."""
-        p, v = self._cubeful(position, states, plies, top)
+        p, v = self.cubeful_many([position], states, plies, top)
+        return p[0], v[0]
+
+    def cubeful_many(
+        self, positions: Sequence[Position], states: Sequence[CubeState], plies: int, top: bool
+    ) -> tuple[FloatArray, FloatArray]:
+        """:meth:`cubeful` of many positions at the same cube, ``(N, 5)`` and ``(N, S)``:
+        each ply of their lookaheads is one batch (all the candidates of a play, all the
+        21 rolls' replies of each)."""
+        p, v = self._cubeful(positions, states, plies, top)
         if plies == 1 and self.odd_blend < 1.0:
             b = self.odd_blend
-            p0, v0 = self._cubeful(position, states, 0, top)
+            p0, v0 = self._cubeful(positions, states, 0, top)
             p, v = b * p + (1.0 - b) * p0, b * v + (1.0 - b) * v0
         return p, v
 
     def _cubeful(
-        self, position: Position, states: Sequence[CubeState], plies: int, top: bool
+        self, positions: Sequence[Position], states: Sequence[CubeState], plies: int, top: bool
     ) -> tuple[FloatArray, FloatArray]:
-        exact = states[0].is_money and self._exact(position) if states else False
-        if plies <= 0 or position.is_game_over() or exact:
-            boards = boards_array([position.board])
-            probs = np.asarray(self.evaluator.evaluate(boards))
-            return probs[0], self._leaf_values(probs, boards, states, top)[0]
+        n = len(positions)
+        probs, values = np.empty((n, 5)), np.empty((n, len(states)))
+        # A position the two-sided bear-off database knows exactly (money) needs no lookahead.
+        exact = bool(states) and states[0].is_money
+        done = [
+            plies <= 0 or pos.is_game_over() or (exact and self._exact(pos)) for pos in positions
+        ]
+        leaves = [i for i, leaf in enumerate(done) if leaf]
+        if leaves:
+            boards = boards_array(positions[i].board for i in leaves)
+            leaf_p = np.asarray(self.evaluator.evaluate(boards))
+            probs[leaves] = leaf_p
+            values[leaves] = self._leaf_values(leaf_p, boards, states, top)
+        inner = [i for i, leaf in enumerate(done) if not leaf]
+        if not inner:
+            return probs, values
+        # Different rolls often lead to the same position (6-2, 5-3 and 2-2 all move 8
+        # pips): each is looked into once.
+        unique: dict[Position, int] = {}
+        slot = [unique.setdefault(positions[i], len(unique)) for i in inner]
+        looked = list(unique)
         money = states[0].is_money
         kids = self._children(states, top)
         w, c = dead_cube_weights(states[0], self.met)
-        segments, boards, raw = self._expanded(position)
-        probs = flip_probs(raw)
-        eq = probs @ w + c
-        chosen = [start + int(np.argmax(eq[start:end])) for _, _, start, end, _ in segments]
-        weights = np.array([weight for *_, weight in segments])
+        boards, per_roll, raw = self._expanded_many(looked)
+        after_p = flip_probs(raw)
+        chosen = best_in_segments(after_p @ w + c, per_roll)
         if plies == 1:
-            child_p = flip_probs(probs[chosen])
+            child_p = flip_probs(after_p[chosen])
             child_v = self._leaf_values(child_p, boards[chosen], kids, False)
         else:
-            afters = [Position(boards[i].tolist()) for i in chosen]
-            pairs = [self._cubeful(after, kids, plies - 1, False) for after in afters]
-            child_p = np.array([p for p, _ in pairs])
-            child_v = np.array([v for _, v in pairs])
-        total_p = weights @ flip_probs(child_p)
-        total_v = weights @ _flip_values(child_v, money)
-        return total_p / 36.0, self._gather(total_v / 36.0, states, top)
+            afters = [Position(b) for b in boards[chosen].tolist()]
+            child_p, child_v = self._cubeful(afters, kids, plies - 1, False)
+        # Each position's 21 rolls, weighted: (positions, rolls, ...) summed over the rolls.
+        k = len(looked)
+        total_p = np.einsum("r,krj->kj", _ROLL_WEIGHTS, flip_probs(child_p).reshape(k, 21, 5))
+        flipped_v = _flip_values(child_v, money).reshape(k, 21, -1)
+        total_v = np.einsum("r,krj->kj", _ROLL_WEIGHTS, flipped_v)
+        probs[inner] = (total_p / 36.0)[slot]
+        values[inner] = self._gather(total_v / 36.0, states, top)[slot]
+        return probs, values
 
     def _expanded(
         self, position: Position
     ) -> tuple[list[tuple[int, int, int, int, float]], IntArray, FloatArray]:
         """The plays of the 21 rolls (:func:`roll_boards`), their boards and 0-ply
-        probabilities for the side then on roll; the last few positions are remembered, as
-        an analysis asks the same position about the cube and then about the roll's luck."""
-        key = position.board
-        hit = self._recent.get(key)
-        if hit is None:
-            boards, segments = roll_boards(position)
-            hit = (segments, boards, np.asarray(self.evaluator.evaluate(boards)))
-            if len(self._recent) >= 4:
-                self._recent.pop(next(iter(self._recent)))
-            self._recent[key] = hit
-        return hit
+        probabilities for the side then on roll (remembered, see :meth:`_expanded_many`)."""
+        boards, per_roll, raw = self._expanded_many([position])
+        ends: list[int] = np.cumsum(per_roll).tolist()
+        segments = [
+            (a, b, s, e, float(w))
+            for (a, b, w), s, e in zip(_ROLLS, [0, *ends[:-1]], ends, strict=True)
+        ]
+        return segments, boards, raw
+
+    def _expanded_many(
+        self, positions: Sequence[Position]
+    ) -> tuple[IntArray, IntArray, FloatArray]:
+        """:func:`roll_boards_many` of ``positions`` with the 0-ply probabilities of the
+        boards, those not remembered made and judged in one batch.  The last
+        :data:`_REMEMBERED` positions' are kept: an analysis asks about the position after
+        a play (and each reply's) as a candidate, then about its cube and the roll's luck."""
+        found = {p.board: self._recent.pop(p.board, None) for p in positions}
+        todo = [p for p in positions if found[p.board] is None]
+        if todo:
+            boards, per_roll = roll_boards_many(todo)
+            raw = np.asarray(self.evaluator.evaluate(boards))
+            per_position = per_roll.reshape(len(todo), len(_ROLLS))
+            ends = np.cumsum(per_position.sum(axis=1)).tolist()
+            for pos, rolls, lo, hi in zip(todo, per_position, [0, *ends[:-1]], ends, strict=True):
+                found[pos.board] = (boards[lo:hi], rolls, raw[lo:hi])
+        self._recent.update(found)  # the most recently used last
+        while len(self._recent) > _REMEMBERED:
+            self._recent.pop(next(iter(self._recent)))
+        parts = [found[p.board] for p in positions]
+        if len(parts) == 1:
+            return parts[0]  # type: ignore[no-any-return]
+        return (
+            np.concatenate([b for b, _, _ in parts]),
+            np.concatenate([r for _, r, _ in parts]),
+            np.concatenate([p for _, _, p in parts]),
+        )
 
     def roll_values(self, position: Position, state: CubeState) -> dict[tuple[int, int], float]:
         """0-ply cubeful value for the mover of the best play of each of the 21 rolls (the
@@ -337,15 +417,15 @@ class Searcher:
             chosen = order[:keep]
         chosen += [i for i, m in enumerate(moves) if m in include and i not in chosen]
         deep: list[tuple[float, int, FloatArray]] = []
-        for i in chosen:
-            after = position.play(moves[i])
-            if state is None:
+        afters = [position.play(moves[i]) for i in chosen]
+        if state is None:
+            for i, after in zip(chosen, afters, strict=True):
                 q = flip_probs(self.evaluate(after, plies))
-                value = float(self.equity(q[None, :])[0])
-            else:
-                p, v = self.cubeful(after, opp, plies, top=False)
-                q, value = flip_probs(p), float(_flip_values(v, state.is_money)[0])
-            deep.append((value, i, q))
+                deep.append((float(self.equity(q[None, :])[0]), i, q))
+        else:  # every candidate's lookahead in the same batches
+            ps, vs = self.cubeful_many(afters, opp, plies, top=False)
+            for i, p, v in zip(chosen, ps, vs, strict=True):
+                deep.append((float(_flip_values(v, state.is_money)[0]), i, flip_probs(p)))
         deep.sort(key=lambda t: (-t[0], t[1]))
         done = set(chosen)
         return [(moves[i], q, val, plies) for val, i, q in deep] + [

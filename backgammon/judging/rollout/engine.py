@@ -39,7 +39,7 @@ from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.net import NetPair, default_nets
 from backgammon.players.neural import limit_blas_threads
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs, game_over_probs
-from backgammon.players.search import Searcher
+from backgammon.players.search import Searcher, best_in_segments
 
 __all__ = [
     "Candidate",
@@ -189,8 +189,7 @@ class _Engine:
         self.root = job.root
         self._weights: dict[CubeState, tuple[FloatArray, float]] = {}
         self._cache: dict[
-            tuple[Position, CubeState, tuple[tuple[int, int], ...]],
-            tuple[list[Position], FloatArray],
+            tuple[Position, CubeState, tuple[tuple[int, int], ...]], tuple[IntArray, FloatArray]
         ] = {}
 
     # ------------------------------------------------------------ values
@@ -278,12 +277,13 @@ class _Engine:
 
     def choose(
         self, requests: list[tuple[Position, CubeState, tuple[tuple[int, int], ...]]]
-    ) -> list[tuple[list[Position], FloatArray]]:
-        """For each ``(position, cube, rolls)``, the position after the 0-ply best play of
-        each roll and the mover's probabilities there: the plays of every roll of every
-        request evaluated in one call.  Positions met before (every trial starts from the
-        same one) are answered from a cache."""
-        out: list[tuple[list[Position], FloatArray] | None] = []
+    ) -> list[tuple[IntArray, FloatArray]]:
+        """For each ``(position, cube, rolls)``, the board after the 0-ply best play of each
+        roll (a row each; the caller makes a Position of the one it plays) and the mover's
+        probabilities there: the plays of every roll of every request evaluated in one call.
+        Positions met before (every trial starts from the same one) are answered from a
+        cache."""
+        out: list[tuple[IntArray, FloatArray] | None] = []
         todo: dict[tuple[Position, CubeState, tuple[tuple[int, int], ...]], list[int]] = {}
         for k, key in enumerate(requests):
             hit = self._cache.get(key)
@@ -304,19 +304,13 @@ class _Engine:
             c = np.array([x[1] for x in wc])
             req_of = seg_req
             eq = np.einsum("ij,ij->i", probs, w[req_of]) + c[req_of]
-            starts_arr = np.concatenate(([0], np.cumsum(per_roll)[:-1]))
-            best_eq = np.maximum.reduceat(eq, starts_arr)
-            seg_of = np.repeat(np.arange(len(starts_arr)), per_roll)
-            hits = np.flatnonzero(eq == best_eq[seg_of])
-            _, first = np.unique(seg_of[hits], return_index=True)
-            best = hits[first].tolist()
+            best = best_in_segments(eq, per_roll)
             if len(self._cache) > _CACHE_SIZE:
                 self._cache.clear()
             s = 0
             for key in keys:
                 n = len(key[2])
-                chosen = [Position(children[j].tolist()) for j in best[s : s + n]]
-                answer = (chosen, probs[best[s : s + n]])
+                answer = (children[best[s : s + n]], probs[best[s : s + n]])
                 s += n
                 self._cache[key] = answer
                 for k in todo[key]:
@@ -368,14 +362,14 @@ class _Engine:
                     g.luck_probs[i] += flip_probs(p[r]) - flip_probs(mean)
                     g.luck_value[i] -= luck_v
                 if self.s.plies == 0:
-                    g.pos[i] = after[r]
+                    g.pos[i] = Position(after[r].tolist())
         if self.s.plies > 0 or not self.s.variance_reduction:
             if self.s.plies == 0:
                 answers = self.choose(
                     [(g.pos[i], g.cube[i], (actual[k],)) for k, i in enumerate(idx.tolist())]
                 )
                 for k, i in enumerate(idx.tolist()):
-                    g.pos[i] = answers[k][0][0]
+                    g.pos[i] = Position(answers[k][0][0].tolist())
             else:
                 for k, i in enumerate(idx.tolist()):
                     searcher = Searcher(self.ev, self.weights(g.cube[i]))
