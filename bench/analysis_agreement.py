@@ -173,6 +173,7 @@ def main() -> int:
         "--noise", type=float, nargs="+", default=NOISES, help="gnubg players' noises to draw"
     )
     ap.add_argument("--play-plies", type=int, default=0, help="gnubg players' depth")
+    ap.add_argument("--list", action="store_true", help="print each play we mark very bad")
     args = ap.parse_args()
     bot = NeuralPlayer(0)
     theirs: list[float] = []
@@ -194,6 +195,12 @@ def main() -> int:
             ours += [by_name[record.players[0]], by_name[record.players[1]]]
             mine = {(d.game, d.move, d.player, d.kind): d.mark for d in result.decisions}
             our_very_bad += sum(d.mark == "very bad" for d in result.decisions)
+            for d in result.decisions if args.list else ():
+                if d.mark == "very bad":
+                    print(
+                        f"  very bad: {d.gnubg_id} {d.kind} {d.played!r}, best {d.best!r}, "
+                        f"{d.error_emg:.3f} EMG"
+                    )
             decisions += len(result.decisions)
             for key, word in gnubg_marks(text, record).items():
                 if word == "very bad":
