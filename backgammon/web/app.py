@@ -402,6 +402,6 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
-            live.sockets.pop(ws, None)
+            server.detach(live, ws)
 
     return app

@@ -90,6 +90,12 @@ class NewMatch(BaseModel):
     jacoby: StrictBool = Field(False, description="money: gammons count only once doubled")
     beavers: StrictBool = Field(False, description="money: beavers allowed")
     public: StrictBool = Field(False, description="against a human: list it in the lobby")
+    rated: StrictBool = Field(
+        False, description="logged in: the match moves both players' ratings (not money)"
+    )
+    invite: Name | None = Field(
+        None, description="a rated match against a human: the only account that may join"
+    )
 
 
 class ActionIn(BaseModel):
