@@ -17,16 +17,19 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from sqlalchemy.engine import Connection
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
+from backgammon.web.accounts import Accounts
 from backgammon.web.analysis import analysis_router, shutdown_analyses
 from backgammon.web.bots import BotPool
 from backgammon.web.engine import engine_router, shutdown_engine
 from backgammon.web.errors import ApiError, BodyLimit, validation_message
 from backgammon.web.errors import body as error_body
 from backgammon.web.game import ActionError, Game, action_dict
+from backgammon.web.players import COOKIE, LoginLimiter, SameOrigin, players_router
 from backgammon.web.position import position_router
 from backgammon.web.rollouts import rollout_router, shutdown_rollouts
 from backgammon.web.schemas import (
@@ -39,7 +42,7 @@ from backgammon.web.schemas import (
     StateView,
 )
 from backgammon.web.server import Live, Server, pushed
-from backgammon.web.store import STORAGE_FAILURES, Store
+from backgammon.web.store import STORAGE_FAILURES, MatchRow, Store
 from backgammon.web.uploads import upload_router
 
 __all__ = ["create_app"]
@@ -128,6 +131,7 @@ def create_app(
     store = Store(database)
     bot_pool = BotPool(bot_processes, bot_timeout)
     server = Server(store, bot_pool, bot_stall=bot_stall)
+    accounts = Accounts(store, BOTS)
 
     async def resume() -> None:
         # A bot whose turn it was when the server died plays on.
@@ -151,6 +155,8 @@ def create_app(
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
     app.add_middleware(BodyLimit)
+    app.add_middleware(SameOrigin)
+    app.include_router(players_router(server, accounts, LoginLimiter()))
     app.include_router(engine_router())
     app.include_router(analysis_router(store))
     app.include_router(upload_router(store))
@@ -229,8 +235,24 @@ def create_app(
 
     @app.post("/api/matches", status_code=201)
     async def create_match(spec: NewMatch, request: Request) -> JSONResponse:
-        """Create a match; the answer holds your seat's token and link (keep them secret)."""
-        row, tokens = await server.create(spec)
+        """Create a match; the answer holds your seat's token and link (keep them secret).
+        A rated one (logged in) waits for another account to join it."""
+        host = then = None
+        if spec.rated:
+            host = await server.db(accounts.session_player, request.cookies.get(COOKIE))
+            if host is None:
+                raise ApiError(401, "login_required", "log in to play a rated match")
+            if spec.money:
+                raise ApiError(422, "bad_rules", "a money session is not rated")
+            opponent = BOTS.get(spec.bot) if spec.opponent == "bot" else None
+
+            def then(conn: Connection, made: MatchRow) -> None:
+                assert host is not None
+                accounts.add_seat(conn, made.id, 0, host)
+                if opponent is not None:
+                    accounts.add_seat(conn, made.id, 1, opponent)
+
+        row, tokens = await server.create(spec, host=host, then=then)
         body: dict[str, Any] = {
             "id": row.id,
             "seat": 0,
@@ -239,7 +261,7 @@ def create_app(
             "watch": f"/m/{row.id}",
             "commitment": row.commitment,
         }
-        if row.bot is None and not row.public:
+        if row.bot is None and not row.public and not row.rated:
             body["invite"] = f"/m/{row.id}/join/{tokens[1]}"
         response = JSONResponse(body, status_code=201)
         response.set_cookie(
@@ -263,6 +285,8 @@ def create_app(
     async def claim(match_id: str, seat_name: Annotated[SeatName, Body()]) -> JSONResponse:
         """Take the free seat of a public invitation; the answer holds its token."""
         live = await server.load(match_id)
+        if live.row.rated:
+            raise ApiError(409, "rated", "log in and join: POST /api/matches/{id}/join")
         token = await server.claim(live, seat_name.name)
         return server.seat_response(match_id, 1, token)
 

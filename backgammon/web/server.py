@@ -260,7 +260,7 @@ class Server:
         spec: NewMatch,
         *,
         host: str | None = None,
-        then: Callable[[Connection], None] | None = None,
+        then: Callable[[Connection, MatchRow], None] | None = None,
     ) -> tuple[MatchRow, list[str]]:
         """Store a new match (with what ``then`` writes, in the same transaction); returns
         it with the two seat tokens.  ``host``: the logged-in account creating it (its name
@@ -297,7 +297,8 @@ class Server:
             rules_of(row)
         except RulesError as exc:
             raise ApiError(422, "bad_rules", str(exc)) from exc
-        await self.db(self.store.create_match, row, then, write=True)
+        also = None if then is None else (lambda conn: then(conn, row))
+        await self.db(self.store.create_match, row, also, write=True)
         self.live[row.id] = Live(row, Game(row))
         self._forget_idle()
         return row, tokens
