@@ -192,6 +192,13 @@ class Accounts:
             r = self._find(conn, name)
         return None if r is None else _player(r)
 
+    def ratings(self, names: list[str]) -> dict[str, float]:
+        """The ratings of the players called ``names`` (exactly), rounded for showing."""
+        p = _players.c
+        query = sa.select(p.name, p.rating).where(p.name.in_(names))
+        with self.store.transaction("read ratings") as conn:
+            return {str(r[0]): round(float(r[1]), 2) for r in conn.execute(query)}
+
     def check_password(self, name: str, password: str) -> str | None:
         """The account's name if ``password`` is its password, else None (the same work is
         done for an unknown name, so the answer's time does not tell names apart)."""

@@ -213,6 +213,12 @@ def create_app(
     async def favicon() -> Response:
         return Response(status_code=204)
 
+    @app.get("/p/{name:path}", response_class=HTMLResponse, include_in_schema=False)
+    async def player_page(name: str) -> str:
+        if await server.db(accounts.player, name[:64]) is None:
+            raise ApiError(404, "no_such_player", "there is no such player")
+        return _page("player.html")
+
     @app.get("/m/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     async def match_page(match_id: str) -> str:
         await server.load(match_id)
@@ -271,12 +277,15 @@ def create_app(
 
     @app.get("/api/lobby")
     async def lobby() -> dict[str, Any]:
-        """Open public invitations (newest first): join one with POST .../claim."""
+        """Open invitations (newest first): take a public one with POST .../claim, a rated
+        one (logged in) with POST .../join; a rated one shows its host's rating."""
         rows = await server.db(store.open_invitations)
+        ratings = await server.db(accounts.ratings, [r.names[0] for r in rows if r.rated])
         return {
             "invitations": [
                 {"id": r.id, "host": r.names[0], "length": r.length, "money": r.length == 0}
                 | {"jacoby": r.jacoby, "beavers": r.beavers, "created": r.created}
+                | {"rated": r.rated, "invited": r.invited, "rating": ratings.get(r.names[0])}
                 for r in rows
             ]
         }
@@ -414,7 +423,7 @@ def create_app(
             await ws.close(code=4000 + exc.status, reason=exc.message)
             return
         await ws.accept()
-        live = server.attach(live, ws, seat)
+        live = server.attach(live, ws, seat, chatty=ws.query_params.get("presence") == "1")
         try:
             await ws.send_text(pushed(live.state_json(await server.refresh(live), seat)))
             while True:

@@ -217,7 +217,7 @@ def players_router(server: Server, accounts: Accounts, limiter: LoginLimiter) ->
         await server.db(accounts.set_password, name, change.new_password, token, write=True)
         return {"name": name}
 
-    @router.get("/api/players/{name}")
+    @router.get("/api/players/{name:path}")
     async def player(name: str) -> dict[str, Any]:
         """A player: rating, experience, rating history, matches (unfinished first, with
         their PR where analysed) and whether they are online."""
@@ -300,7 +300,7 @@ def players_router(server: Server, accounts: Accounts, limiter: LoginLimiter) ->
             raise ApiError(422, "bad_text", "a chat line is printable text")
         name = live.game.names[seat]
         said = await server.db(accounts.say, match_id, seat, name, text, write=True)
-        await server.send_all(live, {"type": "chat", "line": said.__dict__})
+        await server.send_chatty(live, {"type": "chat", "line": said.__dict__})
         return dict(said.__dict__)
 
     return router

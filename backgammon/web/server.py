@@ -54,6 +54,8 @@ class Live:
     game: Game
     sockets: dict[WebSocket, int | None] = field(default_factory=dict)
     views: dict[tuple[int, int | None], str] = field(default_factory=dict)
+    chatty: set[WebSocket] = field(default_factory=set)
+    """The sockets that asked for presence and chat messages too (``?presence=1``)."""
 
     def state_json(self, game: Game, seat: int | None) -> str:
         """The state as ``seat`` sees ``game``, as JSON (made once per action and seat: the
@@ -204,18 +206,21 @@ class Server:
 
         self._spawn(catch_up())
 
-    def attach(self, live: Live, ws: WebSocket, seat: int | None) -> Live:
+    def attach(self, live: Live, ws: WebSocket, seat: int | None, *, chatty: bool = False) -> Live:
         """Make ``ws`` a watcher of ``live``'s match, in the match kept in memory (``live``
         itself unless it was forgotten while the socket was opened); returns that match."""
         kept = self.live.setdefault(live.row.id, live)
         kept.sockets[ws] = seat
-        self._spawn(self.send_all(kept, self.presence(kept)))
+        if chatty:
+            kept.chatty.add(ws)
+        self._spawn(self.send_chatty(kept, self.presence(kept)))
         return kept
 
     def detach(self, live: Live, ws: WebSocket) -> None:
         """``ws`` has closed: the others are told who is still there."""
+        live.chatty.discard(ws)
         if live.sockets.pop(ws, None) is not None or live.sockets:
-            self._spawn(self.send_all(live, self.presence(live)))
+            self._spawn(self.send_chatty(live, self.presence(live)))
 
     @staticmethod
     def presence(live: Live) -> dict[str, Any]:
@@ -249,7 +254,7 @@ class Server:
         with contextlib.suppress(StoreError):
             live.row = await self.db(self._arrive, live.row.id, write=True)
             live.views.clear()
-            await self.send_all(live, self.presence(live))
+            await self.send_chatty(live, self.presence(live))
 
     def _arrive(self, match_id: str) -> MatchRow:
         with self.store.locked(match_id) as match:
@@ -566,6 +571,12 @@ class Server:
     async def send_all(self, live: Live, message: dict[str, Any]) -> None:
         """Send ``message`` to every open WebSocket of the match."""
         for ws in list(live.sockets):
+            with contextlib.suppress(Exception):
+                await ws.send_json(message)
+
+    async def send_chatty(self, live: Live, message: dict[str, Any]) -> None:
+        """Send ``message`` (presence, chat) to the sockets that asked for them."""
+        for ws in list(live.chatty):
             with contextlib.suppress(Exception):
                 await ws.send_json(message)
 

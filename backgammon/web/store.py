@@ -333,11 +333,12 @@ class Store:
             return _claim(conn, match_id, token_hash)
 
     def open_invitations(self, limit: int = 50) -> list[MatchRow]:
-        """Public invitations whose seat 1 is still free, newest first."""
+        """Public and rated invitations whose seat 1 is still free, newest first."""
         m = _matches.c
         query = (
             sa.select(_matches)
-            .where(m.over == 0, m.bot.is_(None), m.token1 == "", m.options["public"].as_boolean())
+            .where(m.over == 0, m.bot.is_(None), m.token1 == "")
+            .where(sa.or_(m.options["public"].as_boolean(), m.options["rated"].as_boolean()))
             .order_by(m.created.desc())
             .limit(limit)
         )
