@@ -171,6 +171,12 @@ def test_a_rated_match_joined_by_the_invited_account_rates_both_once(
     assert joined.status_code == 201, joined.text
     assert set(joined.json()) >= {"token", "seat", "link"} and joined.json()["seat"] == 1
     assert b.post(f"/api/matches/{mid}/join").status_code == 409
+    rename = a.post(
+        f"/api/matches/{mid}/actions",
+        json={"action": "name", "name": "Someone"},
+        headers={"Authorization": f"Bearer {m['token']}"},
+    )
+    assert rename.status_code == 409 and rename.json()["error"]["code"] == "rated"
     presence = a.get(f"/api/matches/{mid}/presence").json()
     assert presence["players"] == ["Ann", "Bob"] and presence["arrived"] is True
     s = finish_by_resigning(a, mid, [m["token"], joined.json()["token"]])

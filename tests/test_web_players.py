@@ -12,8 +12,11 @@ from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import Browser, Page
-from test_web_browser import Server, free_port
-from test_web_browser import browser as browser  # noqa: PLC0414 (the fixture)
+from test_web_browser import (
+    Server,
+    browser,  # noqa: F401 (the fixture)
+    free_port,
+)
 
 EVIL = "<script>alert(1)</script>"
 LINE = "<b>hi</b><img src=x onerror=alert(2)>"
@@ -33,7 +36,8 @@ def no_dialogs(page: Page, seen: list[str]) -> Page:
 
 
 def test_script_names_and_chat_are_text_and_the_host_waits_for_the_friend(
-    server: Server, browser: Browser
+    server: Server,
+    browser: Browser,  # noqa: F811 (the fixture)
 ) -> None:
     dialogs: list[str] = []
     host = no_dialogs(browser.new_context().new_page(), dialogs)

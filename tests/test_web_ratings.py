@@ -10,8 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx2
 import pytest
-from pghelp import Cluster
-from pghelp import postgres  # noqa: F401 (the fixture)
+from pghelp import (
+    Cluster,
+    postgres,  # noqa: F401 (the fixture)
+)
 from test_web_cluster import Serve
 
 from backgammon.web.accounts import Accounts

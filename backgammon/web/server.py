@@ -392,6 +392,8 @@ class Server:
         bot's answer, if it is due, follows later."""
         if seat is None:
             raise ApiError(403, "spectator", "spectators cannot act: open your seat's link")
+        if live.row.rated and action.get("action") == "name":
+            raise ApiError(409, "rated", "in a rated match each seat is its account's name")
         self._acting[live.row.id] = self._acting.get(live.row.id, 0) + 1
         try:
             # The watchers' views are made in the same thread, after the commit: the event
