@@ -406,6 +406,9 @@ class Server:
             except StoreError as exc:
                 raise ApiError(503, "storage", str(exc)) from exc
             self.adopt(live, game)
+            if self.finished is not None and live.row.rated and game.is_over:
+                # The last action of a rated match is acknowledged once it is rated.
+                await self._call_finished(self.finished, live.row, game)
         finally:
             self._acted(live)
         if _bot_due(live.row, game):
