@@ -190,7 +190,7 @@ function render(animate) {
   const naming = s.seat !== null && connected && !s.over && s.bot === null && s.log.length <= 1;
   $("name-form").classList.toggle("hidden", !naming);
   if (replayAt === null) {
-    $("status").textContent = waiting ? "Waiting for your friend to open the invitation link…" : statusText(s, acts, mine, moving);
+    $("status").textContent = waiting ? "Waiting for your friend to open the invitation link before the opening roll." : statusText(s, acts, mine, moving);
     renderLog(s.log, -1);
   }
   $("btn-rematch").classList.toggle("hidden", !(s.over && s.seat !== null));
