@@ -1,7 +1,7 @@
 """Load on the web server: N matches against the bot played at once for T seconds.
 
     python bench/load.py [--matches 20] [--seconds 30] [--servers 1,2]
-                         [--databases sqlite,postgresql] [--think 0]
+                         [--databases sqlite,postgresql] [--think 0] [--accounts]
 
 For each number of server processes (``backgammon serve --workers K``, one port) and each
 database (an SQLite file, or a throwaway PostgreSQL cluster made with initdb), on loopback:
@@ -18,7 +18,10 @@ the moment they may, so the load grows until something is saturated, and the lat
 mostly the queue in front of it.  A second line says what the processes waited on: per
 second of the load, the CPU each group of threads used and the time it spent runnable but
 waiting for a CPU (the server's event loops, its database threads, its bot workers,
-PostgreSQL, this client).
+PostgreSQL, this client).  With ``--accounts`` every client first signs up (an argon2 hash
+on the server) and plays rated matches with its session cookie (and its ``Origin``, as the
+page sends it), its WebSocket asking for presence too; each finished match then moves two
+ratings.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import contextlib
 import json
 import os
 import random
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -57,25 +61,34 @@ class Load:
     """The clients of one run and what they measured."""
 
     def __init__(
-        self, session: aiohttp.ClientSession, url: str, seconds: float, think: float = 0
+        self,
+        session: aiohttp.ClientSession,
+        url: str,
+        seconds: float,
+        think: float = 0,
+        accounts: bool = False,
     ) -> None:
-        self.session, self.url, self.think = session, url, think
+        self.session, self.url, self.think, self.accounts = session, url, think, accounts
         self.end = time.monotonic() + seconds
         self.action_times: list[float] = []
         self.errors = 0
         self.matches = 0
         self.stored = 0
 
-    async def player(self, rng: random.Random) -> None:
-        """Play matches against the bot until the time is up."""
+    async def player(self, rng: random.Random, logged_in: dict[str, str]) -> None:
+        """Play matches against the bot until the time is up (``logged_in``: as an
+        account, rated)."""
         session, url = self.session, self.url
+        spec: dict[str, Any] = {"length": 3, "rated": self.accounts}
         while time.monotonic() < self.end:
-            async with session.post(f"{url}/api/matches", json={"length": 3}) as r:
+            async with session.post(f"{url}/api/matches", json=spec, headers=logged_in) as r:
                 m = await r.json()
             self.matches += 1
             headers = {"Authorization": f"Bearer {m['token']}"}
             actions_url = f"{url}/api/matches/{m['id']}/actions"
             ws_url = f"{url}/api/matches/{m['id']}/ws?token={m['token']}"
+            if self.accounts:
+                ws_url += "&presence=1"
             async with session.ws_connect(ws_url, compress=0, max_msg_size=0) as ws:
                 state: dict[str, Any] = {"seq": -1}
                 while time.monotonic() < self.end:
@@ -97,13 +110,24 @@ class Load:
                     if self.think:
                         await asyncio.sleep(self.think)
                     t = time.perf_counter()
-                    async with session.post(actions_url, json=action, headers=headers) as r:
+                    async with session.post(
+                        actions_url, json=action, headers=headers | logged_in
+                    ) as r:
                         await r.read()
                         if r.status == 200:
                             self.action_times.append(time.perf_counter() - t)
                         else:
                             self.errors += 1
                 self.stored += state["seq"]
+
+    async def sign_up(self) -> dict[str, str]:
+        """A new account's login (made before the clock starts, as people sign up once):
+        the headers a page of it sends."""
+        account = {"name": f"load-{secrets.token_hex(6)}", "password": "a load test"}
+        async with self.session.post(f"{self.url}/api/accounts", json=account) as r:
+            assert r.status == 201, await r.text()
+            cookie = r.cookies["bg_session"].value
+        return {"Cookie": f"bg_session={cookie}", "Origin": self.url}
 
     async def trivial(self, until: float) -> list[float]:
         """GET /api/bots 20 times a second until ``until``: the latencies."""
@@ -193,7 +217,13 @@ def cpu_seconds(root: int) -> float:
 
 
 async def measure(
-    url: str, matches: int, seconds: float, server: int, think: float, postgres: int | None = None
+    url: str,
+    matches: int,
+    seconds: float,
+    server: int,
+    think: float,
+    postgres: int | None = None,
+    accounts: bool = False,
 ) -> dict[str, Any]:
     # One lean client process (uvloop, aiohttp's C parser, no cookie jar: every player
     # authenticates with its token) so that little of the measured latency is the client's.
@@ -201,11 +231,13 @@ async def measure(
     jar = aiohttp.DummyCookieJar()
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as session:
         idle = await Load(session, url, 0).trivial(time.monotonic() + 5)
-        load = Load(session, url, seconds, think)
+        load = Load(session, url, seconds, think, accounts)
+        logins = [await load.sign_up() if accounts else {} for _ in range(matches)]
+        load.end = time.monotonic() + seconds
         started = time.monotonic()
         cpu = (cpu_seconds(server), time.process_time())
         sched = _sched(server, postgres)
-        players = [load.player(random.Random(k)) for k in range(matches)]
+        players = [load.player(random.Random(k), logins[k]) for k in range(matches)]
         trivial = asyncio.ensure_future(load.trivial(load.end))
         await asyncio.gather(*players)
         busy = await trivial
@@ -285,6 +317,9 @@ def main() -> None:
     parser.add_argument(
         "--think", type=float, default=0, help="seconds a client waits before each action (0)"
     )
+    parser.add_argument(
+        "--accounts", action="store_true", help="logged-in players in rated matches"
+    )
     args = parser.parse_args()
     if not 1 <= args.matches <= 200 or not 1 <= args.seconds <= 600:
         parser.error("--matches 1-200 and --seconds 1-600 keep the run bounded")
@@ -293,7 +328,8 @@ def main() -> None:
 
     cluster = Cluster() if "postgresql" in args.databases else None
     pace = f"each action {args.think:g} s after its turn came" if args.think else "at once"
-    print(f"{args.matches} matches against the bot for {args.seconds:g} s, loopback, {pace}")
+    who = ", logged-in players, rated" if args.accounts else ""
+    print(f"{args.matches} matches against the bot for {args.seconds:g} s, loopback, {pace}{who}")
     print(
         "servers  database    human/s stored/s  action p50/p95/p99 ms   "
         "/api/bots p50/p95 ms idle -> load   p95 load/idle  action p95/50ms"
@@ -318,6 +354,7 @@ def main() -> None:
                                 proc.pid,
                                 args.think,
                                 postmaster(cluster) if kind != "sqlite" else None,
+                                args.accounts,
                             )
                         )
                     finally:

@@ -20,8 +20,8 @@ def _modules() -> set[str]:
     out = set()
     for path in (ROOT / "backgammon").rglob("*.py"):
         parts = list(path.relative_to(ROOT).with_suffix("").parts)
-        if parts[-1] == "__main__":
-            continue
+        if parts[-1] == "__main__" or "versions" in parts or parts[-2:] == ["migrations", "env"]:
+            continue  # Alembic's scripts (env.py, versions/) are run by Alembic, not imported
         if parts[-1] == "__init__":
             parts.pop()
         out.add(".".join(parts))

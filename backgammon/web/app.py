@@ -17,16 +17,19 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from sqlalchemy.engine import Connection
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from backgammon import __version__
+from backgammon.web.accounts import Accounts
 from backgammon.web.analysis import analysis_router, shutdown_analyses
 from backgammon.web.bots import BotPool, shutdown_bots
 from backgammon.web.engine import engine_router, shutdown_engine
 from backgammon.web.errors import ApiError, BodyLimit, validation_message
 from backgammon.web.errors import body as error_body
 from backgammon.web.game import ActionError, Game, action_dict
+from backgammon.web.players import COOKIE, LoginLimiter, SameOrigin, players_router
 from backgammon.web.position import position_router
 from backgammon.web.rollouts import rollout_router, shutdown_rollouts
 from backgammon.web.schemas import (
@@ -39,7 +42,7 @@ from backgammon.web.schemas import (
     StateView,
 )
 from backgammon.web.server import Live, Server, pushed
-from backgammon.web.store import STORAGE_FAILURES, Store
+from backgammon.web.store import STORAGE_FAILURES, MatchRow, Store
 from backgammon.web.uploads import upload_router
 
 __all__ = ["create_app"]
@@ -128,6 +131,7 @@ def create_app(
     store = Store(database)
     bot_pool = BotPool(bot_processes, bot_timeout)
     server = Server(store, bot_pool, bot_stall=bot_stall)
+    accounts = Accounts(store, BOTS)
 
     async def resume() -> None:
         # A bot whose turn it was when the server died plays on.
@@ -152,6 +156,8 @@ def create_app(
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server = server
     app.add_middleware(BodyLimit)
+    app.add_middleware(SameOrigin)
+    app.include_router(players_router(server, accounts, LoginLimiter()))
     app.include_router(engine_router())
     app.include_router(analysis_router(store))
     app.include_router(upload_router(store))
@@ -208,6 +214,12 @@ def create_app(
     async def favicon() -> Response:
         return Response(status_code=204)
 
+    @app.get("/p/{name:path}", response_class=HTMLResponse, include_in_schema=False)
+    async def player_page(name: str) -> str:
+        if await server.db(accounts.player, name[:64]) is None:
+            raise ApiError(404, "no_such_player", "there is no such player")
+        return _page("player.html")
+
     @app.get("/m/{match_id}", response_class=HTMLResponse, include_in_schema=False)
     async def match_page(match_id: str) -> str:
         await server.load(match_id)
@@ -230,8 +242,24 @@ def create_app(
 
     @app.post("/api/matches", status_code=201)
     async def create_match(spec: NewMatch, request: Request) -> JSONResponse:
-        """Create a match; the answer holds your seat's token and link (keep them secret)."""
-        row, tokens = await server.create(spec)
+        """Create a match; the answer holds your seat's token and link (keep them secret).
+        A rated one (logged in) waits for another account to join it."""
+        host = then = None
+        if spec.rated:
+            host = await server.db(accounts.session_player, request.cookies.get(COOKIE))
+            if host is None:
+                raise ApiError(401, "login_required", "log in to play a rated match")
+            if spec.money:
+                raise ApiError(422, "bad_rules", "a money session is not rated")
+            opponent = BOTS.get(spec.bot) if spec.opponent == "bot" else None
+
+            def then(conn: Connection, made: MatchRow) -> None:
+                assert host is not None
+                accounts.add_seat(conn, made.id, 0, host)
+                if opponent is not None:
+                    accounts.add_seat(conn, made.id, 1, opponent)
+
+        row, tokens = await server.create(spec, host=host, then=then)
         body: dict[str, Any] = {
             "id": row.id,
             "seat": 0,
@@ -240,7 +268,7 @@ def create_app(
             "watch": f"/m/{row.id}",
             "commitment": row.commitment,
         }
-        if row.bot is None and not row.public:
+        if row.bot is None and not row.public and not row.rated:
             body["invite"] = f"/m/{row.id}/join/{tokens[1]}"
         response = JSONResponse(body, status_code=201)
         response.set_cookie(
@@ -250,14 +278,17 @@ def create_app(
 
     @app.get("/api/lobby")
     async def lobby(request: Request) -> dict[str, Any]:
-        """Open public invitations (newest first): join one with POST .../claim; ``yours``
+        """Open invitations (newest first): take a public one with POST .../claim, a rated
+        one (logged in) with POST .../join; a rated one shows its host's rating; ``yours``
         marks those you made (your seat's cookie), which you wait on rather than join."""
         rows = await server.db(store.open_invitations)
+        ratings = await server.db(accounts.ratings, [r.names[0] for r in rows if r.rated])
         return {
             "invitations": [
                 {"id": r.id, "host": r.names[0], "length": r.length, "money": r.length == 0}
                 | {"jacoby": r.jacoby, "beavers": r.beavers, "created": r.created}
                 | {"yours": server.hosts(r, request.cookies.get(f"bg_{r.id}"))}
+                | {"rated": r.rated, "invited": r.invited, "rating": ratings.get(r.names[0])}
                 for r in rows
             ]
         }
@@ -273,6 +304,8 @@ def create_app(
         live = await server.load(match_id)
         if server.hosts(live.row, _token(authorization, request.cookies.get(f"bg_{match_id}"))):
             raise ApiError(409, "own_invitation", "this is your own invitation: wait for a guest")
+        if live.row.rated:
+            raise ApiError(409, "rated", "log in and join: POST /api/matches/{id}/join")
         token = await server.claim(live, seat_name.name)
         return server.seat_response(match_id, 1, token)
 
@@ -400,7 +433,7 @@ def create_app(
             await ws.close(code=4000 + exc.status, reason=exc.message)
             return
         await ws.accept()
-        live = server.attach(live, ws, seat)
+        live = server.attach(live, ws, seat, chatty=ws.query_params.get("presence") == "1")
         try:
             await ws.send_text(pushed(live.state_json(await server.refresh(live), seat)))
             while True:
@@ -412,6 +445,6 @@ def create_app(
         except WebSocketDisconnect:
             pass
         finally:
-            live.sockets.pop(ws, None)
+            server.detach(live, ws)
 
     return app

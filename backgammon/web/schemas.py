@@ -67,6 +67,10 @@ Play backgammon over HTTP and WebSockets.
   (validation, unknown routes, wrong methods, WebSocket frames); types are strict (`"3"` is
   not a length), messages repeat at most a few dozen characters of the input, and a refused
   action changes nothing.
+* Accounts (optional): `POST /api/accounts` signs up, `POST /api/session` logs in (the
+  `bg_session` cookie), `GET /api/players/{name}` is a player's rating and history; a
+  logged-in `POST /api/matches` with `rated: true` makes a rated match that another account
+  takes with `POST /api/matches/{id}/join`; `/api/matches/{id}/chat` is the table's chat.
 * Names are 1-31 printable characters without a colon (gnubg keeps 31 and ends a .mat
   name at its first colon).
 """
@@ -90,6 +94,12 @@ class NewMatch(BaseModel):
     jacoby: StrictBool = Field(False, description="money: gammons count only once doubled")
     beavers: StrictBool = Field(False, description="money: beavers allowed")
     public: StrictBool = Field(False, description="against a human: list it in the lobby")
+    rated: StrictBool = Field(
+        False, description="logged in: the match moves both players' ratings (not money)"
+    )
+    invite: Name | None = Field(
+        None, description="a rated match against a human: the only account that may join"
+    )
 
 
 class ActionIn(BaseModel):

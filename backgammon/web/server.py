@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from fastapi import WebSocket
 from fastapi.responses import JSONResponse
+from sqlalchemy.engine import Connection
 
 from backgammon.core.values import clip
 from backgammon.play.rules import RulesError
@@ -53,6 +54,8 @@ class Live:
     game: Game
     sockets: dict[WebSocket, int | None] = field(default_factory=dict)
     views: dict[tuple[int, int | None], str] = field(default_factory=dict)
+    chatty: set[WebSocket] = field(default_factory=set)
+    """The sockets that asked for presence and chat messages too (``?presence=1``)."""
 
     def state_json(self, game: Game, seat: int | None) -> str:
         """The state as ``seat`` sees ``game``, as JSON (made once per action and seat: the
@@ -83,6 +86,9 @@ class Server:
         self._heard: dict[str, int] = {}  # match id -> actions heard of meanwhile
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed = False
+        self.finished: Callable[[MatchRow, Game], object] | None = None
+        """Called (in a database thread) with each finished rated match this process sees:
+        the accounts' rating of it, which must be idempotent."""
         self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
         # SQLite lets one writer in at a time and makes the others sleep and poll for the
         # lock: this process's writes queue on one thread instead (PostgreSQL takes many).
@@ -116,6 +122,7 @@ class Server:
         if live is None:
             row, game = await self.db(self._read, match_id)
             live = self.live.pop(match_id, None) or Live(row, game)  # loaded meanwhile?
+            self._rate(live)  # a process may have died before rating it
         self.live[match_id] = live
         self._forget_idle()
         return live
@@ -161,6 +168,21 @@ class Server:
         if game.seq > live.game.seq:
             live.game = game
             self._spawn(self.broadcast(live))
+            self._rate(live)
+
+    def _rate(self, live: Live) -> None:
+        """Have a finished rated match rated (once, whoever asks: see ``finished``)."""
+        finished, game = self.finished, live.game
+        if finished is not None and live.row.rated and game.is_over:
+            self._spawn(self._call_finished(finished, live.row, game))
+
+    async def _call_finished(
+        self, finished: Callable[[MatchRow, Game], object], row: MatchRow, game: Game
+    ) -> None:
+        try:
+            await self.db(finished, row, game, write=True)
+        except StoreError as exc:  # tried again when the match is next loaded
+            _log.warning("rating match %s: %s", row.id, exc)
 
     def poke(self, match_id: str, actions: int | None = None) -> None:
         """Another process stored an action (the match has ``actions`` if known): watchers
@@ -184,11 +206,14 @@ class Server:
 
         self._spawn(catch_up())
 
-    def attach(self, live: Live, ws: WebSocket, seat: int | None) -> Live:
+    def attach(self, live: Live, ws: WebSocket, seat: int | None, *, chatty: bool = False) -> Live:
         """Make ``ws`` a watcher of ``live``'s match, in the match kept in memory (``live``
         itself unless it was forgotten while the socket was opened); returns that match."""
         kept = self.live.setdefault(live.row.id, live)
         kept.sockets[ws] = seat
+        if chatty:
+            kept.chatty.add(ws)
+        self._spawn(self.send_chatty(kept, self.presence(kept)))
         return kept
 
     @staticmethod
@@ -196,6 +221,19 @@ class Server:
         """True when ``token`` holds seat 0 of ``row``: the one who made the invitation,
         who is not offered it in the lobby and may not take its other seat too."""
         return bool(token) and secrets.compare_digest(hash_token(token or ""), row.token_hashes[0])
+
+    def detach(self, live: Live, ws: WebSocket) -> None:
+        """``ws`` has closed: the others are told who is still there."""
+        live.chatty.discard(ws)
+        if live.sockets.pop(ws, None) is not None or live.sockets:
+            self._spawn(self.send_chatty(live, self.presence(live)))
+
+    @staticmethod
+    def presence(live: Live) -> dict[str, Any]:
+        """Which seats have a page open on this match here, and whether seat 1 has come."""
+        seats = set(live.sockets.values())
+        arrived = live.row.arrived or live.game.seq > 0 or 1 in seats
+        return {"type": "presence", "present": [0 in seats, 1 in seats], "arrived": arrived}
 
     async def seat_of(self, live: Live, token: str | None) -> int | None:
         """The seat a token holds, None for a spectator; a wrong token is an error.  A
@@ -207,6 +245,8 @@ class Server:
         for _ in range(2):
             for seat, stored in enumerate(live.row.token_hashes):
                 if secrets.compare_digest(digest, stored):
+                    if seat == 1 and not live.row.arrived:
+                        await self.arrive(live)
                     return seat
             if "" not in live.row.token_hashes:
                 break
@@ -215,34 +255,61 @@ class Server:
                 live.row = row
         raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
 
-    async def create(self, spec: NewMatch) -> tuple[MatchRow, list[str]]:
-        """Store a new match; returns it with the two seat tokens."""
+    async def arrive(self, live: Live) -> None:
+        """Seat 1 has come to the match (its token was used): stored, and the host told."""
+        with contextlib.suppress(StoreError):
+            live.row = await self.db(self._arrive, live.row.id, write=True)
+            live.views.clear()
+            await self.send_chatty(live, self.presence(live))
+
+    def _arrive(self, match_id: str) -> MatchRow:
+        with self.store.locked(match_id) as match:
+            return match.set_options(arrived=True)
+
+    async def create(
+        self,
+        spec: NewMatch,
+        *,
+        host: str | None = None,
+        then: Callable[[Connection, MatchRow], None] | None = None,
+    ) -> tuple[MatchRow, list[str]]:
+        """Store a new match (with what ``then`` writes, in the same transaction); returns
+        it with the two seat tokens.  ``host``: the logged-in account creating it (its name
+        at the table; a rated match against a human leaves seat 1 free to be joined)."""
         if spec.opponent == "bot" and spec.bot not in BOTS:
             raise ApiError(422, "no_such_bot", f"unknown bot {spec.bot!r}; try {sorted(BOTS)}")
         tokens = [secrets.token_urlsafe(18), secrets.token_urlsafe(18)]
         seed = secrets.token_bytes(32)
         bot = spec.bot if spec.opponent == "bot" else None
-        names = (spec.name, BOTS[spec.bot] if bot else "Friend")
+        names = (host or spec.name, BOTS[spec.bot] if bot else "Friend")
         public = spec.public and bot is None  # seat 1 is claimed from the lobby
+        joined = spec.rated and bot is None  # seat 1 is joined by a logged-in account
         row = MatchRow(
             id=secrets.token_urlsafe(8),
             created=time.time(),
             length=0 if spec.money else spec.length,
             bot=bot,
             bot_seat=1 if bot else None,
-            token_hashes=(hash_token(tokens[0]), "" if public else hash_token(tokens[1])),
+            token_hashes=(
+                hash_token(tokens[0]),
+                "" if public or joined else hash_token(tokens[1]),
+            ),
             seed=seed.hex(),
             commitment=Game.commitment_of(seed),
             names=names,
             jacoby=spec.jacoby,
             beavers=spec.beavers,
             public=public,
+            rated=spec.rated,
+            invited=spec.invite if joined else None,
+            arrived=bot is not None,
         )
         try:
             rules_of(row)
         except RulesError as exc:
             raise ApiError(422, "bad_rules", str(exc)) from exc
-        await self.db(self.store.create_match, row, write=True)
+        also = None if then is None else (lambda conn: then(conn, row))
+        await self.db(self.store.create_match, row, also, write=True)
         self.live[row.id] = Live(row, Game(row))
         self._forget_idle()
         return row, tokens
@@ -274,15 +341,18 @@ class Server:
             )
             return match.rematch(new).id
 
-    async def claim(self, live: Live, name: str) -> str:
+    async def claim(
+        self, live: Live, name: str, check: Callable[[Locked], None] | None = None
+    ) -> str:
         """Give the free seat of ``live``'s public invitation (and its ``name``, if no one
-        has rolled yet) to a new token, stored before it is answered; returns the token."""
+        has rolled yet) to a new token, stored before it is answered; returns the token.
+        ``check`` (a rated match's join) may refuse, or write more, under the match's lock."""
         token = secrets.token_urlsafe(18)
-        if not live.row.public:
+        if not (live.row.public or check is not None):
             raise ApiError(409, "seat_taken", "this invitation has been taken")
         try:
             row, game = await self.db(
-                self._claim, live.row.id, live.game, hash_token(token), name, write=True
+                self._claim, live.row.id, live.game, hash_token(token), name, check, write=True
             )
         except StoreError as exc:
             raise ApiError(503, "storage", str(exc)) from exc
@@ -291,11 +361,19 @@ class Server:
         return token
 
     def _claim(
-        self, match_id: str, known: Game, token_hash: str, name: str
+        self,
+        match_id: str,
+        known: Game,
+        token_hash: str,
+        name: str,
+        check: Callable[[Locked], None] | None,
     ) -> tuple[MatchRow, Game]:
         with self.store.locked(match_id) as match:
+            if check is not None:
+                check(match)
             if not match.claim_seat(token_hash):
                 raise ApiError(409, "seat_taken", "this invitation has been taken")
+            match.set_options(arrived=True)
             game = known.extended(match.actions(known.seq)).copy()
             # The host may have rolled: the seat is still given, the name stays.
             with contextlib.suppress(ApiError):
@@ -320,6 +398,8 @@ class Server:
         bot's answer, if it is due, follows later."""
         if seat is None:
             raise ApiError(403, "spectator", "spectators cannot act: open your seat's link")
+        if live.row.rated and action.get("action") == "name":
+            raise ApiError(409, "rated", "in a rated match each seat is its account's name")
         self._acting[live.row.id] = self._acting.get(live.row.id, 0) + 1
         try:
             # The watchers' views are made in the same thread, after the commit: the event
@@ -332,6 +412,9 @@ class Server:
             except StoreError as exc:
                 raise ApiError(503, "storage", str(exc)) from exc
             self.adopt(live, game)
+            if self.finished is not None and live.row.rated and game.is_over:
+                # The last action of a rated match is acknowledged once it is rated.
+                await self._call_finished(self.finished, live.row, game)
         finally:
             self._acted(live)
         if _bot_due(live.row, game):
@@ -499,6 +582,12 @@ class Server:
     async def send_all(self, live: Live, message: dict[str, Any]) -> None:
         """Send ``message`` to every open WebSocket of the match."""
         for ws in list(live.sockets):
+            with contextlib.suppress(Exception):
+                await ws.send_json(message)
+
+    async def send_chatty(self, live: Live, message: dict[str, Any]) -> None:
+        """Send ``message`` (presence, chat) to the sockets that asked for them."""
+        for ws in list(live.chatty):
             with contextlib.suppress(Exception):
                 await ws.send_json(message)
 

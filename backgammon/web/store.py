@@ -17,11 +17,12 @@ with their analysis, apart from the matches.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.compiler import SQLCompiler
+
+from backgammon.web.migrations import migrate
 
 __all__ = [
     "CHANNEL",
@@ -70,8 +73,6 @@ _matches = sa.Table(
     # MatchRow.options(): money rules, lobby, rematch (JSON text on SQLite, json on PostgreSQL).
     sa.Column("options", sa.JSON, nullable=False, server_default=sa.text("'{}'")),
 )
-_LATER_COLUMNS = {"bot_since": "REAL", "options": "{} NOT NULL DEFAULT '{{}}'"}
-"""Columns added since the first schema, added to an older database when it is opened."""
 _actions = sa.Table(
     "actions",
     _meta,
@@ -187,14 +188,21 @@ class MatchRow:
     beavers: bool = False
     public: bool = False
     rematch_of: str | None = None
+    rated: bool = False
+    invited: str | None = None  # the only account that may join (a rated invitation)
+    arrived: bool = True  # whether seat 1 has come (a friend's seat opened once)
 
     def options(self) -> dict[str, Any]:
-        """The optional facts, stored as one JSON column (money rules, lobby, rematch)."""
+        """The optional facts, stored as one JSON column (money rules, lobby, rematch,
+        rating, the invited account, the friend's arrival)."""
         return {
             "jacoby": self.jacoby,
             "beavers": self.beavers,
             "public": self.public,
             "rematch_of": self.rematch_of,
+            "rated": self.rated,
+            "invited": self.invited,
+            "arrived": self.arrived,
         }
 
 
@@ -219,9 +227,22 @@ class Locked:
             raise StoreError(f"there is no match {self.match_id!r}")
         return row
 
+    @property
+    def conn(self) -> Connection:
+        """The transaction's connection (for the accounts' rows written under the lock)."""
+        return self._conn
+
     def claim_seat(self, token_hash: str) -> bool:
         """Give the free seat 1 (a public invitation's) to ``token_hash``; False if taken."""
         return _claim(self._conn, self.match_id, token_hash)
+
+    def set_options(self, **changes: Any) -> MatchRow:
+        """Change optional facts of the match (e.g. ``arrived=True``); returns the row."""
+        row = dataclasses.replace(self.row(), **changes)
+        self._conn.execute(
+            _matches.update().where(_matches.c.id == self.match_id).values(options=row.options())
+        )
+        return row
 
     def rematch(self, new: MatchRow) -> MatchRow:
         """The rematch of this match: the one made already, or ``new``, stored now."""
@@ -261,13 +282,7 @@ class Store:
             with self.engine.begin() as conn:
                 if self.is_postgresql:  # several processes may start at once
                     conn.execute(sa.select(sa.func.pg_advisory_xact_lock(0x6267)))
-                _meta.create_all(conn)
-                columns = {c["name"] for c in sa.inspect(conn).get_columns("matches")}
-                json_type = "JSON" if self.is_postgresql else "TEXT"
-                for name, kind in _LATER_COLUMNS.items():
-                    if name not in columns:  # a database written before the column
-                        kind = kind.format(json_type)
-                        conn.exec_driver_sql(f"ALTER TABLE matches ADD COLUMN {name} {kind}")
+                migrate(conn)  # the schema is made and upgraded by the migrations
         except (OSError, sa.exc.SQLAlchemyError) as exc:
             raise StoreError(f"cannot open database {database!r}: {exc}") from exc
 
@@ -281,7 +296,7 @@ class Store:
         self.engine.dispose()
 
     @contextmanager
-    def _transaction(self, what: str, *, write: bool = False) -> Iterator[Connection]:
+    def transaction(self, what: str, *, write: bool = False) -> Iterator[Connection]:
         try:
             with self.engine.connect() as conn:
                 conn.execution_options(write=write)
@@ -294,42 +309,45 @@ class Store:
     def locked(self, match_id: str) -> Iterator[Locked]:
         """A transaction holding ``match_id``'s lock, committed when the block ends (rolled
         back if it raises)."""
-        with self._transaction(f"store an action of match {match_id}", write=True) as conn:
+        with self.transaction(f"store an action of match {match_id}", write=True) as conn:
             conn.execute(
                 sa.select(_matches.c.id).where(_matches.c.id == match_id).with_for_update()
             )
             yield Locked(self, conn, match_id)
 
-    def create_match(self, row: MatchRow) -> None:
-        """Store a new match."""
-        with self._transaction(f"create match {row.id}", write=True) as conn:
+    def create_match(self, row: MatchRow, then: Callable[[Connection], None] | None = None) -> None:
+        """Store a new match (and what ``then`` writes, in the same transaction)."""
+        with self.transaction(f"create match {row.id}", write=True) as conn:
             _insert(conn, row)
+            if then is not None:
+                then(conn)
 
     def get_match(self, match_id: str) -> MatchRow | None:
         """The stored match, or None."""
-        with self._transaction(f"read match {match_id}") as conn:
+        with self.transaction(f"read match {match_id}") as conn:
             return _row_of(conn, match_id)
 
     def claim_seat(self, match_id: str, token_hash: str) -> bool:
         """Give seat 1 of a public invitation to ``token_hash``; False if already taken."""
-        with self._transaction(f"claim a seat of match {match_id}", write=True) as conn:
+        with self.transaction(f"claim a seat of match {match_id}", write=True) as conn:
             return _claim(conn, match_id, token_hash)
 
     def open_invitations(self, limit: int = 50) -> list[MatchRow]:
-        """Public invitations whose seat 1 is still free, newest first."""
+        """Public and rated invitations whose seat 1 is still free, newest first."""
         m = _matches.c
         query = (
             sa.select(_matches)
-            .where(m.over == 0, m.bot.is_(None), m.token1 == "", m.options["public"].as_boolean())
+            .where(m.over == 0, m.bot.is_(None), m.token1 == "")
+            .where(sa.or_(m.options["public"].as_boolean(), m.options["rated"].as_boolean()))
             .order_by(m.created.desc())
             .limit(limit)
         )
-        with self._transaction("list invitations") as conn:
+        with self.transaction("list invitations") as conn:
             return [_match_row(r) for r in conn.execute(query).mappings()]
 
     def rematch_of(self, match_id: str) -> str | None:
         """The id of the rematch made of ``match_id``, if one was made."""
-        with self._transaction(f"read match {match_id}") as conn:
+        with self.transaction(f"read match {match_id}") as conn:
             return _rematch_id(conn, match_id)
 
     def match_ids(
@@ -343,12 +361,12 @@ class Store:
             query = query.where(m.over == 0, m.bot.is_not(None))
         if bot_due_before is not None:
             query = query.where(m.over == 0, m.bot_since < bot_due_before)
-        with self._transaction("list matches") as conn:
+        with self.transaction("list matches") as conn:
             return [r[0] for r in conn.execute(query)]
 
     def save_analysis(self, match_id: str, seq: int, analysis: str) -> None:
         """Keep the analysis of ``match_id``'s first ``seq`` actions (replacing an older one)."""
-        with self._transaction(f"store the analysis of match {match_id}", write=True) as conn:
+        with self.transaction(f"store the analysis of match {match_id}", write=True) as conn:
             conn.execute(sa.delete(_analyses).where(_analyses.c.match_id == match_id))
             conn.execute(
                 sa.insert(_analyses).values(
@@ -359,26 +377,26 @@ class Store:
     def analysis(self, match_id: str) -> str | None:
         """The stored analysis of ``match_id`` (JSON text), or None."""
         query = sa.select(_analyses.c.analysis).where(_analyses.c.match_id == match_id)
-        with self._transaction(f"read the analysis of match {match_id}") as conn:
+        with self.transaction(f"read the analysis of match {match_id}") as conn:
             row = conn.execute(query).first()
         return None if row is None else str(row[0])
 
     def create_upload(self, row: UploadRow) -> None:
         """Keep an uploaded match file (to be analysed)."""
         values = {k: getattr(row, k) for k in ("id", "created", "name", "text", "plies")}
-        with self._transaction(f"store the upload {row.id}", write=True) as conn:
+        with self.transaction(f"store the upload {row.id}", write=True) as conn:
             conn.execute(sa.insert(_uploads).values(**values))
 
     def upload(self, upload_id: str) -> UploadRow | None:
         """The uploaded file ``upload_id`` and its analysis or error, or None."""
         query = sa.select(_uploads).where(_uploads.c.id == upload_id)
-        with self._transaction(f"read the upload {upload_id}") as conn:
+        with self.transaction(f"read the upload {upload_id}") as conn:
             r = conn.execute(query).mappings().first()
         return None if r is None else UploadRow(**dict(r))
 
     def finish_upload(self, upload_id: str, analysis: str | None, error: str | None) -> None:
         """Keep the analysis (JSON) of an upload, or why it failed."""
-        with self._transaction(f"store the analysis of upload {upload_id}", write=True) as conn:
+        with self.transaction(f"store the analysis of upload {upload_id}", write=True) as conn:
             conn.execute(
                 sa.update(_uploads)
                 .where(_uploads.c.id == upload_id)
@@ -393,12 +411,12 @@ class Store:
             .where(a.match_id.in_(list(match_ids)))
             .group_by(a.match_id)
         )
-        with self._transaction("count actions") as conn:
+        with self.transaction("count actions") as conn:
             return {r[0]: int(r[1]) for r in conn.execute(query)}
 
     def actions(self, match_id: str, since: int = 0) -> list[StoredAction]:
         """The stored actions of a match from number ``since`` on, in order."""
-        with self._transaction(f"read match {match_id}") as conn:
+        with self.transaction(f"read match {match_id}") as conn:
             return self._actions(conn, match_id, since)
 
     def _actions(self, conn: Connection, match_id: str, since: int) -> list[StoredAction]:
@@ -571,6 +589,9 @@ def _match_row(r: sa.RowMapping) -> MatchRow:
         beavers=bool(options.get("beavers", False)),
         public=bool(options.get("public", False)),
         rematch_of=options.get("rematch_of"),
+        rated=bool(options.get("rated", False)),
+        invited=options.get("invited"),
+        arrived=bool(options.get("arrived", True)),
     )
 
 

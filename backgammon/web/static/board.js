@@ -198,10 +198,15 @@ function render(animate) {
   const mine = s.seat !== null && !s.over && (s.turn === s.seat || (s.turn === null && s.actions.length > 0));
   $("title").textContent = s.length ? `${s.length}-point match` : `Money session${s.rules.jacoby ? " · Jacoby" : ""}${s.rules.beavers ? " · beavers" : ""}`;
   $("who").textContent = s.seat === null ? "You are watching." : `You play ${name(s.seat)}.`;
+  showPresence();
   $("gnubg-id").textContent = s.gnubg_id;
   $("xgid").textContent = s.xgid;
   $("commitment").textContent = s.commitment;
   const acts = new Set(replayAt === null && connected ? s.actions : []);
+  // The host is not offered the first roll before the friend has opened the match.
+  const waiting = s.bot === null && s.seq === 0 && s.seat === 0 && presence && !presence.arrived;
+  if (waiting) acts.delete("roll");
+  $("chat-form").classList.toggle("hidden", s.seat === null);
   for (const b of document.querySelectorAll("#controls [data-action]")) b.classList.toggle("hidden", !acts.has(b.dataset.action));
   $("resign-box").classList.toggle("hidden", !acts.has("resign"));
   const moving = acts.has("move");
@@ -216,7 +221,7 @@ function render(animate) {
   const naming = unnamed && connected && !s.over && s.bot === null && s.log.length <= 1;
   $("name-form").classList.toggle("hidden", !naming);
   if (replayAt === null) {
-    $("status").textContent = statusText(s, acts, mine, moving);
+    $("status").textContent = waiting ? "Waiting for your friend to open the invitation link before the opening roll." : statusText(s, acts, mine, moving);
     renderLog(s.log, -1);
   }
   $("btn-rematch").classList.toggle("hidden", !(s.over && s.seat !== null));
@@ -444,14 +449,47 @@ $("rp-last").onclick = () => showReplay(state.seq);
 // ------------------------------------------------------------------ the connection
 let retry = 1000;
 function connect() {
-  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${api}/ws`);
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${api}/ws?presence=1`);
   ws.onopen = () => { retry = 1000; found(); if (state) render(false); };
   ws.onmessage = (e) => {
     const m = JSON.parse(e.data);
     if (m.type === "state") setState(m.state);
     else if (m.type === "error") $("error").textContent = m.error.message;
+    else if (m.type === "presence") { presence = m; showPresence(); if (state) render(false); }
+    else if (m.type === "chat") addChat(m.line);
   };
   ws.onclose = () => { lost(); setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
 }
 fetch(api).then((r) => r.json()).then(setState).catch(lost);
 connect();
+
+// ------------------------------------------------------------------ presence and chat
+let presence = null;
+function showPresence() {
+  if (!presence || !state || state.bot !== null) { $("presence").textContent = ""; return; }
+  const other = state.seat === null ? null : 1 - state.seat;
+  const here = (seat) => presence.present[seat] ? "is here" : "is away";
+  $("presence").textContent = other === null
+    ? `${name(0)} ${here(0)}; ${name(1)} ${here(1)}.`
+    : !presence.arrived && other === 1 ? `${name(1)} has not opened the link yet.` : `${name(other)} ${here(other)}.`;
+}
+let chatSeen = 0;
+function addChat(line) {
+  if (line.seq < chatSeen) return;
+  chatSeen = line.seq + 1;
+  const li = document.createElement("li");
+  li.textContent = `${line.name}: ${line.text}`;  // text, never markup
+  $("chat").appendChild(li);
+}
+fetch(`${api}/chat`).then((r) => r.json()).then((d) => d.lines.forEach(addChat));
+fetch(`${api}/presence`).then((r) => r.json()).then((p) => { presence = presence || p; showPresence(); if (state) render(false); });
+$("chat-form").onsubmit = async (e) => {
+  e.preventDefault();
+  const text = $("chat-text").value.trim();
+  if (!text) return;
+  const r = await fetch(`${api}/chat`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ text }) });
+  const data = await r.json();
+  if (!r.ok) { $("error").textContent = data.error ? data.error.message : "not sent"; return; }
+  $("chat-text").value = "";
+  addChat(data);
+};

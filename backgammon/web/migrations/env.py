@@ -1,0 +1,10 @@
+"""Alembic's environment: the migrations run on the connection :func:`migrate` hands over."""
+
+from __future__ import annotations
+
+from alembic import context
+
+connection = context.config.attributes["connection"]
+context.configure(connection=connection, render_as_batch=True)
+with context.begin_transaction():
+    context.run_migrations()
