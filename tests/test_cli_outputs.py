@@ -77,6 +77,7 @@ def test_ctrl_c_stops_the_analysis_in_one_line(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=_interruptible,
     )
     # Well into the analysis (starting takes about 2 s of CPU, the analysis minutes), however
     # busy the machine is.
@@ -93,6 +94,13 @@ def test_ctrl_c_stops_the_analysis_in_one_line(tmp_path: Path) -> None:
             proc.kill()
     assert time.monotonic() - start < 5
     assert proc.returncode == 130 and err.strip() == "backgammon analyse: interrupted"
+
+
+def _interruptible() -> None:
+    """In the child before it runs: Ctrl-C does what it does in a terminal, even when these
+    tests run in a shell's background job (which starts its commands with SIGINT ignored,
+    and a Python started so never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -134,6 +142,7 @@ def test_ctrl_c_stops_a_rollout_on_worker_processes_at_once() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_interruptible,
     )
     try:
         deadline = time.monotonic() + 300

@@ -523,12 +523,7 @@ class _Judge:
         )
 
     def _race_rollout(
-        self,
-        m: Match,
-        dice: tuple[int, int],
-        best: Move,
-        played: Move,
-        shown: list[RankedMove],
+        self, m: Match, dice: tuple[int, int], best: Move, played: Move, shown: list[RankedMove]
     ) -> tuple[float, Move, list[Candidate]]:
         """The error of a marked race play judged again by rollouts of the best and the
         played play (:data:`RACE_ROLLOUT`), the better of them, and the candidates to show
@@ -544,10 +539,9 @@ class _Judge:
             bearoff=bot.evaluator.bearoff is not None,
             met=bot.met,
         )
+        n = result.trials
         rolled = {
-            c.play: Candidate(
-                c.play, c.equity, c.probabilities, 0, c.mwc, rollout_trials=result.trials
-            )
+            c.play: Candidate(c.play, c.equity, c.probabilities, 0, c.mwc, n)
             for c in result.candidates
         }
         by_play = {str(best): best, str(played): played}
