@@ -16,8 +16,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from backgammon.env.observation import n_observation, upper_bounds
-from backgammon.env.table import N_ACTIONS, EnvOptionError, Table
-from backgammon.env.view import end_info, render
+from backgammon.env.table import N_ACTIONS, Table
+from backgammon.env.view import checked_render_mode, end_info, render
 
 __all__ = ["env", "raw_env"]
 
@@ -46,9 +46,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
     ) -> None:
         """An environment with the options given (see :mod:`backgammon.env`)."""
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise EnvOptionError(f"render_mode is 'human', 'ansi' or None, not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = checked_render_mode(render_mode)
         self.table = Table(
             cube=cube,
             match_length=match_length,

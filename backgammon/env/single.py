@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from backgammon.env.observation import n_observation, upper_bounds
 from backgammon.env.table import N_ACTIONS, EnvOptionError, Table
-from backgammon.env.view import end_info, render
+from backgammon.env.view import checked_render_mode, end_info, render
 from backgammon.players import Player, get
 
 __all__ = ["BackgammonEnv"]
@@ -46,9 +46,7 @@ class BackgammonEnv(gymnasium.Env[Observation, np.int64]):
         illegal_reward: float | None = None,
     ) -> None:
         """An environment against ``opponent`` with the options given."""
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise EnvOptionError(f"render_mode is 'human', 'ansi' or None, not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = checked_render_mode(render_mode)
         self.table = Table(
             cube=cube,
             match_length=match_length,

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import gymnasium
 
-from backgammon.env.table import Table
+from backgammon.env.table import EnvOptionError, Table
 
 __all__ = ["end_info", "render_text"]
 
@@ -60,3 +60,14 @@ def render(table: Table, names: Sequence[str], mode: str | None) -> str | None:
         return text
     print(text)
     return None
+
+
+def checked_render_mode(mode: str | None) -> str | None:
+    """``mode`` if both environments can render in it ('human', 'ansi' or None)."""
+    if mode is not None and mode not in RENDER_MODES:
+        raise EnvOptionError(f"render_mode is 'human', 'ansi' or None, not {mode!r}")
+    return mode
+
+
+RENDER_MODES = ("human", "ansi")
+"""What ``render_mode`` may be, besides None."""
