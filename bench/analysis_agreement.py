@@ -1,14 +1,16 @@
 """Match analysis: ours against GNU Backgammon's on the same matches.
 
-    python bench/analysis_agreement.py [--matches 6] [--length 3] [--ply 1] [--seed 1]
-    python bench/analysis_agreement.py --noise 0 --play-plies 2 --ply 1   # gnubg at its best
+    python bench/analysis_agreement.py [--matches 6] [--length 3] [--ply 2] [--seed 1]
+    python bench/analysis_agreement.py --noise 0 --play-plies 2 --gnubg-ply 0  # gnubg at its best
+    python bench/analysis_agreement.py --verify "very bad"  # our very bad marks rolled out
 
 Debian's gnubg plays ``--matches`` matches against itself, each side with its own random
 evaluation noise (0 to 0.1, so error rates range widely), analyses each at 2-ply and saves
 it as SGF.  We analyse the same files (:func:`backgammon.judging.analysis.analyse` at ``--ply``).
 Printed: the correlation of the per-player overall error rates (mEMG per decision), their
 mean absolute difference, the share of gnubg's "very bad" marks that we mark bad or very
-bad, and the analysis time against gnubg re-analysing the same files at our ply, as a ratio.
+bad, and the analysis time against gnubg re-analysing the same files at our ply (or
+``--gnubg-ply``), as a ratio.
 ``--method`` also runs our analysis with gnubg's own 0-ply net (gnubg-nn) in place of ours
 against gnubg's 0-ply analysis, which separates the method (cubeful values, definitions)
 from the net.  ``--noise 0 --play-plies 2`` has gnubg play at its default settings, which
@@ -166,7 +168,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=6)
     ap.add_argument("--length", type=int, default=3)
-    ap.add_argument("--ply", type=int, default=1, help="our analysis depth (gnubg's is 2)")
+    ap.add_argument("--ply", type=int, default=2, help="our analysis depth (gnubg's is 2)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--method", action="store_true", help="also with gnubg's net, at 0-ply")
     ap.add_argument(
@@ -174,6 +176,15 @@ def main() -> int:
     )
     ap.add_argument("--play-plies", type=int, default=0, help="gnubg players' depth")
     ap.add_argument("--list", action="store_true", help="print each play we mark very bad")
+    ap.add_argument(
+        "--verify",
+        choices=["doubtful", "bad", "very bad"],
+        default=None,
+        help="roll out again the decisions we mark this badly or worse",
+    )
+    ap.add_argument(
+        "--gnubg-ply", type=int, default=None, help="gnubg's re-analysis depth (ours by default)"
+    )
     args = ap.parse_args()
     bot = NeuralPlayer(0)
     theirs: list[float] = []
@@ -188,7 +199,7 @@ def main() -> int:
             text = path.read_text(encoding="utf-8")
             record = sgf.read_record(text)
             start = time.perf_counter()
-            result: Analysis = analyse(record, bot, args.ply)
+            result: Analysis = analyse(record, bot, args.ply, verify=args.verify)
             our_seconds += time.perf_counter() - start
             by_name = {p.name: 1000.0 * p.overall_rate for p in result.players}
             theirs += rates
@@ -208,7 +219,8 @@ def main() -> int:
                     matched += mine.get(key, "") in ("bad", "very bad")
         # gnubg keeps its analysis in the SGF and would not redo it: time it on the .mat.
         files = [str(p.with_suffix(".mat")) for p, _ in games]
-        at_our_ply, gnubg_seconds = gnubg_rates(files, args.ply)
+        gnubg_ply = args.ply if args.gnubg_ply is None else args.gnubg_ply
+        at_our_ply, gnubg_seconds = gnubg_rates(files, gnubg_ply)
         theirs0: list[float] = []
         ours0: list[float] = []
         if args.method:
@@ -238,7 +250,7 @@ def main() -> int:
     print(f"gnubg's very bad marks we mark bad or very bad: {matched}/{very_bad} ({share:.0f}%)")
     print(
         f"very bad marks: ours {our_very_bad}, gnubg's 2-ply {very_bad}; mean error rate ours "
-        f"{o.mean():.1f}, gnubg 2-ply {t.mean():.1f}, gnubg at {args.ply}-ply "
+        f"{o.mean():.1f}, gnubg 2-ply {t.mean():.1f}, gnubg at {gnubg_ply}-ply "
         f"{np.mean(at_our_ply):.1f} mEMG"
     )
     if args.method:
@@ -249,7 +261,8 @@ def main() -> int:
             f"mean absolute difference {np.abs(t0 - o0).mean():.1f} mEMG"
         )
     print(
-        f"analysis time at {args.ply}-ply: ours {our_seconds:.1f}s, gnubg {gnubg_seconds:.1f}s, "
+        f"analysis time: ours at {args.ply}-ply{' verified' if args.verify else ''} "
+        f"{our_seconds:.1f}s, gnubg at {gnubg_ply}-ply {gnubg_seconds:.1f}s, "
         f"ratio {our_seconds / gnubg_seconds:.1f}"
     )
     return 0

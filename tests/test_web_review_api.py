@@ -99,7 +99,7 @@ def test_upload_errors_change_nothing(client: TestClient, db: Path) -> None:
     )
     assert "line" in msg
     error(client.post("/api/uploads", content=data), 400, "invalid_request")  # no name
-    r = client.post("/api/uploads", params={"name": "a.mat", "plies": 2}, content=data)
+    r = client.post("/api/uploads", params={"name": "a.mat", "plies": 3}, content=data)
     error(r, 400, "invalid_request")
     assert uploads_kept(db) == 0
     error(client.get("/api/uploads/nothing"), 404, "not_found")

@@ -20,6 +20,7 @@ from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.records import read_record_file
 from backgammon.cli.render import signed
 from backgammon.judging.analysis import (
+    MARK_WORDS,
     THRESHOLDS,
     Analysis,
     Judged,
@@ -41,9 +42,9 @@ __all__ = [
     "write_output",
 ]
 
-DEFAULT_PLIES = 1
-"""The depth ``analyse`` uses unless told: the strongest that judges a 7-point match in
-about a minute on one core (2-ply takes several times longer)."""
+DEFAULT_PLIES = 2
+"""The depth ``analyse`` uses unless told: the one that agrees best with gnubg's 2-ply
+judgement (docs/strength.md), in less CPU time than gnubg takes for its 2-ply analysis."""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -76,6 +77,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         default=None,
         metavar="OUT",
         help="write a move-by-move review as text to OUT (- for the terminal)",
+    )
+    p.add_argument(
+        "--verify",
+        nargs="?",
+        const="very-bad",
+        choices=[w.replace(" ", "-") for w in MARK_WORDS],
+        default=None,
+        help="roll out again every decision marked this badly or worse (very-bad if no "
+        "mark is given): slower, and where the net misjudges, right",
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     marks = dict(THRESHOLDS)
@@ -120,6 +130,7 @@ def analyse_command(args: argparse.Namespace) -> int:
                 args.ply,
                 progress=lambda done, _: bar.update(task, completed=done),
                 marks=marks,
+                verify=args.verify.replace("-", " ") if args.verify else None,
             )
         except MatchFileError as exc:
             raise UsageError(f"{path}: {exc}") from exc
@@ -152,6 +163,8 @@ def review_lines(a: Analysis) -> list[str]:
     names = (a.players[0].name, a.players[1].name)
     unit = "MWC" if a.length else "EMG"
     lines = [f"Review at {a.plies}-ply: {names[0]} against {names[1]}; values in EMG"]
+    if a.verify:
+        lines.append(f"Decisions marked {a.verify} or worse judged again by rollouts")
     game = 0
     for d in a.decisions:
         if d.game != game:
@@ -186,7 +199,8 @@ def review_lines(a: Analysis) -> list[str]:
                 f"      no double {signed(cv.no_double)}, double/take {signed(cv.double_take)}, "
                 f"double/pass {signed(cv.double_pass)}"
             )
-            lines.append(f"      proper: {cv.proper}")
+            source = f" (rollout of {cv.rollout_trials} trials)" if cv.rollout_trials else ""
+            lines.append(f"      proper: {cv.proper}{source}")
     return lines
 
 

@@ -26,7 +26,11 @@ network player, and returns an :class:`Analysis`.  The definitions are gnubg's
 * a play in a race (no contact left, not a pure bear-off) that the search marks is judged
   again by cubeful rollouts of the best and the played play to the end (72 variance-reduced
   trials): races are where the net's gammon chances are furthest off, and such rollouts
-  agree with gnubg's 2-ply within a point (gnubg marks by its search alone);
+  agree with gnubg's 2-ply within a point (gnubg marks by its search alone); with
+  ``verify``, any other decision marked that badly or worse is judged again the same way
+  (a cube decision by rollouts of no double and double/take), as eXtreme Gammon's users
+  roll out their blunders: where the net misjudges a blitz, a prime or a cube, lookahead
+  inherits its error and only playing on finds it;
 * luck of a roll: the value of the best play of the roll rolled minus the average over the
   36 rolls (the 30 non-doubles for an opening roll), at 0-ply; the luck-adjusted result is
   the result (MWC won, or points in money) minus the luck in the same unit, the opponent's
@@ -37,7 +41,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -45,12 +48,35 @@ import numpy as np
 from backgammon.core.position import Position
 from backgammon.core.values import Move, iter_rolls
 from backgammon.judging.evaluate import proper_action
-from backgammon.judging.rollout import RolloutSettings, rollout
+from backgammon.judging.results import (
+    MARK_WORDS,
+    RATINGS,
+    REVIEW_CANDIDATES,
+    THRESHOLDS,
+    Analysis,
+    Candidate,
+    CubeValues,
+    Judged,
+    MarkError,
+    PlayerStats,
+    ThresholdError,
+    Thresholds,
+    mark,
+    marked_at_least,
+    rating,
+    thresholds,
+)
+from backgammon.judging.rollout import RolloutResult, RolloutSettings, rollout
 from backgammon.play.match import Match, Phase
-from backgammon.play.state import MatchState
 from backgammon.players.base import RankedMove
 from backgammon.players.bearoff import is_bearoff
-from backgammon.players.cube import CubeDecision, CubeState, emg_to_mwc, to_emg
+from backgammon.players.cube import (
+    CubeDecision,
+    CubeState,
+    decision_from_values,
+    emg_to_mwc,
+    to_emg,
+)
 from backgammon.players.encode import boards_array, is_race
 from backgammon.players.met import MatchEquityTable
 from backgammon.players.neural import NeuralPlayer
@@ -65,10 +91,16 @@ from backgammon.records.matchfile import (
 )
 
 __all__ = [
+    "MARK_WORDS",
     "RATINGS",
+    "RECHECK_ROLLOUT",
+    "REVIEW_CANDIDATES",
     "THRESHOLDS",
     "Analysis",
+    "Candidate",
+    "CubeValues",
     "Judged",
+    "MarkError",
     "PlayerStats",
     "ThresholdError",
     "Thresholds",
@@ -81,238 +113,11 @@ __all__ = [
     "thresholds",
 ]
 
-Thresholds = tuple[tuple[str, float], ...]
-"""Marks and the errors (EMG) above which they are given, worst first."""
-
-THRESHOLDS: Thresholds = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
-"""gnubg 1.07's marks (``show analysis``): an error (EMG) above the threshold gets the word."""
-
-
-class ThresholdError(ValueError):
-    """Mark thresholds that are not positive and increasing from doubtful to very bad."""
-
-
-def thresholds(doubtful: float, bad: float, very_bad: float) -> Thresholds:
-    """The marks' thresholds in EMG, checked (0 < doubtful <= bad <= very bad)."""
-    bounds = (doubtful, bad, very_bad)
-    if not all(isinstance(b, (int, float)) and 0 < b < 10 for b in bounds) or not (
-        doubtful <= bad <= very_bad
-    ):
-        raise ThresholdError(f"mark thresholds are 0 < doubtful <= bad <= very bad, not {bounds}")
-    return (("very bad", float(very_bad)), ("bad", float(bad)), ("doubtful", float(doubtful)))
-
-
-RATINGS = (
-    (0.002, "Supernatural"),
-    (0.005, "World class"),
-    (0.008, "Expert"),
-    (0.012, "Advanced"),
-    (0.018, "Intermediate"),
-    (0.026, "Casual player"),
-    (0.035, "Beginner"),
-)
-"""gnubg's rating words by error per decision (EMG): below the bound gets the word."""
-
 _CLOSE = 0.16  # a no-double counts as a cube decision when doubling was wrong by less
 
-RACE_ROLLOUT = RolloutSettings(trials=72, truncate=0, cubeful=True, bearoff_truncation=True)
-"""How a marked play in a race is judged again: the best and the played play rolled out."""
-
-
-def mark(error: float, marks: Thresholds = THRESHOLDS) -> str:
-    """The mark of an error in EMG: '', 'doubtful', 'bad' or 'very bad' (gnubg's thresholds
-    unless others are given)."""
-    for word, bound in marks:
-        if error > bound:
-            return word
-    return ""
-
-
-def rating(rate: float) -> str:
-    """gnubg's rating word for an error rate in EMG per decision."""
-    for bound, word in RATINGS:
-        if rate < bound:
-            return word
-    return "Awful!"
-
-
-REVIEW_CANDIDATES = 5
-"""Plays kept with each checker decision for the review (the played one is added)."""
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One play of a decision as the judge ranks it: its value for the mover (EMG, and MWC
-    in a match), the mover's five probabilities after it, and the depth they come from."""
-
-    move: str
-    equity: float
-    probabilities: tuple[float, float, float, float, float]
-    plies: int
-    mwc: float | None = None
-    rollout_trials: int = 0
-    """Trials of the rollout the figures come from (0: from the search at ``plies``)."""
-
-    @classmethod
-    def of(cls, r: RankedMove) -> Candidate:
-        """A ranked play as a candidate."""
-        p = tuple(float(x) for x in r.probabilities.array())
-        return cls(str(r.move), r.equity, (p[0], p[1], p[2], p[3], p[4]), r.plies, r.mwc)
-
-
-@dataclass(frozen=True)
-class CubeValues:
-    """A cube decision's three values for the doubler (EMG, and MWC in a match) and the
-    proper action."""
-
-    no_double: float
-    double_take: float
-    double_pass: float
-    proper: str
-    mwc: tuple[float, float, float] | None = None
-
-
-@dataclass(frozen=True)
-class Judged:
-    """One judged decision.  ``move`` is the row of the .mat file it stands on, ``player``
-    0 for the file's left column; ``error_emg`` is what it lost (0 when right); ``gnubg_id``
-    the position and match (dice included for a checker play) where it was made."""
-
-    game: int
-    move: int
-    player: int
-    kind: str  # "checker" | "double" | "take"
-    played: str
-    best: str
-    error_emg: float
-    mark: str
-    gnubg_id: str
-    best_move: Move | None = None
-    state: MatchState | None = field(default=None, compare=False, repr=False)
-    """The match as it stood at the decision (met on the analysis's walk)."""
-    dice: tuple[int, int] | None = None
-    candidates: tuple[Candidate, ...] = ()
-    """A checker play's best plays, best first, and the played one if it is not among them."""
-    cube: CubeValues | None = None
-    luck: float | None = None
-    """The luck of the roll before a checker play (EMG, positive = lucky)."""
-    error_mwc: float | None = None
-    """In a match, ``error_emg`` as match winning chance lost."""
-
-
-@dataclass
-class PlayerStats:
-    """One player's totals (errors in EMG, positive = lost)."""
-
-    name: str
-    unforced: int = 0
-    checker_error: float = 0.0
-    cube_decisions: int = 0
-    cube_error: float = 0.0
-    luck_emg: float = 0.0
-    luck_result: float = 0.0  # in MWC (a match) or points (money)
-    result: float = 0.0
-    marks: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def checker_rate(self) -> float:
-        """Checker error per unforced play (EMG)."""
-        return self.checker_error / self.unforced if self.unforced else 0.0
-
-    @property
-    def cube_rate(self) -> float:
-        """Cube error per counted cube decision (EMG)."""
-        return self.cube_error / self.cube_decisions if self.cube_decisions else 0.0
-
-    @property
-    def overall_rate(self) -> float:
-        """Error per counted decision, checker and cube together (EMG)."""
-        n = self.unforced + self.cube_decisions
-        return (self.checker_error + self.cube_error) / n if n else 0.0
-
-    @property
-    def pr(self) -> float:
-        """XG-style performance rating: 500 x the overall error per decision (EMG)."""
-        return 500.0 * self.overall_rate
-
-    @property
-    def rating(self) -> str:
-        """gnubg's rating word for the overall error rate."""
-        return rating(self.overall_rate)
-
-    @property
-    def luck_adjusted(self) -> float:
-        """The result with the luck of both sides taken out (MWC, or money points)."""
-        return self.result - self.luck_result
-
-
-@dataclass
-class Analysis:
-    """A whole match judged: per-player totals, every decision, and the MWC of player 0
-    after each checker play (for a graph; the money equity in a money game)."""
-
-    players: tuple[PlayerStats, PlayerStats]
-    decisions: list[Judged]
-    track: list[tuple[int, int, float]]
-    plies: int
-    length: int
-
-    def errors(self, at_least: str = "bad") -> list[Judged]:
-        """The decisions marked ``at_least`` ('doubtful', 'bad' or 'very bad') or worse."""
-        words = [w for w, _ in THRESHOLDS]
-        keep = set(words[: words.index(at_least) + 1])
-        return [d for d in self.decisions if d.mark in keep]
-
-    def to_json(self) -> dict[str, Any]:
-        """The analysis for programs (numbers positive = lost; luck positive = lucky)."""
-        return {
-            "plies": self.plies,
-            "length": self.length,
-            "players": [
-                {
-                    "name": p.name,
-                    "checker": {
-                        "unforced": p.unforced,
-                        "error_emg": p.checker_error,
-                        "rate_memg": 1000.0 * p.checker_rate,
-                    },
-                    "cube": {
-                        "decisions": p.cube_decisions,
-                        "error_emg": p.cube_error,
-                        "rate_memg": 1000.0 * p.cube_rate,
-                    },
-                    "overall": {
-                        "rate_memg": 1000.0 * p.overall_rate,
-                        "pr": p.pr,
-                        "rating": p.rating,
-                    },
-                    "luck": {
-                        "total_emg": p.luck_emg,
-                        "result": p.result,
-                        "luck_adjusted_result": p.luck_adjusted,
-                    },
-                    "marks": dict(p.marks),
-                }
-                for p in self.players
-            ],
-            "decisions": [
-                {
-                    "game": d.game,
-                    "move": d.move,
-                    "player": d.player,
-                    "kind": d.kind,
-                    "played": d.played,
-                    "best": d.best,
-                    "error_emg": d.error_emg,
-                    "mark": d.mark,
-                    "gnubg_id": d.gnubg_id,
-                    **({"error_mwc": d.error_mwc} if d.error_mwc is not None else {}),
-                    **_review_json(d),
-                }
-                for d in self.decisions
-            ],
-            "mwc": [{"game": g, "move": mv, "value": v} for g, mv, v in self.track],
-        }
+RECHECK_ROLLOUT = RolloutSettings(trials=72, truncate=0, cubeful=True, bearoff_truncation=True)
+"""How a marked decision is judged again: the best and the played play, or the three cube
+actions, rolled out cubeful to the end."""
 
 
 def _emg_diff(a: float, b: float, state: CubeState) -> float:
@@ -365,15 +170,19 @@ class _Judge:
         names: tuple[str, str],
         marks: Thresholds,
         race_rollouts: bool = True,
+        verify: str | None = None,
     ) -> None:
+        if verify is not None:
+            marked_at_least("", verify)  # a known mark, or MarkError
         self.bot = player
         self.plies = plies
         self.marks = marks
         self.race_rollouts = race_rollouts
+        self.verify = verify
         self.stats = (PlayerStats(names[0]), PlayerStats(names[1]))
         self.decisions: list[Judged] = []
         self.track: list[tuple[int, int, float]] = []
-        self._cube: tuple[str, CubeDecision] | None = None
+        self._cube: tuple[str, CubeDecision, int] | None = None  # key, values, rollout trials
         self._luck: tuple[int, float] | None = None  # the last roll's player and luck
 
     # ------------------------------------------------------------------ values
@@ -382,8 +191,22 @@ class _Judge:
         key = m.gnubg_id().split(":")[0] + repr(CubeState.from_match(m))
         if self._cube is None or self._cube[0] != key:
             decision = self.bot.cube_decision(m.position, CubeState.from_match(m), self.plies)
-            self._cube = (key, decision)
+            self._cube = (key, decision, 0)
         return self._cube[1]
+
+    def cube_errors(self, m: Match, kind: str) -> dict[str, float]:
+        """The cube errors now (:func:`cube_errors`); when the one of ``kind`` would get a
+        mark the judge verifies, the decision is rolled out first and its values kept."""
+        state = CubeState.from_match(m)
+        errors = cube_errors(self.cube(m), state)
+        assert self._cube is not None
+        if self._cube[2] == 0 and self._recheck(errors[kind], m.position, race=False):
+            result = self._rollout(m, cube=True)
+            nd, dt, dp = (c.mwc if c.mwc is not None else c.equity for c in result.candidates)
+            decision = decision_from_values(nd, dt, dp, state)
+            self._cube = (self._cube[0], decision, result.trials)
+            errors = cube_errors(decision, state)
+        return errors
 
     def cube_values(self, m: Match) -> CubeValues:
         """The doubler's three values now in EMG and the proper action, for the review."""
@@ -391,7 +214,20 @@ class _Judge:
         state = CubeState.from_match(m)
         nd, dt, dp = (float(to_emg(v, state, self.bot.met)) for v in d[:3])
         mwc = None if state.is_money else (d.no_double, d.double_take, d.double_pass)
-        return CubeValues(nd, dt, dp, proper_action(d, state), mwc)
+        trials = self._cube[2] if self._cube is not None else 0
+        return CubeValues(nd, dt, dp, proper_action(d, state), mwc, trials)
+
+    def _recheck(self, error: float, pos: Position, race: bool = True) -> bool:
+        """Whether a decision with ``error`` at ``pos`` is judged again by rollouts: a
+        marked race play (when race rollouts are on), any other decision marked
+        ``verify`` or worse; never a pure bear-off, which the database decides."""
+        word = mark(error, self.marks)
+        b = boards_array([pos.board])
+        if not word or is_bearoff(b)[0]:
+            return False
+        if race and is_race(b)[0] and self.race_rollouts:
+            return True
+        return self.verify is not None and marked_at_least(word, self.verify)
 
     # ------------------------------------------------------------------ decisions
     def add(
@@ -435,9 +271,7 @@ class _Judge:
     def missed_double(self, m: Match, game: int, row: int, player: int) -> None:
         """Judge not doubling before a roll when the player could double: the decision
         counts when it was close (doubling not wrong by 0.16 or more)."""
-        state = CubeState.from_match(m)
-        d = self.cube(m)
-        errors = cube_errors(d, state)
+        errors = self.cube_errors(m, "no double")
         error = errors["no double"]
         close = errors["double"] < _CLOSE
         s = self.stats[player]
@@ -450,7 +284,7 @@ class _Judge:
 
     def double(self, m: Match, game: int, row: int, player: int) -> None:
         """Judge an actual double (the taker's best answer is what doubling gets)."""
-        error = cube_errors(self.cube(m), CubeState.from_match(m))["double"]
+        error = self.cube_errors(m, "double")["double"]
         self.stats[player].cube_decisions += 1
         self.stats[player].cube_error += error
         best = "Double" if error <= 0.0 else "No double"
@@ -458,7 +292,7 @@ class _Judge:
 
     def answer(self, m: Match, game: int, row: int, player: int, took: bool) -> None:
         """Judge a take or a pass (the doubler's values, the taker's loss)."""
-        errors = cube_errors(self.cube(m), CubeState.from_match(m))
+        errors = self.cube_errors(m, "take" if took else "pass")
         error = errors["take" if took else "pass"]
         right = "Pass" if errors["take"] > 0.0 else "Take"
         self.stats[player].cube_decisions += 1
@@ -503,8 +337,8 @@ class _Judge:
         candidates = [Candidate.of(r) for r in shown]
         best_move = best.move
         value = best.mwc if best.mwc is not None else best.equity
-        if self.race_rollouts and mark(error, self.marks) and _unsure_race(m.position):
-            error, best_move, candidates = self._race_rollout(m, dice, best_move, mine.move, shown)
+        if self._recheck(error, m.position):
+            error, best_move, candidates = self._rolled_play(m, dice, best_move, mine.move, shown)
         s = self.stats[player]
         s.unforced += 1
         s.checker_error += error
@@ -522,23 +356,27 @@ class _Judge:
             luck=luck[1] if luck is not None and luck[0] == player else None,
         )
 
-    def _race_rollout(
-        self, m: Match, dice: tuple[int, int], best: Move, played: Move, shown: list[RankedMove]
-    ) -> tuple[float, Move, list[Candidate]]:
-        """The error of a marked race play judged again by rollouts of the best and the
-        played play (:data:`RACE_ROLLOUT`), the better of them, and the candidates to show
-        with those two from the rollout, best first."""
+    def _rollout(self, m: Match, **what: Any) -> RolloutResult:
+        """:data:`RECHECK_ROLLOUT` of ``m``'s position (``what``: the dice and plays, or
+        ``cube=True``) with the judge's net and match equity table."""
         bot = self.bot
-        result = rollout(
+        return rollout(
             m.position,
             CubeState.from_match(m),
-            dice=dice,
-            moves=[str(best), str(played)],
-            settings=RACE_ROLLOUT,
+            settings=RECHECK_ROLLOUT,
             weights=str(bot.weights_path),
             bearoff=bot.evaluator.bearoff is not None,
             met=bot.met,
+            **what,
         )
+
+    def _rolled_play(
+        self, m: Match, dice: tuple[int, int], best: Move, played: Move, shown: list[RankedMove]
+    ) -> tuple[float, Move, list[Candidate]]:
+        """The error of a marked play judged again by rollouts of the best and the played
+        play, the better of them, and the candidates to show with those two from the
+        rollout, best first."""
+        result = self._rollout(m, dice=dice, moves=[str(best), str(played)])
         n = result.trials
         rolled = {
             c.play: Candidate(c.play, c.equity, c.probabilities, 0, c.mwc, n)
@@ -550,33 +388,6 @@ class _Judge:
         others = [Candidate.of(r) for r in shown if str(r.move) not in rolled]
         candidates = sorted(rolled.values(), key=lambda c: -c.equity) + others
         return error, by_play[top.move], candidates[: max(len(shown), len(rolled))]
-
-
-def _unsure_race(pos: Position) -> bool:
-    """A race (no contact) that is not a pure bear-off, where the database is exact."""
-    b = boards_array([pos.board])
-    return bool(is_race(b)[0] and not is_bearoff(b)[0])
-
-
-def _review_json(d: Judged) -> dict[str, Any]:
-    """What shows a decision beyond its error: the dice and the candidates of a checker
-    play, with the luck of its roll; a cube decision's three values and proper action."""
-    out: dict[str, Any] = {}
-    if d.dice is not None:
-        out["dice"] = list(d.dice)
-    if d.candidates:
-        out["candidates"] = [
-            {"play": c.move, "equity": c.equity, "probabilities": list(c.probabilities)}
-            | ({"mwc": c.mwc} if c.mwc is not None else {})
-            | {"plies": c.plies}
-            | ({"rollout_trials": c.rollout_trials} if c.rollout_trials else {})
-            for c in d.candidates
-        ]
-    if d.luck is not None:
-        out["luck_emg"] = d.luck
-    if d.cube is not None:
-        out["cube"] = dataclasses.asdict(d.cube)
-    return out
 
 
 def _other(value: float, state: CubeState) -> float:
@@ -614,22 +425,24 @@ def mat_rows(game: GameFile) -> list[int]:
 def analyse(
     source: Match | MatchFile,
     player: NeuralPlayer | None = None,
-    plies: int = 1,
+    plies: int = 2,
     names: tuple[str, str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     marks: Thresholds = THRESHOLDS,
     race_rollouts: bool = True,
+    verify: str | None = None,
 ) -> Analysis:
     """Judge every decision of ``source`` (a Match or a file model) at ``plies`` with
-    ``player`` (the shipped net by default), marking errors by ``marks``; a marked race play
-    is judged again by rollouts unless ``race_rollouts`` is False.
-    ``progress(done, total)`` is called after each action."""
+    ``player`` (the shipped net by default), marking errors by ``marks``.  A marked race
+    play is judged again by rollouts unless ``race_rollouts`` is False, and any other
+    decision marked ``verify`` ('doubtful', 'bad' or 'very bad') or worse when it is given
+    (:data:`RECHECK_ROLLOUT`).  ``progress(done, total)`` is called after each action."""
     if isinstance(source, Match):
         record = matchfile.from_match(source, names or ("Player 0", "Player 1"))
     else:
         record = source
     bot = player if player is not None else NeuralPlayer(0)
-    judge = _Judge(bot, plies, names or record.players, marks, race_rollouts)
+    judge = _Judge(bot, plies, names or record.players, marks, race_rollouts, verify)
     m = matchfile.starting_match(record)
     total = sum(len(g.actions) for g in record.games)
     done = 0
@@ -663,7 +476,7 @@ def analyse(
         end = _standing(m, bot.met)
         for k in (0, 1):
             judge.stats[k].result += end[k] - start_mwc[k]
-    return Analysis(judge.stats, judge.decisions, judge.track, plies, record.length)
+    return Analysis(judge.stats, judge.decisions, judge.track, plies, record.length, verify)
 
 
 def _standing(m: Match, met: MatchEquityTable) -> tuple[float, float]:

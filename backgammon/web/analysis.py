@@ -42,7 +42,7 @@ __all__ = [
     "write_result",
 ]
 
-PLIES = 1
+PLIES = 2
 """The depth of the web analysis (the terminal's default)."""
 NAMES = 100
 """The longest player name a board is drawn with (a match file's names may pass the web's

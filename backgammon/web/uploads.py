@@ -134,7 +134,7 @@ def upload_router(store: Store) -> APIRouter:
     async def upload(
         request: Request,
         name: Annotated[str, Query(min_length=1, max_length=200, description="the file's name")],
-        plies: Annotated[int, Query(ge=0, le=1, description="the depth (0 or 1)")] = PLIES,
+        plies: Annotated[int, Query(ge=0, le=2, description="the depth (0, 1 or 2)")] = PLIES,
     ) -> JSONResponse:
         """Send a .mat or SGF file (the body) to be analysed; the answer names its review."""
         busy = sum(not job.done() for job in running.values())

@@ -112,7 +112,7 @@ function cubeTable(d) {
   return `<div class="scroll"><table id="cube"><caption class="sr-only">The cube for ${esc(names[d.kind === "take" ? 1 - d.player : d.player])}, the doubler</caption>` +
     `<thead><tr><th scope="col">Action</th><th scope="col">EMG</th>${m ? '<th scope="col">MWC</th>' : ""}</tr></thead><tbody>` +
     rows.map(([label, v, k]) => `<tr><td>${label}</td><td>${signed(v)}</td>${m ? `<td>${pct(c.mwc[k])}</td>` : ""}</tr>`).join("") +
-    `</tbody></table></div><p>Proper cube action: <b>${esc(c.proper)}</b> (values for ${esc(names[d.kind === "take" ? 1 - d.player : d.player])}, the doubler).</p>`;
+    `</tbody></table></div><p>Proper cube action: <b>${esc(c.proper)}</b> (values for ${esc(names[d.kind === "take" ? 1 - d.player : d.player])}, the doubler${c.rollout_trials ? `; rollout of ${c.rollout_trials} trials` : ""}).</p>`;
 }
 let drawn = 0;             // the newest board asked for (older answers are dropped)
 async function drawBoard(d) {
