@@ -57,7 +57,7 @@ def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Serv
         page.wait_for_url(f"{server.url}/m/{match_id}/analysis")
         page.wait_for_selector("#analyse:not([hidden])")
         page.click("#analyse")
-        page.wait_for_selector("#result:not([hidden])", timeout=120_000)
+        page.wait_for_selector("#result:not([hidden])", timeout=300_000)
         assert page.locator("#players tr").count() >= 8
         assert page.locator("#graph polyline").count() == 1
         first = page.locator("#decisions li").nth(1)
