@@ -5,6 +5,7 @@ rollout endpoint's bounds and cancel."""
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from backgammon.judging.evaluate import best_plays
 from backgammon.judging.rollout import RolloutSettings, rollout
 from backgammon.play.match import Match
 from backgammon.players import CubeState, get
+from backgammon.records import mat
 from backgammon.records.convert import read_text
 from backgammon.records.matchfile import to_match
 from backgammon.web import create_app
@@ -101,9 +103,35 @@ def test_upload_errors_change_nothing(client: TestClient, db: Path) -> None:
     error(client.post("/api/uploads", content=data), 400, "invalid_request")  # no name
     r = client.post("/api/uploads", params={"name": "a.mat", "plies": 3}, content=data)
     error(r, 400, "invalid_request")
+    r = client.post("/api/uploads", params={"name": "a.mat", "verify": "awful"}, content=data)
+    error(r, 400, "invalid_request")
     assert uploads_kept(db) == 0
     error(client.get("/api/uploads/nothing"), 404, "not_found")
     error(client.get("/review/nothing"), 404, "not_found")
+
+
+def test_an_upload_can_have_its_very_bad_marks_rolled_out(db: Path, tmp_path: Path) -> None:
+    """``verify`` reaches the analysis: the first game of the sample has one very bad play at
+    0-ply, which comes back judged by a rollout, with the numbers the library gives."""
+    record = read_text(SAMPLE.read_text(), "mat")
+    one = dataclasses.replace(record, games=record.games[:1])
+    data = mat.write_record(one).encode()
+    with TestClient(create_app(str(db), bot_processes=1)) as client:
+        params = {"name": "one.mat", "plies": 0, "verify": "very bad"}
+        r = client.post("/api/uploads", params=params, content=data)
+        assert r.status_code == 202, r.text
+        done = wait_done(client, f"/api/uploads/{r.json()['id']}")
+    assert done["status"] == "done" and done["verify"] == "very bad"
+    a = done["analysis"]
+    mine = analyse(read_text(data.decode(), "mat"), plies=0, verify="very bad").to_json()
+    assert a["verify"] == "very bad"
+    assert [d["error_emg"] for d in a["decisions"]] == pytest.approx(
+        [d["error_emg"] for d in mine["decisions"]], abs=1e-5
+    )  # the same rollouts, to float32 rounding
+    rolled = [
+        d for d in a["decisions"] if any("rollout_trials" in c for c in d.get("candidates", []))
+    ]
+    assert [(d["game"], d["move"]) for d in rolled] == [(1, 4)]
 
 
 def test_an_uploaded_file_is_analysed_numbered_and_kept(db: Path) -> None:

@@ -102,9 +102,10 @@ def replay_steps(game: Game, decisions: list[dict[str, Any]]) -> None:
             d["step"] = at = found
 
 
-def analysed(record: MatchFile, out: str, plies: int) -> dict[str, Any]:
-    """In a worker: ``record`` analysed at ``plies`` as JSON, the progress written as
-    ``[done, total]`` beside ``out`` meanwhile (see :func:`progress_of`)."""
+def analysed(record: MatchFile, out: str, plies: int, verify: str | None = None) -> dict[str, Any]:
+    """In a worker: ``record`` analysed at ``plies`` as JSON (decisions marked ``verify`` or
+    worse rolled out again), the progress written as ``[done, total]`` beside ``out``
+    meanwhile (see :func:`progress_of`)."""
     from backgammon.judging.analysis import analyse
 
     progress = Path(out + ".progress")
@@ -116,7 +117,7 @@ def analysed(record: MatchFile, out: str, plies: int) -> dict[str, Any]:
             last[0] = now
             progress.write_text(json.dumps([done, total]))
 
-    return analyse(record, plies=plies, progress=report).to_json()
+    return analyse(record, plies=plies, progress=report, verify=verify).to_json()
 
 
 def write_result(out: str, result: dict[str, Any]) -> None:

@@ -104,6 +104,7 @@ _uploads = sa.Table(
     sa.Column("plies", sa.Integer, nullable=False),
     sa.Column("analysis", sa.Text),  # JSON once analysed
     sa.Column("error", sa.Text),  # why the analysis failed
+    sa.Column("verify", sa.Text),  # the mark from which decisions are rolled out again
 )
 
 
@@ -118,6 +119,7 @@ class UploadRow:
     plies: int
     analysis: str | None = None
     error: str | None = None
+    verify: str | None = None
 
 
 class StoreError(RuntimeError):
@@ -383,7 +385,8 @@ class Store:
 
     def create_upload(self, row: UploadRow) -> None:
         """Keep an uploaded match file (to be analysed)."""
-        values = {k: getattr(row, k) for k in ("id", "created", "name", "text", "plies")}
+        keys = ("id", "created", "name", "text", "plies", "verify")
+        values = {k: getattr(row, k) for k in keys}
         with self.transaction(f"store the upload {row.id}", write=True) as conn:
             conn.execute(sa.insert(_uploads).values(**values))
 

@@ -16,7 +16,7 @@ import time
 from concurrent.futures import Future
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -40,9 +40,9 @@ _SUFFIXES = (".mat", ".sgf", ".txt")
 """File names taken: the two formats, and a text export (its format told by its text)."""
 
 
-def _job(record: MatchFile, out: str, plies: int) -> None:
+def _job(record: MatchFile, out: str, plies: int, verify: str | None) -> None:
     """In the worker: analyse an uploaded file, each decision numbered as its move log."""
-    result = analysed(record, out, plies)
+    result = analysed(record, out, plies, verify)
     annotate(result, to_match(record), record.players)
     write_result(out, result)
 
@@ -111,7 +111,7 @@ def upload_router(store: Store) -> APIRouter:
         if job is not None and not job.done():
             return
         out = folder / f"{row.id}.json"
-        job = analysis_pool().submit(_job, record, str(out), row.plies)
+        job = analysis_pool().submit(_job, record, str(out), row.plies, row.verify)
         job.add_done_callback(lambda j: keep(row.id, j))
         running[row.id] = job
 
@@ -135,6 +135,10 @@ def upload_router(store: Store) -> APIRouter:
         request: Request,
         name: Annotated[str, Query(min_length=1, max_length=200, description="the file's name")],
         plies: Annotated[int, Query(ge=0, le=2, description="the depth (0, 1 or 2)")] = PLIES,
+        verify: Annotated[
+            Literal["doubtful", "bad", "very bad"] | None,
+            Query(description="roll out again the decisions marked this badly or worse"),
+        ] = None,
     ) -> JSONResponse:
         """Send a .mat or SGF file (the body) to be analysed; the answer names its review."""
         busy = sum(not job.done() for job in running.values())
@@ -143,7 +147,7 @@ def upload_router(store: Store) -> APIRouter:
         data = await _body(request)
         record = await asyncio.to_thread(read_upload, name, data)
         text = data.decode("utf-8-sig")
-        row = UploadRow(secrets.token_urlsafe(8), time.time(), name, text, plies)
+        row = UploadRow(secrets.token_urlsafe(8), time.time(), name, text, plies, verify=verify)
         await request.app.state.server.db(store.create_upload, row, write=True)
         start(row, record)
         body = {"id": row.id, "status": "running", "review": f"/review/{row.id}"}
@@ -154,7 +158,7 @@ def upload_router(store: Store) -> APIRouter:
         """``status`` running (``progress`` [done, total]), done (``analysis``) or failed
         (``error``), with the file's ``name``."""
         row = await row_of(request, upload_id)
-        base = {"name": row.name, "plies": row.plies}
+        base = {"name": row.name, "plies": row.plies, "verify": row.verify}
         job = running.get(upload_id)
         if job is not None:
             out = folder / f"{upload_id}.json"

@@ -17,7 +17,7 @@ __all__ = ["BASELINE", "HEAD", "migrate"]
 
 BASELINE = "0001"
 """The schema the releases before Alembic made (matches, actions, analyses, uploads)."""
-HEAD = "0002"
+HEAD = "0003"
 """The newest revision."""
 
 _LATER_COLUMNS = {"bot_since": "REAL", "options": "{} NOT NULL DEFAULT '{{}}'"}

@@ -41,7 +41,7 @@ async function poll() {
     setTimeout(poll, 700);
   } else if (s.status === "done") {
     $("bar").hidden = true;
-    const depth = `${s.analysis.plies}-ply`;
+    const depth = `${s.analysis.plies}-ply` + (s.analysis.verify ? `, ${s.analysis.verify} marks rolled out again` : "");
     $("status").textContent = upload || s.current ? `Analysed at ${depth}.` : `Analysed at ${depth} (the match has gone on since).`;
     $("analyse").hidden = upload || s.current; $("analyse").textContent = "Analyse again";
     over = !!s.over;
