@@ -86,18 +86,30 @@ class Trailer:
             self.chosen[(board, dice)] = found
         return found
 
-    def survival(self, pos: Position, games: int) -> np.ndarray:
-        """S(j), the chance that the side on roll in ``pos`` has borne no checker off after
-        j of its rolls (j = 0 .. MAX_ROLLS - 1)."""
+    def times(self, pos: Position, games: int) -> tuple[np.ndarray, np.ndarray]:
+        """For ``games`` games of the side on roll in ``pos`` alone: after how many rolls
+        it bore its first checker off, and after how many its last checker left the other
+        side's home board (0 if none is there; MAX_ROLLS: not within the table's range)."""
         first = np.full(games, MAX_ROLLS)
+        escaped = np.full(games, MAX_ROLLS)
         for g in range(games):
             board = pos.board
+            if not any(x > 0 for x in board[19:]):
+                escaped[g] = 0
             for k in range(1, MAX_ROLLS):
                 dice = (self.rng.randint(1, 6), self.rng.randint(1, 6))
                 board = self._play(board, dice)
+                if escaped[g] == MAX_ROLLS and not any(x > 0 for x in board[19:]):
+                    escaped[g] = k
                 if sum(max(x, 0) for x in board) < 15:
                     first[g] = k
                     break
+        return first, escaped
+
+    def survival(self, pos: Position, games: int) -> np.ndarray:
+        """S(j), the chance that the side on roll in ``pos`` has borne no checker off after
+        j of its rolls (j = 0 .. MAX_ROLLS - 1)."""
+        first, _ = self.times(pos, games)
         return np.array([(first > j).mean() for j in range(MAX_ROLLS)])
 
     def gammons(self, pos: Position, games: int) -> tuple[float, float] | None:
