@@ -398,7 +398,7 @@ def test_a_race_play_the_net_misjudges_is_cleared_by_rollouts(net: NeuralPlayer)
     played = m.position.parse_move("4/off 2/1", (6, 1))
     judged = {}
     for check in (False, True):
-        judge = _Judge(net, 1, ("a", "b"), THRESHOLDS, race_rollouts=check)
+        judge = _Judge(net, 1, ("a", "b"), THRESHOLDS, rollouts=check)
         judge.checker(m, 1, 1, 0, played)
         judged[check] = judge.decisions[0]
     assert judged[False].mark == "very bad" and judged[False].best == "4/off 1/off"
@@ -423,22 +423,22 @@ def test_contact_and_bear_off_plays_are_not_rolled_out(net: NeuralPlayer) -> Non
     assert d.mark and all(c.rollout_trials == 0 for c in d.candidates)
 
 
-def test_verify_rolls_out_a_cube_decision_the_search_calls_very_bad(net: NeuralPlayer) -> None:
+def test_a_cube_decision_the_search_calls_very_bad_is_rolled_out(net: NeuralPlayer) -> None:
     """A double and pass gnubg's 2-ply rates right (double, pass: no double 0.949, double/take
     1.008), met in a match gnubg played against itself at its best: our 2-ply calls the
-    double and the pass very bad; with ``verify`` both are rolled out and not marked."""
+    double and the pass very bad; rolled out (the default), neither is marked."""
     judged = {}
-    for verify in (None, "very bad"):
+    for rollouts in (False, True):
         m = Match.from_gnubg_id("bG6DAQNmbhMHAA:cAlgAAAACAAE")
-        judge = _Judge(net, 2, ("a", "b"), THRESHOLDS, verify=verify)
+        judge = _Judge(net, 2, ("a", "b"), THRESHOLDS, rollouts=rollouts)
         doubler = m.turn
         assert doubler is not None
         judge.double(m, 1, 9, doubler)
         m.double(player=doubler)
         judge.answer(m, 1, 9, 1 - doubler, took=False)
-        judged[verify] = judge.decisions
-    assert [d.mark for d in judged[None]] == ["very bad", "very bad"]
-    after = judged["very bad"]
+        judged[rollouts] = judge.decisions
+    assert [d.mark for d in judged[False]] == ["very bad", "very bad"]
+    after = judged[True]
     assert [(d.played, d.best, d.mark) for d in after] == [
         ("Double", "Double", ""),
         ("Pass", "Pass", ""),

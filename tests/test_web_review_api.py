@@ -149,8 +149,8 @@ def test_an_uploaded_file_is_analysed_numbered_and_kept(db: Path) -> None:
     a = done["analysis"]
     mine = analyse(record, plies=0).to_json()
     assert [d["error_emg"] for d in a["decisions"]] == pytest.approx(
-        [d["error_emg"] for d in mine["decisions"]]
-    )
+        [d["error_emg"] for d in mine["decisions"]], abs=1e-5
+    )  # a very bad cube decision is rolled out: the same to float32 rounding
     assert a["names"] == ["gnubg", "root"]
     assert [g["score"] for g in a["games"]] == [[0, 0], [0, 2], [0, 3]]
     # Each decision's line is the move log's line that tells it, as the match page writes it.

@@ -26,11 +26,11 @@ network player, and returns an :class:`Analysis`.  The definitions are gnubg's
 * a play in a race (no contact left, not a pure bear-off) that the search marks is judged
   again by cubeful rollouts of the best and the played play to the end (72 variance-reduced
   trials): races are where the net's gammon chances are furthest off, and such rollouts
-  agree with gnubg's 2-ply within a point (gnubg marks by its search alone); with
-  ``verify``, any other decision marked that badly or worse is judged again the same way
-  (a cube decision by rollouts of no double and double/take), as eXtreme Gammon's users
-  roll out their blunders: where the net misjudges a blitz, a prime or a cube, lookahead
-  inherits its error and only playing on finds it;
+  agree with gnubg's 2-ply within a point (gnubg marks by its search alone); so is a cube
+  decision marked very bad (rollouts of no double and double/take), and with ``verify`` any
+  decision marked that badly or worse, as eXtreme Gammon's users roll out their blunders:
+  where the net misjudges a blitz, a prime or a cube, lookahead inherits its error and only
+  playing on finds it;
 * luck of a roll: the value of the best play of the roll rolled minus the average over the
   36 rolls (the 30 non-doubles for an opening roll), at 0-ply; the luck-adjusted result is
   the result (MWC won, or points in money) minus the luck in the same unit, the opponent's
@@ -169,7 +169,7 @@ class _Judge:
         plies: int,
         names: tuple[str, str],
         marks: Thresholds,
-        race_rollouts: bool = True,
+        rollouts: bool = True,
         verify: str | None = None,
     ) -> None:
         if verify is not None:
@@ -177,7 +177,7 @@ class _Judge:
         self.bot = player
         self.plies = plies
         self.marks = marks
-        self.race_rollouts = race_rollouts
+        self.rollouts = rollouts
         self.verify = verify
         self.stats = (PlayerStats(names[0]), PlayerStats(names[1]))
         self.decisions: list[Judged] = []
@@ -200,7 +200,7 @@ class _Judge:
         state = CubeState.from_match(m)
         errors = cube_errors(self.cube(m), state)
         assert self._cube is not None
-        if self._cube[2] == 0 and self._recheck(errors[kind], m.position, race=False):
+        if self._cube[2] == 0 and self._recheck(errors[kind], m.position, cube=True):
             result = self._rollout(m, cube=True)
             nd, dt, dp = (c.mwc if c.mwc is not None else c.equity for c in result.candidates)
             decision = decision_from_values(nd, dt, dp, state)
@@ -217,15 +217,16 @@ class _Judge:
         trials = self._cube[2] if self._cube is not None else 0
         return CubeValues(nd, dt, dp, proper_action(d, state), mwc, trials)
 
-    def _recheck(self, error: float, pos: Position, race: bool = True) -> bool:
-        """Whether a decision with ``error`` at ``pos`` is judged again by rollouts: a
-        marked race play (when race rollouts are on), any other decision marked
-        ``verify`` or worse; never a pure bear-off, which the database decides."""
+    def _recheck(self, error: float, pos: Position, cube: bool = False) -> bool:
+        """Whether a decision with ``error`` at ``pos`` is judged again by rollouts: with
+        ``rollouts`` on, a marked race play and a cube decision marked very bad (where the
+        net is known to misjudge), and any decision marked ``verify`` or worse; never a pure
+        bear-off, which the database decides."""
         word = mark(error, self.marks)
         b = boards_array([pos.board])
         if not word or is_bearoff(b)[0]:
             return False
-        if race and is_race(b)[0] and self.race_rollouts:
+        if self.rollouts and (word == "very bad" if cube else bool(is_race(b)[0])):
             return True
         return self.verify is not None and marked_at_least(word, self.verify)
 
@@ -429,20 +430,21 @@ def analyse(
     names: tuple[str, str] | None = None,
     progress: Callable[[int, int], None] | None = None,
     marks: Thresholds = THRESHOLDS,
-    race_rollouts: bool = True,
+    rollouts: bool = True,
     verify: str | None = None,
 ) -> Analysis:
     """Judge every decision of ``source`` (a Match or a file model) at ``plies`` with
-    ``player`` (the shipped net by default), marking errors by ``marks``.  A marked race
-    play is judged again by rollouts unless ``race_rollouts`` is False, and any other
-    decision marked ``verify`` ('doubtful', 'bad' or 'very bad') or worse when it is given
-    (:data:`RECHECK_ROLLOUT`).  ``progress(done, total)`` is called after each action."""
+    ``player`` (the shipped net by default), marking errors by ``marks``.  Unless
+    ``rollouts`` is False, a marked race play and a cube decision marked very bad are
+    judged again by rollouts (:data:`RECHECK_ROLLOUT`), and so is any decision marked
+    ``verify`` ('doubtful', 'bad' or 'very bad') or worse when it is given.
+    ``progress(done, total)`` is called after each action."""
     if isinstance(source, Match):
         record = matchfile.from_match(source, names or ("Player 0", "Player 1"))
     else:
         record = source
     bot = player if player is not None else NeuralPlayer(0)
-    judge = _Judge(bot, plies, names or record.players, marks, race_rollouts, verify)
+    judge = _Judge(bot, plies, names or record.players, marks, rollouts, verify)
     m = matchfile.starting_match(record)
     total = sum(len(g.actions) for g in record.games)
     done = 0
