@@ -25,12 +25,15 @@ _POINTS_DOWN = tuple(range(24, 0, -1))
 # roll and no checker is on the bar, two steps by different checkers do not interfere, so
 # the plays are (larger die, smaller die) pairs of steps legal on the original board, plus
 # one checker taking both dice in either order; otherwise a depth-first search tries both
-# orders.  Results are kept once each under an exact integer key (see _P).
+# orders.  Results are kept once each under an exact integer key (see _P).  Nothing can be
+# borne off while two checkers are outside the home board, or one that the larger die
+# alone does not bring home (a bear-off needs every checker home before its step).
 #
 # Doubles: a play is fully described by how many steps start from each point, f(s), taken
 # in descending order of source (as gnubg does), and different f give different results,
 # so enumerating f gives each result exactly once, with no duplicates to remove: nested
 # loops when no checker is on the bar and nothing can be borne off, a search otherwise.
+# Nothing can be borne off while the checkers outside need four steps or more to come home.
 
 
 def generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
@@ -47,14 +50,15 @@ def generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
     if hi_die == lo_die:
         if board[25]:
             return _generate_double_bar(board, hi_die)
-        if sum([x for x in board[7:25] if x > 0]) >= 4:
+        outside = [s for s in range(7, 25) if board[s] > 0]
+        if sum([board[s] * ((s - 7) // hi_die + 1) for s in outside]) >= 4:
             return _generate_double_free(board, hi_die)
         return _generate_double(board, hi_die)
     occupied = [s for s in _POINTS_DOWN if board[s] > 0]
     bar = board[25]
     if bar:
         return _generate_two_bar(board, occupied, hi_die, lo_die)
-    if sum([board[s] for s in occupied if s > 6]) >= 2:
+    if occupied and (sum([board[s] for s in occupied if s > 6]) >= 2 or occupied[0] - hi_die > 6):
         return _generate_two_free(board, occupied, hi_die, lo_die)
     return _generate_two(list(board), occupied, hi_die, lo_die)
 
