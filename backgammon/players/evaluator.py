@@ -63,7 +63,7 @@ class CompositeEvaluator:
     def evaluate(self, boards: IntArray) -> FloatArray:
         """The probabilities for the side on roll of each board, finished or not."""
         with_race = getattr(self.nets, "evaluate_with_race", None)
-        if with_race is not None and not boards[:, 25].any() and not boards[:, 0].any():
+        if with_race is not None and not boards[:, ::25].any():  # the two bars, points 0 and 25
             # With no checker on a bar a finished game is a race: the nets' race flags
             # spare the search for finished games in the many batches with none.
             p, race = with_race(boards)
@@ -115,8 +115,7 @@ class CompositeEvaluator:
             one = ~two
             rest = sub[one]
             r = q[one]
-            r[:, 0] = self.bearoff.win_probabilities(rest)
-            r[:, 1], r[:, 3] = self.bearoff.gammon_probabilities(rest)
+            r[:, 0], r[:, 1], r[:, 3] = self.bearoff.probabilities(rest)
             r[:, 2] = 0.0
             r[:, 4] = 0.0
             q[one] = r
