@@ -341,7 +341,7 @@ def _sides(boards: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
 
 def is_bearoff(boards: IntArray) -> npt.NDArray[np.bool_]:
     """True where both sides have every checker in their home board (none on the bar)."""
-    return np.asarray(~(boards[:, 7:26] > 0).any(axis=1) & ~(boards[:, 0:19] < 0).any(axis=1))
+    return np.asarray((boards[:, 7:26].max(axis=1) <= 0) & (boards[:, 0:19].min(axis=1) >= 0))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
