@@ -98,7 +98,7 @@ class Net:
         layer's product."""
         w1, b1, w2, b2 = self._weights32()  # scaled
         x = x.astype(np.float32, copy=False)
-        used = np.flatnonzero(x.any(axis=0))
+        used = np.logical_or.reduce(x, axis=0).nonzero()[0]  # as flatnonzero(any), fewer calls
         z = x @ w1 if 2 * len(used) > len(w1) else x[:, used] @ w1[used]
         z += b1
         # sigmoid(2z) = (tanh(z) + 1) / 2: with the weights' scales, what sigmoid() gives
