@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.bearoff import BearoffDatabase, is_bearoff
+from backgammon.players.bearoff import BearoffDatabase, all_bearoffs, is_bearoff
 from backgammon.players.bearoff2 import TwoSidedDatabase
 from backgammon.players.probabilities import game_over_probs
 
@@ -62,6 +62,15 @@ class CompositeEvaluator:
 
     def evaluate(self, boards: IntArray) -> FloatArray:
         """The probabilities for the side on roll of each board, finished or not."""
+        if (
+            self.bearoff is not None
+            and self.consistent
+            and len(boards)
+            and all_bearoffs(boards)
+            and _none_finished(boards)
+        ):
+            # The databases answer every board (all five chances): the nets are not asked.
+            return self._bearoff(boards, np.zeros((len(boards), 5)))
         with_race = getattr(self.nets, "evaluate_with_race", None)
         if with_race is not None and not boards[:, ::25].any():  # the two bars, points 0 and 25
             # With no checker on a bar a finished game is a race: the nets' race flags
