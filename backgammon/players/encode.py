@@ -221,9 +221,10 @@ def is_crashed(b: IntArray) -> npt.NDArray[np.bool_]:
 def _shot_mask(src: IntArray, blots: IntArray) -> npt.NDArray[np.uint64]:
     """The 36-bit set of rolls with which a checker of the bit set ``src`` (bit i: point
     i + 1, the bar 25) hits a blot of the bit set ``blots``."""
-    hits = ((src[:, None] >> _DIST[None, :]) & blots[:, None]) != 0  # (N, 24): distance d+1
-    masked = np.where(hits, _ROLL_MASKS[1:25][None, :], np.uint64(0))
-    return np.asarray(np.bitwise_or.reduce(masked, axis=1))
+    # (24, N), distance d + 1 in row d: the reduction runs over whole rows, not short ones.
+    hits = ((src >> _DIST[:, None]) & blots) != 0
+    masked = np.where(hits, _ROLL_MASKS[1:25, None], np.uint64(0))
+    return np.asarray(np.bitwise_or.reduce(masked, axis=0))
 
 
 def shot_masks(b: IntArray) -> npt.NDArray[np.uint64]:
