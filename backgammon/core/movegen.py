@@ -25,12 +25,16 @@ _POINTS_DOWN = tuple(range(24, 0, -1))
 # roll and no checker is on the bar, two steps by different checkers do not interfere, so
 # the plays are (larger die, smaller die) pairs of steps legal on the original board, plus
 # one checker taking both dice in either order; otherwise a depth-first search tries both
-# orders.  Results are kept once each under an exact integer key (see _P).
+# orders.  Results are kept once each under an exact integer key (see _P).  Nothing can be
+# borne off while two checkers are outside the home board, or one that the larger die
+# alone does not bring home (a bear-off needs every checker home before its step).
 #
 # Doubles: a play is fully described by how many steps start from each point, f(s), taken
 # in descending order of source (as gnubg does), and different f give different results,
 # so enumerating f gives each result exactly once, with no duplicates to remove: nested
-# loops when no checker is on the bar and nothing can be borne off, a search otherwise.
+# loops over non-increasing sources when no checker is on the bar (checking each bear-off
+# as the play goes when one may come: not while the checkers outside need four steps or
+# more to come home), a search after the bar's checkers enter otherwise.
 
 
 def generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
@@ -47,14 +51,15 @@ def generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
     if hi_die == lo_die:
         if board[25]:
             return _generate_double_bar(board, hi_die)
-        if sum([x for x in board[7:25] if x > 0]) >= 4:
+        outside = [s for s in range(7, 25) if board[s] > 0]
+        if sum([board[s] * ((s - 7) // hi_die + 1) for s in outside]) >= 4:
             return _generate_double_free(board, hi_die)
         return _generate_double(board, hi_die)
     occupied = [s for s in _POINTS_DOWN if board[s] > 0]
     bar = board[25]
     if bar:
         return _generate_two_bar(board, occupied, hi_die, lo_die)
-    if sum([board[s] for s in occupied if s > 6]) >= 2:
+    if occupied and (sum([board[s] for s in occupied if s > 6]) >= 2 or occupied[0] - hi_die > 6):
         return _generate_two_free(board, occupied, hi_die, lo_die)
     return _generate_two(list(board), occupied, hi_die, lo_die)
 
@@ -373,94 +378,92 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
 
 
 def _generate_double(b: tuple[int, ...], die: int) -> list[Move]:
-    """Doubles (R8) in general (bar, bear-off): a search over how many steps start from
-    each point, highest first."""
-    bar = b[25]
-    if bar and b[25 - die] < -1:
-        return []  # R13: the entry point is closed, nothing can move
-    # Points a step can ever start from: holding a checker or reached from such a point,
-    # with an open landing point (bearing off is checked as the search goes).
-    sources = []
+    """Doubles with no checker on the bar when something may be borne off within the roll:
+    as :func:`_generate_double_free`, each step that bears off allowed only with every
+    checker home and, for a larger number, none left on a higher point (R14-R15), as the
+    play goes on.  Landing points stay open or closed (a bear-off opens none)."""
     kept = [False] * 32
-    for s in range(25, 0, -1):
+    sources = []
+    for s in range(24, 0, -1):
         t = s - die
         if (b[s] > 0 or kept[s + die]) and (t <= 0 or b[t] >= -1):
             kept[s] = True
             sources.append(s)
-    own = [x if x > 0 else 0 for x in b]
-    # run[s]: at most how many steps one checker on s can still take (our steps never close
-    # a point), for pruning branches that cannot reach the most dice already found (R9).
-    run = [0] * 26
-    for s in range(1, 26):
+    have = [x if x > 0 else 0 for x in b]  # checkers on each point; borne off: to 0
+    outside = sum(have[7:25])  # checkers outside the home board
+    first: list[Step | None] = [None] * 26
+    again: list[Step | None] = [None] * 26
+    dest = [0] * 26  # where a step from s lands (0: off)
+    enter = [0] * 26  # 1 if that step brings a checker home
+    off = [False] * 26  # the step bears off, then needs everything home (R14)
+    over = [False] * 26  # with a larger number, also nothing higher (R15)
+    for s in sources:
         t = s - die
-        run[s] = 1 if t <= 0 else 0 if b[t] < -1 else min(4, 1 + run[t])
-    count = len(sources)
-    reach = [0] * (count + 1)
-    for i in range(count - 1, -1, -1):
-        reach[i] = reach[i + 1] + own[sources[i]] * run[sources[i]]
-    f = [0] * 32  # steps started from each point (index up to 25 + die)
-    plays: list[Move] = []
-    best = 0
+        if t > 0:
+            first[s], again[s] = (s, t, b[t] == -1), (s, t, False)
+            dest[s], enter[s] = t, s > 6 >= t
+        else:
+            first[s] = again[s] = (s, 0, False)
+            off[s], over[s] = True, t < 0
+    down: list[list[int]] = [[]] * 26  # the sources from each one down, itself included
+    for i, s in enumerate(sources):
+        down[s] = sources[i:]
+
+    def barred(s: int) -> bool:
+        """Whether a checker on ``s`` may not be borne off now (R14-R15)."""
+        return bool(outside or (over[s] and any(have[s + 1 : 7])))
+
     new = tuple.__new__
-
-    def search(i: int, left: int, pending: int, outside: int, steps: tuple[Step, ...]) -> None:
-        # pending: steps still open to checkers that arrived on points not yet visited;
-        # outside: checkers not yet in the home board.  Points where nothing can start are
-        # skipped in the loop; choosing zero steps at a point is the loop's next turn.
-        nonlocal best, plays
-        while left and i < count:
-            bound = reach[i] + pending
-            if 4 - left + (left if left < bound else bound) < best:
-                return
-            s = sources[i]
-            i += 1
-            arrived = f[s + die]
-            avail = own[s] + arrived
-            if not avail:
+    four: list[Move] = []
+    three: list[Move] = []
+    two: list[Move] = []
+    one: list[Move] = []
+    for s1 in sources:
+        if not have[s1] or (off[s1] and barred(s1)):
+            continue
+        t1 = dest[s1]
+        have[s1] -= 1
+        have[t1] += 1
+        outside -= enter[s1]
+        step1 = first[s1]
+        more1 = False
+        for s2 in down[s1]:
+            if not have[s2] or (off[s2] and barred(s2)):
                 continue
-            pending -= arrived * run[s]
-            t = s - die
-            if t > 0:
-                x = b[t]
-                hit = x == -1
-                entering = s > 6 >= t
-            else:
-                # R14-R15: everything home, and a larger number only from the highest point.
-                if outside or (t and any(own[p] - f[p] + f[p + die] for p in range(s + 1, 7))):
+            more1 = True
+            t2 = dest[s2]
+            step2 = again[s2] if s2 == s1 else first[s2]
+            have[s2] -= 1
+            have[t2] += 1
+            outside -= enter[s2]
+            more2 = False
+            for s3 in down[s2]:
+                if not have[s3] or (off[s3] and barred(s3)):
                     continue
-                t = 0
-                hit = False
-                entering = False
-            first = (s, t, hit)
-            rest = (s, t, False)
-            top = left if avail > left else avail
-            taken = steps + (first,)  # noqa: RUF005 (faster than unpacking)
-            for k in range(top, top - 1 if s == BAR else 0, -1):
-                if k == left:  # the last of the four numbers: a complete play, no search
-                    move = new(Move, taken + (rest,) * (k - 1) if k > 1 else taken)
-                    if best == 4:
-                        plays.append(move)
-                    else:
-                        best = 4
-                        plays = [move]
-                    continue
-                f[s] = k
-                search(
-                    i,
-                    left - k,
-                    pending + k * run[t] if t else pending,
-                    outside - k if entering else outside,
-                    taken + (rest,) * (k - 1) if k > 1 else taken,
-                )
-            f[s] = 0
-            if s == BAR:
-                return  # R12: every checker on the bar enters first
-        used = 4 - left
-        if used > best:
-            best = used
-            plays = [new(Move, steps)]
-        elif used == best and used:
-            plays.append(new(Move, steps))
-
-    search(0, 4, 0, sum(own[7:]), ())
-    return plays
+                more2 = True
+                t3 = dest[s3]
+                step3 = again[s3] if s3 == s2 else first[s3]
+                have[s3] -= 1
+                have[t3] += 1
+                outside -= enter[s3]
+                for s4 in down[s3]:
+                    if not have[s4] or (off[s4] and barred(s4)):
+                        continue
+                    step4 = again[s4] if s4 == s3 else first[s4]
+                    four.append(new(Move, (step1, step2, step3, step4)))
+                if not four:  # R9: as many numbers as possible
+                    three.append(new(Move, (step1, step2, step3)))
+                have[s3] += 1
+                have[t3] -= 1
+                outside += enter[s3]
+            if not more2 and not (four or three):
+                two.append(new(Move, (step1, step2)))
+            have[s2] += 1
+            have[t2] -= 1
+            outside += enter[s2]
+        if not more1 and not (four or three or two):
+            one.append(new(Move, (step1,)))
+        have[s1] += 1
+        have[t1] -= 1
+        outside += enter[s1]
+    return four or three or two or one

@@ -293,23 +293,33 @@ class BearoffDatabase:
 
     def win_probabilities(self, boards: IntArray) -> FloatArray:
         """Vectorised :meth:`win_probability` of ``(N, 26)`` boards that are both bear-offs."""
-        mine = np.maximum(boards[:, 1:7], 0)
-        theirs = np.maximum(-boards[:, 24:18:-1], 0)
-        p = self.table[indices(mine)]
-        q_cum = self.cumulative[indices(theirs)]
-        q_at_least = 1.0 - np.concatenate([np.zeros((len(boards), 1)), q_cum[:, :-1]], axis=1)
-        return np.asarray((p * q_at_least).sum(axis=1))
+        return self._win(*_sides(boards))
 
     def gammon_probabilities(self, boards: IntArray) -> tuple[FloatArray, FloatArray]:
         """P(the side on roll wins a gammon) and P(it loses one) of ``(N, 26)`` boards that
         are both bear-offs: a side wins a gammon by bearing its last checker off before the
         other, with all 15 checkers left, bears its first one off (gnubg's one-sided
         bear-off evaluation)."""
-        mine = np.maximum(boards[:, 1:7], 0)
-        theirs = np.maximum(-boards[:, 24:18:-1], 0)
-        i_mine, i_theirs = indices(mine), indices(theirs)
-        n = len(boards)
-        zero = np.zeros((n, 1))
+        return self._gammons(*_sides(boards))
+
+    def probabilities(self, boards: IntArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """:meth:`win_probabilities` and :meth:`gammon_probabilities` of the same boards,
+        each side's home board looked up once."""
+        sides = _sides(boards)
+        return self._win(*sides), *self._gammons(*sides)
+
+    def _win(
+        self, mine: IntArray, theirs: IntArray, i_mine: IntArray, i_theirs: IntArray
+    ) -> FloatArray:
+        p = self.table[i_mine]
+        q_cum = self.cumulative[i_theirs]
+        q_at_least = 1.0 - np.concatenate([np.zeros((len(mine), 1)), q_cum[:, :-1]], axis=1)
+        return np.asarray((p * q_at_least).sum(axis=1))
+
+    def _gammons(
+        self, mine: IntArray, theirs: IntArray, i_mine: IntArray, i_theirs: IntArray
+    ) -> tuple[FloatArray, FloatArray]:
+        zero = np.zeros((len(mine), 1))
         # I finish in k rolls; they have not borne one off in their k - 1 (they roll second).
         theirs_none_yet = 1.0 - np.concatenate([zero, self.first_cumulative[i_theirs, :-1]], axis=1)
         win = (self.table[i_mine] * theirs_none_yet).sum(axis=1)
@@ -321,9 +331,23 @@ class BearoffDatabase:
         return np.asarray(win), np.asarray(lose)
 
 
+def _sides(boards: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """Each side's home board (points 1-6 from its side) of bear-off boards, and their
+    indices in the table."""
+    mine = np.maximum(boards[:, 1:7], 0)
+    theirs = np.maximum(-boards[:, 24:18:-1], 0)
+    return mine, theirs, indices(mine), indices(theirs)
+
+
 def is_bearoff(boards: IntArray) -> npt.NDArray[np.bool_]:
     """True where both sides have every checker in their home board (none on the bar)."""
-    return np.asarray(~(boards[:, 7:26] > 0).any(axis=1) & ~(boards[:, 0:19] < 0).any(axis=1))
+    return np.asarray((boards[:, 7:26].max(axis=1) <= 0) & (boards[:, 0:19].min(axis=1) >= 0))
+
+
+def all_bearoffs(boards: IntArray) -> bool:
+    """``is_bearoff(boards).all()`` for a non-empty batch, in two reductions (one when the
+    side on roll has a checker outside, as in most batches)."""
+    return bool(boards[:, 7:26].max() <= 0 and boards[:, 0:19].min() >= 0)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

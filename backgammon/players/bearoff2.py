@@ -30,7 +30,7 @@ import numpy.typing as npt
 from backgammon.core.position import Position
 from backgammon.core.values import iter_weighted_rolls
 from backgammon.players.bearoff import cache_path as _one_sided_cache_path
-from backgammon.players.bearoff import indices, position_index, positions
+from backgammon.players.bearoff import indices, is_bearoff, position_index, positions
 from backgammon.players.cube import CubeDecision, CubeState, decision_from_values
 
 __all__ = [
@@ -240,15 +240,11 @@ class TwoSidedDatabase:
     def covers(boards: IntArray) -> BoolArray:
         """True where both sides have at most six checkers left, all on their home boards."""
         b = np.asarray(boards)
-        mine_home = np.maximum(b[:, 1:7], 0).sum(axis=1)
-        theirs_home = np.maximum(-b[:, 19:25], 0).sum(axis=1)
-        mine_all = np.maximum(b, 0).sum(axis=1)
-        theirs_all = np.maximum(-b, 0).sum(axis=1)
+        # In a bear-off the home boards hold every checker, and only that side's.
         return np.asarray(
-            (mine_all == mine_home)
-            & (theirs_all == theirs_home)
-            & (mine_all <= MAX_CHECKERS)
-            & (theirs_all <= MAX_CHECKERS)
+            is_bearoff(b)
+            & (b[:, 1:7].sum(axis=1) <= MAX_CHECKERS)
+            & (b[:, 19:25].sum(axis=1) >= -MAX_CHECKERS)
         )
 
     @staticmethod

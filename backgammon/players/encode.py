@@ -221,9 +221,10 @@ def is_crashed(b: IntArray) -> npt.NDArray[np.bool_]:
 def _shot_mask(src: IntArray, blots: IntArray) -> npt.NDArray[np.uint64]:
     """The 36-bit set of rolls with which a checker of the bit set ``src`` (bit i: point
     i + 1, the bar 25) hits a blot of the bit set ``blots``."""
-    hits = ((src[:, None] >> _DIST[None, :]) & blots[:, None]) != 0  # (N, 24): distance d+1
-    masked = np.where(hits, _ROLL_MASKS[1:25][None, :], np.uint64(0))
-    return np.asarray(np.bitwise_or.reduce(masked, axis=1))
+    # (24, N), distance d + 1 in row d: the reduction runs over whole rows, not short ones.
+    hits = ((src >> _DIST[:, None]) & blots) != 0
+    masked = np.where(hits, _ROLL_MASKS[1:25, None], np.uint64(0))
+    return np.asarray(np.bitwise_or.reduce(masked, axis=0))
 
 
 def shot_masks(b: IntArray) -> npt.NDArray[np.uint64]:
@@ -270,19 +271,12 @@ _SCALE = np.array(
     [1 / 100, 1 / 5, 1 / 6, 1 / 6, 1 / 5, 1 / 3, 1 / 36, 1 / 6, 1 / 15, 1 / 2, 1 / 15]
 )
 """Each side feature's scale (the order is that of :func:`_side_features`)."""
-_SCALE_BY_TYPE = {np.dtype(t): _SCALE.astype(t) for t in (np.float32, np.float64)}
-_UNITS_BY_TYPE = {np.dtype(t): _UNITS.astype(t) for t in (np.float32, np.float64)}
+_SCALE_BY_TYPE: dict[np.dtype[Any], FloatArray] = {
+    np.dtype(t): _SCALE.astype(t) for t in (np.float32, np.float64)
+}
 
 
-# Checker counts of a side in one exact product: pips (the bar counts 25), back checkers
-# (the opponent's home board and the bar), outfield checkers (points 7-18), all checkers.
-_COUNTS = np.zeros((25, 4), dtype=np.float32)
-_COUNTS[:, 0] = np.arange(1, 26)
-_COUNTS[18:25, 1] = 1
-_COUNTS[6:18, 2] = 1
-_COUNTS[:, 3] = 1
 _MASK24 = (1 << 24) - 1
-_HOME = (1 << 6) - 1
 
 
 def _front_windows() -> IntArray:
@@ -313,32 +307,83 @@ def _bit_sets(b: IntArray, mine: IntArray) -> IntArray:
     return np.asarray(packed.view("<u4")[..., 0].astype(np.int64))
 
 
+def _point_table() -> FloatArray:
+    """For each point 1-25 (the bar) and signed count -15..15, at row ``31 * (point - 1) +
+    count + 15``: on points 1-24 Tesauro's four units of the side's own checkers (none for
+    the opponent's), on the bar its count, a constant 1, whether any is there, and 0."""
+    table = np.zeros((25 * 31, 4))
+    for point in range(1, 26):
+        for count in range(-15, 16):
+            n = max(count, 0)
+            row = _UNITS[n] if point < 25 else (n, 1, n > 0, 0)
+            table[31 * (point - 1) + count + 15] = row
+    return table
+
+
+_POINT_ROWS = np.arange(25, dtype=np.int64) * 31 + 15
+_POINT_TABLE_BY_TYPE: dict[np.dtype[Any], FloatArray] = {
+    np.dtype(t): _point_table().astype(t) for t in (np.float32, np.float64)
+}
+
+
+def _feature_weights() -> FloatArray:
+    """The product that turns a side's 100 point units (:func:`_point_table`) into its
+    linear side features (in :func:`_side_features`'s order, with zero columns for the
+    three that are not linear) and five bit sets (bit p-1: point p): made points, points
+    held, and, seen from the other side (bit 24-p), blots and made points, then whether
+    the bar holds a checker.  Every product and partial sum is an integer below 2**24, so
+    exact in float32, whatever the order of the sums."""
+    w = np.zeros((100, 16))
+    for p in range(1, 25):
+        for k, checkers in enumerate((1, 1, 1, 2)):  # the units sum to the count
+            row = w[4 * (p - 1) + k]
+            row[0] = p * checkers  # pips
+            row[4] = checkers * (p >= 19)  # back checkers
+            row[8] = checkers * (7 <= p <= 18)  # outfield checkers
+            row[10] = -checkers  # borne off: 15 less those in play
+        held, made = w[4 * (p - 1)], w[4 * (p - 1) + 1]
+        held[1], made[1] = 1, -1  # blots
+        made[2] = p <= 6  # home board points
+        made[5] = p >= 19  # anchors
+        made[11], held[12] = 2.0 ** (p - 1), 2.0 ** (p - 1)
+        held[13], made[13] = 2.0 ** (24 - p), -(2.0 ** (24 - p))  # blots, seen from across
+        made[14] = 2.0 ** (24 - p)
+    w[96, [0, 4, 9, 10]] = 25, 1, 1, -1  # the bar's checkers
+    w[97, 10] = 15
+    w[98, 15] = 1
+    return w
+
+
+_FEATURE_WEIGHTS_BY_TYPE: dict[np.dtype[Any], FloatArray] = {
+    np.dtype(t): _feature_weights().astype(t) for t in (np.float32, np.float64)
+}
+
+
 def _side_features(
-    b: IntArray, mine: IntArray, dtype: type[np.floating[Any]] = np.float64
-) -> tuple[FloatArray, IntArray, IntArray, IntArray]:
-    """Features of the side on roll of each board (``mine`` is ``max(b[:, 1:26], 0)``),
-    its rearmost checker's point (0 when all are off), and the bit sets (bit p-1: point p)
-    of its made points and of the opponent's; the features in ``dtype``.  Each is a small
-    integer, exact in ``dtype``, scaled last, so a board's features do not depend on its
-    batch."""
-    src, made, blots, their_blots, blocked = _bit_sets(b, mine).T
+    both: IntArray, dtype: type[np.floating[Any]] = np.float64
+) -> tuple[FloatArray, FloatArray, IntArray, IntArray, IntArray]:
+    """Tesauro's units and the features of the side on roll of each of ``both`` (boards,
+    then the same boards seen from the other side), its rearmost checker's point (0 when
+    all are off), and the bit sets (bit p-1: point p) of its made points and of the
+    opponent's.  Each feature is a small integer, exact in ``dtype``, scaled last, so a
+    board's features do not depend on its batch; the linear ones and the bit sets come from
+    one product (:func:`_feature_weights`)."""
+    n = len(both) // 2
+    rows = _POINT_TABLE_BY_TYPE[np.dtype(dtype)].take(both[:, 1:26] + _POINT_ROWS, axis=0)
+    units = rows.reshape(2 * n, 100)
+    linear = units @ _FEATURE_WEIGHTS_BY_TYPE[np.dtype(dtype)]
+    bits = linear[:, 11:].astype(np.int64)
+    made, src = bits[:, 0], bits[:, 1] | bits[:, 4] << 24
+    theirs = np.concatenate([bits[n:, 2:4], bits[:n, 2:4]])  # the other side's, from here
+    their_blots, blocked = theirs[:, 0], theirs[:, 1]
     rear = np.frexp(src.astype(np.float64))[1].astype(np.int64)  # highest bit (0: none)
-    counts = mine.astype(np.float32) @ _COUNTS  # exact: at most 375
-    features = np.empty((len(b), _SIDE_FEATURES + 2), dtype=dtype)
-    features[:, 0] = counts[:, 0]
-    features[:, 1] = np.bitwise_count(blots)
-    features[:, 2] = np.bitwise_count(made & _HOME)
+    features = linear[:, :11]
     features[:, 3] = _longest_run(made)
-    features[:, 4] = counts[:, 1]
-    features[:, 5] = np.bitwise_count(made >> 18)  # anchors in the opponent's home board
     features[:, 6] = np.bitwise_count(_shot_mask(src, their_blots))
     # Opponent points on the six points in front of the rearmost checker (rear-6 .. rear-1).
     features[:, 7] = np.bitwise_count(blocked & _FRONT[rear])
-    features[:, 8] = counts[:, 2]
-    features[:, 9] = mine[:, 24]
-    features[:, 10] = 15 - counts[:, 3]  # borne off
     features *= _SCALE_BY_TYPE[np.dtype(dtype)]
-    return features, rear, made, blocked
+    return units[:, :96], features, rear, made, blocked
 
 
 def _escape_table() -> IntArray:
@@ -415,12 +460,11 @@ def encode_with_race(
     b = np.asarray(b, dtype=np.int64)
     n = len(b)
     both = np.concatenate([b, -b[:, ::-1]])  # the side on roll, then the other side
-    mine = np.maximum(both[:, 1:26], 0)
-    units = _UNITS_BY_TYPE[np.dtype(dtype)].take(mine[:, :24], axis=0).reshape(2 * n, 96)
-    side, rear, made_bits, blocked = _side_features(both, mine, dtype)
+    units, side, rear, made_bits, blocked = _side_features(both, dtype)
     race = rear[:n] + rear[n:] < 25  # the rearmost checkers have passed each other
     parts = [units[:n], units[n:], side[:n], side[n:], race[:, None]]
     if version == 2:
+        mine = np.maximum(both[:, 1:26], 0)
         front = 25 - np.concatenate([rear[n:], rear[:n]])
         extra = _extra_features(mine, rear, front, made_bits, blocked)
         parts += [extra[:n], extra[n:]]

@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.bearoff import BearoffDatabase, is_bearoff
+from backgammon.players.bearoff import BearoffDatabase, all_bearoffs, is_bearoff
 from backgammon.players.bearoff2 import TwoSidedDatabase
 from backgammon.players.probabilities import game_over_probs
 
@@ -62,8 +62,17 @@ class CompositeEvaluator:
 
     def evaluate(self, boards: IntArray) -> FloatArray:
         """The probabilities for the side on roll of each board, finished or not."""
+        if (
+            self.bearoff is not None
+            and self.consistent
+            and len(boards)
+            and all_bearoffs(boards)
+            and _none_finished(boards)
+        ):
+            # The databases answer every board (all five chances): the nets are not asked.
+            return self._bearoff(boards, np.zeros((len(boards), 5)))
         with_race = getattr(self.nets, "evaluate_with_race", None)
-        if with_race is not None and not boards[:, 25].any() and not boards[:, 0].any():
+        if with_race is not None and not boards[:, ::25].any():  # the two bars, points 0 and 25
             # With no checker on a bar a finished game is a race: the nets' race flags
             # spare the search for finished games in the many batches with none.
             p, race = with_race(boards)
@@ -115,8 +124,7 @@ class CompositeEvaluator:
             one = ~two
             rest = sub[one]
             r = q[one]
-            r[:, 0] = self.bearoff.win_probabilities(rest)
-            r[:, 1], r[:, 3] = self.bearoff.gammon_probabilities(rest)
+            r[:, 0], r[:, 1], r[:, 3] = self.bearoff.probabilities(rest)
             r[:, 2] = 0.0
             r[:, 4] = 0.0
             q[one] = r

@@ -98,7 +98,7 @@ class Net:
         layer's product."""
         w1, b1, w2, b2 = self._weights32()  # scaled
         x = x.astype(np.float32, copy=False)
-        used = np.flatnonzero(x.any(axis=0))
+        used = np.logical_or.reduce(x, axis=0).nonzero()[0]  # as flatnonzero(any), fewer calls
         z = x @ w1 if 2 * len(used) > len(w1) else x[:, used] @ w1[used]
         z += b1
         # sigmoid(2z) = (tanh(z) + 1) / 2: with the weights' scales, what sigmoid() gives
@@ -109,8 +109,7 @@ class Net:
         y += b2
         np.tanh(y, out=y)
         y += 1.0
-        y *= 0.5
-        return y.astype(np.float64)
+        return np.multiply(y, 0.5, dtype=np.float64)  # exact: the float32 halves, widened
 
     def arrays(self, prefix: str) -> dict[str, FloatArray]:
         """The weights as named arrays (for ``np.savez``)."""

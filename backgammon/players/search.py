@@ -483,5 +483,5 @@ class Searcher:
             return moves[0]
         if plies <= 0:
             after = after_boards(position.board, moves)
-            return moves[int(np.argmax(self.equity(self.probs_after(after))))]
+            return moves[int(self.equity(self.probs_after(after)).argmax())]
         return self.rank_moves(position, dice, plies)[0][0]
