@@ -37,7 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from records_helpers import run_gnubg
 
 from backgammon import Position
-from backgammon.judging.analysis import Analysis, analyse, mat_rows
+from backgammon.judging.analysis import analyse, mat_rows
+from backgammon.judging.results import Analysis
 from backgammon.players.neural import NeuralPlayer
 from backgammon.players.probabilities import game_over_probs
 from backgammon.players.search import Searcher

@@ -20,16 +20,8 @@ from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnu
 
 from backgammon import Position
 from backgammon.cli.advice import hint_lines
-from backgammon.judging.analysis import (
-    RECHECK_ROLLOUT,
-    THRESHOLDS,
-    MarkError,
-    _Judge,
-    analyse,
-    mark,
-    mat_rows,
-)
-from backgammon.judging.results import review_json
+from backgammon.judging.analysis import RECHECK_ROLLOUT, _Judge, analyse, mat_rows
+from backgammon.judging.results import THRESHOLDS, MarkError, mark, review_json
 from backgammon.play.match import Match
 from backgammon.players.cube import (
     CubeAction,
@@ -340,7 +332,7 @@ def test_every_checker_decision_carries_its_review(net: NeuralPlayer) -> None:
     """The review's data: each unforced play has its dice, the best plays (ranked, at one
     depth) with the played one among them, the luck of its roll; each cube decision its
     three values and the proper action."""
-    from backgammon.judging.analysis import REVIEW_CANDIDATES
+    from backgammon.judging.results import REVIEW_CANDIDATES
 
     a = analyse(_first_games(2), net, 0)
     checker = [d for d in a.decisions if d.kind == "checker"]

@@ -130,7 +130,8 @@ def tutor_warning(
     """The tutor's warning when ``action`` ("move" with ``move``, or "roll", "double",
     "take", "pass") loses at least gnubg's "bad" threshold (0.06 EMG); None otherwise or
     when the bot gives no equities."""
-    from backgammon.judging.analysis import THRESHOLDS, cube_errors, judge_play, mark
+    from backgammon.judging.analysis import cube_errors, judge_play
+    from backgammon.judging.results import THRESHOLDS, mark
 
     bad = dict(THRESHOLDS)["bad"]
     if not isinstance(bot, NeuralPlayer):

@@ -19,13 +19,13 @@ from rich.text import Text
 from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.records import read_record_file
 from backgammon.cli.render import signed
-from backgammon.judging.analysis import (
+from backgammon.judging.analysis import analyse
+from backgammon.judging.results import (
     MARK_WORDS,
     THRESHOLDS,
     Analysis,
     Judged,
     ThresholdError,
-    analyse,
     thresholds,
 )
 from backgammon.play.match import Match

@@ -49,22 +49,16 @@ from backgammon.core.position import Position
 from backgammon.core.values import Move, iter_rolls
 from backgammon.judging.evaluate import proper_action
 from backgammon.judging.results import (
-    MARK_WORDS,
-    RATINGS,
     REVIEW_CANDIDATES,
     THRESHOLDS,
     Analysis,
     Candidate,
     CubeValues,
     Judged,
-    MarkError,
     PlayerStats,
-    ThresholdError,
     Thresholds,
     mark,
     marked_at_least,
-    rating,
-    thresholds,
 )
 from backgammon.judging.rollout import RolloutResult, RolloutSettings, rollout
 from backgammon.play.match import Match, Phase
@@ -91,26 +85,11 @@ from backgammon.records.matchfile import (
 )
 
 __all__ = [
-    "MARK_WORDS",
-    "RATINGS",
     "RECHECK_ROLLOUT",
-    "REVIEW_CANDIDATES",
-    "THRESHOLDS",
-    "Analysis",
-    "Candidate",
-    "CubeValues",
-    "Judged",
-    "MarkError",
-    "PlayerStats",
-    "ThresholdError",
-    "Thresholds",
     "analyse",
     "cube_errors",
     "judge_play",
-    "mark",
     "mat_rows",
-    "rating",
-    "thresholds",
 ]
 
 _CLOSE = 0.16  # a no-double counts as a cube decision when doubling was wrong by less
