@@ -220,7 +220,8 @@ class Analysis:
     plies: int
     length: int
     verify: str | None = None
-    """The mark from which decisions were judged again by rollouts (races: any mark)."""
+    """The mark from which every decision was judged again by rollouts (None: only the
+    default's, marked race plays and very bad cube decisions)."""
 
     def errors(self, at_least: str = "bad") -> list[Judged]:
         """The decisions marked ``at_least`` ('doubtful', 'bad' or 'very bad') or worse."""
