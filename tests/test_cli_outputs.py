@@ -203,6 +203,11 @@ def test_the_match_is_saved_after_every_action(tmp_path: Path) -> None:
         term.wait(lambda screen: last_line(screen).endswith(">") and "confirm" not in screen[-80:])
     finally:
         term.close()  # the terminal goes away: no quit, no Ctrl-C
+    # The hang-up finds the program saving once more (a closed terminal reads as the end of
+    # input), and kill-server does not wait for it: give it the few seconds a save takes.
+    deadline = time.monotonic() + 15
+    while len(list(tmp_path.iterdir())) > 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
     saved = (tmp_path / "live.mat").read_text("utf-8")
     assert " 3 point match" in saved and re.search(r"\s1\) \d\d: \S+", saved), saved
     assert [p.name for p in tmp_path.iterdir()] == ["live.mat"]
