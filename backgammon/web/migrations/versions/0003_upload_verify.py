@@ -11,5 +11,18 @@ down_revision: str | None = "0002"
 
 
 def upgrade() -> None:
-    """Add ``uploads.verify``."""
-    op.add_column("uploads", sa.Column("verify", sa.Text))
+    """Add ``uploads.verify``; a database older than uploads gets the whole table."""
+    if "uploads" in sa.inspect(op.get_bind()).get_table_names():
+        op.add_column("uploads", sa.Column("verify", sa.Text))
+        return
+    op.create_table(
+        "uploads",
+        sa.Column("id", sa.Text, primary_key=True),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("name", sa.Text, nullable=False),
+        sa.Column("text", sa.Text, nullable=False),
+        sa.Column("plies", sa.Integer, nullable=False),
+        sa.Column("analysis", sa.Text),
+        sa.Column("error", sa.Text),
+        sa.Column("verify", sa.Text),
+    )
