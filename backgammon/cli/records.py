@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -81,17 +82,23 @@ def write_mat(m: Match, path: Path, names: tuple[str, str], comment: str = "") -
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """SIGHUP, SIGTERM and SIGINT held back while the block runs, delivered after it (where
-    the platform can hold signals)."""
-    held = {signal.SIGINT, signal.SIGTERM} | {getattr(signal, "SIGHUP", signal.SIGTERM)}
-    if not hasattr(signal, "pthread_sigmask"):
+    """SIGHUP, SIGTERM and SIGINT held back while the block runs, delivered after it.  A
+    handler notes them (any thread may receive a signal sent to the process, so masking the
+    main thread alone is not enough); the first one noted is sent again once the old
+    handlers are back."""
+    held = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    noted: list[int] = []
+    old = {s: signal.signal(s, lambda sig, _frame: noted.append(sig)) for s in held}
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        for s, handler in old.items():
+            signal.signal(s, handler)
+        if noted:
+            os.kill(os.getpid(), noted[0])
 
 
 def read_record_file(path: Path) -> matchfile.MatchFile:
