@@ -13,7 +13,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import Connection
 
-__all__ = ["BASELINE", "HEAD", "migrate"]
+__all__ = ["BASELINE", "HEAD", "baseline_upload_columns", "migrate"]
 
 BASELINE = "0001"
 """The schema the releases before Alembic made (matches, actions, analyses, uploads)."""
@@ -22,6 +22,20 @@ HEAD = "0003"
 
 _LATER_COLUMNS = {"bot_since": "REAL", "options": "{} NOT NULL DEFAULT '{{}}'"}
 """Columns the baseline's ``matches`` gained before Alembic, added to a database older still."""
+
+
+def baseline_upload_columns() -> list[sa.Column[object]]:
+    """The ``uploads`` table's columns as the baseline made them (revision 0003 makes the
+    table so, with its own column, for a database older than uploads)."""
+    return [
+        sa.Column("id", sa.Text, primary_key=True),
+        sa.Column("created", sa.Float, nullable=False),
+        sa.Column("name", sa.Text, nullable=False),
+        sa.Column("text", sa.Text, nullable=False),
+        sa.Column("plies", sa.Integer, nullable=False),
+        sa.Column("analysis", sa.Text),
+        sa.Column("error", sa.Text),
+    ]
 
 
 def _config(conn: Connection) -> Config:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from backgammon.web.migrations import baseline_upload_columns
+
 revision = "0001"
 down_revision: str | None = None
 
@@ -43,13 +45,4 @@ def upgrade() -> None:
         sa.Column("analysis", sa.Text, nullable=False),
         sa.Column("created", sa.Float, nullable=False),
     )
-    op.create_table(
-        "uploads",
-        sa.Column("id", sa.Text, primary_key=True),
-        sa.Column("created", sa.Float, nullable=False),
-        sa.Column("name", sa.Text, nullable=False),
-        sa.Column("text", sa.Text, nullable=False),
-        sa.Column("plies", sa.Integer, nullable=False),
-        sa.Column("analysis", sa.Text),
-        sa.Column("error", sa.Text),
-    )
+    op.create_table("uploads", *baseline_upload_columns())

@@ -6,6 +6,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from backgammon.web.migrations import baseline_upload_columns
+
 revision = "0003"
 down_revision: str | None = "0002"
 
@@ -15,14 +17,4 @@ def upgrade() -> None:
     if "uploads" in sa.inspect(op.get_bind()).get_table_names():
         op.add_column("uploads", sa.Column("verify", sa.Text))
         return
-    op.create_table(
-        "uploads",
-        sa.Column("id", sa.Text, primary_key=True),
-        sa.Column("created", sa.Float, nullable=False),
-        sa.Column("name", sa.Text, nullable=False),
-        sa.Column("text", sa.Text, nullable=False),
-        sa.Column("plies", sa.Integer, nullable=False),
-        sa.Column("analysis", sa.Text),
-        sa.Column("error", sa.Text),
-        sa.Column("verify", sa.Text),
-    )
+    op.create_table("uploads", *baseline_upload_columns(), sa.Column("verify", sa.Text))
