@@ -381,16 +381,33 @@ def test_analyse_text_is_a_move_by_move_review(tmp_path: Path) -> None:
     assert r.returncode == 0 and "Review at 0-ply" in r.stdout
 
 
-def test_a_race_play_the_net_misjudges_is_cleared_by_rollouts(net: NeuralPlayer) -> None:
-    """The issue's race (gnubg: 4/off 1/off and 4/off 2/1 equal, 34% gammons each): our net
-    puts 48% gammons after 4/off 1/off and marks gnubg's 4/off 2/1 very bad; the race check
-    rolls both out to the end and finds them equal within their noise, so no mark."""
+def test_the_issues_race_play_is_judged_right(net: NeuralPlayer) -> None:
+    """The issue's race (gnubg: 4/off 1/off and 4/off 2/1 equal, 34% gammons each, rollouts
+    35-37%): the race net alone put 48% gammons after 4/off 1/off and 31% after 4/off 2/1;
+    with the leader's exact bear-off and the trailer net both leave the same gammons."""
+    m = Match.from_gnubg_id("w741BADvCQAAAA:EQGnAAAAAAAE")
+    played = m.position.parse_move("4/off 2/1", (6, 1))
+    judge = _Judge(net, 1, ("a", "b"), THRESHOLDS, rollouts=False)
+    judge.checker(m, 1, 1, 0, played)
+    judged = judge.decisions[0]
+    assert judged.mark == "" and judged.error_emg < 0.005
+    gammons = {c.move: c.probabilities[1] for c in judged.candidates}
+    assert gammons["4/off 1/off"] == pytest.approx(gammons["4/off 2/1"], abs=0.005)
+    assert 0.30 < gammons["4/off 2/1"] < 0.45
+
+
+def test_a_race_play_the_net_misjudges_is_cleared_by_rollouts() -> None:
+    """The same race judged by the race net alone (no trailer net): it marks gnubg's
+    4/off 2/1 very bad; the race check rolls both out to the end and finds them equal
+    within their noise, so no mark."""
+    alone = NeuralPlayer(0)
+    alone.evaluator.trailer = None
     m = Match.from_gnubg_id("w741BADvCQAAAA:EQGnAAAAAAAE")
     assert m.dice == (6, 1)
     played = m.position.parse_move("4/off 2/1", (6, 1))
     judged = {}
     for check in (False, True):
-        judge = _Judge(net, 1, ("a", "b"), THRESHOLDS, rollouts=check)
+        judge = _Judge(alone, 1, ("a", "b"), THRESHOLDS, rollouts=check)
         judge.checker(m, 1, 1, 0, played)
         judged[check] = judge.decisions[0]
     assert judged[False].mark == "very bad" and judged[False].best == "4/off 1/off"

@@ -17,7 +17,9 @@ import numpy.typing as npt
 
 from backgammon.players.bearoff import BearoffDatabase, all_bearoffs, is_bearoff
 from backgammon.players.bearoff2 import TwoSidedDatabase
+from backgammon.players.encode import is_race
 from backgammon.players.probabilities import game_over_probs
+from backgammon.players.trailer import TrailerNet, race_gammons
 
 __all__ = ["CompositeEvaluator", "Evaluator"]
 
@@ -42,7 +44,9 @@ class CompositeEvaluator:
     gammon is a win, a backgammon a gammon).  In a bear-off the database gives every chance
     exactly (gammons from the rolls each side needs to bear its first checker off); where
     both sides have six checkers or fewer the two-sided database gives the exact chance of
-    the best play of both sides (no gammon is possible there).
+    the best play of both sides (no gammon is possible there).  In a race where one side
+    is all home and the other has borne nothing off, ``trailer`` gives the gammons
+    (:mod:`backgammon.players.trailer`), which the race net misjudges.
     """
 
     def __init__(
@@ -51,14 +55,17 @@ class CompositeEvaluator:
         bearoff: BearoffDatabase | None = None,
         consistent: bool = True,
         two_sided: TwoSidedDatabase | None = None,
+        trailer: TrailerNet | None = None,
     ) -> None:
         """``nets`` (a :class:`~backgammon.players.net.NetPair`) judge contact and race
-        positions, ``bearoff`` and ``two_sided`` (optional) pure bear-offs; ``consistent``
+        positions, ``bearoff`` and ``two_sided`` (optional) pure bear-offs, ``trailer``
+        (with ``bearoff``) the gammons of races with a side all home; ``consistent``
         False keeps the nets' raw outputs (what TD training learns from)."""
         self.nets = nets
         self.bearoff = bearoff
         self.consistent = consistent
         self.two_sided = two_sided
+        self.trailer = trailer
 
     def evaluate(self, boards: IntArray) -> FloatArray:
         """The probabilities for the side on roll of each board, finished or not."""
@@ -109,6 +116,12 @@ class CompositeEvaluator:
             bo = is_bearoff(boards)
             if bo.any():
                 p[bo] = self._bearoff(boards[bo], p[bo])
+        if self.trailer is not None and self.bearoff is not None:
+            races = is_race(boards) if race is None else race
+            if races.any():
+                sub = p[races]
+                race_gammons(boards[races], sub, self.bearoff, self.trailer)
+                p[races] = sub
         return p
 
     def _bearoff(self, sub: IntArray, q: FloatArray) -> FloatArray:

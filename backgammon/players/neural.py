@@ -26,6 +26,7 @@ from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.net import DEFAULT_WEIGHTS, NetPair, default_nets
 from backgammon.players.probabilities import Probabilities
 from backgammon.players.search import Searcher
+from backgammon.players.trailer import TrailerNet
 
 __all__ = ["NeuralPlayer", "limit_blas_threads"]
 
@@ -77,7 +78,8 @@ class NeuralPlayer:
         self.met = met
         db = BearoffDatabase.load() if bearoff else None
         two = TwoSidedDatabase() if bearoff else None
-        self.evaluator = CompositeEvaluator(self.nets, db, two_sided=two)
+        trailer = TrailerNet.load() if bearoff else None
+        self.evaluator = CompositeEvaluator(self.nets, db, two_sided=two, trailer=trailer)
         self.searcher = Searcher(self.evaluator, odd_blend=ODD_BLEND)
         self.searcher.met = met
 

@@ -40,6 +40,7 @@ from backgammon.players.net import NetPair, default_nets
 from backgammon.players.neural import limit_blas_threads
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs, game_over_probs
 from backgammon.players.search import Searcher, best_in_segments
+from backgammon.players.trailer import TrailerNet
 
 __all__ = [
     "Candidate",
@@ -155,7 +156,8 @@ def evaluator_for(weights: str | None, bearoff: bool) -> CompositeEvaluator:
     if not bearoff:
         return CompositeEvaluator(nets)
     two = TwoSidedDatabase(progress=False)  # read at its first use
-    return CompositeEvaluator(nets, BearoffDatabase.load(progress=False), two_sided=two)
+    db = BearoffDatabase.load(progress=False)
+    return CompositeEvaluator(nets, db, two_sided=two, trailer=TrailerNet.load())
 
 
 class _Games:
