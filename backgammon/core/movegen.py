@@ -11,9 +11,6 @@ from backgammon.core.values import BAR, Move, Step
 
 __all__ = ["generate"]
 
-# Exact incremental keys for generated plays: each point is a digit in base 32 holding the
-# change of its signed count (|change| <= 15 < 16), so different results have different keys.
-_P = tuple(32**i for i in range(26))
 _POINTS_DOWN = tuple(range(24, 0, -1))
 
 
@@ -24,10 +21,11 @@ _POINTS_DOWN = tuple(range(24, 0, -1))
 # Non-doubles: a play is a step with each die.  When nothing can be borne off within the
 # roll and no checker is on the bar, two steps by different checkers do not interfere, so
 # the plays are (larger die, smaller die) pairs of steps legal on the original board, plus
-# one checker taking both dice in either order; otherwise a depth-first search tries both
-# orders.  Results are kept once each under an exact integer key (see _P).  Nothing can be
-# borne off while two checkers are outside the home board, or one that the larger die
-# alone does not bring home (a bear-off needs every checker home before its step).
+# one checker taking both dice in either order.  Nothing can be borne off while two
+# checkers are outside the home board, or one that the larger die alone does not bring home
+# (a bear-off needs every checker home before its step).  Otherwise the plays are those of
+# a search over both orders of the dice, larger first, keeping each result's first
+# spelling; a direct enumeration gives them in that order (_generate_two_off).
 #
 # Doubles: a play is fully described by how many steps start from each point, f(s), taken
 # in descending order of source (as gnubg does), and different f give different results,
@@ -61,7 +59,7 @@ def generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
         return _generate_two_bar(board, occupied, hi_die, lo_die)
     if occupied and (sum([board[s] for s in occupied if s > 6]) >= 2 or occupied[0] - hi_die > 6):
         return _generate_two_free(board, occupied, hi_die, lo_die)
-    return _generate_two(list(board), occupied, hi_die, lo_die)
+    return _generate_two_off(board, occupied, hi_die, lo_die)
 
 
 def _generate_two_bar(b: tuple[int, ...], occupied: list[int], hi: int, lo: int) -> list[Move]:
@@ -163,88 +161,164 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
     return [new(Move, (step,)) for _, _, step in lo_steps]
 
 
-def _generate_two(b: list[int], occupied: list[int], hi_die: int, lo_die: int) -> list[Move]:
-    """Non-doubles in general (bar, bear-off): both orders of the dice, step by step."""
-    P = _P
-    two: dict[int, tuple[Step, Step]] = {}
-    one: tuple[dict[int, Step], dict[int, Step]] = ({}, {})
-    first_sources = [BAR] if b[25] else occupied
-    out = sum(x for x in b[7:] if x > 0)
-    for order, (da, db) in enumerate(((hi_die, lo_die), (lo_die, hi_die))):
-        for s1 in first_sources:
-            t1 = s1 - da
-            if t1 > 0:
-                x1 = b[t1]
-                if x1 < -1:
-                    continue
-                hit1 = x1 == -1
-            else:
-                if out:
-                    continue
-                if t1 < 0 and s1 < occupied[0]:
-                    continue  # R15: a larger number bears off only from the highest point
-                t1 = 0
-                hit1 = False
-            b[s1] -= 1
-            key1 = -P[s1]
-            out1 = out - (s1 > 6 and t1 <= 6)
-            if t1:
-                if hit1:
-                    b[t1] = 1
-                    b[0] -= 1
-                    key1 += 2 * P[t1] - 1
-                else:
-                    b[t1] += 1
-                    key1 += P[t1]
-            step1 = (s1, t1, hit1)
-            # The highest point holding a checker of ours now (what R15 asks of the second).
-            if s1 != occupied[0] or b[s1]:
-                high = occupied[0]
-            else:
-                high = max(occupied[1] if len(occupied) > 1 else 0, t1)
-            second: tuple[int, ...]
-            if b[25]:
-                second = (BAR,)
-            elif t1 and t1 not in occupied:
-                second = (*occupied, t1)
-            else:
-                second = tuple(occupied)
-            found = False
-            for s2 in second:
-                if b[s2] <= 0:
-                    continue
-                t2 = s2 - db
-                if t2 > 0:
-                    x2 = b[t2]
-                    if x2 < -1:
-                        continue
-                    key = key1 - P[s2] + (2 * P[t2] - 1 if x2 == -1 else P[t2])
-                    step2 = (s2, t2, x2 == -1)
-                else:
-                    if out1:
-                        continue
-                    if t2 < 0 and s2 < high:
-                        continue
-                    key = key1 - P[s2]
-                    step2 = (s2, 0, False)
-                found = True
-                if key not in two:
-                    two[key] = (step1, step2)
-            if not found and not two:
-                one[order].setdefault(key1, step1)  # R9: this die alone
-            b[s1] += 1
-            if t1:
-                if hit1:
-                    b[t1] = -1
-                    b[0] += 1
-                else:
-                    b[t1] -= 1
+def _generate_two_off(b: tuple[int, ...], occupied: list[int], hi: int, lo: int) -> list[Move]:
+    """Non-doubles with no checker on the bar when something may be borne off: the plays of
+    a search over both orders of the dice (the larger first; then the smaller first for
+    new results only), in its order, without the search (tests/test_movegen_order.py).
+
+    Every first-and-second step pair of the larger die first is a play; only one checker
+    taking both dice (told by its start and the blot hit on the way) can repeat.  With the
+    smaller die first, a result is new only for one checker taking both dice, or when the
+    first step lets the larger die bear off (bringing the last checker home, or leaving the
+    highest point): two bear-offs are then told by their two points.
+    """
+    if not occupied:
+        return []
     new = tuple.__new__
-    if two:
-        return [new(Move, steps) for steps in two.values()]
-    # R9: if only one number can be played, play the larger if it can be played.
-    singles = one[0] or one[1]
-    return [new(Move, (step,)) for step in singles.values()]
+    high0 = occupied[0]
+    out0 = b[high0] if high0 > 6 else 0  # at most one checker is outside (see generate)
+    second_high = occupied[1] if len(occupied) > 1 else 0
+    lo_steps: list[tuple[int, int, Step]] = []  # t <= 0: a bear-off, checked as the play goes
+    for s in occupied:
+        t = s - lo
+        if t > 0:
+            if b[t] >= -1:
+                lo_steps.append((s, t, (s, t, b[t] == -1)))
+        else:
+            lo_steps.append((s, t, (s, 0, False)))
+    plays: list[Move] = []
+    add = plays.append
+    one_checker: set[int] = set()  # 32 * start + the point of the blot hit on the way (or 0)
+    both_off: set[int] = set()  # 32 * higher + lower point of two bear-offs
+    singles: list[Move] = []
+    for s1 in occupied:  # the larger die first
+        t1 = s1 - hi
+        if t1 > 0:
+            x = b[t1]
+            if x < -1:
+                continue
+            hit1 = x == -1
+        elif out0 or (t1 < 0 and s1 < high0):
+            continue  # R14-R15
+        else:
+            t1, hit1 = 0, False
+        step1 = (s1, t1, hit1)
+        singles.append(new(Move, (step1,)))
+        last = b[s1] == 1
+        out1 = out0 - (s1 > 6 >= t1)
+        high1 = high0 if s1 != high0 or not last else max(second_high, t1)
+        up = s1 + lo  # the smaller die from there lands on s1
+        for s2, t2, step2 in lo_steps:
+            if t2 <= 0 and (out1 or (t2 < 0 and s2 < high1)):
+                continue
+            if s2 == t1 or s2 == up:  # noqa: SIM109 (one checker in effect)
+                key = 32 * (s1 if s1 > s2 else s2)
+                if key in one_checker:
+                    continue
+                one_checker.add(key)
+                add(new(Move, (step1, step2)))
+            elif s2 == s1 and last:
+                continue
+            elif t2 == t1 and hit1:  # the blot is gone: the second checker joins the first
+                add(new(Move, (step1, (s2, t2, False))))
+            else:
+                if not t1 and t2 <= 0:
+                    both_off.add(32 * s1 + s2 if s1 > s2 else 32 * s2 + s1)
+                add(new(Move, (step1, step2)))
+        if t1 and b[t1] <= 0:  # the same checker goes on (R7)
+            t2 = t1 - lo
+            if t2 > 0:
+                if b[t2] < -1:
+                    continue
+                step2 = (t1, t2, b[t2] == -1)
+            elif out1 or (t2 < 0 and t1 < high1):
+                continue
+            else:
+                step2 = (t1, 0, False)
+            key = 32 * s1 + (t1 if hit1 else 0)
+            if key not in one_checker:
+                one_checker.add(key)
+                add(new(Move, (step1, step2)))
+    lo_singles: list[Move] = []
+    for s1 in occupied:  # the smaller die first: new results only
+        t1 = s1 - lo
+        if t1 > 0:
+            x = b[t1]
+            if x < -1:
+                continue
+            hit1 = x == -1
+        elif out0 or (t1 < 0 and s1 < high0):
+            continue
+        else:
+            t1, hit1 = 0, False
+        step1 = (s1, t1, hit1)
+        if not plays:
+            lo_singles.append(new(Move, (step1,)))
+        last = b[s1] == 1
+        out1 = out0 - (s1 > 6 >= t1)
+        high1 = high0 if s1 != high0 or not last else max(second_high, t1)
+        up = s1 + hi  # the larger die from there lands on s1
+        if out1 == out0 and high1 == high0:
+            # Nothing newly allowed to bear off: only one checker taking both dice.
+            if up <= 24 and b[up] > 0:
+                key = 32 * up
+                if key not in one_checker:
+                    one_checker.add(key)
+                    add(new(Move, (step1, (up, s1, False))))
+            others: list[int] = []
+        else:
+            others = occupied
+        for s2 in others:
+            if s2 == t1 or s2 == up:  # noqa: SIM109 (one checker in effect)
+                if s2 == up:
+                    key = 32 * up
+                    step2 = (up, s1, False)
+                else:  # t1 is a point of ours: no hit on the way
+                    t2 = t1 - hi
+                    if t2 > 0:
+                        if b[t2] < -1:
+                            continue
+                        step2 = (t1, t2, b[t2] == -1)
+                    elif out1 or (t2 < 0 and t1 < high1):
+                        continue
+                    else:
+                        step2 = (t1, 0, False)
+                    key = 32 * s1
+                if key not in one_checker:
+                    one_checker.add(key)
+                    add(new(Move, (step1, step2)))
+                continue
+            if s2 == s1 and last:
+                continue
+            t2 = s2 - hi
+            if t2 > 0 or out1 or (t2 < 0 and s2 < high1):
+                continue  # the larger die first makes it (or it is not legal)
+            if not out0 and (t2 == 0 or s2 >= high0):
+                continue  # legal before the first step: made with the larger die first
+            if not t1:
+                key = 32 * s1 + s2 if s1 > s2 else 32 * s2 + s1
+                if key in both_off:
+                    continue
+                both_off.add(key)
+            add(new(Move, (step1, (s2, 0, False))))
+        if t1 and (b[t1] <= 0 or not others):  # the same checker goes on (R7)
+            t2 = t1 - hi
+            if t2 > 0:
+                if b[t2] < -1:
+                    continue
+                step2 = (t1, t2, b[t2] == -1)
+            elif out1 or (t2 < 0 and t1 < high1):
+                continue
+            else:
+                step2 = (t1, 0, False)
+            key = 32 * s1 + (t1 if hit1 else 0)
+            if key not in one_checker:
+                one_checker.add(key)
+                add(new(Move, (step1, step2)))
+    if plays:
+        return plays
+    # R9: only one number can be played: the larger if it can be.
+    return singles or lo_singles
 
 
 def _generate_double_bar(b: tuple[int, ...], die: int) -> list[Move]:
