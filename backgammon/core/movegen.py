@@ -12,6 +12,12 @@ from backgammon.core.values import BAR, Move, Step
 __all__ = ["generate"]
 
 _POINTS_DOWN = tuple(range(24, 0, -1))
+# _NEAR[hi][lo][s2 - s1] (negative offsets from the end): whether a smaller-die step from s2
+# may not pair plainly with a larger-die step from s1: s2 is s1 + lo, s1, s1 - hi + lo or s1 - hi.
+_NEAR = tuple(
+    tuple(tuple(d in (lo, 0) or d - 48 in (lo - hi, -hi) for d in range(48)) for lo in range(7))
+    for hi in range(7)
+)
 
 
 # --------------------------------------------------------------------- generation
@@ -57,7 +63,7 @@ def generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
     bar = board[25]
     if bar:
         return _generate_two_bar(board, occupied, hi_die, lo_die)
-    if occupied and (sum([board[s] for s in occupied if s > 6]) >= 2 or occupied[0] - hi_die > 6):
+    if occupied and (occupied[0] - hi_die > 6 or sum([board[s] for s in occupied if s > 6]) >= 2):
         return _generate_two_free(board, occupied, hi_die, lo_die)
     return _generate_two_off(board, occupied, hi_die, lo_die)
 
@@ -113,11 +119,10 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
     """
     new = tuple.__new__
     hi_src = [s for s in occupied if s > hi and b[s - hi] >= -1]
-    lo_steps: list[tuple[int, int, Step]] = []  # the smaller die's steps, made once
-    for s in occupied:
-        if s > lo and b[s - lo] >= -1:
-            t = s - lo
-            lo_steps.append((s, t, (s, t, b[t] == -1)))
+    lo_steps = [  # the smaller die's steps, made once
+        (s, s - lo, (s, s - lo, b[s - lo] == -1)) for s in occupied if s > lo and b[s - lo] >= -1
+    ]
+    near = _NEAR[hi][lo]
     plays: list[Move] = []
     add = plays.append
     one_checker: set[int] = set()  # 32 * a + the point of the blot hit on the way (or 0)
@@ -125,17 +130,18 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
         t1 = s1 - hi
         hit1 = b[t1] == -1
         step1 = (s1, t1, hit1)
-        last = b[s1] == 1
-        up = s1 + lo  # the smaller die from there lands on s1
         for s2, t2, step2 in lo_steps:
-            if s2 == t1 or s2 == up:  # noqa: SIM109 (one checker in effect; faster than `in`)
-                key = 32 * (s1 if s1 > s2 else s2)  # passing over a point of ours
+            if not near[s2 - s1]:  # a plain pair (most of them: one test)
+                add(new(Move, (step1, step2)))
+            elif s2 == t1 or s2 > s1:  # landing where the other starts: one checker in effect
+                key = 32 * (s1 if s1 > s2 else s2)
                 if key not in one_checker:
                     one_checker.add(key)
                     add(new(Move, (step1, step2)))
-            elif s2 == s1 and last:
-                continue
-            elif t2 == t1 and hit1:  # the blot is gone: the second checker joins the first
+            elif s2 == s1:
+                if b[s1] > 1:
+                    add(new(Move, (step1, step2)))
+            elif hit1:  # t2 == t1: the blot is gone, the second checker joins the first
                 add(new(Move, (step1, (s2, t2, False))))
             else:
                 add(new(Move, (step1, step2)))
@@ -403,6 +409,7 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
         below[s] = sources[i + 1 :]
     new = tuple.__new__
     four: list[Move] = []
+    add4 = four.append
     three: list[Move] = []
     two: list[Move] = []
     one: list[Move] = []
@@ -424,22 +431,28 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
             have[t2] += 1
             more2 = False
             for s3 in down[s2]:
-                if not have[s3]:
+                n3 = have[s3]
+                if not n3:
                     continue
                 more2 = True
                 t3 = s3 - die
                 step3 = again[s3] if s3 == s2 else first[s3]
-                have[s3] -= 1
-                have[t3] += 1
-                if have[s3]:  # the fourth step: from s3 again, or from a lower source
-                    four.append(new(Move, (step1, step2, step3, again[s3])))
-                for s4 in below[s3]:
-                    if have[s4]:
-                        four.append(new(Move, (step1, step2, step3, first[s4])))
+                # The fourth step: from s3 again, or from a lower source that has a checker
+                # (only whether it has one counts, so have[] changes only where t3 gives one).
+                if n3 > 1:
+                    add4(new(Move, (step1, step2, step3, again[s3])))
+                if kept[t3] and not have[t3]:
+                    have[t3] = 1
+                    for s4 in below[s3]:
+                        if have[s4]:
+                            add4(new(Move, (step1, step2, step3, first[s4])))
+                    have[t3] = 0
+                else:
+                    for s4 in below[s3]:
+                        if have[s4]:
+                            add4(new(Move, (step1, step2, step3, first[s4])))
                 if not four:  # R9: as many numbers as possible
                     three.append(new(Move, (step1, step2, step3)))
-                have[s3] += 1
-                have[t3] -= 1
             if not more2 and not (four or three):
                 two.append(new(Move, (step1, step2)))
             have[s2] += 1
