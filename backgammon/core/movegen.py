@@ -12,12 +12,7 @@ from backgammon.core.values import BAR, Move, Step
 __all__ = ["generate"]
 
 _POINTS_DOWN = tuple(range(24, 0, -1))
-# _NEAR[hi][lo][s2 - s1] (negative offsets from the end): whether a smaller-die step from s2
-# may not pair plainly with a larger-die step from s1: s2 is s1 + lo, s1, s1 - hi + lo or s1 - hi.
-_NEAR = tuple(
-    tuple(tuple(d in (lo, 0) or d - 48 in (lo - hi, -hi) for d in range(48)) for lo in range(7))
-    for hi in range(7)
-)
+_OUTSIDE_DOWN = tuple(range(24, 6, -1))
 
 
 # --------------------------------------------------------------------- generation
@@ -55,20 +50,23 @@ def generate(board: tuple[int, ...], hi_die: int, lo_die: int) -> list[Move]:
     if hi_die == lo_die:
         if board[25]:
             return _generate_double_bar(board, hi_die)
-        outside = [s for s in range(7, 25) if board[s] > 0]
-        if sum([board[s] * ((s - 7) // hi_die + 1) for s in outside]) >= 4:
-            return _generate_double_free(board, hi_die)
+        need = 4  # steps the checkers outside need to come home, counted from the back
+        for s in _OUTSIDE_DOWN:
+            x = board[s]
+            if x > 0:
+                need -= x * ((s - 7) // hi_die + 1)
+                if need <= 0:
+                    return _generate_double_free(board, hi_die)
         return _generate_double(board, hi_die)
+    if board[25]:
+        return _generate_two_bar(board, hi_die, lo_die)
     occupied = [s for s in _POINTS_DOWN if board[s] > 0]
-    bar = board[25]
-    if bar:
-        return _generate_two_bar(board, occupied, hi_die, lo_die)
     if occupied and (occupied[0] - hi_die > 6 or sum([board[s] for s in occupied if s > 6]) >= 2):
         return _generate_two_free(board, occupied, hi_die, lo_die)
     return _generate_two_off(board, occupied, hi_die, lo_die)
 
 
-def _generate_two_bar(b: tuple[int, ...], occupied: list[int], hi: int, lo: int) -> list[Move]:
+def _generate_two_bar(b: tuple[int, ...], hi: int, lo: int) -> list[Move]:
     """Non-doubles with checkers on the bar (R12-R13); nothing can be borne off."""
     new = tuple.__new__
     t_hi, t_lo = BAR - hi, BAR - lo
@@ -79,6 +77,7 @@ def _generate_two_bar(b: tuple[int, ...], occupied: list[int], hi: int, lo: int)
     # As in _generate_two_free: the entered checker going on (or one from where it
     # entered) is one checker taking both dice, a result told by the blot it hit on the
     # way; every other play is a result no other play gives.
+    occupied = [s for s in _POINTS_DOWN if b[s] > 0]
     plays: list[Move] = []
     one_checker: set[int] = set()
     for t1, ok, db in ((t_hi, hi_open, lo), (t_lo, lo_open, hi)):
@@ -119,10 +118,11 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
     """
     new = tuple.__new__
     hi_src = [s for s in occupied if s > hi and b[s - hi] >= -1]
-    lo_steps = [  # the smaller die's steps, made once
-        (s, s - lo, (s, s - lo, b[s - lo] == -1)) for s in occupied if s > lo and b[s - lo] >= -1
-    ]
-    near = _NEAR[hi][lo]
+    lo_steps: list[tuple[int, int, Step]] = []  # the smaller die's steps, made once
+    for s in occupied:
+        if s > lo and b[s - lo] >= -1:
+            t = s - lo
+            lo_steps.append((s, t, (s, t, b[t] == -1)))
     plays: list[Move] = []
     add = plays.append
     one_checker: set[int] = set()  # 32 * a + the point of the blot hit on the way (or 0)
@@ -130,18 +130,17 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
         t1 = s1 - hi
         hit1 = b[t1] == -1
         step1 = (s1, t1, hit1)
+        last = b[s1] == 1
+        up = s1 + lo  # the smaller die from there lands on s1
         for s2, t2, step2 in lo_steps:
-            if not near[s2 - s1]:  # a plain pair (most of them: one test)
-                add(new(Move, (step1, step2)))
-            elif s2 == t1 or s2 > s1:  # landing where the other starts: one checker in effect
-                key = 32 * (s1 if s1 > s2 else s2)
+            if s2 == t1 or s2 == up:  # noqa: SIM109 (one checker in effect; faster than `in`)
+                key = 32 * (s1 if s1 > s2 else s2)  # passing over a point of ours
                 if key not in one_checker:
                     one_checker.add(key)
                     add(new(Move, (step1, step2)))
-            elif s2 == s1:
-                if b[s1] > 1:
-                    add(new(Move, (step1, step2)))
-            elif hit1:  # t2 == t1: the blot is gone, the second checker joins the first
+            elif s2 == s1 and last:
+                continue
+            elif t2 == t1 and hit1:  # the blot is gone: the second checker joins the first
                 add(new(Move, (step1, (s2, t2, False))))
             else:
                 add(new(Move, (step1, step2)))
@@ -330,7 +329,8 @@ def _generate_two_off(b: tuple[int, ...], occupied: list[int], hi: int, lo: int)
 def _generate_double_bar(b: tuple[int, ...], die: int) -> list[Move]:
     """Doubles with checkers on the bar: they all enter first (R12-R13), then the numbers
     left move any checker; nothing can be borne off within the roll (an entered checker
-    needs every number left to come home), so landing points stay open or closed."""
+    needs every number left to come home), so landing points stay open or closed, and the
+    numbers left are enumerated as in :func:`_generate_double_free`."""
     entry = BAR - die
     if b[entry] < -1:
         return []  # R13: closed entry point
@@ -346,37 +346,64 @@ def _generate_double_bar(b: tuple[int, ...], die: int) -> list[Move]:
     have[entry] += entering
     kept = [False] * 32
     sources = []
+    first: list[Step | None] = [None] * 26  # as in _generate_double_free (entry: no blot now)
+    again: list[Step | None] = [None] * 26
     for s in range(24, die, -1):
-        if (have[s] or kept[s + die]) and b[s - die] >= -1:
+        t = s - die
+        if (have[s] or kept[s + die]) and b[t] >= -1:
             kept[s] = True
             sources.append(s)
-    blot = [x == -1 for x in b]
-    blot[entry] = False
-    n = len(sources)
-    found: list[list[Move]] = [[], [], [], [], []]
-
-    def search(start: int, left: int, steps: tuple[Step, ...], previous: int) -> None:
-        more = False
-        for i in range(start, n):
-            s = sources[i]
-            if not have[s]:
+            first[s] = (s, t, b[t] == -1)
+            again[s] = (s, t, False)
+    down: list[list[int]] = [[]] * 26  # the sources from each one down, and below it
+    below: list[list[int]] = [[]] * 26
+    for i, s in enumerate(sources):
+        down[s] = sources[i:]
+        below[s] = sources[i + 1 :]
+    left = 4 - entering
+    p = (*prefix, None, None)  # the entering steps, padded for the tuples below
+    three: list[Move] = []
+    two: list[Move] = []
+    one: list[Move] = []
+    for s1 in sources:
+        if not have[s1]:
+            continue
+        step1 = first[s1]
+        if left == 1:
+            one.append(new(Move, (p[0], p[1], p[2], step1)))
+            continue
+        t1 = s1 - die
+        have[s1] -= 1
+        have[t1] += 1
+        more1 = False
+        for s2 in down[s1]:
+            n2 = have[s2]
+            if not n2:
                 continue
-            more = True
-            t = s - die
-            step = (s, t, blot[t] and s != previous)
-            if left == 1:
-                found[4].append(new(Move, steps + (step,)))  # noqa: RUF005 (faster)
+            more1 = True
+            step2 = again[s2] if s2 == s1 else first[s2]
+            if left == 2:
+                two.append(new(Move, (p[0], p[1], step1, step2)))
                 continue
-            have[s] -= 1
-            have[t] += 1
-            search(i, left - 1, steps + (step,), s)  # noqa: RUF005 (faster)
-            have[s] += 1
-            have[t] -= 1
-        if not more:
-            found[len(steps)].append(new(Move, steps))  # R9: as many as possible
-
-    search(0, 4 - entering, prefix, BAR)
-    return next(plays for plays in reversed(found) if plays)
+            # The third step: from s2 again, or from a lower source with a checker.
+            if n2 > 1:
+                three.append(new(Move, (p[0], step1, step2, again[s2])))
+            t2 = s2 - die
+            gives = kept[t2] and not have[t2]
+            if gives:
+                have[t2] = 1
+            for s3 in below[s2]:
+                if have[s3]:
+                    three.append(new(Move, (p[0], step1, step2, first[s3])))
+            if gives:
+                have[t2] = 0
+            if not three:  # R9: as many numbers as possible
+                two.append(new(Move, (p[0], step1, step2)))
+        if not more1 and not (three or two):
+            one.append(new(Move, (*prefix, step1)))
+        have[s1] += 1
+        have[t1] -= 1
+    return three or two or one or [new(Move, prefix)]
 
 
 def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
@@ -389,18 +416,18 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
     """
     kept = [False] * 32
     sources = []
-    for s in range(24, die, -1):
-        if (b[s] > 0 or kept[s + die]) and b[s - die] >= -1:
-            kept[s] = True
-            sources.append(s)
-    have = [x if x > 0 else 0 for x in b]  # checkers on each point as the play goes on
     # Each source's step, made once: the first landing on a blot hits it (R11), a step
     # from the same point as the one before lands where that one hit.
     first: list[Step | None] = [None] * 26
     again: list[Step | None] = [None] * 26
-    for s in sources:
-        first[s] = (s, s - die, b[s - die] == -1)
-        again[s] = (s, s - die, False)
+    for s in range(24, die, -1):
+        t = s - die
+        if (b[s] > 0 or kept[s + die]) and b[t] >= -1:
+            kept[s] = True
+            sources.append(s)
+            first[s] = (s, t, b[t] == -1)
+            again[s] = (s, t, False)
+    have = [x if x > 0 else 0 for x in b]  # checkers on each point as the play goes on
     # The sources from each one down (itself included), and below it.
     down: list[list[int]] = [[]] * 26
     below: list[list[int]] = [[]] * 26
