@@ -195,7 +195,7 @@ def _generate_two_off(b: tuple[int, ...], occupied: list[int], hi: int, lo: int)
     add = plays.append
     one_checker: set[int] = set()  # 32 * start + the point of the blot hit on the way (or 0)
     both_off: set[int] = set()  # 32 * higher + lower point of two bear-offs
-    singles: list[Move] = []
+    firsts: list[Step] = []  # the larger die's legal steps (R9: if only one number can be played)
     for s1 in occupied:  # the larger die first
         t1 = s1 - hi
         if t1 > 0:
@@ -208,7 +208,7 @@ def _generate_two_off(b: tuple[int, ...], occupied: list[int], hi: int, lo: int)
         else:
             t1, hit1 = 0, False
         step1 = (s1, t1, hit1)
-        singles.append(new(Move, (step1,)))
+        firsts.append(step1)
         last = b[s1] == 1
         out1 = out0 - (s1 > 6 >= t1)
         high1 = high0 if s1 != high0 or not last else max(second_high, t1)
@@ -244,7 +244,7 @@ def _generate_two_off(b: tuple[int, ...], occupied: list[int], hi: int, lo: int)
             if key not in one_checker:
                 one_checker.add(key)
                 add(new(Move, (step1, step2)))
-    lo_singles: list[Move] = []
+    lo_firsts: list[Step] = []
     for s1 in occupied:  # the smaller die first: new results only
         t1 = s1 - lo
         if t1 > 0:
@@ -257,8 +257,7 @@ def _generate_two_off(b: tuple[int, ...], occupied: list[int], hi: int, lo: int)
         else:
             t1, hit1 = 0, False
         step1 = (s1, t1, hit1)
-        if not plays:
-            lo_singles.append(new(Move, (step1,)))
+        lo_firsts.append(step1)
         last = b[s1] == 1
         out1 = out0 - (s1 > 6 >= t1)
         high1 = high0 if s1 != high0 or not last else max(second_high, t1)
@@ -323,7 +322,7 @@ def _generate_two_off(b: tuple[int, ...], occupied: list[int], hi: int, lo: int)
     if plays:
         return plays
     # R9: only one number can be played: the larger if it can be.
-    return singles or lo_singles
+    return [new(Move, (step,)) for step in firsts or lo_firsts]
 
 
 def _generate_double_bar(b: tuple[int, ...], die: int) -> list[Move]:
@@ -522,10 +521,8 @@ def _generate_double(b: tuple[int, ...], die: int) -> list[Move]:
     down: list[list[int]] = [[]] * 26  # the sources from each one down, itself included
     for i, s in enumerate(sources):
         down[s] = sources[i:]
-
-    def barred(s: int) -> bool:
-        """Whether a checker on ``s`` may not be borne off now (R14-R15)."""
-        return bool(outside or (over[s] and any(have[s + 1 : 7])))
+    # A checker on s may not be borne off now (R14-R15) while one is outside or, with a
+    # larger number, one is on a higher point: tested inline below (a call costs more).
 
     new = tuple.__new__
     four: list[Move] = []
@@ -533,7 +530,7 @@ def _generate_double(b: tuple[int, ...], die: int) -> list[Move]:
     two: list[Move] = []
     one: list[Move] = []
     for s1 in sources:
-        if not have[s1] or (off[s1] and barred(s1)):
+        if not have[s1] or (off[s1] and (outside or (over[s1] and any(have[s1 + 1 : 7])))):
             continue
         t1 = dest[s1]
         have[s1] -= 1
@@ -542,7 +539,7 @@ def _generate_double(b: tuple[int, ...], die: int) -> list[Move]:
         step1 = first[s1]
         more1 = False
         for s2 in down[s1]:
-            if not have[s2] or (off[s2] and barred(s2)):
+            if not have[s2] or (off[s2] and (outside or (over[s2] and any(have[s2 + 1 : 7])))):
                 continue
             more1 = True
             t2 = dest[s2]
@@ -552,7 +549,7 @@ def _generate_double(b: tuple[int, ...], die: int) -> list[Move]:
             outside -= enter[s2]
             more2 = False
             for s3 in down[s2]:
-                if not have[s3] or (off[s3] and barred(s3)):
+                if not have[s3] or (off[s3] and (outside or (over[s3] and any(have[s3 + 1 : 7])))):
                     continue
                 more2 = True
                 t3 = dest[s3]
@@ -561,7 +558,9 @@ def _generate_double(b: tuple[int, ...], die: int) -> list[Move]:
                 have[t3] += 1
                 outside -= enter[s3]
                 for s4 in down[s3]:
-                    if not have[s4] or (off[s4] and barred(s4)):
+                    if not have[s4] or (
+                        off[s4] and (outside or (over[s4] and any(have[s4 + 1 : 7])))
+                    ):
                         continue
                     step4 = again[s4] if s4 == s3 else first[s4]
                     four.append(new(Move, (step1, step2, step3, step4)))
