@@ -415,6 +415,9 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
     """
     kept = [False] * 32
     sources = []
+    # Checkers on each point as the play goes on: read only on sources, which start with
+    # ours, none, or a blot of theirs (-1, counted as none).
+    have = list(b)
     # Each source's step, made once: the first landing on a blot hits it (R11), a step
     # from the same point as the one before lands where that one hit.
     first: list[Step | None] = [None] * 26
@@ -426,7 +429,8 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
             sources.append(s)
             first[s] = (s, t, b[t] == -1)
             again[s] = (s, t, False)
-    have = [x if x > 0 else 0 for x in b]  # checkers on each point as the play goes on
+            if b[s] < 0:
+                have[s] = 0
     # The sources from each one down (itself included), and below it.
     down: list[list[int]] = [[]] * 26
     below: list[list[int]] = [[]] * 26
@@ -446,21 +450,17 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
         have[s1] -= 1
         have[t1] += 1
         step1 = first[s1]
-        more1 = False
         for s2 in down[s1]:
             if not have[s2]:
                 continue
-            more1 = True
             t2 = s2 - die
             step2 = again[s2] if s2 == s1 else first[s2]
             have[s2] -= 1
             have[t2] += 1
-            more2 = False
             for s3 in down[s2]:
                 n3 = have[s3]
                 if not n3:
                     continue
-                more2 = True
                 t3 = s3 - die
                 step3 = again[s3] if s3 == s2 else first[s3]
                 # The fourth step: from s3 again, or from a lower source that has a checker
@@ -479,11 +479,11 @@ def _generate_double_free(b: tuple[int, ...], die: int) -> list[Move]:
                             add4(new(Move, (step1, step2, step3, first[s4])))
                 if not four:  # R9: as many numbers as possible
                     three.append(new(Move, (step1, step2, step3)))
-            if not more2 and not (four or three):
+            if not (four or three):  # no third step from here either
                 two.append(new(Move, (step1, step2)))
             have[s2] += 1
             have[t2] -= 1
-        if not more1 and not (four or three or two):
+        if not (four or three or two):  # no second step from here either
             one.append(new(Move, (step1,)))
         have[s1] += 1
         have[t1] -= 1
