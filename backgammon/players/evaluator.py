@@ -72,11 +72,12 @@ class CompositeEvaluator:
             # The databases answer every board (all five chances): the nets are not asked.
             return self._bearoff(boards, np.zeros((len(boards), 5)))
         with_race = getattr(self.nets, "evaluate_with_race", None)
-        if with_race is not None and not boards[:, ::25].any():  # the two bars, points 0 and 25
+        # (count_nonzero: a third of the time of any() on these small arrays)
+        if with_race is not None and not np.count_nonzero(boards[:, ::25]):  # the two bars
             # With no checker on a bar a finished game is a race: the nets' race flags
             # spare the search for finished games in the many batches with none.
             p, race = with_race(boards)
-            if not race.any() or _none_finished(boards):
+            if not np.count_nonzero(race) or _none_finished(boards):
                 return self._consistent(boards, p, race)
         if _none_finished(boards):
             return self._live(boards)
@@ -105,9 +106,9 @@ class CompositeEvaluator:
         np.minimum(p[:, 4], p[:, 3], out=p[:, 4])
         # A bear-off is a race: with no race among the boards there is none to look up.
         databases = self.bearoff is not None or self.two_sided is not None
-        if databases and (race is None or race.any()):
+        if databases and (race is None or np.count_nonzero(race)):
             bo = is_bearoff(boards)
-            if bo.any():
+            if np.count_nonzero(bo):
                 p[bo] = self._bearoff(boards[bo], p[bo])
         return p
 
@@ -133,4 +134,6 @@ class CompositeEvaluator:
 
 def _none_finished(boards: IntArray) -> bool:
     """True when both sides have checkers left on every board."""
-    return bool((boards.max(axis=1) > 0).all() and (boards.min(axis=1) < 0).all())
+    if not len(boards):
+        return True
+    return bool(boards.max(axis=1).min() > 0 and boards.min(axis=1).max() < 0)
