@@ -112,7 +112,7 @@ def after_boards(board: Sequence[int], moves: Sequence[Sequence[Sequence[int]]])
     if not n:
         return np.empty((0, 26), dtype=np.int64)
     size = len(moves[0])
-    if not size or any(len(m) != size for m in moves):
+    if not size or len(set(map(len, moves))) != 1:  # (the set: sooner than any() over a genexpr)
         return after_boards_many([board], [moves])[0]
     # The common case, and the fast one: the legal plays of a roll are equally long (R9).
     codes = [(s * 32 + t) * 2 + hit for m in moves for s, t, hit in m]

@@ -100,10 +100,11 @@ class CompositeEvaluator:
         """The nets' outputs ``p`` made consistent, pure bear-offs from the database."""
         if not self.consistent:
             return p
-        np.minimum(p[:, 1], p[:, 0], out=p[:, 1])
-        np.minimum(p[:, 2], p[:, 1], out=p[:, 2])
-        np.minimum(p[:, 3], 1.0 - p[:, 0], out=p[:, 3])
-        np.minimum(p[:, 4], p[:, 3], out=p[:, 4])
+        win, gammon, backgammon, lose_gammon, lose_backgammon = p.T  # views, sliced once
+        np.minimum(gammon, win, out=gammon)
+        np.minimum(backgammon, gammon, out=backgammon)
+        np.minimum(lose_gammon, 1.0 - win, out=lose_gammon)
+        np.minimum(lose_backgammon, lose_gammon, out=lose_backgammon)
         # A bear-off is a race: with no race among the boards there is none to look up.
         databases = self.bearoff is not None or self.two_sided is not None
         if databases and (race is None or np.count_nonzero(race)):
