@@ -15,8 +15,8 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.bearoff import BearoffDatabase, all_bearoffs, is_bearoff
-from backgammon.players.bearoff2 import TwoSidedDatabase
+from backgammon.players.bearoff import BearoffDatabase, all_bearoffs, home_indices, is_bearoff
+from backgammon.players.bearoff2 import MAX_CHECKERS, TwoSidedDatabase
 from backgammon.players.probabilities import game_over_probs
 
 __all__ = ["CompositeEvaluator", "Evaluator"]
@@ -62,15 +62,11 @@ class CompositeEvaluator:
 
     def evaluate(self, boards: IntArray) -> FloatArray:
         """The probabilities for the side on roll of each board, finished or not."""
-        if (
-            self.bearoff is not None
-            and self.consistent
-            and len(boards)
-            and all_bearoffs(boards)
-            and _none_finished(boards)
-        ):
-            # The databases answer every board (all five chances): the nets are not asked.
-            return self._bearoff(boards, np.zeros((len(boards), 5)))
+        if self.bearoff is not None and self.consistent and len(boards) and all_bearoffs(boards):
+            homes = home_indices(boards)
+            if homes[1].min() > 0:  # no side has borne every checker off
+                # The databases answer every board (all five chances): the nets are not asked.
+                return self._bearoff(boards, np.zeros((len(boards), 5)), homes)
         with_race = getattr(self.nets, "evaluate_with_race", None)
         # (count_nonzero: a third of the time of any() on these small arrays)
         if with_race is not None and not np.count_nonzero(boards[:, ::25]):  # the two bars
@@ -113,23 +109,37 @@ class CompositeEvaluator:
                 p[bo] = self._bearoff(boards[bo], p[bo])
         return p
 
-    def _bearoff(self, sub: IntArray, q: FloatArray) -> FloatArray:
+    def _bearoff(
+        self, sub: IntArray, q: FloatArray, homes: tuple[IntArray, IntArray] | None = None
+    ) -> FloatArray:
         """Probabilities of pure bear-offs: the two-sided database's where it covers them,
-        else the one-sided one's (else the nets' ``q``)."""
-        two = np.zeros(len(sub), dtype=bool)
+        else the one-sided one's (else the nets' ``q``); ``homes``: :func:`home_indices` of
+        ``sub`` when the caller has them."""
+        index, checkers = home_indices(sub) if homes is None else homes
+        two = None
         if self.two_sided is not None:
-            two = self.two_sided.covers(sub)
-            if two.any():
+            # What TwoSidedDatabase.covers says of bear-offs: six checkers or fewer a side.
+            two = checkers.max(axis=1) <= MAX_CHECKERS
+            covered = np.count_nonzero(two)
+            if not covered:
+                two = None
+            else:
                 q[two] = 0.0
-                q[two, 0] = self.two_sided.win_probabilities(sub[two])
-        if self.bearoff is not None and not two.all():
-            one = ~two
-            rest = sub[one]
-            r = q[one]
-            r[:, 0], r[:, 1], r[:, 3] = self.bearoff.probabilities(rest)
-            r[:, 2] = 0.0
-            r[:, 4] = 0.0
-            q[one] = r
+                q[two, 0] = self.two_sided.win_probabilities_at(index[two])
+                if covered == len(q):
+                    return q
+        if self.bearoff is not None:
+            if two is None:
+                q[:, 0], q[:, 1], q[:, 3] = self.bearoff.probabilities_at(index, checkers)
+                q[:, 2] = 0.0
+                q[:, 4] = 0.0
+            else:
+                one = ~two
+                r = q[one]
+                r[:, 0], r[:, 1], r[:, 3] = self.bearoff.probabilities_at(index[one], checkers[one])
+                r[:, 2] = 0.0
+                r[:, 4] = 0.0
+                q[one] = r
         return q
 
 
