@@ -368,7 +368,7 @@ class _Tables:
     def __init__(self, dtype: type[np.floating[Any]]) -> None:
         self.points = _point_table().astype(dtype)
         self.weights = _feature_weights().astype(dtype)
-        self.scale = _SCALE.astype(dtype)
+        self.scale = np.concatenate([_SCALE, np.ones(6)]).astype(dtype)
 
 
 _TABLES = {t: _Tables(t) for t in (np.float32, np.float64)}
@@ -396,9 +396,8 @@ def _side_features(
     product[:, :, 6] = np.bitwise_count(_shot_mask(sets[:, :, 0], theirs[:, :, 3]))
     # Opponent points on the six points in front of the rearmost checker (rear-6 .. rear-1).
     product[:, :, 7] = np.bitwise_count(theirs[:, :, 4] & _FRONT[rear])
-    features = product[:, :, :11]
-    features *= tables.scale
-    return units, features, rear, sets
+    product *= tables.scale  # the features (the sets, read already, times 1: contiguous)
+    return units, product[:, :, :11], rear, sets
 
 
 def _escape_table() -> IntArray:
