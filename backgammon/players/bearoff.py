@@ -65,8 +65,28 @@ def position_index(home: Sequence[int]) -> int:
 
 def indices(homes: IntArray) -> IntArray:
     """Vectorised :func:`position_index` of an ``(N, 6)`` array of home boards."""
-    a = np.cumsum(homes, axis=1) + np.arange(6)
-    return np.asarray(_BINOM[a, np.arange(1, 7)].sum(axis=1))
+    a = np.cumsum(homes, axis=1) + _ROW_OFFSETS
+    return np.asarray(_BINOM[a, _COLUMNS_1_6].sum(axis=1))
+
+
+_ROW_OFFSETS = np.arange(6)
+_COLUMNS_1_6 = np.arange(1, 7)
+
+
+# Both sides' home boards as read from a board: points 1-6, then the opponent's 1-6 (board
+# columns 24-19, counts negated).
+_HOME_COLUMNS = np.array([*range(1, 7), *range(24, 18, -1)], dtype=np.int64)
+_HOME_SIGNS = np.array([1] * 6 + [-1] * 6, dtype=np.int64)
+
+
+def home_indices(boards: IntArray) -> tuple[IntArray, IntArray]:
+    """Both sides' home boards of bear-off boards: their :func:`indices` and their checkers,
+    ``(N, 2)`` each (the side on roll first), in one set of array operations."""
+    b = np.asarray(boards, dtype=np.int64)
+    homes = np.maximum(b.take(_HOME_COLUMNS, axis=1) * _HOME_SIGNS, 0).reshape(-1, 2, 6)
+    a = np.cumsum(homes, axis=2)
+    a += _ROW_OFFSETS
+    return np.asarray(_BINOM[a, _COLUMNS_1_6].sum(axis=2)), a[:, :, 5] - 5
 
 
 def positions() -> Iterator[Home]:
@@ -293,50 +313,52 @@ class BearoffDatabase:
 
     def win_probabilities(self, boards: IntArray) -> FloatArray:
         """Vectorised :meth:`win_probability` of ``(N, 26)`` boards that are both bear-offs."""
-        return self._win(*_sides(boards))
+        index, _ = home_indices(boards)
+        return self._win(self.table[index[:, 0]], index[:, 1])
 
     def gammon_probabilities(self, boards: IntArray) -> tuple[FloatArray, FloatArray]:
         """P(the side on roll wins a gammon) and P(it loses one) of ``(N, 26)`` boards that
         are both bear-offs: a side wins a gammon by bearing its last checker off before the
         other, with all 15 checkers left, bears its first one off (gnubg's one-sided
         bear-off evaluation)."""
-        return self._gammons(*_sides(boards))
+        index, checkers = home_indices(boards)
+        return self._gammons(self.table[index[:, 0]], index, checkers)
 
     def probabilities(self, boards: IntArray) -> tuple[FloatArray, FloatArray, FloatArray]:
         """:meth:`win_probabilities` and :meth:`gammon_probabilities` of the same boards,
         each side's home board looked up once."""
-        sides = _sides(boards)
-        return self._win(*sides), *self._gammons(*sides)
+        return self.probabilities_at(*home_indices(boards))
 
-    def _win(
-        self, mine: IntArray, theirs: IntArray, i_mine: IntArray, i_theirs: IntArray
-    ) -> FloatArray:
-        p = self.table[i_mine]
-        q_cum = self.cumulative[i_theirs]
-        q_at_least = 1.0 - np.concatenate([np.zeros((len(mine), 1)), q_cum[:, :-1]], axis=1)
+    def probabilities_at(
+        self, index: IntArray, checkers: IntArray
+    ) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """:meth:`probabilities` of boards given by :func:`home_indices` (a caller that has
+        them already need not work them out again)."""
+        p = self.table[index[:, 0]]
+        return self._win(p, index[:, 1]), *self._gammons(p, index, checkers)
+
+    def _win(self, p: FloatArray, i_theirs: IntArray) -> FloatArray:
+        """P(win) from the side on roll's distribution ``p`` and the other's index."""
+        q_cum = self.cumulative[i_theirs, :-1]
+        q_at_least = 1.0 - np.concatenate([np.zeros((len(p), 1)), q_cum], axis=1)
         return np.asarray((p * q_at_least).sum(axis=1))
 
     def _gammons(
-        self, mine: IntArray, theirs: IntArray, i_mine: IntArray, i_theirs: IntArray
+        self, p: FloatArray, index: IntArray, checkers: IntArray
     ) -> tuple[FloatArray, FloatArray]:
-        zero = np.zeros((len(mine), 1))
+        """P(win a gammon), P(lose one) from the side on roll's distribution ``p`` and both
+        sides' indices and checkers."""
+        i_mine, i_theirs = index[:, 0], index[:, 1]
+        zero = np.zeros((len(p), 1))
         # I finish in k rolls; they have not borne one off in their k - 1 (they roll second).
         theirs_none_yet = 1.0 - np.concatenate([zero, self.first_cumulative[i_theirs, :-1]], axis=1)
-        win = (self.table[i_mine] * theirs_none_yet).sum(axis=1)
+        win = (p * theirs_none_yet).sum(axis=1)
         # They finish in k rolls; I have not borne one off in my k (I roll first).
         mine_none_yet = 1.0 - self.first_cumulative[i_mine]
         lose = (self.table[i_theirs] * mine_none_yet).sum(axis=1)
-        win = np.where(theirs.sum(axis=1) == 15, win, 0.0)
-        lose = np.where(mine.sum(axis=1) == 15, lose, 0.0)
+        win = np.where(checkers[:, 1] == 15, win, 0.0)
+        lose = np.where(checkers[:, 0] == 15, lose, 0.0)
         return np.asarray(win), np.asarray(lose)
-
-
-def _sides(boards: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
-    """Each side's home board (points 1-6 from its side) of bear-off boards, and their
-    indices in the table."""
-    mine = np.maximum(boards[:, 1:7], 0)
-    theirs = np.maximum(-boards[:, 24:18:-1], 0)
-    return mine, theirs, indices(mine), indices(theirs)
 
 
 def is_bearoff(boards: IntArray) -> npt.NDArray[np.bool_]:

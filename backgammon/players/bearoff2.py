@@ -30,7 +30,7 @@ import numpy.typing as npt
 from backgammon.core.position import Position
 from backgammon.core.values import iter_weighted_rolls
 from backgammon.players.bearoff import cache_path as _one_sided_cache_path
-from backgammon.players.bearoff import indices, is_bearoff, position_index, positions
+from backgammon.players.bearoff import home_indices, is_bearoff, position_index, positions
 from backgammon.players.cube import CubeDecision, CubeState, decision_from_values
 
 __all__ = [
@@ -264,14 +264,17 @@ class TwoSidedDatabase:
 
     def equities(self, boards: IntArray) -> FloatArray:
         """The ``(N, 4)`` equities of covered boards (:meth:`covers`) for the side on roll."""
-        b = np.asarray(boards)
-        mine = indices(np.maximum(b[:, 1:7], 0))
-        theirs = indices(np.maximum(-b[:, 24:18:-1], 0))
-        return np.asarray(self.table[mine, theirs])
+        index, _ = home_indices(boards)
+        return np.asarray(self.table[index[:, 0], index[:, 1]])
 
     def win_probabilities(self, boards: IntArray) -> FloatArray:
         """P(the side on roll wins) of covered boards, exactly (to 16 bits)."""
-        return np.asarray((self.equities(boards)[:, CUBELESS] + 1.0) / 2.0)
+        return self.win_probabilities_at(home_indices(boards)[0])
+
+    def win_probabilities_at(self, index: IntArray) -> FloatArray:
+        """:meth:`win_probabilities` of covered boards given by their home boards' indices
+        (:func:`~backgammon.players.bearoff.home_indices`)."""
+        return np.asarray((self.table[index[:, 0], index[:, 1], CUBELESS] + 1.0) / 2.0)
 
     def cubeful(self, boards: IntArray, owner: int) -> FloatArray:
         """Money equity per unit cube of covered boards for the side on roll, before its

@@ -32,6 +32,7 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
+Ints = npt.NDArray[np.signedinteger[Any]]  # int32 or int64
 FloatArray = npt.NDArray[np.float64]
 
 _SIDE_FEATURES = 9
@@ -69,7 +70,6 @@ def _roll_masks() -> npt.NDArray[np.uint64]:
 
 
 _ROLL_MASKS = _roll_masks()
-_DIST = np.arange(1, 25, dtype=np.int64)
 
 
 def boards_array(boards: Iterable[Sequence[int]]) -> IntArray:
@@ -112,12 +112,14 @@ def after_boards(board: Sequence[int], moves: Sequence[Sequence[Sequence[int]]])
     if not n:
         return np.empty((0, 26), dtype=np.int64)
     size = len(moves[0])
-    if not size or any(len(m) != size for m in moves):
+    if not size or len(set(map(len, moves))) != 1:  # (the set: sooner than any() over a genexpr)
         return after_boards_many([board], [moves])[0]
     # The common case, and the fast one: the legal plays of a roll are equally long (R9).
     codes = [(s * 32 + t) * 2 + hit for m in moves for s, t, hit in m]
     change = _STEP_CHANGES.take(codes, axis=0)
-    if size != 1:
+    if size == 2:  # most rolls: one addition, sooner than a sum over an axis of two
+        change = change[0::2] + change[1::2]
+    elif size != 1:
         change = change.reshape(n, size, 26).sum(axis=1)
     change -= np.asarray(board[::-1], dtype=np.int64)
     return change
@@ -218,19 +220,31 @@ def is_crashed(b: IntArray) -> npt.NDArray[np.bool_]:
     return np.asarray(crashed[:n] | crashed[n:])
 
 
-def _shot_mask(src: IntArray, blots: IntArray) -> npt.NDArray[np.uint64]:
-    """The 36-bit set of rolls with which a checker of the bit set ``src`` (bit i: point
-    i + 1, the bar 25) hits a blot of the bit set ``blots``."""
-    # (24, N), distance d + 1 in row d: the reduction runs over whole rows, not short ones.
-    hits = ((src >> _DIST[:, None]) & blots) != 0
-    masked = np.where(hits, _ROLL_MASKS[1:25, None], np.uint64(0))
+def _shot_mask(src: Ints, blots: Ints) -> npt.NDArray[np.uint64]:
+    """The 36-bit set of rolls with which a checker of the bit set ``src`` hits a blot of the
+    bit set ``blots`` (bit i: point i + 1); ``src`` leaves out point 1, which hits nothing
+    (bit i: point i + 2, the bar 25)."""
+    # (17, ...), the distances some roll covers on a leading axis, so that the reduction
+    # runs over whole rows, not short ones.
+    masked = np.where((src >> _SHIFTS) & blots, _DISTANCE_MASKS, _ZERO_MASK)
     return np.asarray(np.bitwise_or.reduce(masked, axis=0))
+
+
+# The distances d some roll covers (1-12, 15, 16, 18, 20, 24): src >> (d - 1), and their rolls.
+_COVERED = np.flatnonzero(_ROLL_MASKS[1:25])
+_SHIFTS = _COVERED.astype(np.int32).reshape(-1, 1, 1)
+_DISTANCE_MASKS = _ROLL_MASKS[1:25][_COVERED].reshape(-1, 1, 1)
+_ZERO_MASK = np.uint64(0)
 
 
 def shot_masks(b: IntArray) -> npt.NDArray[np.uint64]:
     """For each board, the 36-bit set of rolls with which the mover could hit a blot."""
-    sets = _bit_sets(b, np.maximum(b[:, 1:26], 0))
-    return _shot_mask(sets[:, 0], sets[:, 3])
+    b = np.asarray(b, dtype=np.int64)
+    held = np.concatenate([b[:, 2:26] > 0, np.zeros((len(b), 8), dtype=np.bool_)], axis=1)
+    blots = np.concatenate([b[:, 1:25] == -1, np.zeros((len(b), 8), dtype=np.bool_)], axis=1)
+    bits = np.packbits(np.stack([held, blots], axis=1), axis=2, bitorder="little")
+    sets = bits.view("<u4")[..., 0].astype(np.int64)
+    return _shot_mask(sets[:, :1], sets[:, 1:])[:, 0]
 
 
 def _run_tables() -> tuple[IntArray, IntArray, IntArray]:
@@ -252,13 +266,21 @@ def _run_tables() -> tuple[IntArray, IntArray, IntArray]:
 
 
 _LONGEST, _TOP_RUN, _BOTTOM_RUN = _run_tables()
+# One lookup of the two halves of a 24-bit set (the upper one offset by 4096): for the lower
+# its longest run and the ones at its top, for the upper its longest run and those at its
+# bottom.
+_RUN_HALVES = np.concatenate(
+    [np.stack([_LONGEST, _TOP_RUN], axis=1), np.stack([_LONGEST, _BOTTOM_RUN], axis=1)]
+)
 
 
-def _longest_run(made: IntArray) -> IntArray:
-    """Length of the longest run of ones in each 24-bit set (the longest prime)."""
-    lo, hi = made & 0xFFF, made >> 12
+def _longest_run(halves: Ints) -> IntArray:
+    """Length of the longest run of ones (the longest prime) of each 24-bit set, given as
+    its lower 12 bits and its upper 12 bits plus 4096 (on the last axis)."""
+    runs = _RUN_HALVES.take(halves, axis=0)  # (..., 2 halves, 2)
+    lower, upper = runs[..., 0, :], runs[..., 1, :]
     return np.asarray(
-        np.maximum(np.maximum(_LONGEST[lo], _LONGEST[hi]), _TOP_RUN[lo] + _BOTTOM_RUN[hi])
+        np.maximum(np.maximum(lower[..., 0], upper[..., 0]), lower[..., 1] + upper[..., 1])
     )
 
 
@@ -271,9 +293,6 @@ _SCALE = np.array(
     [1 / 100, 1 / 5, 1 / 6, 1 / 6, 1 / 5, 1 / 3, 1 / 36, 1 / 6, 1 / 15, 1 / 2, 1 / 15]
 )
 """Each side feature's scale (the order is that of :func:`_side_features`)."""
-_SCALE_BY_TYPE: dict[np.dtype[Any], FloatArray] = {
-    np.dtype(t): _SCALE.astype(t) for t in (np.float32, np.float64)
-}
 
 
 _MASK24 = (1 << 24) - 1
@@ -291,49 +310,36 @@ def _front_windows() -> IntArray:
 
 _FRONT = _front_windows()
 
-
-def _bit_sets(b: IntArray, mine: IntArray) -> IntArray:
-    """For each board the bit sets (bit p-1: point p, the bar 25) of the side on roll's
-    points held, made points and blots, and of the opponent's blots and made points:
-    ``(N, 5)``, packed eight points to a byte."""
-    theirs = b[:, 1:25]
-    flags = np.zeros((len(b), 5, 32), dtype=np.bool_)
-    flags[:, 0, :25] = mine > 0
-    flags[:, 1, :24] = mine[:, :24] >= 2
-    flags[:, 2, :24] = mine[:, :24] == 1
-    flags[:, 3, :24] = theirs == -1
-    flags[:, 4, :24] = theirs <= -2
-    packed = np.packbits(flags, axis=2, bitorder="little")
-    return np.asarray(packed.view("<u4")[..., 0].astype(np.int64))
+# The points a batch's boards are read at, each giving four units: the side on roll's
+# points 1-24 (board columns 1-24) and bar (25), then the opponent's points 1-24 in its own
+# numbering (board columns 24-1, counts negated) and bar (0).
+_COLUMNS = np.array([*range(1, 26), *range(24, -1, -1)], dtype=np.int64)
+_ROWS = np.arange(50, dtype=np.int64) * 31 + 15  # each point's 31 rows, by count -15..15
 
 
 def _point_table() -> FloatArray:
-    """For each point 1-25 (the bar) and signed count -15..15, at row ``31 * (point - 1) +
-    count + 15``: on points 1-24 Tesauro's four units of the side's own checkers (none for
-    the opponent's), on the bar its count, a constant 1, whether any is there, and 0."""
-    table = np.zeros((25 * 31, 4))
-    for point in range(1, 26):
+    """For each read point (:data:`_COLUMNS`) and board count -15..15, at row ``31 * point
+    + count + 15``: on points Tesauro's four units of the side's own checkers (none for the
+    other side's), on a bar its count, a constant 1, whether any is there, and 0."""
+    table = np.zeros((50 * 31, 4))
+    for k in range(50):
         for count in range(-15, 16):
-            n = max(count, 0)
-            row = _UNITS[n] if point < 25 else (n, 1, n > 0, 0)
-            table[31 * (point - 1) + count + 15] = row
+            n = max(count, 0) if k < 25 else max(-count, 0)
+            table[31 * k + count + 15] = _UNITS[n] if k % 25 < 24 else (n, 1, n > 0, 0)
     return table
 
 
-_POINT_ROWS = np.arange(25, dtype=np.int64) * 31 + 15
-_POINT_TABLE_BY_TYPE: dict[np.dtype[Any], FloatArray] = {
-    np.dtype(t): _point_table().astype(t) for t in (np.float32, np.float64)
-}
-
-
 def _feature_weights() -> FloatArray:
-    """The product that turns a side's 100 point units (:func:`_point_table`) into its
-    linear side features (in :func:`_side_features`'s order, with zero columns for the
-    three that are not linear) and five bit sets (bit p-1: point p): made points, points
-    held, and, seen from the other side (bit 24-p), blots and made points, then whether
-    the bar holds a checker.  Every product and partial sum is an integer below 2**24, so
-    exact in float32, whatever the order of the sums."""
-    w = np.zeros((100, 16))
+    """The product that turns a side's 100 units (:func:`_point_table`) into its linear
+    side features (in :func:`_side_features`'s order, with zero columns for the three that
+    are not linear) and six sets of points (bit p-1: point p) read as integers: its points
+    held with the bar as bit 24 (of which only the highest bit is used: float32 keeps it),
+    its points 2-24 and bar held from bit 0 (the shots' sources: a checker on point 1 hits
+    nothing), its made points 1-12, its made points 13-24 from bit 0 plus 4096 (the halves
+    of :func:`_longest_run`), and, seen from the other side (bit 24-p), its blots and made
+    points.  Every other product and partial sum is an integer below 2**24, so exact in
+    float32, whatever the order of the sums."""
+    w = np.zeros((100, 17))
     for p in range(1, 25):
         for k, checkers in enumerate((1, 1, 1, 2)):  # the units sum to the count
             row = w[4 * (p - 1) + k]
@@ -345,45 +351,53 @@ def _feature_weights() -> FloatArray:
         held[1], made[1] = 1, -1  # blots
         made[2] = p <= 6  # home board points
         made[5] = p >= 19  # anchors
-        made[11], held[12] = 2.0 ** (p - 1), 2.0 ** (p - 1)
-        held[13], made[13] = 2.0 ** (24 - p), -(2.0 ** (24 - p))  # blots, seen from across
-        made[14] = 2.0 ** (24 - p)
+        held[11] = 2.0 ** (p - 1)
+        held[12] = 2.0 ** (p - 2) if p >= 2 else 0
+        made[13 + (p > 12)] = 2.0 ** ((p - 1) % 12)
+        held[15], made[15] = 2.0 ** (24 - p), -(2.0 ** (24 - p))  # blots, seen from across
+        made[16] = 2.0 ** (24 - p)
     w[96, [0, 4, 9, 10]] = 25, 1, 1, -1  # the bar's checkers
-    w[97, 10] = 15
-    w[98, 15] = 1
+    w[97, [10, 14]] = 15, 4096
+    w[98, [11, 12]] = 2.0**24, 2.0**23
     return w
 
 
-_FEATURE_WEIGHTS_BY_TYPE: dict[np.dtype[Any], FloatArray] = {
-    np.dtype(t): _feature_weights().astype(t) for t in (np.float32, np.float64)
-}
+class _Tables:
+    """The tables of :func:`_side_features` in one float type."""
+
+    def __init__(self, dtype: type[np.floating[Any]]) -> None:
+        self.points = _point_table().astype(dtype)
+        self.weights = _feature_weights().astype(dtype)
+        self.scale = np.concatenate([_SCALE, np.ones(6)]).astype(dtype)
+
+
+_TABLES = {t: _Tables(t) for t in (np.float32, np.float64)}
 
 
 def _side_features(
-    both: IntArray, dtype: type[np.floating[Any]] = np.float64
-) -> tuple[FloatArray, FloatArray, IntArray, IntArray, IntArray]:
-    """Tesauro's units and the features of the side on roll of each of ``both`` (boards,
-    then the same boards seen from the other side), its rearmost checker's point (0 when
-    all are off), and the bit sets (bit p-1: point p) of its made points and of the
-    opponent's.  Each feature is a small integer, exact in ``dtype``, scaled last, so a
-    board's features do not depend on its batch; the linear ones and the bit sets come from
-    one product (:func:`_feature_weights`)."""
-    n = len(both) // 2
-    rows = _POINT_TABLE_BY_TYPE[np.dtype(dtype)].take(both[:, 1:26] + _POINT_ROWS, axis=0)
-    units = rows.reshape(2 * n, 100)
-    linear = units @ _FEATURE_WEIGHTS_BY_TYPE[np.dtype(dtype)]
-    bits = linear[:, 11:].astype(np.int64)
-    made, src = bits[:, 0], bits[:, 1] | bits[:, 4] << 24
-    theirs = np.concatenate([bits[n:, 2:4], bits[:n, 2:4]])  # the other side's, from here
-    their_blots, blocked = theirs[:, 0], theirs[:, 1]
-    rear = np.frexp(src.astype(np.float64))[1].astype(np.int64)  # highest bit (0: none)
-    features = linear[:, :11]
-    features[:, 3] = _longest_run(made)
-    features[:, 6] = np.bitwise_count(_shot_mask(src, their_blots))
+    b: IntArray, dtype: type[np.floating[Any]] = np.float64
+) -> tuple[FloatArray, FloatArray, Ints, Ints]:
+    """Tesauro's units of both sides of each board ``(N, 200)``: each side's 96 of points,
+    then its bar's 4; then, for each side of each board (``(N, 2, ...)``, side on roll
+    first), its features (Tesauro's units and the features), its rearmost checker's point
+    (0 when all are off) and its sets of points as integers (:func:`_feature_weights`).
+    Each feature is a small integer, exact in ``dtype``, scaled last, so a board's features
+    do not depend on its batch; the linear ones and the sets come from one product."""
+    tables = _TABLES.get(dtype) or _TABLES[np.dtype(dtype).type]
+    n = len(b)
+    index = b.take(_COLUMNS, axis=1)
+    index += _ROWS
+    units = tables.points.take(index, axis=0).reshape(n, 200)
+    product = (units.reshape(2 * n, 100) @ tables.weights).reshape(n, 2, 17)
+    sets = product[:, :, 12:].astype(np.int32)  # (N, 2, 5): from the shots' sources on
+    rear = np.frexp(product[:, :, 11])[1]  # the highest bit (0: none)
+    theirs = sets[:, ::-1]  # the other side's, in this side's numbering
+    product[:, :, 3] = _longest_run(sets[:, :, 1:3])
+    product[:, :, 6] = np.bitwise_count(_shot_mask(sets[:, :, 0], theirs[:, :, 3]))
     # Opponent points on the six points in front of the rearmost checker (rear-6 .. rear-1).
-    features[:, 7] = np.bitwise_count(blocked & _FRONT[rear])
-    features *= _SCALE_BY_TYPE[np.dtype(dtype)]
-    return units[:, :96], features, rear, made, blocked
+    product[:, :, 7] = np.bitwise_count(theirs[:, :, 4] & _FRONT[rear])
+    product *= tables.scale  # the features (the sets, read already, times 1: contiguous)
+    return units, product[:, :, :11], rear, sets
 
 
 def _escape_table() -> IntArray:
@@ -458,16 +472,20 @@ def encode_with_race(
     """:func:`encode` and :func:`is_race` together (the race flag is one of the inputs);
     play asks for float32 inputs, training for float64."""
     b = np.asarray(b, dtype=np.int64)
-    n = len(b)
-    both = np.concatenate([b, -b[:, ::-1]])  # the side on roll, then the other side
-    units, side, rear, made_bits, blocked = _side_features(both, dtype)
-    race = rear[:n] + rear[n:] < 25  # the rearmost checkers have passed each other
-    parts = [units[:n], units[n:], side[:n], side[n:], race[:, None]]
+    units, side, rear, sets = _side_features(b, dtype)
+    race = rear[:, 0] + rear[:, 1] < 25  # the rearmost checkers have passed each other
+    parts = [units[:, :96], units[:, 100:196], side[:, 0], side[:, 1], race[:, None]]
     if version == 2:
+        n = len(b)
+        both = np.stack([b, -b[:, ::-1]], axis=1).reshape(2 * n, 26)  # each side, in turn
         mine = np.maximum(both[:, 1:26], 0)
-        front = 25 - np.concatenate([rear[n:], rear[:n]])
-        extra = _extra_features(mine, rear, front, made_bits, blocked)
-        parts += [extra[:n], extra[n:]]
+        front = 25 - rear[:, ::-1].reshape(2 * n)
+        made_bits = (sets[:, :, 1] | (sets[:, :, 2] - 4096) << 12).reshape(2 * n).astype(np.int64)
+        blocked = sets[:, ::-1, 4].reshape(2 * n).astype(np.int64)
+        extra = _extra_features(
+            mine, rear.reshape(2 * n).astype(np.int64), front, made_bits, blocked
+        )
+        parts.append(extra.reshape(n, 2 * _EXTRA_FEATURES))
     elif version != 1:
         n_inputs(version)  # raises
     out = np.concatenate(parts, axis=1, dtype=dtype)

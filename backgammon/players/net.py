@@ -99,7 +99,8 @@ class Net:
         w1, b1, w2, b2 = self._weights32()  # scaled
         x = x.astype(np.float32, copy=False)
         used = np.logical_or.reduce(x, axis=0).nonzero()[0]  # as flatnonzero(any), fewer calls
-        z = x @ w1 if 2 * len(used) > len(w1) else x[:, used] @ w1[used]
+        # take: the same arrays as x[:, used] and w1[used], sooner.
+        z = x @ w1 if 2 * len(used) > len(w1) else x.take(used, axis=1) @ w1.take(used, axis=0)
         z += b1
         # sigmoid(2z) = (tanh(z) + 1) / 2: with the weights' scales, what sigmoid() gives
         # to the bit, two passes over the hidden layer fewer.
@@ -206,9 +207,10 @@ class NetPair:
             rest = ~crashed
             out[rest] = self.evaluate_encoded(x[rest], race[rest])
             return out
-        if not race.any():
+        races = np.count_nonzero(race)  # a third of the time of any() and all()
+        if not races:
             return self.contact(x)
-        if race.all():
+        if races == len(race):
             return self.race(x)
         out = np.empty((len(x), N_OUTPUTS))
         out[race] = self.race(x[race])

@@ -45,13 +45,13 @@ MONEY_WEIGHTS: tuple[FloatArray, float] = (np.array([2.0, 1.0, 1.0, -1.0, -1.0])
 """Cubeless money equity as ``p @ w + c``: a win, a gammon and a backgammon each add a
 point (they are cumulative), and the losses take them away."""
 
-_FLIP = [0, 3, 4, 1, 2]
+_FLIP = np.array([0, 3, 4, 1, 2])
 
 
 def flip_probs(p: FloatArray) -> FloatArray:
     """The same probabilities seen from the other side (one row or a batch)."""
     q = p.take(_FLIP, axis=-1)  # as p[..., _FLIP], faster
-    q[..., 0] = 1.0 - p[..., 0]
+    np.subtract(1.0, p[..., 0], out=q[..., 0])  # (no temporary array)
     return q
 
 
