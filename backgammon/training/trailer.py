@@ -1,7 +1,7 @@
 """The trailer net's labels and fit (:mod:`backgammon.players.trailer`): games of the
-trailer alone, and the net fitted to them.
+trailer alone, and the net fitted to them::
 
-    python -m backgammon.training.trailer labels/trailer/trailer-*.npz \\
+    python -m backgammon.training.trailer labels/trailer/round2/trailer-*.npz \\
         --out backgammon/players/data/trailer.npz [--hold-out 36007] [--seed 1]
 
 Each label file (``labels/trailer/make.py``) holds trailers and, per trailer, how many of
