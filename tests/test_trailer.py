@@ -16,7 +16,7 @@ from backgammon.players.bearoff import MAX_ROLLS, BearoffDatabase, indices
 from backgammon.players.encode import boards_array, is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import default_nets
-from backgammon.players.trailer import TrailerNet, race_gammons, trailers
+from backgammon.players.trailer import TrailerNet, race_gammons, trailer_keys, trailers
 from backgammon.training.trailer import (
     TrailerGames,
     fit_trailer,
@@ -162,6 +162,53 @@ def test_a_trailer_runs_from_the_leaders_home_first(database: BearoffDatabase) -
     board = tuple(_board({1: 5, 2: 5, 3: 3, 9: 1, 20: 1}, {1: 15}).tolist())
     after = TrailerGames(database, 1, TrailerNet.load()).play(board, (6, 1))
     assert max(after[19:25]) == 0
+
+
+_placements = st.lists(st.integers(1, 24), min_size=0, max_size=15)
+
+
+def _counts(placements: list[list[int]]) -> np.ndarray:
+    counts = np.zeros((len(placements), 24), dtype=np.int64)
+    for row, points in enumerate(placements):
+        for point in points:
+            counts[row, point - 1] += 1
+    return counts
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_placements, min_size=2, max_size=30))
+def test_trailer_keys_are_equal_only_for_equal_trailers(placements: list[list[int]]) -> None:
+    counts = _counts(placements)
+    keys = trailer_keys(counts)
+    same_rows = (counts[:, None, :] == counts[None, :, :]).all(axis=2)
+    assert np.array_equal(keys[:, None] == keys[None, :], same_rows)
+
+
+def test_a_batch_with_repeated_trailers_gives_each_one_its_own_curves() -> None:
+    # Over 64 trailers with repeats the net sees each distinct trailer once.
+    rng = np.random.default_rng(3)
+    distinct = _counts([list(rng.integers(1, 24, size=15)) for _ in range(20)])
+    counts = distinct[rng.integers(0, 20, size=300)]
+    net = TrailerNet.load()
+    s, e = net.survival(counts)
+    alone = [net.survival(row[None]) for row in counts]
+    assert np.allclose(s, np.concatenate([a for a, _ in alone]), atol=1e-6)
+    assert np.allclose(e, np.concatenate([b for _, b in alone]), atol=1e-6)
+
+
+def test_the_class_is_a_side_all_home_against_fifteen_with_one_outside() -> None:
+    boards = boards_array([pos.board for pos, _d1, _d2 in played_game_cases(60, seed=34)])
+    boards = boards[is_race(boards)]
+    mine, theirs = np.maximum(boards, 0), np.maximum(-boards, 0)
+    mine_home, theirs_home = mine[:, 7:].sum(axis=1) == 0, theirs[:, :19].sum(axis=1) == 0
+    leads, trails = trailers(boards)
+    assert leads.sum() > 20 and trails.sum() > 20
+    assert np.array_equal(
+        leads, mine_home & ~theirs_home & (theirs.sum(axis=1) == 15) & (mine.sum(axis=1) > 0)
+    )
+    assert np.array_equal(
+        trails, theirs_home & ~mine_home & (mine.sum(axis=1) == 15) & (theirs.sum(axis=1) > 0)
+    )
 
 
 def test_targets_are_the_shares_of_games_still_going() -> None:

@@ -116,10 +116,10 @@ class CompositeEvaluator:
                 p[bo] = self._bearoff(boards[bo], p[bo])
         if self.trailer is not None and self.bearoff is not None:
             races = is_race(boards) if race is None else race
-            if np.count_nonzero(races):
-                sub = p[races]
-                race_gammons(boards[races], sub, self.bearoff, self.trailer)
-                p[races] = sub
+            n = np.count_nonzero(races)
+            if n:
+                rows = None if n == len(races) else np.flatnonzero(races)
+                race_gammons(boards, p, self.bearoff, self.trailer, rows)
         return p
 
     def _bearoff(

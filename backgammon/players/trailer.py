@@ -15,6 +15,7 @@ about one.
 from __future__ import annotations
 
 from functools import lru_cache
+from math import comb
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +24,14 @@ import numpy.typing as npt
 from backgammon.players.bearoff import MAX_ROLLS, BearoffDatabase, indices
 from backgammon.players.net import Net
 
-__all__ = ["TRAILER_WEIGHTS", "TrailerNet", "race_gammons", "trailer_inputs", "trailers"]
+__all__ = [
+    "TRAILER_WEIGHTS",
+    "TrailerNet",
+    "race_gammons",
+    "trailer_inputs",
+    "trailer_keys",
+    "trailers",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -81,13 +89,45 @@ class TrailerNet:
 
     def survival(self, counts: IntArray) -> tuple[FloatArray, FloatArray]:
         """``S`` and ``E``, each ``(N, MAX_ROLLS)`` and not increasing, for ``(N, 24)``
-        trailers' counts (each with 15 checkers, some outside home)."""
+        trailers' counts (each with 15 checkers, some outside home).  A trailer met more
+        than once is computed once: a lookahead's thousands of leaves hold a few distinct
+        trailers, as their leaders' plays leave the trailer as it was."""
+        if len(counts) > _DEDUPE_FROM:
+            _, first, inverse = np.unique(
+                trailer_keys(counts), return_index=True, return_inverse=True
+            )
+            if 2 * len(first) < len(counts):
+                s, e = self._survival(counts[first])
+                return s[inverse], e[inverse]
+        return self._survival(counts)
+
+    def _survival(self, counts: IntArray) -> tuple[FloatArray, FloatArray]:
         y = self.net(trailer_inputs(counts))
         s = np.minimum.accumulate(y[:, :MAX_ROLLS], axis=1)
         e = np.minimum.accumulate(y[:, MAX_ROLLS:], axis=1)
         s[:, 0] = 1.0  # no checker is off before the first roll
         e[counts[:, 18:].sum(axis=1) == 0] = 0.0  # none there to begin with
         return s, e
+
+
+_DEDUPE_FROM = 64
+"""Batches of more trailers than this are computed once per distinct trailer."""
+
+# The rank of a trailer among all placements of up to 15 checkers on 24 points (the
+# combinatorial number system on its prefix sums, which grow by at least one a point
+# once each point's index is added): one exact int64 key a trailer.
+_RANK = np.array(
+    [[comb(total + point, point + 1) for total in range(16)] for point in range(24)],
+    dtype=np.int64,
+)
+_POINT_ROWS = np.arange(24)
+
+
+def trailer_keys(counts: IntArray) -> IntArray:
+    """One int64 per row of ``(N, 24)`` counts (at most 15 checkers a row), equal only
+    for equal rows."""
+    keys: IntArray = _RANK[_POINT_ROWS, np.cumsum(counts, axis=1)].sum(axis=1)
+    return keys
 
 
 @lru_cache(maxsize=2)
@@ -100,23 +140,37 @@ def trailers(boards: IntArray) -> tuple[Bool, Bool]:
     """For ``(N, 26)`` race boards (side on roll positive, its bar at 25): where the side on
     roll leads (all home, the other side all 15 with some outside its home) and where it
     trails (the mirror)."""
-    mine = np.maximum(boards, 0)
-    theirs = np.maximum(-boards, 0)
-    mine_home = mine[:, 7:].sum(axis=1) == 0
-    theirs_home = theirs[:, :19].sum(axis=1) == 0
-    leads = mine_home & (theirs.sum(axis=1) == 15) & ~theirs_home & (mine.sum(axis=1) > 0)
-    trails = theirs_home & (mine.sum(axis=1) == 15) & ~mine_home & (theirs.sum(axis=1) > 0)
+    mine_out = boards[:, 7:].max(axis=1) > 0  # a checker of the side on roll outside home
+    theirs_out = boards[:, :19].min(axis=1) < 0
+    leads = theirs_out > mine_out
+    trails = mine_out > theirs_out
+    if np.count_nonzero(leads) or np.count_nonzero(trails):
+        theirs = np.minimum(boards, 0).sum(axis=1)  # minus their checkers
+        mine = boards.sum(axis=1) - theirs
+        leads &= (theirs == -15) & (mine > 0)
+        trails &= (mine == 15) & (theirs < 0)
     return leads, trails
 
 
-def race_gammons(boards: IntArray, p: FloatArray, db: BearoffDatabase, trailer: TrailerNet) -> None:
+def race_gammons(
+    boards: IntArray,
+    p: FloatArray,
+    db: BearoffDatabase,
+    trailer: TrailerNet,
+    rows: IntArray | None = None,
+) -> None:
     """Set the gammon and backgammon chances in ``p`` (``(N, 5)``, in place) of the race
-    boards where one side leads as :func:`trailers` says; leaves the rest alone."""
-    leads, trails = trailers(boards)
+    boards where one side leads as :func:`trailers` says; leaves the rest alone.  With
+    ``rows``, only those rows of ``boards`` and ``p`` are race boards to look at."""
+    races = boards if rows is None else boards[rows]
+    leads, trails = trailers(races)
     for mask, on_roll_leads in ((leads, True), (trails, False)):
-        if not mask.any():
+        at = np.flatnonzero(mask)
+        if not len(at):
             continue
-        b = boards[mask]
+        b = races[at]
+        if rows is not None:
+            at = rows[at]
         if on_roll_leads:
             home = np.maximum(b[:, 1:7], 0)
             counts = np.maximum(-b[:, 24:0:-1], 0)  # their points 1-24
@@ -128,13 +182,13 @@ def race_gammons(boards: IntArray, p: FloatArray, db: BearoffDatabase, trailer: 
         # The leader's k-th roll comes after k - 1 of the trailer's when the leader is on
         # roll, after k when the trailer is.
         shift = 1 if on_roll_leads else 0
-        gammon = (leader[:, 1:] * s[:, 1 - shift : MAX_ROLLS - shift]).sum(axis=1)
-        backgammon = (leader[:, 1:] * e[:, 1 - shift : MAX_ROLLS - shift]).sum(axis=1)
-        q = p[mask]
+        gammon = np.einsum("ij,ij->i", leader[:, 1:], s[:, 1 - shift : MAX_ROLLS - shift])
+        backgammon = np.einsum("ij,ij->i", leader[:, 1:], e[:, 1 - shift : MAX_ROLLS - shift])
+        win = p[at, 0]
         if on_roll_leads:
-            q[:, 1] = np.minimum(gammon, q[:, 0])
-            q[:, 2] = np.minimum(backgammon, q[:, 1])
+            gammon = np.minimum(gammon, win)
+            p[at, 1] = gammon
         else:
-            q[:, 3] = np.minimum(gammon, 1.0 - q[:, 0])
-            q[:, 4] = np.minimum(backgammon, q[:, 3])
-        p[mask] = q
+            gammon = np.minimum(gammon, 1.0 - win)
+            p[at, 3] = gammon
+        p[at, 2 if on_roll_leads else 4] = np.minimum(backgammon, gammon)
