@@ -47,10 +47,12 @@ _UNITS = np.concatenate(
     axis=1,
 )  # a point's four units by its number of checkers (0-15)
 _POINTS = np.arange(1, 25, dtype=np.float64)
+PIPS_TO_HOME = np.maximum(_POINTS - 6, 0)
+"""The pips a checker on each of the trailer's points 1-24 needs to come home."""
 _SUMS = np.stack(
     [
         _POINTS / 100.0,  # pips
-        np.maximum(_POINTS - 6, 0) / 40.0,  # pips still to come home
+        PIPS_TO_HOME / 40.0,  # pips still to come home
         (_POINTS > 6) / 15.0,  # checkers still to come home
         np.maximum(_POINTS - 18, 0) / 20.0,  # pips to leave the leader's home
         (_POINTS > 18) / 5.0,  # checkers in the leader's home

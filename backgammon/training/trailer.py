@@ -24,7 +24,7 @@ from backgammon.core.position import Position
 from backgammon.players.bearoff import MAX_ROLLS, BearoffDatabase, indices
 from backgammon.players.encode import after_boards_many
 from backgammon.players.net import Net
-from backgammon.players.trailer import N_TRAILER_INPUTS, TrailerNet, trailer_inputs
+from backgammon.players.trailer import N_TRAILER_INPUTS, PIPS_TO_HOME, TrailerNet, trailer_inputs
 from backgammon.training.nets import Adam
 
 __all__ = ["TrailerGames", "fit_trailer", "load_labels", "survival_targets"]
@@ -32,7 +32,6 @@ __all__ = ["TrailerGames", "fit_trailer", "load_labels", "survival_targets"]
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 Board = tuple[int, ...]
-_TO_HOME = np.maximum(np.arange(26) - 6, 0)  # pips a checker on each point needs to come home
 
 
 class TrailerGames:
@@ -56,14 +55,15 @@ class TrailerGames:
         mine = np.maximum(after, 0)
         outside = mine[:, 7:].sum(axis=1)
         score = np.zeros(len(after))  # a checker off
-        home = (mine.sum(axis=1) == 15) & (outside == 0)
-        rest = (mine.sum(axis=1) == 15) & (outside > 0)
+        all_on = mine.sum(axis=1) == 15
+        home = all_on & (outside == 0)
+        rest = all_on & (outside > 0)
         if home.any():
             score[home] = 1000.0 + self.first_mean[indices(mine[home, 1:7])]
         if rest.any():
             m = mine[rest]
             if self.net is None:
-                value = m @ _TO_HOME + 2.0 * outside[rest]
+                value = m[:, 1:25] @ PIPS_TO_HOME + 2.0 * outside[rest]
             else:
                 value = self.net.survival(m[:, 1:25])[0].sum(axis=1)
             score[rest] = 2000.0 + 1000.0 * m[:, 19:].sum(axis=1) + value
