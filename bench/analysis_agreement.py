@@ -50,6 +50,7 @@ NOISES = [0.0, 0.01, 0.02, 0.04, 0.06, 0.1]
 
 _NODE = re.compile(r";([BW])\[([^\]]*)\]([^;()]*)")
 _RATE = re.compile(r"^Error rate mEMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)")
+_TOTAL = re.compile(r"^Error total EMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)")
 
 
 def gnubg(commands: list[str]) -> tuple[str, float]:
@@ -66,10 +67,11 @@ def play_and_analyse(
     seed: int,
     noises: list[float] = NOISES,
     plies: int = 0,
-) -> list[tuple[Path, list[float]]]:
+) -> list[tuple[Path, list[float], list[float]]]:
     """gnubg plays (at ``plies``, each side with a noise drawn from ``noises``) and
-    analyses (2-ply) ``n`` matches; each file and gnubg's overall error rates (mEMG,
-    player 0 then player 1)."""
+    analyses (2-ply) ``n`` matches; each file, gnubg's overall error rates (mEMG, player 0
+    then player 1) and its error totals (EMG: checker plays, then cube decisions, both
+    players)."""
     rng = random.Random(seed)
     out = []
     for i in range(n):
@@ -102,7 +104,11 @@ def play_and_analyse(
         m = _RATE.match(rates[-1]) if rates else None  # the last one is the overall rate
         if m is None or not path.exists():
             raise SystemExit(f"gnubg did not analyse match {i}")
-        out.append((path, [-float(m.group(1)), -float(m.group(2))]))
+        totals = [_TOTAL.match(line) for line in text.splitlines()]
+        checker, cube = [t for t in totals if t][-3:-1]  # checker, cube, overall of the match
+        sums = [-float(checker.group(1)) - float(checker.group(2))]
+        sums.append(-float(cube.group(1)) - float(cube.group(2)))
+        out.append((path, [-float(m.group(1)), -float(m.group(2))], sums))
     return out
 
 
@@ -190,13 +196,14 @@ def main() -> int:
     bot = NeuralPlayer(0)
     theirs: list[float] = []
     ours: list[float] = []
+    totals = np.zeros((2, 2))  # gnubg's and ours: checker plays, cube decisions (EMG)
     very_bad = matched = our_very_bad = decisions = 0
     our_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         games = play_and_analyse(
             Path(tmp), args.matches, args.length, args.seed, args.noise, args.play_plies
         )
-        for path, rates in games:
+        for path, rates, sums in games:
             text = path.read_text(encoding="utf-8")
             record = sgf.read_record(text)
             start = time.perf_counter()
@@ -205,6 +212,11 @@ def main() -> int:
             by_name = {p.name: 1000.0 * p.overall_rate for p in result.players}
             theirs += rates
             ours += [by_name[record.players[0]], by_name[record.players[1]]]
+            totals[0] += sums
+            totals[1] += [
+                sum(p.checker_error for p in result.players),
+                sum(p.cube_error for p in result.players),
+            ]
             mine = {(d.game, d.move, d.player, d.kind): d.mark for d in result.decisions}
             our_very_bad += sum(d.mark == "very bad" for d in result.decisions)
             for d in result.decisions if args.list else ():
@@ -219,7 +231,7 @@ def main() -> int:
                     very_bad += 1
                     matched += mine.get(key, "") in ("bad", "very bad")
         # gnubg keeps its analysis in the SGF and would not redo it: time it on the .mat.
-        files = [str(p.with_suffix(".mat")) for p, _ in games]
+        files = [str(p.with_suffix(".mat")) for p, _, _ in games]
         gnubg_ply = args.ply if args.gnubg_ply is None else args.gnubg_ply
         at_our_ply, gnubg_seconds = gnubg_rates(files, gnubg_ply)
         theirs0: list[float] = []
@@ -229,7 +241,7 @@ def main() -> int:
             gbot = NeuralPlayer(0)
             gbot.evaluator = GnubgNet()
             gbot.searcher = Searcher(gbot.evaluator)
-            for path, _ in games:
+            for path, _, _ in games:
                 record = sgf.read_record(path.read_text(encoding="utf-8"))
                 judged = analyse(record, gbot, 0)
                 by_name = {p.name: 1000.0 * p.overall_rate for p in judged.players}
@@ -253,6 +265,10 @@ def main() -> int:
         f"very bad marks: ours {our_very_bad}, gnubg's 2-ply {very_bad}; mean error rate ours "
         f"{o.mean():.1f}, gnubg 2-ply {t.mean():.1f}, gnubg at {gnubg_ply}-ply "
         f"{np.mean(at_our_ply):.1f} mEMG"
+    )
+    print(
+        f"error totals (EMG), checker plays / cube decisions: gnubg 2-ply "
+        f"{totals[0, 0]:.2f} / {totals[0, 1]:.2f}, ours {totals[1, 0]:.2f} / {totals[1, 1]:.2f}"
     )
     if args.method:
         t0, o0 = np.array(theirs0), np.array(ours0)
