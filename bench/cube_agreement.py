@@ -1,6 +1,6 @@
 """Cube decisions: ours against GNU Backgammon's own (Debian ``gnubg``, 0-ply ``hint``).
 
-    python bench/cube_agreement.py [--positions 300] [--seed 1] [--money 0.2]
+    python bench/cube_agreement.py [--positions 300] [--seed 1] [--money 0.2] [--against 0]
 
 Positions come from games of gnubg 0-ply against itself (gnubg-nn), kept when the side on
 roll has 55-92% cubeless winning chances (where cube decisions are not trivial).  Each gets
@@ -16,6 +16,9 @@ and its proper cube action.  Two comparisons:
 
 ``--gnubg-plies N`` adds a yardstick for the second: gnubg's own decisions at N plies
 against its 0-ply ones (a stronger judge of the same positions, not a copy of its net).
+``--against N`` takes gnubg's decisions at N plies as the reference (``--against 2
+--plies 2``: the judges' depth, as in match analysis); the logic line then puts gnubg's
+N-ply cubeless probabilities through our 0-ply cube logic, so it is no longer exact.
 """
 
 from __future__ import annotations
@@ -73,9 +76,12 @@ def main() -> int:
     ap.add_argument(
         "--gnubg-plies", type=int, default=None, help="also gnubg at this depth against its 0-ply"
     )
+    ap.add_argument(
+        "--against", type=int, default=0, help="gnubg's depth for the reference decisions"
+    )
     args = ap.parse_args()
     cases = make_cases(args.positions, args.seed, args.money)
-    ask_gnubg_cube(cases)
+    ask_gnubg_cube(cases, args.against)
     deeper: list[GnubgCube] = []
     if args.gnubg_plies is not None:
         deeper = [GnubgCube(c.position, c.state) for c in cases]
@@ -108,7 +114,7 @@ def main() -> int:
     money = sum(c.state.is_money for c in cases)
     print(
         f"{n} positions ({money} money, {n - money} match; "
-        f"gnubg: {doubles} doubles, {passes} passes)"
+        f"gnubg at {args.against}-ply: {doubles} doubles, {passes} passes)"
     )
     for label, (dd, t) in tallies.items():
         print(

@@ -337,6 +337,17 @@ def test_generate_labels_at_two_plies_on_request(searcher: Searcher) -> None:
     assert np.allclose(probs[:: max(1, len(boards) // 6)], expected, atol=1e-6)
 
 
+def test_a_cube_window_keeps_only_positions_with_those_winning_chances(
+    searcher: Searcher, data: Generated
+) -> None:
+    boards, _, _ = generate(searcher, 3, random.Random(9), progress=False, cube_window=(0.55, 0.92))
+    win = searcher.evaluator.evaluate(boards.astype(np.int64))[:, 0]
+    assert len(boards) and ((win >= 0.55) & (win <= 0.92)).all()
+    # The same games: what the window drops is kept without it.
+    everything = searcher.evaluator.evaluate(data.boards.astype(np.int64))[:, 0]
+    assert len(boards) == ((everything >= 0.55) & (everything <= 0.92)).sum() < len(data.boards)
+
+
 @pytest.fixture(scope="module")
 def net_file(tmp_path_factory: pytest.TempPathFactory) -> str:
     path = tmp_path_factory.mktemp("nets") / "w.npz"

@@ -183,6 +183,7 @@ def generate(
     plies: int = 1,
     crashed_only: bool = False,
     gammon_races: bool = False,
+    cube_window: tuple[float, float] | None = None,
     rollout: tuple[RolloutSettings, str | None] | None = None,
     explore: float = 0.0,
     play_plies: int = 0,
@@ -197,7 +198,9 @@ def generate(
     0-ply are kept.  Pure bear-offs are left out (the database is exact there);
     ``crashed_only`` keeps just the crashed contact positions (data for a crashed net: they
     are a few percent of all); ``gammon_races`` just the races in which a side has all 15
-    checkers left (where a gammon is still possible, and the race net most often wrong).
+    checkers left (where a gammon is still possible, and the race net most often wrong);
+    ``cube_window`` ``(lo, hi)`` just the positions whose side on roll the 0-ply net gives
+    from ``lo`` to ``hi`` to win (where cube decisions are made, and judged).
     ``explore`` is the share of turns played at random
     (:func:`~backgammon.training.selfplay.greedy_game`); ``play_plies`` the depth at which the
     games choose their plays (the position played into is then the search's choice, the
@@ -237,6 +240,9 @@ def generate(
             drop |= ~class_masks(b)["crashed"]
         if gammon_races:
             drop |= ~gammon_race_mask(b)
+        if cube_window is not None:
+            win = searcher.evaluator.evaluate(b)[:, 0]
+            drop |= (win < cube_window[0]) | (win > cube_window[1])
         live = [p for p, x in zip(kept, drop, strict=True) if not x and not p.is_game_over()]
         pending.extend(live)
         groups.extend([decisions] * len(live))
@@ -376,6 +382,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="keep only races in which a side has borne nothing off",
     )
     g.add_argument(
+        "--cube-window",
+        type=float,
+        nargs=2,
+        metavar=("LO", "HI"),
+        help="keep only positions whose side on roll the net gives LO to HI to win",
+    )
+    g.add_argument(
         "--explore", type=float, default=0.0, help="share of turns played at random (0-1)"
     )
     g.add_argument(
@@ -471,6 +484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             plies=args.plies,
             crashed_only=args.crashed_only,
             gammon_races=args.gammon_races,
+            cube_window=None if args.cube_window is None else tuple(args.cube_window),
             rollout=rollout,
             explore=args.explore,
             play_plies=args.play_plies,
