@@ -1,10 +1,11 @@
 """Rollout speed and agreement: our rollouts beside GNU Backgammon's of the same positions at
 the same settings, in one run.
 
-    python bench/rollout.py [--trials 144] [--truncate 7] [--no-vr] [--positions 4]
-                            [--scaling-trials 576]
+    python bench/rollout.py [--trials 144] [--truncate 7] [--no-vr] [--cubeful]
+                            [--positions 4] [--scaling-trials 576]
 
-For each position (the side on roll's view, no dice) it rolls out cubeless at 0 ply with our
+For each position (the side on roll's view, no dice) it rolls out at 0 ply (cubeless, or
+with ``--cubeful`` cubeful: a centred money cube, no Jacoby rule, both bots doubling) with our
 engine in one process and with Debian's ``/usr/games/gnubg`` (``rollout``, one thread, the
 same trials, truncation, variance reduction and quasi-random dice) and prints both equities
 with their standard errors and both speeds in trials per CPU-second, with the ratio (CPU
@@ -17,6 +18,7 @@ gnubg prints rollout results only to a terminal, so it runs under ``script`` (a 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import re
 import resource
 import subprocess
@@ -50,12 +52,15 @@ def position_after(plays: list[str]) -> Position:
     return pos
 
 
-def gnubg_script(position_id: str, trials: int, truncate: int, vr: bool, roll: bool) -> str:
+def gnubg_script(
+    position_id: str, trials: int, truncate: int, vr: bool, roll: bool, cubeful: bool = False
+) -> str:
     lines = [
+        "set jacoby off",
         f"set rollout trials {trials}",
         f"set rollout truncation enable {'on' if truncate else 'off'}",
         f"set rollout truncation plies {truncate or 7}",
-        "set rollout cubeful off",
+        f"set rollout cubeful {'on' if cubeful else 'off'}",
         f"set rollout varredn {'on' if vr else 'off'}",
         "set rollout quasirandom on",
         "set rollout chequerplay plies 0",
@@ -74,7 +79,7 @@ def gnubg_script(position_id: str, trials: int, truncate: int, vr: bool, roll: b
 
 _RESULT = re.compile(
     r"Rollout done.*?Current Position:\s+([\d.]+) ([\d.]+) ([\d.]+) - [\d.]+ ([\d.]+) ([\d.]+)"
-    r" CL ([+-][\d.]+)\s+\[.*? CL\s+([\d.]+)\]",
+    r" CL ([+-][\d.]+)(?: CF ([+-][\d.]+))?\s+\[.*? CL\s+([\d.]+)(?: CF\s+([\d.]+))?\]",
     re.S,
 )
 
@@ -104,15 +109,16 @@ def run_gnubg(script: str) -> tuple[float, str]:
 
 
 def gnubg_rollout(
-    pos: Position, trials: int, truncate: int, vr: bool
+    pos: Position, trials: int, truncate: int, vr: bool, cubeful: bool = False
 ) -> tuple[float, float, float]:
-    """gnubg's cubeless equity, its SE, and the seconds the rollout took."""
-    base, _ = run_gnubg(gnubg_script(pos.position_id(), trials, truncate, vr, False))
-    total, out = run_gnubg(gnubg_script(pos.position_id(), trials, truncate, vr, True))
+    """gnubg's equity (cubeless, or cubeful), its SE, and the seconds the rollout took."""
+    base, _ = run_gnubg(gnubg_script(pos.position_id(), trials, truncate, vr, False, cubeful))
+    total, out = run_gnubg(gnubg_script(pos.position_id(), trials, truncate, vr, True, cubeful))
     m = _RESULT.search(out)
-    if m is None:
+    if m is None or (cubeful and m.group(7) is None):
         raise RuntimeError(f"no rollout result in gnubg's output:\n{out[-2000:]}")
-    return float(m.group(6)), float(m.group(7)), max(total - base, 1e-3)
+    equity, se = (m.group(7), m.group(9)) if cubeful else (m.group(6), m.group(8))
+    return float(equity), float(se), max(total - base, 1e-3)
 
 
 def ours(
@@ -131,15 +137,21 @@ def main() -> None:
     ap.add_argument("--trials", type=int, default=144)
     ap.add_argument("--truncate", type=int, default=7, help="plies (0: to the end)")
     ap.add_argument("--no-vr", dest="vr", action="store_false")
+    ap.add_argument("--cubeful", action="store_true", help="cubeful (centred money cube)")
     ap.add_argument("--positions", type=int, default=4)
     ap.add_argument("--scaling-trials", type=int, default=576, help="trials of the 1 vs 2 run")
     args = ap.parse_args()
     settings = RolloutSettings(
-        trials=args.trials, truncate=args.truncate, variance_reduction=args.vr, seed=1
+        trials=args.trials,
+        truncate=args.truncate,
+        variance_reduction=args.vr,
+        cubeful=args.cubeful,
+        seed=1,
     )
     rollout(Position.initial(), settings=RolloutSettings(trials=2, truncate=1))  # warm up
     print(
-        f"cubeless 0-ply rollouts, {args.trials} trials, truncated at {args.truncate or 'end'}, "
+        f"{'cubeful' if args.cubeful else 'cubeless'} 0-ply rollouts, {args.trials} trials, "
+        f"truncated at {args.truncate or 'end'}, "
         f"variance reduction {'on' if args.vr else 'off'}, quasi-random dice"
     )
     print(
@@ -150,7 +162,7 @@ def main() -> None:
     for plays in OPENINGS[: args.positions]:
         pos = position_after(plays)
         eq, se, t = ours(pos, settings, 1, time.process_time)
-        g_eq, g_se, g_t = gnubg_rollout(pos, args.trials, args.truncate, args.vr)
+        g_eq, g_se, g_t = gnubg_rollout(pos, args.trials, args.truncate, args.vr, args.cubeful)
         ratio = (args.trials / t) / (args.trials / g_t)
         ratios.append(ratio)
         print(
@@ -159,9 +171,7 @@ def main() -> None:
         )
     print(f"speed ours / gnubg (per core): mean {sum(ratios) / len(ratios):.2f}")
     pos = position_after(OPENINGS[0])
-    more = RolloutSettings(
-        trials=args.scaling_trials, truncate=args.truncate, variance_reduction=args.vr, seed=1
-    )
+    more = dataclasses.replace(settings, trials=args.scaling_trials)
     _, _, t1 = ours(pos, more, 1, time.perf_counter)
     _, _, t2 = ours(pos, more, 2, time.perf_counter)
     print(

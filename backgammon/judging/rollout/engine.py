@@ -29,8 +29,10 @@ from backgammon.players.cube import (
     CubeAction,
     CubeDecision,
     CubeState,
+    best_cube_value,
     cube_decision,
     cube_efficiency,
+    cube_values,
     dead_cube_weights,
 )
 from backgammon.players.encode import after_boards_many, boards_array
@@ -39,7 +41,7 @@ from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.net import NetPair, default_nets
 from backgammon.players.neural import limit_blas_threads
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs, game_over_probs
-from backgammon.players.search import Searcher, best_in_segments
+from backgammon.players.search import Searcher, best_in_segments, cube_lives
 from backgammon.players.trailer import TrailerNet
 
 __all__ = [
@@ -242,6 +244,18 @@ class _Engine:
         x = cube_efficiency(pos.is_race(), pos.pip_counts()[0])
         return cube_decision(p.tolist(), state, x, self.met)
 
+    def cubeful_luck(self, state: CubeState, after: IntArray, p: FloatArray, r: int) -> float:
+        """The luck of roll ``r`` for the mover (root cube units, or MWC) in a cubeful
+        rollout: the 0-ply cubeful value of each roll's result, the other side to act on the
+        cube there, against their average, as gnubg's variance reduction measures it (the
+        cubeless equity misses what the cube makes of the game, and its variance).
+        ``after`` and ``p``: each roll's board after the play and the mover's chances."""
+        other = state.flip()
+        nd, dt, dp = cube_values(flip_probs(p), other, cube_lives(after), self.met)
+        theirs = best_cube_value(nd, dt, dp, other)
+        mine = -theirs if state.is_money else 1.0 - theirs
+        return float(mine[r] - _ROLL_WEIGHTS @ mine) * self.cube_scale(state)
+
     def to_root(self, g: _Games, idx: IntArray, turn: int) -> npt.NDArray[np.bool_]:
         """True where the side to move at ``turn`` is the root side."""
         return np.asarray((turn % 2 == 0) != g.flipped[idx])
@@ -355,8 +369,11 @@ class _Engine:
                 r = _ALL_ROLLS.index(actual[k])
                 after, p = answers[k]  # p: (21, 5) for the mover
                 mean = _ROLL_WEIGHTS @ p
-                w, _ = self.weights(g.cube[i])
-                luck_v = float((p[r] - mean) @ w) * self.cube_scale(g.cube[i])
+                if self.s.cubeful:
+                    luck_v = self.cubeful_luck(g.cube[i], after, p, r)
+                else:
+                    w, _ = self.weights(g.cube[i])
+                    luck_v = float((p[r] - mean) @ w) * self.cube_scale(g.cube[i])
                 if root[k]:
                     g.luck_probs[i] += p[r] - mean
                     g.luck_value[i] += luck_v
