@@ -228,6 +228,12 @@ def extended(table: MatchEquityTable, size: int = 64) -> MatchEquityTable:
                 pre[i - 1][0] = g / 2 * post[i - 3] + (1 - g) / 2 * post[i - 2]
             else:
                 pre[i - 1][j - 1] = normal(i, j)
+    # Against a side the table still covers, the model can rate needing one point more
+    # better (26-away against 2-away above 25-away's): never more than the row before.
+    for i in range(n + 1, size + 1):
+        for j in range(2, n + 1):
+            pre[i - 1][j - 1] = min(pre[i - 1][j - 1], pre[i - 2][j - 1])
+            pre[j - 1][i - 1] = 1.0 - pre[i - 1][j - 1]
     return replace(table, pre=tuple(map(tuple, pre)), post=tuple(post))
 
 
