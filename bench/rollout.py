@@ -2,12 +2,13 @@
 the same settings, in one run.
 
     python bench/rollout.py [--trials 144] [--truncate 7] [--no-vr] [--cubeful]
-                            [--positions 4] [--scaling-trials 576]
+                            [--no-bearoff-truncation] [--positions 4] [--scaling-trials 576]
 
 For each position (the side on roll's view, no dice) it rolls out at 0 ply (cubeless, or
 with ``--cubeful`` cubeful: a centred money cube, no Jacoby rule, both bots doubling) with our
 engine in one process and with Debian's ``/usr/games/gnubg`` (``rollout``, one thread, the
-same trials, truncation, variance reduction and quasi-random dice) and prints both equities
+same trials, truncation, variance reduction and quasi-random dice; both stop at the bear-off
+databases as gnubg does by default, unless ``--no-bearoff-truncation``) and prints both equities
 with their standard errors and both speeds in trials per CPU-second, with the ratio (CPU
 time, as the machine may be shared: ours in this process, gnubg's its whole run less that of
 the same script without the rollout).  Then it times (wall clock) our rollout of the first
@@ -53,7 +54,13 @@ def position_after(plays: list[str]) -> Position:
 
 
 def gnubg_script(
-    position_id: str, trials: int, truncate: int, vr: bool, roll: bool, cubeful: bool = False
+    position_id: str,
+    trials: int,
+    truncate: int,
+    vr: bool,
+    roll: bool,
+    cubeful: bool = False,
+    bearoff: bool = True,
 ) -> str:
     lines = [
         "set jacoby off",
@@ -63,6 +70,8 @@ def gnubg_script(
         f"set rollout cubeful {'on' if cubeful else 'off'}",
         f"set rollout varredn {'on' if vr else 'off'}",
         "set rollout quasirandom on",
+        f"set rollout bearofftruncation exact {'on' if bearoff else 'off'}",
+        f"set rollout bearofftruncation onesided {'on' if bearoff else 'off'}",
         "set rollout chequerplay plies 0",
         "set rollout cubedecision plies 0",
         "set rollout later enable off",
@@ -109,11 +118,17 @@ def run_gnubg(script: str) -> tuple[float, str]:
 
 
 def gnubg_rollout(
-    pos: Position, trials: int, truncate: int, vr: bool, cubeful: bool = False
+    pos: Position,
+    trials: int,
+    truncate: int,
+    vr: bool,
+    cubeful: bool = False,
+    bearoff: bool = True,
 ) -> tuple[float, float, float]:
     """gnubg's equity (cubeless, or cubeful), its SE, and the seconds the rollout took."""
-    base, _ = run_gnubg(gnubg_script(pos.position_id(), trials, truncate, vr, False, cubeful))
-    total, out = run_gnubg(gnubg_script(pos.position_id(), trials, truncate, vr, True, cubeful))
+    pid = pos.position_id()
+    base, _ = run_gnubg(gnubg_script(pid, trials, truncate, vr, False, cubeful, bearoff))
+    total, out = run_gnubg(gnubg_script(pid, trials, truncate, vr, True, cubeful, bearoff))
     m = _RESULT.search(out)
     if m is None or (cubeful and m.group(7) is None):
         raise RuntimeError(f"no rollout result in gnubg's output:\n{out[-2000:]}")
@@ -138,6 +153,12 @@ def main() -> None:
     ap.add_argument("--truncate", type=int, default=7, help="plies (0: to the end)")
     ap.add_argument("--no-vr", dest="vr", action="store_false")
     ap.add_argument("--cubeful", action="store_true", help="cubeful (centred money cube)")
+    ap.add_argument(
+        "--no-bearoff-truncation",
+        dest="bearoff",
+        action="store_false",
+        help="both play bear-offs out (default: both stop at the databases, gnubg's default)",
+    )
     ap.add_argument("--positions", type=int, default=4)
     ap.add_argument("--scaling-trials", type=int, default=576, help="trials of the 1 vs 2 run")
     args = ap.parse_args()
@@ -147,12 +168,14 @@ def main() -> None:
         variance_reduction=args.vr,
         cubeful=args.cubeful,
         seed=1,
+        bearoff_truncation=args.bearoff,
     )
     rollout(Position.initial(), settings=RolloutSettings(trials=2, truncate=1))  # warm up
     print(
         f"{'cubeful' if args.cubeful else 'cubeless'} 0-ply rollouts, {args.trials} trials, "
         f"truncated at {args.truncate or 'end'}, "
-        f"variance reduction {'on' if args.vr else 'off'}, quasi-random dice"
+        f"variance reduction {'on' if args.vr else 'off'}, quasi-random dice, "
+        f"bear-off truncation {'on' if args.bearoff else 'off'}"
     )
     print(
         f"{'position':<16} {'ours':>15} {'gnubg':>15} {'diff':>7}"
@@ -162,7 +185,9 @@ def main() -> None:
     for plays in OPENINGS[: args.positions]:
         pos = position_after(plays)
         eq, se, t = ours(pos, settings, 1, time.process_time)
-        g_eq, g_se, g_t = gnubg_rollout(pos, args.trials, args.truncate, args.vr, args.cubeful)
+        g_eq, g_se, g_t = gnubg_rollout(
+            pos, args.trials, args.truncate, args.vr, args.cubeful, args.bearoff
+        )
         ratio = (args.trials / t) / (args.trials / g_t)
         ratios.append(ratio)
         print(

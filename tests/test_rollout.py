@@ -3,6 +3,7 @@ numbers on any number of workers and on Ray, and the command line."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import random
@@ -28,6 +29,7 @@ from backgammon.judging.rollout.dice import roll_indices, to_dice
 from backgammon.judging.rollout.engine import evaluator_for
 from backgammon.judging.rollout.local import InProcess, ProcessPool
 from backgammon.play.match import Match
+from backgammon.players.bearoff2 import money_decision
 from backgammon.players.cube import (
     CubeAction,
     CubeState,
@@ -110,7 +112,10 @@ def test_bearoff_rollouts_agree_with_the_exact_equity(vr: bool) -> None:
     """On 200 races the rollout is within 3 standard errors of the exact equity (at most 2
     positions beyond, as chance allows for 200, none beyond 4)."""
     cands, exact = _races()
-    job = RolloutJob(cands, RolloutSettings(trials=72, batch=72, variance_reduction=vr))
+    job = RolloutJob(
+        cands,
+        RolloutSettings(trials=72, batch=72, variance_reduction=vr, bearoff_truncation=False),
+    )
     values = play_trials(job, 0, 72).cubeful
     mean = values.mean(axis=1)
     se = values.std(axis=1, ddof=1) / np.sqrt(72)
@@ -121,6 +126,75 @@ def test_bearoff_rollouts_agree_with_the_exact_equity(vr: bool) -> None:
         assert se.mean() < 1e-3
     else:
         assert se.mean() > 0.05
+
+
+def test_cubeless_trials_stop_at_a_bear_off_as_gnubgs_do() -> None:
+    """gnubg's default: a cubeless trial that reaches a pure bear-off takes the databases'
+    value there.  On the 200 bear-offs each trial then stops after one play, so without
+    variance reduction only the first roll's luck is left, and the values stay exact."""
+    cands, exact = _races()
+    settings = RolloutSettings(trials=72, batch=72, variance_reduction=False)
+    assert settings.bearoff_truncation
+    stopped = play_trials(RolloutJob(cands, settings), 0, 72).cubeful
+    played = play_trials(
+        RolloutJob(cands, dataclasses.replace(settings, bearoff_truncation=False)), 0, 72
+    ).cubeful
+    se = stopped.std(axis=1, ddof=1) / np.sqrt(72)
+    z = np.abs(stopped.mean(axis=1) - exact) / np.maximum(se, 1e-12)
+    assert (z > 3).sum() <= 2 and z.max() < 4
+    assert se.mean() < 0.8 * (played.std(axis=1, ddof=1) / np.sqrt(72)).mean()
+    assert set(np.unique(np.abs(played))) <= {1.0, 2.0} and len(np.unique(stopped)) > 100
+
+
+def _covered_race() -> Position:
+    """A bear-off both sides play from the two-sided database, the side on roll behind: 4
+    checkers on its 5 and 6 points against 3 on the other side's 1, 2 and 3 points."""
+    board = [0] * 26
+    board[5], board[6] = 2, 2
+    board[22], board[23], board[24] = -1, -1, -1
+    return Position(board)
+
+
+def test_cubeful_money_trials_stop_at_the_two_sided_database_with_its_exact_values() -> None:
+    """gnubg's default in cubeful money rollouts: once the two-sided database covers the
+    position, its exact cubeful value (the side on roll's cube action included) ends the
+    trial.  36 quasi-random trials roll each first roll once, so the rollout is exactly the
+    average over the 36 rolls of the value after the bot's play."""
+    pos = _covered_race()
+    ev = evaluator_for(None, True)
+    assert ev.two_sided is not None
+    assert money_decision(ev.two_sided, pos.board, CubeState()).action is CubeAction.NO_DOUBLE
+    kids, rolls = roll_children(pos)
+    eq = cubeless_equity(flip_probs(ev.evaluate(boards_array(k.board for k in kids))))
+    expected = 0.0
+    for _a, _b, start, end, w in rolls:
+        child = kids[start + int(np.argmax(eq[start:end]))]
+        d = money_decision(ev.two_sided, child.board, CubeState())
+        theirs = min(d.double_take, d.double_pass) if d.action is CubeAction.DOUBLE else d.no_double
+        expected -= w * theirs / 36.0
+    cand = (Candidate("", pos.board, False, CubeState()),)
+    settings = RolloutSettings(trials=36, batch=36, cubeful=True, variance_reduction=False)
+    values = play_trials(RolloutJob(cand, settings), 0, 36).cubeful[0]
+    assert values.mean() == pytest.approx(expected, abs=1e-9)
+    # In a match gnubg plays on (the database's cubeful values are money values): the
+    # trials are those of a rollout that never stops early.
+    board = [0] * 26
+    for point in range(1, 7):
+        board[point], board[25 - point] = 1, -1
+    match = CubeState(match_length=7)
+    games = [
+        play_trials(
+            RolloutJob(
+                (Candidate("", tuple(board), False, match),),
+                dataclasses.replace(settings, bearoff_truncation=stop),
+                root=match,
+            ),
+            0,
+            36,
+        ).cubeful[0]
+        for stop in (True, False)
+    ]
+    assert (games[0] == games[1]).all()
 
 
 def test_variance_reduction_shrinks_the_standard_error() -> None:

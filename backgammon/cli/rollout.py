@@ -65,6 +65,12 @@ def add_parser(sub: Any) -> None:
         action="store_false",
         help="pseudo-random dice only (default: the first rolls stratified)",
     )
+    p.add_argument(
+        "--no-bearoff-truncation",
+        dest="bearoff_truncation",
+        action="store_false",
+        help="play bear-offs out (default, as gnubg: stop at the bear-off databases)",
+    )
     p.add_argument("--target-se", type=float, default=None, help="stop once every SE is below this")
     p.add_argument(
         "--json",
@@ -129,6 +135,7 @@ def rollout_command(args: argparse.Namespace) -> int:
         quasi_random=args.quasi_random,
         seed=args.seed,
         target_se=args.target_se,
+        bearoff_truncation=args.bearoff_truncation,
     )
     to_stdout = args.json == "-"
     err = Console(stderr=True)

@@ -94,7 +94,7 @@ __all__ = [
 
 _CLOSE = 0.16  # a no-double counts as a cube decision when doubling was wrong by less
 
-RECHECK_ROLLOUT = RolloutSettings(trials=72, truncate=0, cubeful=True, bearoff_truncation=True)
+RECHECK_ROLLOUT = RolloutSettings(trials=72, truncate=0, cubeful=True)
 """How a marked decision is judged again: the best and the played play, or the three cube
 actions, rolled out cubeful to the end."""
 

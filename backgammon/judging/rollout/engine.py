@@ -73,8 +73,10 @@ class RolloutSettingsError(ValueError):
 @dataclass(frozen=True)
 class RolloutSettings:
     """How to roll out: trials, truncation (plies, 0 = to the end), the bots' lookahead,
-    cubeless or cubeful, variance reduction and quasi-random dice, the seed, and an optional
-    target standard error to stop at (checked after each batch, in trial order)."""
+    cubeless or cubeful, variance reduction and quasi-random dice, the seed, an optional
+    target standard error to stop at (checked after each batch, in trial order), and
+    whether trials stop at the bear-off databases as gnubg's do by default
+    (:meth:`_Engine.exact_from_here`)."""
 
     trials: int = 1296
     truncate: int = 0
@@ -86,7 +88,7 @@ class RolloutSettings:
     target_se: float | None = None
     min_trials: int = 144
     batch: int = 72
-    bearoff_truncation: bool = False
+    bearoff_truncation: bool = True
 
     def __post_init__(self) -> None:
         if self.trials < 1:
@@ -404,11 +406,26 @@ class _Engine:
         for i in idx.tolist():
             if g.alive[i]:
                 g.cube[i] = g.cube[i].flip()
-        if self.s.bearoff_truncation and not self.s.cubeful:
+        if self.s.bearoff_truncation:
             live = idx[g.alive[idx]]
-            stop = is_bearoff(boards_array(g.pos[i].board for i in live))
+            stop = self.exact_from_here(g, live)
             if stop.any():
                 self.horizon(g, live[stop], turn + 1)
+
+    def exact_from_here(self, g: _Games, idx: IntArray) -> npt.NDArray[np.bool_]:
+        """Where gnubg's default rollouts stop at the bear-off databases: cubeless at any
+        pure bear-off (the databases' chances), cubeful in money play where the two-sided
+        database covers the position (its exact cubeful values); matches play on."""
+        none = np.zeros(len(idx), dtype=bool)
+        if not len(idx) or getattr(self.ev, "bearoff", None) is None:
+            return none
+        boards = boards_array(g.pos[i].board for i in idx)
+        if not self.s.cubeful:
+            return np.asarray(is_bearoff(boards))
+        if getattr(self.ev, "two_sided", None) is None:
+            return none
+        money = np.fromiter((g.cube[i].is_money for i in idx.tolist()), bool, len(idx))
+        return money & TwoSidedDatabase.covers(boards)
 
     def horizon(self, g: _Games, idx: IntArray, turn: int) -> None:
         """End the games of ``idx`` (not finished) by evaluating them for the side on roll."""
