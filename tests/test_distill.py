@@ -219,6 +219,29 @@ def test_command_line_generates_and_fits(tmp_path: Path) -> None:
     assert not bad.exists()
 
 
+def test_odd_blend_labels_are_the_players_one_ply(tmp_path: Path) -> None:
+    """``--odd-blend 0.5`` labels each position with the mean of its 1- and 0-ply
+    probabilities, as the player's 1-ply (``odd_blend``) judges it; the same games as plain
+    1-ply labels, other labels; a weight outside 0-1 is refused and writes nothing."""
+    w = tmp_path / "w.npz"
+    random_pair(np.random.default_rng(2), hidden=8, race_hidden=4).save(w)
+    args = ["generate", "--weights", str(w), "--games", "1", "--seed", "5"]
+    plain, blended = tmp_path / "p.npz", tmp_path / "b.npz"
+    assert main([*args, "--out", str(plain)]) == 0
+    assert main([*args, "--out", str(blended), "--odd-blend", "0.5"]) == 0
+    a, b = np.load(plain), np.load(blended)
+    assert np.array_equal(a["boards"], b["boards"])
+    player = Searcher(CompositeEvaluator(NetPair.load(w), BearoffDatabase.load()), odd_blend=0.5)
+    for row, p in zip(b["boards"][:5], b["probs"][:5], strict=True):
+        assert np.allclose(p, player.evaluate(Position(tuple(int(v) for v in row)), 1), atol=1e-6)
+    assert not np.allclose(a["probs"], b["probs"], atol=1e-4)
+    bad = tmp_path / "bad.npz"
+    for share in ("1.5", "x"):
+        with pytest.raises(SystemExit):
+            main([*args, "--out", str(bad), "--odd-blend", share])
+    assert not bad.exists()
+
+
 def test_command_line_explores_on_request(tmp_path: Path) -> None:
     """``--explore`` plays that share of turns at random: other games, still labelled at 1-ply
     and grouped by decision; a share that is not a probability writes nothing.

@@ -155,9 +155,13 @@ class Searcher:
         are exact at any depth); a 1-ply judgement is blended with 0-ply's by ``odd_blend``."""
         p = self._evaluate(position, plies)
         if plies == 1 and self.odd_blend < 1.0:
-            b = self.odd_blend
-            p = b * p + (1.0 - b) * self._evaluate(position, 0)
+            p = self.blend_odd(p, self._evaluate(position, 0))
         return p
+
+    def blend_odd(self, one: FloatArray, zero: FloatArray) -> FloatArray:
+        """A 1-ply judgement ``one`` blended with the 0-ply ``zero`` by ``odd_blend``: one
+        more ply leans the way odd depths do, and the mean of the two judges best."""
+        return self.odd_blend * one + (1.0 - self.odd_blend) * zero
 
     def _evaluate(self, pos: Position, plies: int) -> FloatArray:
         if plies <= 0 or pos.is_game_over() or self._exact(pos):
@@ -277,9 +281,8 @@ class Searcher:
         21 rolls' replies of each)."""
         p, v = self._cubeful(positions, states, plies, top)
         if plies == 1 and self.odd_blend < 1.0:
-            b = self.odd_blend
             p0, v0 = self._cubeful(positions, states, 0, top)
-            p, v = b * p + (1.0 - b) * p0, b * v + (1.0 - b) * v0
+            p, v = self.blend_odd(p, p0), self.blend_odd(v, v0)
         return p, v
 
     def _cubeful(

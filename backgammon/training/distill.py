@@ -121,12 +121,17 @@ def _best_replies(searcher: Searcher, positions: Sequence[Position]) -> tuple[In
 
 
 def one_ply(searcher: Searcher, positions: Sequence[Position]) -> FloatArray:
-    """The 1-ply probabilities of each position for its side on roll, all in one batch.
+    """The 1-ply probabilities of each position for its side on roll, all in one batch,
+    blended with the 0-ply ones by the searcher's ``odd_blend``.
 
     The same as ``searcher.evaluate(pos, 1)`` for each position.
     """
     _, best = _best_replies(searcher, positions)
-    return np.asarray(np.einsum("prk,r->pk", best, _ROLL_WEIGHTS))
+    p = np.asarray(np.einsum("prk,r->pk", best, _ROLL_WEIGHTS))
+    if searcher.odd_blend < 1.0:
+        zero = searcher.evaluator.evaluate(boards_array(pos.board for pos in positions))
+        p = searcher.blend_odd(p, zero)
+    return p
 
 
 def two_ply(searcher: Searcher, positions: Sequence[Position], chunk: int = 1) -> FloatArray:
@@ -355,6 +360,17 @@ def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _share(text: str) -> float:
+    """A number from 0 to 1 (argparse type)."""
+    try:
+        x = float(text)
+    except ValueError:
+        x = -1.0
+    if not 0.0 <= x <= 1.0:
+        raise argparse.ArgumentTypeError(f"a share from 0 to 1, not {text!r}")
+    return x
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m backgammon.training.distill generate|relabel|fit``."""
     ap = argparse.ArgumentParser(prog="backgammon distill", description=__doc__.splitlines()[0])
@@ -365,6 +381,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--out", type=Path, required=True)
     g.add_argument("--plies", type=int, choices=(1, 2), default=1, help="depth of the labels")
+    g.add_argument(
+        "--odd-blend",
+        type=_share,
+        default=1.0,
+        help="1-ply labels: the 1-ply's weight against the 0-ply's (0.5: the player's 1-ply)",
+    )
     g.add_argument("--alternatives", type=int, default=2, help="plays not chosen kept per position")
     g.add_argument(
         "--rollout-trials",
@@ -471,7 +493,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ev = NetPair.load(args.weights)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if args.cmd == "generate":
-        searcher = Searcher(CompositeEvaluator(ev, BearoffDatabase.load()))
+        searcher = Searcher(
+            CompositeEvaluator(ev, BearoffDatabase.load()), odd_blend=args.odd_blend
+        )
         rollout, backend = None, None
         if args.rollout_trials:
             rollout = (_rollout_settings(args), str(args.weights))
