@@ -259,8 +259,11 @@ def test_no_table_prints_minus_zero() -> None:
 def test_the_html_report_graph_has_axes_and_fits_a_phone(tmp_path: Path) -> None:
     """The report's graph says whose chance it shows, has its axes, the 50% line and the
     games' boundaries, and scales to the page (no fixed 720 px); each error shows its dice."""
-    out = tmp_path / "r.html"
-    r = run_cli("analyse", str(SAMPLE), "--ply", "0", "--quiet", "--html", str(out), timeout=600)
+    out, data = tmp_path / "r.html", tmp_path / "r.json"
+    r = run_cli(
+        "analyse", str(SAMPLE), "--ply", "0", "--quiet", "--html", str(out), "--json", str(data),
+        timeout=600,
+    )  # fmt: skip
     assert r.returncode == 0, r.stderr
     page = out.read_text("utf-8")
     graph = page[page.index("<svg") : page.index("</svg>")]
@@ -269,5 +272,15 @@ def test_the_html_report_graph_has_axes_and_fits_a_phone(tmp_path: Path) -> None
     assert all(f">{t}%</text>" in graph for t in (0, 50, 100))
     assert "game 2</text>" in graph and "game 3</text>" in graph
     assert "gnubg's match winning chance after each decision</text>" in graph
-    assert "root rolled 44 (very bad, 158 mEMG)" in page
+    analysis = json.loads(data.read_text("utf-8"))
+    marked = [
+        d
+        for d in analysis["decisions"]
+        if d["kind"] == "checker" and d["mark"] in ("bad", "very bad")
+    ]
+    assert marked
+    for d in marked:
+        who = analysis["players"][d["player"]]["name"]
+        dice = "".join(str(x) for x in d["dice"])
+        assert f"{who} rolled {dice} ({d['mark']}, {1000 * d['error_emg']:.0f} mEMG)" in page
     assert "name='viewport'" in page and "svg{max-width:100%" in page

@@ -8,6 +8,7 @@ import random
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -219,17 +220,25 @@ def test_command_line_generates_and_fits(tmp_path: Path) -> None:
     assert not bad.exists()
 
 
+def _plain_and(
+    tmp_path: Path, net_seed: int, games: list[str], *option: str
+) -> tuple[Path, list[str], Any, Any]:
+    """A small random net, and ``distill generate`` run with ``games`` twice: plainly and
+    with ``option``; the net's file, the common arguments and both outputs."""
+    w = tmp_path / "w.npz"
+    random_pair(np.random.default_rng(net_seed), hidden=8, race_hidden=4).save(w)
+    args = ["generate", "--weights", str(w), *games]
+    plain, other = tmp_path / "p.npz", tmp_path / "o.npz"
+    assert main([*args, "--out", str(plain)]) == 0
+    assert main([*args, "--out", str(other), *option]) == 0
+    return w, args, np.load(plain), np.load(other)
+
+
 def test_odd_blend_labels_are_the_players_one_ply(tmp_path: Path) -> None:
     """``--odd-blend 0.5`` labels each position with the mean of its 1- and 0-ply
     probabilities, as the player's 1-ply (``odd_blend``) judges it; the same games as plain
     1-ply labels, other labels; a weight outside 0-1 is refused and writes nothing."""
-    w = tmp_path / "w.npz"
-    random_pair(np.random.default_rng(2), hidden=8, race_hidden=4).save(w)
-    args = ["generate", "--weights", str(w), "--games", "1", "--seed", "5"]
-    plain, blended = tmp_path / "p.npz", tmp_path / "b.npz"
-    assert main([*args, "--out", str(plain)]) == 0
-    assert main([*args, "--out", str(blended), "--odd-blend", "0.5"]) == 0
-    a, b = np.load(plain), np.load(blended)
+    w, args, a, b = _plain_and(tmp_path, 2, ["--games", "1", "--seed", "5"], "--odd-blend", "0.5")
     assert np.array_equal(a["boards"], b["boards"])
     player = Searcher(CompositeEvaluator(NetPair.load(w), BearoffDatabase.load()), odd_blend=0.5)
     for row, p in zip(b["boards"][:5], b["probs"][:5], strict=True):
@@ -246,13 +255,7 @@ def test_command_line_explores_on_request(tmp_path: Path) -> None:
     """``--explore`` plays that share of turns at random: other games, still labelled at 1-ply
     and grouped by decision; a share that is not a probability writes nothing.
     ``--play-plies 1`` plays other games too."""
-    w = tmp_path / "w.npz"
-    random_pair(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
-    args = ["generate", "--weights", str(w), "--games", "2", "--seed", "3"]
-    plain, explored = tmp_path / "p.npz", tmp_path / "e.npz"
-    assert main([*args, "--out", str(plain)]) == 0
-    assert main([*args, "--out", str(explored), "--explore", "0.3"]) == 0
-    a, b = np.load(plain), np.load(explored)
+    w, args, a, b = _plain_and(tmp_path, 1, ["--games", "2", "--seed", "3"], "--explore", "0.3")
     assert a["boards"].shape != b["boards"].shape or not np.array_equal(a["boards"], b["boards"])
     ev = Searcher(CompositeEvaluator(NetPair.load(w), BearoffDatabase.load()))
     first = positions(b["boards"][:4])
