@@ -64,7 +64,10 @@ class ProcessPool:
             if finished:
                 pool.shutdown()
             else:  # stopped early (a target reached, Ctrl-C, an error): no waiting on batches
-                stop_pool(pool)
+                # Waiting for the pool's manager thread to let go of its pipes (a second or
+                # less once the workers are killed) keeps the interpreter's exit handler
+                # from waking it through a pipe it is closing (EBADF at exit on Ctrl-C).
+                stop_pool(pool, wait=True)
 
 
 def local_backend(workers: int | None = None) -> Backend:
