@@ -407,19 +407,20 @@ class _Engine:
             if g.alive[i]:
                 g.cube[i] = g.cube[i].flip()
         if self.s.bearoff_truncation:
-            live = idx[g.alive[idx]]
-            stop = self.exact_from_here(g, live)
+            on = g.alive[idx]
+            live = idx[on]
+            stop = self.exact_from_here(g, live, boards[on])
             if stop.any():
                 self.horizon(g, live[stop], turn + 1)
 
-    def exact_from_here(self, g: _Games, idx: IntArray) -> npt.NDArray[np.bool_]:
-        """Where gnubg's default rollouts stop at the bear-off databases: cubeless at any
-        pure bear-off (the databases' chances), cubeful in money play where the two-sided
-        database covers the position (its exact cubeful values); matches play on."""
+    def exact_from_here(self, g: _Games, idx: IntArray, boards: IntArray) -> npt.NDArray[np.bool_]:
+        """Where gnubg's default rollouts stop at the bear-off databases (``boards``: the
+        positions of games ``idx``): cubeless at any pure bear-off (the databases' chances),
+        cubeful in money play where the two-sided database covers the position (its exact
+        cubeful values); matches play on."""
         none = np.zeros(len(idx), dtype=bool)
         if not len(idx) or getattr(self.ev, "bearoff", None) is None:
             return none
-        boards = boards_array(g.pos[i].board for i in idx)
         if not self.s.cubeful:
             return np.asarray(is_bearoff(boards))
         if getattr(self.ev, "two_sided", None) is None:
