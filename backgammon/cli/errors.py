@@ -9,7 +9,7 @@ from pathlib import Path
 
 from backgammon.core.values import ECHO_LIMIT, clip
 
-__all__ = ["UsageError", "bound", "output_path", "port", "positive", "share"]
+__all__ = ["UsageError", "bound", "output_path", "port", "positive"]
 
 # A quoted string as repr() writes it, starting and ending where a quotation can (so that
 # the apostrophe of "player's" does not open one).
@@ -45,17 +45,6 @@ def positive(text: str) -> int:
     if not 1 <= n <= MAX_COUNT:
         raise argparse.ArgumentTypeError(f"must be from 1 to {MAX_COUNT:,}, not {n}")
     return n
-
-
-def share(text: str) -> float:
-    """An argparse type: a number from 0 to 1."""
-    try:
-        x = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {clip(text)!r}") from None
-    if not 0.0 <= x <= 1.0:  # NaN too
-        raise argparse.ArgumentTypeError(f"a share is from 0 to 1, not {clip(text)}")
-    return x
 
 
 def dice_seed(text: str) -> int:

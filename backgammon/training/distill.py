@@ -33,7 +33,6 @@ import numpy as np
 import numpy.typing as npt
 from threadpoolctl import threadpool_limits
 
-from backgammon.cli.errors import share
 from backgammon.core.position import Position
 from backgammon.core.values import Move, iter_rolls, iter_weighted_rolls
 from backgammon.judging.rollout.engine import (
@@ -361,6 +360,17 @@ def _add_backend_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _share(text: str) -> float:
+    """A number from 0 to 1 (argparse type)."""
+    try:
+        x = float(text)
+    except ValueError:
+        x = -1.0
+    if not 0.0 <= x <= 1.0:
+        raise argparse.ArgumentTypeError(f"a share from 0 to 1, not {text!r}")
+    return x
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m backgammon.training.distill generate|relabel|fit``."""
     ap = argparse.ArgumentParser(prog="backgammon distill", description=__doc__.splitlines()[0])
@@ -373,7 +383,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument("--plies", type=int, choices=(1, 2), default=1, help="depth of the labels")
     g.add_argument(
         "--odd-blend",
-        type=share,
+        type=_share,
         default=1.0,
         help="1-ply labels: the 1-ply's weight against the 0-ply's (0.5: the player's 1-ply)",
     )
