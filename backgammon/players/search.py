@@ -24,6 +24,7 @@ import numpy.typing as npt
 from backgammon.core.position import Position
 from backgammon.core.values import Move, iter_weighted_rolls
 from backgammon.players.bearoff2 import COLUMN_OF_OWNER, OPPONENT_OWNS, TwoSidedDatabase
+from backgammon.players.children import child_boards
 from backgammon.players.cube import (
     CubeState,
     best_cube_value,
@@ -31,7 +32,7 @@ from backgammon.players.cube import (
     dead_cube_weights,
     double_pass_value,
 )
-from backgammon.players.encode import after_boards, after_boards_many, boards_array, is_race
+from backgammon.players.encode import after_boards, boards_array, is_race
 from backgammon.players.evaluator import Evaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
@@ -50,6 +51,7 @@ IntArray = npt.NDArray[np.int64]
 
 _ROLLS = list(iter_weighted_rolls())
 _ROLL_WEIGHTS = np.array([float(w) for _, _, w in _ROLLS])
+_ROLL_DICE = np.array([(a, b) for a, b, _ in _ROLLS])
 _REMEMBERED = 160
 """Positions whose expansions a searcher keeps (a 2-ply candidate brings about 20)."""
 
@@ -67,10 +69,9 @@ def cube_lives(boards: IntArray) -> FloatArray:
 def roll_boards(pos: Position) -> tuple[IntArray, list[tuple[int, int, int, int, float]]]:
     """The boards after every play of every one of the 21 rolls (the turn passing when
     there is none), seen from the side then on roll, made as one array
-    (:func:`~backgammon.players.encode.after_boards_many`), and per roll ``(die1, die2,
+    (:func:`~backgammon.players.children.child_boards`), and per roll ``(die1, die2,
     start, end, weight)`` into it."""
-    plays = [pos.legal_moves((a, b)) for a, b, _ in _ROLLS]
-    boards, per_roll = after_boards_many([pos.board] * len(_ROLLS), plays)
+    boards, per_roll = child_boards([pos.board] * len(_ROLLS), _ROLL_DICE)
     ends: list[int] = np.cumsum(per_roll).tolist()
     starts = [0, *ends[:-1]]
     segments = [
@@ -83,8 +84,8 @@ def roll_boards_many(positions: Sequence[Position]) -> tuple[IntArray, IntArray]
     """:func:`roll_boards` of many positions as one array, and how many rows each
     ``(position, roll)`` has (positions first, then the rolls in :func:`roll_boards`'s
     order): the plays of a whole ply of a lookahead made and judged together."""
-    plays = [pos.legal_moves((a, b)) for pos in positions for a, b, _ in _ROLLS]
-    return after_boards_many([pos.board for pos in positions for _ in _ROLLS], plays)
+    boards = [pos.board for pos in positions for _ in _ROLLS]
+    return child_boards(boards, np.tile(_ROLL_DICE, (len(positions), 1)))
 
 
 def best_in_segments(values: FloatArray, counts: IntArray) -> IntArray:

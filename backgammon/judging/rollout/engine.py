@@ -25,6 +25,7 @@ from backgammon.core.values import iter_weighted_rolls
 from backgammon.judging.rollout.dice import roll_indices, to_dice
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
 from backgammon.players.bearoff2 import TwoSidedDatabase, money_decision
+from backgammon.players.children import child_boards
 from backgammon.players.cube import (
     CubeAction,
     CubeDecision,
@@ -35,7 +36,7 @@ from backgammon.players.cube import (
     cube_values,
     dead_cube_weights,
 )
-from backgammon.players.encode import after_boards_many, boards_array
+from backgammon.players.encode import boards_array
 from backgammon.players.evaluator import CompositeEvaluator, Evaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.net import NetPair, default_nets
@@ -312,8 +313,8 @@ class _Engine:
             keys = list(todo)
             # Every play of every roll of every request as one array (no Position each).
             boards = [pos.board for pos, _, rolls in keys for _ in rolls]
-            plays = [pos.legal_moves(dice) for pos, _, rolls in keys for dice in rolls]
-            children, per_roll = after_boards_many(boards, plays)
+            dice = [roll for _, _, rolls in keys for roll in rolls]
+            children, per_roll = child_boards(boards, dice)
             rolls_of = np.asarray([len(rolls) for _, _, rolls in keys])
             seg_req = np.repeat(np.repeat(np.arange(len(keys)), rolls_of), per_roll)
             probs = flip_probs(self.evaluate_boards(children))
