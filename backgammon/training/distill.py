@@ -49,7 +49,6 @@ from backgammon.players.cube import CubeState
 from backgammon.players.encode import (
     CLASSES,
     INPUT_VERSIONS,
-    after_boards_many,
     boards_array,
     class_masks,
 )
@@ -60,7 +59,7 @@ from backgammon.players.probabilities import (
     cubeless_equity,
     flip_probs,
 )
-from backgammon.players.search import Searcher
+from backgammon.players.search import Searcher, best_in_segments, roll_boards_many
 from backgammon.training.fit import FitDataError, average, calibrate, fit
 from backgammon.training.nets import widen, with_inputs
 from backgammon.training.selfplay import Choose, greedy_game, player_chooser
@@ -104,18 +103,9 @@ def _best_replies(searcher: Searcher, positions: Sequence[Position]) -> tuple[In
     (opponent on roll; the first best on ties, as the search takes it) and its
     probabilities for the side that played: ``(P, 21, 26)`` and ``(P, 21, 5)``, every
     candidate of every position through the net in one call."""
-    boards, counts = after_boards_many(
-        [pos.board for pos in positions for _ in _ROLLS],
-        [pos.legal_moves(roll) for pos in positions for roll in _ROLLS],
-    )
+    boards, counts = roll_boards_many(positions)
     probs = searcher.probs_after(boards)
-    eq = searcher.equity(probs)
-    idx = np.cumsum(counts) - counts
-    seg = np.repeat(np.arange(len(counts)), counts)
-    top = np.maximum.reduceat(eq, idx)
-    hits = np.flatnonzero(eq >= top[seg])
-    _, first = np.unique(seg[hits], return_index=True)
-    best = hits[first]
+    best = best_in_segments(searcher.equity(probs), counts)
     n = len(positions)
     return boards[best].reshape(n, len(_ROLLS), 26), probs[best].reshape(n, len(_ROLLS), 5)
 

@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from backgammon.core.position import Position
 from backgammon.players.bearoff import MAX_ROLLS, BearoffDatabase, indices
-from backgammon.players.encode import after_boards_many
+from backgammon.players.children import child_boards
 from backgammon.players.net import Net
 from backgammon.players.trailer import N_TRAILER_INPUTS, PIPS_TO_HOME, TrailerNet, trailer_inputs
 from backgammon.training.nets import Adam
@@ -75,7 +75,7 @@ class TrailerGames:
         if not todo:
             return
         boards = [board for board, _ in todo]
-        after, rows = after_boards_many(boards, [Position(b).legal_moves(d) for b, d in todo])
+        after, rows = child_boards(boards, [d for _, d in todo])
         after = -after[:, ::-1]  # the trailer's view again (no play: the board itself)
         scores = self._scores(after)
         start = 0
