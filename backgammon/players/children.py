@@ -179,6 +179,7 @@ def _children(boards: Any, dice: Any, keys: Any) -> tuple[Any, Any]:
     board = np.empty(26, np.int8)
     hashes = np.empty(_MAX_LEAVES, np.uint64)
     keep = np.empty(_MAX_LEAVES, np.bool_)
+    slots = np.empty(2 * _MAX_LEAVES, np.int64)
     for k in range(n_in):
         for i in range(26):
             board[i] = boards[k, i]
@@ -202,30 +203,34 @@ def _children(boards: Any, dice: Any, keys: Any) -> tuple[Any, Any]:
         if most == 1 and hi != lo and with_hi:  # one die only: the larger if it can (R9)
             for j in range(n):
                 keep[j] = keep[j] and first[j] == hi
+        # The first of each resulting board: an open-addressed table of the kept rows by
+        # hash (equal hashes compared in full), at most half full.
+        size = 64
+        while size < 2 * n:
+            size *= 2
+        slots[:size] = -1
         for j in range(n):
+            if not keep[j]:
+                continue
             h = np.uint64(0)
             for i in range(26):
                 h += np.uint64(leaves[j, i] + 16) * keys[i]
-            hashes[j] = h
-        idx = np.argsort(hashes[:n], kind="mergesort")  # stable: the first spelling first
-        a = 0
-        while a < n:
-            z = a + 1
-            while z < n and hashes[idx[z]] == hashes[idx[a]]:
-                z += 1
-            for x in range(a, z):
-                if not keep[idx[x]]:
-                    continue
-                for y in range(x + 1, z):
-                    if keep[idx[y]]:
-                        same = True
-                        for i in range(26):
-                            if leaves[idx[x], i] != leaves[idx[y], i]:
-                                same = False
-                                break
-                        if same:
-                            keep[idx[y]] = False
-            a = z
+            at = int(h >> np.uint64(40)) & (size - 1)
+            while slots[at] >= 0:
+                o = slots[at]
+                if hashes[o] == h:
+                    same = True
+                    for i in range(26):
+                        if leaves[o, i] != leaves[j, i]:
+                            same = False
+                            break
+                    if same:
+                        keep[j] = False
+                        break
+                at = (at + 1) & (size - 1)
+            if keep[j]:
+                slots[at] = j
+                hashes[j] = h
         for j in range(n):
             if not keep[j]:
                 continue
