@@ -2,16 +2,17 @@
 
 Lookahead and rollouts judge every play of every roll of thousands of positions; what they
 need of a play is the board it leaves, not its spelling.  :func:`child_boards` gives those
-boards for a whole batch of ``(board, dice)`` pairs in one call, some ten times sooner than
-:meth:`~backgammon.core.position.Position.legal_moves` and
-:func:`~backgammon.players.encode.after_boards_many` together.  The rules core stays the
-reference: the tests check that both give the same boards, in the same order, on every roll
-of thousands of positions from real games.
+boards for a whole batch of ``(board, dice)`` pairs in one call, about four times sooner
+than :meth:`~backgammon.core.position.Position.legal_moves` and
+:func:`~backgammon.players.encode.after_boards_many` together (``bench/movegen.py``).  The
+rules core stays the reference: the tests check that both give the same boards, in the same
+order, on every roll of thousands of positions from real games.
 
-The search is gnubg's: for each order of the dice (the larger first; doubles one order,
-steps from non-increasing points), every step from the bar or the points in descending
-order, the play ending where no die can be moved; then the plays using the most dice (the
-larger die when only one can be used, R9) are kept, the first of each resulting board.
+A search over the steps, as gnubg's: a double takes up to four steps from non-increasing
+points (the bar first); a non-double its larger die first, then its smaller, the second step
+from the points held before the play (highest first) and from where the first one landed.
+Each play ends where no die can be moved; the plays using the most dice (the larger die when
+only one can be used, R9) are kept, the first of each resulting board.
 """
 
 from __future__ import annotations
