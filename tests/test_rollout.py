@@ -9,6 +9,7 @@ import json
 import random
 from contextlib import redirect_stdout
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pytest
@@ -26,7 +27,7 @@ from backgammon.judging.rollout import (
     rollout,
 )
 from backgammon.judging.rollout.dice import roll_indices, to_dice
-from backgammon.judging.rollout.engine import evaluator_for
+from backgammon.judging.rollout.engine import _Engine, evaluator_for
 from backgammon.judging.rollout.local import InProcess, ProcessPool
 from backgammon.play.match import Match
 from backgammon.players.bearoff2 import money_decision
@@ -252,6 +253,40 @@ def test_variance_reduction_shrinks_the_standard_error() -> None:
     assert all(x < 0.5 for x in ratios)
 
 
+@pytest.mark.parametrize("cubeful", [False, True])
+def test_pruning_changes_the_luck_measured_not_the_games_played(
+    monkeypatch: pytest.MonkeyPatch, cubeful: bool
+) -> None:
+    """With the pruning net the trials play the same games (the full net's choice among all
+    plays): every game ends the same; only the luck subtracted differs, now measured on each
+    roll's five plays the pruning net ranks best, with under half the boards judged."""
+    ended: dict[int, list[tuple[int, int, float]]] = {}
+    judged: dict[int, int] = {}
+    finish, judge = _Engine.finish, _Engine.evaluate_boards
+    for keep in (0, 5):
+        ends: list[tuple[int, int, float]] = []
+        boards = [0]
+
+        def spy_finish(
+            self: _Engine, g: Any, i: int, p: Any, v: float, root: bool, ends: Any = ends
+        ) -> None:
+            ends.append((int(g.trial[i]), int(g.cand[i]), round(float(v), 9)))
+            finish(self, g, i, p, v, root)
+
+        def spy_judge(self: _Engine, b: Any, boards: Any = boards) -> Any:
+            boards[0] += len(b)
+            return judge(self, b)
+
+        monkeypatch.setattr(_Engine, "finish", spy_finish)
+        monkeypatch.setattr(_Engine, "evaluate_boards", spy_judge)
+        settings = RolloutSettings(trials=24, batch=24, truncate=12, cubeful=cubeful, prune=keep)
+        rollout(Position.initial(), settings=settings, **OPENING_31)  # type: ignore[arg-type]
+        ended[keep], judged[keep] = sorted(ends), boards[0]
+    assert len(ended[0]) == 48
+    assert ended[5] == ended[0]
+    assert judged[5] < 0.5 * judged[0]
+
+
 def test_cubeful_variance_reduction_measures_the_luck_in_cubeful_values() -> None:
     """Cubeful rollouts of the opening 3-1's plays: the luck judged by each roll's 0-ply
     cubeful value (as gnubg's variance reduction does) leaves an eighth of the plain
@@ -330,6 +365,8 @@ def test_settings_and_requests_a_rollout_cannot_take_are_refused() -> None:
         RolloutSettings(trials=0)
     with pytest.raises(RolloutSettingsError):
         RolloutSettings(plies=3)
+    with pytest.raises(RolloutSettingsError, match="prune"):
+        RolloutSettings(prune=-1)
     with pytest.raises(ValueError, match="cubeful"):
         rollout(Position.initial(), cube=True)
     with pytest.raises(ValueError, match="dice or cube"):
@@ -422,6 +459,7 @@ def test_the_command_writes_the_json_shape_best_first() -> None:
     )
     assert [c["play"] for c in cube["candidates"]] == list(CUBE_LABELS)  # type: ignore[union-attr]
     assert cube["settings"]["cubeful"] is True  # type: ignore[index]
+    assert cube["settings"]["prune"] == 5  # type: ignore[index]
 
 
 def test_the_command_prints_a_table_and_reports_bad_options(
@@ -439,6 +477,8 @@ def test_the_command_prints_a_table_and_reports_bad_options(
         main(["rollout", "4HPwATDgc/ABMA", "--trials", "0"])
     assert refused.value.code == 2 and "--trials: must be from 1" in capsys.readouterr().err
     assert main(["rollout", "4HPwATDgc/ABMA", "--dice", "77"]) == 2
+    assert main(["rollout", "4HPwATDgc/ABMA", "--prune", "-1"]) == 2
+    assert "prune must be >= 0" in capsys.readouterr().err
 
 
 def test_the_command_takes_the_roll_and_match_from_an_xgid() -> None:

@@ -71,6 +71,14 @@ def add_parser(sub: Any) -> None:
         action="store_false",
         help="play bear-offs out (default, as gnubg: stop at the bear-off databases)",
     )
+    p.add_argument(
+        "--prune",
+        type=int,
+        default=5,
+        metavar="N",
+        help="judge the luck of each roll on the N plays the pruning net ranks best, the "
+        "plays made still the full net's best of all (default 5; 0: every play)",
+    )
     p.add_argument("--target-se", type=float, default=None, help="stop once every SE is below this")
     p.add_argument(
         "--json",
@@ -136,6 +144,7 @@ def rollout_command(args: argparse.Namespace) -> int:
         seed=args.seed,
         target_se=args.target_se,
         bearoff_truncation=args.bearoff_truncation,
+        prune=args.prune,
     )
     to_stdout = args.json == "-"
     err = Console(stderr=True)

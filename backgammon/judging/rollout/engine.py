@@ -42,6 +42,7 @@ from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.net import NetPair, default_nets
 from backgammon.players.neural import limit_blas_threads
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs, game_over_probs
+from backgammon.players.prune import PruneNet, prune_rows
 from backgammon.players.search import Searcher, best_in_segments, cube_lives
 from backgammon.players.trailer import TrailerNet
 
@@ -77,7 +78,10 @@ class RolloutSettings:
     cubeless or cubeful, variance reduction and quasi-random dice, the seed, an optional
     target standard error to stop at (checked after each batch, in trial order), and
     whether trials stop at the bear-off databases as gnubg's do by default
-    (:meth:`_Engine.exact_from_here`)."""
+    (:meth:`_Engine.exact_from_here`).  ``prune``: with variance reduction, the full net
+    judges only that many plays of each roll the pruning net
+    (:mod:`~backgammon.players.prune`) ranks best when the luck of the roll is measured (0:
+    every play); the plays made are always the full net's choice among all."""
 
     trials: int = 1296
     truncate: int = 0
@@ -90,6 +94,7 @@ class RolloutSettings:
     min_trials: int = 144
     batch: int = 72
     bearoff_truncation: bool = True
+    prune: int = 5
 
     def __post_init__(self) -> None:
         if self.trials < 1:
@@ -100,6 +105,8 @@ class RolloutSettings:
             raise RolloutSettingsError(f"plies must be 0, 1 or 2, got {self.plies}")
         if self.batch < 1:
             raise RolloutSettingsError(f"batch must be >= 1, got {self.batch}")
+        if self.prune < 0:
+            raise RolloutSettingsError(f"prune must be >= 0 plays a roll, got {self.prune}")
         if self.target_se is not None and self.target_se <= 0:
             raise RolloutSettingsError(f"target SE must be > 0, got {self.target_se}")
 
@@ -165,6 +172,12 @@ def evaluator_for(weights: str | None, bearoff: bool) -> CompositeEvaluator:
     return CompositeEvaluator(nets, db, two_sided=two, trailer=TrailerNet.load())
 
 
+@lru_cache(maxsize=1)
+def pruner() -> PruneNet:
+    """The shipped pruning net, read once per process."""
+    return PruneNet.load()
+
+
 class _Games:
     """The live state of a batch's games (one per trial and candidate)."""
 
@@ -196,8 +209,11 @@ class _Engine:
         self.root = job.root
         self._weights: dict[CubeState, tuple[FloatArray, float]] = {}
         self._cache: dict[
-            tuple[Position, CubeState, tuple[tuple[int, int], ...]], tuple[IntArray, FloatArray]
+            tuple[Position, CubeState, tuple[tuple[int, int], ...], int],
+            tuple[IntArray, FloatArray],
         ] = {}
+        vr = self.s.variance_reduction
+        self.pruner = pruner() if vr and self.s.prune else None
 
     # ------------------------------------------------------------ values
     def weights(self, state: CubeState) -> tuple[FloatArray, float]:
@@ -295,16 +311,18 @@ class _Engine:
         return np.array([searcher.evaluate(p, self.s.plies) for p in positions])
 
     def choose(
-        self, requests: list[tuple[Position, CubeState, tuple[tuple[int, int], ...]]]
+        self, requests: list[tuple[Position, CubeState, tuple[tuple[int, int], ...]]], keep: int = 0
     ) -> list[tuple[IntArray, FloatArray]]:
         """For each ``(position, cube, rolls)``, the board after the 0-ply best play of each
         roll (a row each; the caller makes a Position of the one it plays) and the mover's
-        probabilities there: the plays of every roll of every request evaluated in one call.
+        probabilities there: the plays of every roll of every request evaluated in one call;
+        with ``keep``, only that many of each roll's plays, the pruning net's best.
         Positions met before (every trial starts from the same one) are answered from a
         cache."""
         out: list[tuple[IntArray, FloatArray] | None] = []
-        todo: dict[tuple[Position, CubeState, tuple[tuple[int, int], ...]], list[int]] = {}
-        for k, key in enumerate(requests):
+        todo: dict[tuple[Position, CubeState, tuple[tuple[int, int], ...], int], list[int]] = {}
+        for k, request in enumerate(requests):
+            key = (*request, keep)
             hit = self._cache.get(key)
             out.append(hit)
             if hit is None:
@@ -312,13 +330,16 @@ class _Engine:
         if todo:
             keys = list(todo)
             # Every play of every roll of every request as one array (no Position each).
-            boards = [pos.board for pos, _, rolls in keys for _ in rolls]
-            dice = [roll for _, _, rolls in keys for roll in rolls]
+            boards = [pos.board for pos, _, rolls, _ in keys for _ in rolls]
+            dice = [roll for _, _, rolls, _ in keys for roll in rolls]
             children, per_roll = child_boards(boards, dice)
-            rolls_of = np.asarray([len(rolls) for _, _, rolls in keys])
+            if keep and self.pruner is not None:
+                rows, per_roll = prune_rows(self.pruner.scores(children), per_roll, keep)
+                children = children[rows]
+            rolls_of = np.asarray([len(rolls) for _, _, rolls, _ in keys])
             seg_req = np.repeat(np.repeat(np.arange(len(keys)), rolls_of), per_roll)
             probs = flip_probs(self.evaluate_boards(children))
-            wc = [self.weights(state) for _, state, _ in keys]
+            wc = [self.weights(state) for _, state, _, _ in keys]
             w = np.array([x[0] for x in wc])
             c = np.array([x[1] for x in wc])
             req_of = seg_req
@@ -367,7 +388,13 @@ class _Engine:
         actual = [to_dice(dice_idx[g.trial[i]]) for i in idx]
         root = self.to_root(g, idx, turn)
         if self.s.variance_reduction:
-            answers = self.choose([(g.pos[i], g.cube[i], _ALL_ROLLS) for i in idx.tolist()])
+            keep = self.s.prune if self.pruner is not None else 0
+            answers = self.choose([(g.pos[i], g.cube[i], _ALL_ROLLS) for i in idx.tolist()], keep)
+            played = answers
+            if keep and self.s.plies == 0:  # the play made: the full net's best of all
+                played = self.choose(
+                    [(g.pos[i], g.cube[i], (actual[k],)) for k, i in enumerate(idx.tolist())]
+                )
             for k, i in enumerate(idx.tolist()):
                 r = _ALL_ROLLS.index(actual[k])
                 after, p = answers[k]  # p: (21, 5) for the mover
@@ -384,7 +411,7 @@ class _Engine:
                     g.luck_probs[i] += flip_probs(p[r]) - flip_probs(mean)
                     g.luck_value[i] -= luck_v
                 if self.s.plies == 0:
-                    g.pos[i] = Position(after[r].tolist())
+                    g.pos[i] = Position(played[k][0][0 if keep else r].tolist())
         if self.s.plies > 0 or not self.s.variance_reduction:
             if self.s.plies == 0:
                 answers = self.choose(
