@@ -263,17 +263,29 @@ class _Engine:
         x = cube_efficiency(pos.is_race(), pos.pip_counts()[0])
         return cube_decision(p.tolist(), state, x, self.met)
 
-    def cubeful_luck(self, state: CubeState, after: IntArray, p: FloatArray, r: int) -> float:
-        """The luck of roll ``r`` for the mover (root cube units, or MWC) in a cubeful
-        rollout: the 0-ply cubeful value of each roll's result, the other side to act on the
-        cube there, against their average, as gnubg's variance reduction measures it (the
-        cubeless equity misses what the cube makes of the game, and its variance).
-        ``after`` and ``p``: each roll's board after the play and the mover's chances."""
-        other = state.flip()
-        nd, dt, dp = cube_values(flip_probs(p), other, cube_lives(after), self.met)
-        theirs = best_cube_value(nd, dt, dp, other)
-        mine = -theirs if state.is_money else 1.0 - theirs
-        return float(mine[r] - _ROLL_WEIGHTS @ mine) * self.cube_scale(state)
+    def cubeful_luck(
+        self, states: list[CubeState], answers: list[tuple[IntArray, FloatArray]], rolls: IntArray
+    ) -> FloatArray:
+        """The luck of roll ``rolls[k]`` for the mover of each game (root cube units, or MWC)
+        in a cubeful rollout: the 0-ply cubeful value of each roll's result, the other side
+        to act on the cube there, against their average, as gnubg's variance reduction
+        measures it (the cubeless equity misses what the cube makes of the game, and its
+        variance).  ``answers``: each game's boards after each roll's play and the mover's
+        chances there (:meth:`choose`); the games of one cube state are valued together."""
+        luck = np.empty(len(states))
+        groups: dict[CubeState, list[int]] = {}
+        for k, state in enumerate(states):
+            groups.setdefault(state, []).append(k)
+        for state, ks in groups.items():
+            after = np.concatenate([answers[k][0] for k in ks])
+            p = np.concatenate([answers[k][1] for k in ks])
+            other = state.flip()
+            nd, dt, dp = cube_values(flip_probs(p), other, cube_lives(after), self.met)
+            theirs = best_cube_value(nd, dt, dp, other).reshape(len(ks), len(_ROLLS))
+            mine = -theirs if state.is_money else 1.0 - theirs
+            rows = np.arange(len(ks))
+            luck[ks] = (mine[rows, rolls[ks]] - mine @ _ROLL_WEIGHTS) * self.cube_scale(state)
+        return luck
 
     def to_root(self, g: _Games, idx: IntArray, turn: int) -> npt.NDArray[np.bool_]:
         """True where the side to move at ``turn`` is the root side."""
@@ -395,12 +407,15 @@ class _Engine:
                 played = self.choose(
                     [(g.pos[i], g.cube[i], (actual[k],)) for k, i in enumerate(idx.tolist())]
                 )
+            rolls = np.array([_ALL_ROLLS.index(a) for a in actual])
+            if self.s.cubeful:
+                lucks = self.cubeful_luck([g.cube[i] for i in idx.tolist()], answers, rolls)
             for k, i in enumerate(idx.tolist()):
-                r = _ALL_ROLLS.index(actual[k])
-                after, p = answers[k]  # p: (21, 5) for the mover
+                r = int(rolls[k])
+                p = answers[k][1]  # (21, 5) for the mover
                 mean = _ROLL_WEIGHTS @ p
                 if self.s.cubeful:
-                    luck_v = self.cubeful_luck(g.cube[i], after, p, r)
+                    luck_v = float(lucks[k])
                 else:
                     w, _ = self.weights(g.cube[i])
                     luck_v = float((p[r] - mean) @ w) * self.cube_scale(g.cube[i])
