@@ -72,15 +72,27 @@ def test_selfplay_into_a_file_is_refused_clearly(tmp_path: Path) -> None:
 
 def test_ctrl_c_stops_the_analysis_in_one_line(tmp_path: Path) -> None:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "backgammon", "analyse", str(SAMPLE), "--ply", "2", "--quiet"],
+        # some 17 s of CPU with the rollouts of every doubtful mark
+        [
+            sys.executable,
+            "-m",
+            "backgammon",
+            "analyse",
+            str(SAMPLE),
+            "--ply",
+            "2",
+            "--quiet",
+            "--verify",
+            "doubtful",
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
         preexec_fn=_interruptible,
     )
-    # Well into the analysis (starting takes about 2 s of CPU, the analysis minutes), however
-    # busy the machine is.
+    # Well into the analysis (starting takes about 2 s of CPU, the analysis with its rollouts
+    # some 15 s more), however busy the machine is.
     try:
         deadline = time.monotonic() + 300
         while _cpu_seconds(proc.pid) < 6.0:

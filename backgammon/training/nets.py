@@ -8,6 +8,7 @@ The players' :mod:`backgammon.players.net` only evaluates; whatever changes weig
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -16,7 +17,16 @@ from backgammon.players.encode import n_inputs
 from backgammon.players.net import Net, NetPair
 from backgammon.players.probabilities import N_OUTPUTS
 
-__all__ = ["Adam", "backward", "random_net", "random_pair", "sgd_step", "widen", "with_inputs"]
+__all__ = [
+    "Adam",
+    "adam_update",
+    "backward",
+    "random_net",
+    "random_pair",
+    "sgd_step",
+    "widen",
+    "with_inputs",
+]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -120,13 +130,21 @@ class Adam:
         n = len(x)
         grads = [g / n for g in backward(net, x, h, err)]
         self.t += 1
-        b1, b2 = 0.9, 0.999
-        corr = np.sqrt(1 - b2**self.t) / (1 - b1**self.t)
-        for a, g, m, v in zip(_weights(net), grads, self.m, self.v, strict=True):
-            m *= b1
-            m += (1 - b1) * g
-            v *= b2
-            v += (1 - b2) * g * g
-            a -= self.lr * corr * m / (np.sqrt(v) + 1e-8)
+        adam_update(_weights(net), grads, self.m, self.v, self.t, self.lr)
         net.changed()
         return loss
+
+
+def adam_update(
+    arrays: list[Any], grads: list[Any], m: list[Any], v: list[Any], t: int, lr: float
+) -> None:
+    """Adam's step ``t`` (from 1) on ``arrays`` in place, with their moments ``m`` and
+    ``v`` (updated in place too): the one update every fit here takes."""
+    b1, b2 = 0.9, 0.999
+    corr = np.sqrt(1 - b2**t) / (1 - b1**t)
+    for a, g, m_a, v_a in zip(arrays, grads, m, v, strict=True):
+        m_a *= b1
+        m_a += (1 - b1) * g
+        v_a *= b2
+        v_a += (1 - b2) * g * g
+        a -= lr * corr * m_a / (np.sqrt(v_a) + 1e-8)

@@ -25,6 +25,7 @@ from backgammon.players.children import child_boards
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
 from backgammon.players.prune import COUNTS, PruneNet, prune_rows
+from backgammon.training.nets import adam_update
 
 __all__ = ["check", "fit", "generate", "main"]
 
@@ -90,7 +91,8 @@ def fit(
         np.zeros(hidden, np.float32),
         (rng.standard_normal(hidden) * 0.1).astype(np.float32),
     ]
-    moments = [(np.zeros_like(p), np.zeros_like(p)) for p in params]
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
     offsets = (np.arange(26) * COUNTS + 15).astype(np.int64)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
     step = 0
@@ -114,12 +116,7 @@ def fit(
             dh = np.outer(d, w2) * (np.abs(h) < 1.0)
             grads = [x.T @ dh, dh.sum(axis=0), h.T @ d]
             step += 1
-            for p, g, (m, v) in zip(params, grads, moments, strict=True):
-                m *= 0.9
-                m += 0.1 * g
-                v *= 0.999
-                v += 0.001 * g * g
-                p -= rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+            adam_update(params, grads, m, v, step, rate)
     # The level is free (centred fit): the bias puts the mean score at the labels' mean.
     net = PruneNet(params[0], params[1], params[2], 0.0)
     b2 = float(np.mean(equities) - np.mean(net.scores(boards[: _CHUNK * 8])))
