@@ -58,8 +58,8 @@ def test_keep_at_least_one() -> None:
 
 def test_the_shipped_net_keeps_the_best_play_of_most_rolls() -> None:
     """On rolls of gnubg's games, the five plays it ranks best hold the full evaluator's
-    best in nine rolls of ten with more than five plays (a random five would hold it in
-    about a quarter of them)."""
+    best in some nine rolls of ten with more than five plays (0.90-0.92 on these games, as
+    gnubg-nn's state leaves them), where five at random would hold it in about a third."""
     cases = list(itertools.islice(played_game_cases(10**6, seed=52), 3000))
     kids, counts = child_boards([p.board for p, _, _ in cases], [(a, b) for _, a, b in cases])
     w, c = MONEY_WEIGHTS
@@ -70,6 +70,7 @@ def test_the_shipped_net_keeps_the_best_play_of_most_rolls() -> None:
     best_kept = np.maximum.reduceat(full[rows], np.concatenate([[0], np.cumsum(kept)[:-1]]))
     pruned = counts > 5
     held = np.isclose(best_kept, best)[pruned]
-    print(f"best play kept in {held.mean():.3f} of {pruned.sum()} pruned rolls")
+    chance = float(np.mean(5 / counts[pruned]))  # five of n at random
+    print(f"best play kept in {held.mean():.3f} of {pruned.sum()} pruned rolls ({chance:.3f})")
     assert pruned.sum() > 1000
-    assert held.mean() > 0.9
+    assert held.mean() > 0.85 and chance < 0.4
