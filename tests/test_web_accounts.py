@@ -205,13 +205,16 @@ def test_a_rated_match_against_a_bot_rates_the_bot_too(
     import time
 
     deadline = time.monotonic() + 30
-    while not s["actions"] and not s["over"]:  # the bot may be first to move
+    # Until we may resign: the bot may be to move, and a roll with no legal play passes the
+    # turn back to it, so roll when asked and wait otherwise.
+    while not s["over"] and "resign" not in s["actions"]:
         assert time.monotonic() < deadline
+        if "roll" in s["actions"]:
+            s = a.post(url, json={"action": "roll"}, headers=auth).json()
+            continue
         time.sleep(0.05)
         s = a.get(f"/api/matches/{m['id']}", headers=auth).json()
     if not s["over"]:
-        if "roll" in s["actions"]:
-            s = a.post(url, json={"action": "roll"}, headers=auth).json()
         r = a.post(url, json={"action": "resign", "level": "backgammon"}, headers=auth)
         assert r.status_code == 200, r.text
     while True:
