@@ -84,6 +84,11 @@ def test_dice_outside_one_to_six(dice: list[tuple[int, int]]) -> None:
         child_boards([Position.initial().board], dice)
 
 
+def test_a_board_beyond_fifteen_checkers_a_point() -> None:
+    with pytest.raises(ValueError, match="15 checkers"):
+        child_boards([[0] * 24 + [16, 0]], [(3, 1)])
+
+
 def test_one_roll_a_board() -> None:
     with pytest.raises(ValueError, match="2 boards but 1 rolls"):
         child_boards([Position.initial().board] * 2, [(3, 1)])

@@ -56,6 +56,13 @@ def test_keep_at_least_one() -> None:
         prune_rows(np.zeros(3), np.array([3]), 0)
 
 
+def test_counts_and_boards_out_of_range_are_refused() -> None:
+    with pytest.raises(ValueError, match="add up to 4, not 3"):
+        prune_rows(np.zeros(3), np.array([1, 3]), 2)
+    with pytest.raises(ValueError, match="15 checkers"):
+        PruneNet.load().scores([[0] * 25 + [16]])
+
+
 def test_the_shipped_net_keeps_the_best_play_of_most_rolls() -> None:
     """On rolls of gnubg's games, the five plays it ranks best hold the full evaluator's
     best in some nine rolls of ten with more than five plays (0.90-0.92 on these games, as

@@ -263,5 +263,7 @@ def child_boards(boards: npt.ArrayLike, dice: npt.ArrayLike) -> tuple[IntArray, 
         raise ValueError(f"{len(b)} boards but {len(d)} rolls")
     if len(d) and (d.min() < 1 or d.max() > 6):
         raise DiceError("dice must be numbers 1-6")
+    if len(b) and (b.min() < -15 or b.max() > 15):
+        raise ValueError("a board holds at most 15 checkers on a point")
     out, counts = _children(b, d, _KEYS)
     return out, counts

@@ -123,6 +123,8 @@ class PruneNet:
         board (the opponent on roll, as :func:`~backgammon.players.children.child_boards`
         gives them)."""
         b = np.ascontiguousarray(boards, dtype=np.int64).reshape(-1, 26)
+        if len(b) and (b.min() < -15 or b.max() > 15):
+            raise ValueError("a board holds at most 15 checkers on a point")
         return np.asarray(_scores(b, self.embed, self.b1, self.w2, self.b2))
 
 
@@ -135,5 +137,7 @@ def prune_rows(
         raise ValueError(f"keep at least one play a roll, not {keep}")
     s = np.ascontiguousarray(scores, dtype=np.float32)
     c = np.ascontiguousarray(counts, dtype=np.int64)
+    if (len(c) and c.min() < 0) or int(c.sum()) != len(s):
+        raise ValueError(f"the runs' counts add up to {int(c.sum())}, not {len(s)} scores")
     rows, kept = _keep(s, c, keep)
     return np.asarray(rows), np.asarray(kept)

@@ -20,17 +20,16 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.core.position import Position
-from backgammon.core.values import iter_weighted_rolls
 from backgammon.players.children import child_boards
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
 from backgammon.players.prune import COUNTS, PruneNet, prune_rows
+from backgammon.players.search import roll_boards_many
 from backgammon.training.nets import adam_update
 
 __all__ = ["check", "fit", "generate", "main"]
 
 FloatArray = npt.NDArray[np.float32]
-_DICE = np.array([(a, b) for a, b, _ in iter_weighted_rolls()])
 _EXPLORE = 0.1
 _CHUNK = 4096
 
@@ -51,11 +50,11 @@ def generate(
     """Boards after every play of every roll of the positions of ``games`` greedy games,
     their equities for the side that played, and the plays of each (position, roll)."""
     rng = np.random.default_rng(seed)
-    met: list[tuple[int, ...]] = []
+    met: list[Position] = []
     for _ in range(games):
         pos, opening = Position.initial(), True
         while not pos.is_game_over():
-            met.append(pos.board)
+            met.append(pos)
             dice = rng.integers(1, 7, size=2)
             while opening and dice[0] == dice[1]:
                 dice = rng.integers(1, 7, size=2)
@@ -66,8 +65,7 @@ def generate(
             else:
                 i = int(np.argmax(_equities(ev, kids)))
             pos = Position(kids[i].tolist())
-    boards = np.repeat(np.array(met, dtype=np.int64).reshape(-1, 26), len(_DICE), axis=0)
-    kids, counts = child_boards(boards, np.tile(_DICE, (len(met), 1)))
+    kids, counts = roll_boards_many(met)
     return kids.astype(np.int8), _equities(ev, kids), counts
 
 
