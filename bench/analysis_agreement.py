@@ -190,10 +190,13 @@ def main() -> int:
         help="roll out again the decisions we mark this badly or worse",
     )
     ap.add_argument(
+        "--prune", type=int, default=None, help="plays a roll the full net judges (0: all)"
+    )
+    ap.add_argument(
         "--gnubg-ply", type=int, default=None, help="gnubg's re-analysis depth (ours by default)"
     )
     args = ap.parse_args()
-    bot = NeuralPlayer(0)
+    bot = NeuralPlayer(0) if args.prune is None else NeuralPlayer(0, prune=args.prune)
     theirs: list[float] = []
     ours: list[float] = []
     totals = np.zeros((2, 2))  # gnubg's and ours: checker plays, cube decisions (EMG)

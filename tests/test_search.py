@@ -176,3 +176,65 @@ def test_batched_cubeful_lookahead_equals_one_position_at_a_time(searcher: Searc
             p, v = cubeful_by_hand(searcher, pos, states, plies, False)
             assert np.allclose(batch_p[k], p, atol=1e-6), (plies, k)
             assert np.allclose(batch_v[k], v, atol=1e-6), (plies, k)
+
+
+def one_ply_pruned_by_hand(s: Searcher, pos: Position, keep: int) -> np.ndarray:
+    """The 1-ply average where each roll's best play is chosen among the ``keep`` plays
+    the pruning net scores highest (the earlier of equal scores)."""
+    assert s.pruner is not None
+    total = np.zeros(5)
+    for a, b in iter_rolls():
+        afters = [pos.play(m) for m in pos.legal_moves((a, b))] or [pos.flip()]
+        boards = boards_array([after.board for after in afters])
+        scores = s.pruner.scores(boards)
+        kept = sorted(sorted(range(len(afters)), key=lambda i: -scores[i])[:keep])
+        probs = s.probs_after(boards[kept])
+        total += (1 if a == b else 2) * probs[int(np.argmax(s.equity(probs)))]
+    return total / 36
+
+
+def test_a_pruned_lookahead_chooses_among_the_pruning_nets_best(searcher: Searcher) -> None:
+    """With ``prune`` k, each roll's play inside the lookahead is the full net's best of
+    the k plays the pruning net ranks highest (gnubg's pruning nets), and the full net
+    is asked about no other."""
+    seen: list[int] = []
+
+    class Counting:
+        two_sided = None
+
+        def evaluate(self, boards: np.ndarray) -> np.ndarray:
+            seen.append(len(boards))
+            return searcher.evaluator.evaluate(boards)
+
+    start = Position.initial()
+    pos = start.play(start.parse_move("13/11 6/5", (2, 1)))
+    pruned = Searcher(searcher.evaluator, prune=2)
+    assert np.allclose(pruned.evaluate(pos, 1), one_ply_pruned_by_hand(pruned, pos, 2), atol=1e-6)
+    assert not np.allclose(pruned.evaluate(pos, 1), searcher.evaluate(pos, 1), atol=1e-6)
+    counted = Searcher(Counting(), prune=2)  # type: ignore[arg-type]
+    counted.evaluate(pos, 1)
+    assert seen == [len(list(iter_rolls())) * 2]  # every roll here has two plays or more
+
+
+def test_pruning_that_keeps_every_play_changes_nothing(searcher: Searcher) -> None:
+    """A pruning width above any roll's number of plays gives the unpruned lookahead to
+    the bit (the same boards in the same batches), cubeless and cubeful."""
+    from backgammon.players.cube import CubeState
+
+    start = Position.initial()
+    positions = [start.play(start.parse_move("24/18 13/10", (6, 3))), start]
+    # Fresh searchers: what a searcher remembers decides what goes into its batches.
+    wide = Searcher(searcher.evaluator, prune=10_000)
+    full = Searcher(searcher.evaluator)
+    for plies in (1, 2):
+        assert np.array_equal(
+            wide.evaluate(positions[0], plies), full.evaluate(positions[0], plies)
+        )
+        p, v = wide.cubeful_many(positions, [CubeState()], plies, False)
+        q, u = full.cubeful_many(positions, [CubeState()], plies, False)
+        assert np.array_equal(p, q) and np.array_equal(v, u)
+
+
+def test_a_negative_pruning_width_is_refused(searcher: Searcher) -> None:
+    with pytest.raises(ValueError, match="prune"):
+        Searcher(searcher.evaluator, prune=-1)

@@ -38,6 +38,10 @@ ODD_BLEND = 0.5
 0-ply 7.4 and the 1-ply alone 4.8, and judged the differences between plays best (rms 26.8
 mppg, against 30.4 and 29.0)."""
 
+PRUNE = 8
+"""Plays of each roll the full net judges inside a lookahead, the pruning net choosing
+them (:class:`~backgammon.players.search.Searcher`'s ``prune``; 0: all)."""
+
 
 def limit_blas_threads() -> None:
     """Limit BLAS to one thread for the whole process (small matrices run slower
@@ -61,10 +65,12 @@ class NeuralPlayer:
         weights: str | Path | None = None,
         bearoff: bool = True,
         met: MatchEquityTable = KAZAROSS_XG2,
+        prune: int = PRUNE,
     ) -> None:
         """``weights`` defaults to the shipped file; ``bearoff`` uses the bear-off
         databases for pure bear-offs (the two-sided one, exact, is built and cached the
-        first time one of six checkers a side or fewer is met)."""
+        first time one of six checkers a side or fewer is met); ``prune`` plays of each
+        roll are judged by the full net inside a lookahead (0: all)."""
         if plies not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, got {plies}")
         limit_blas_threads()
@@ -80,7 +86,7 @@ class NeuralPlayer:
         two = TwoSidedDatabase() if bearoff else None
         trailer = TrailerNet.load() if bearoff else None
         self.evaluator = CompositeEvaluator(self.nets, db, two_sided=two, trailer=trailer)
-        self.searcher = Searcher(self.evaluator, odd_blend=ODD_BLEND)
+        self.searcher = Searcher(self.evaluator, odd_blend=ODD_BLEND, prune=prune)
         self.searcher.met = met
 
     def choose_move(

@@ -13,6 +13,7 @@ the rolls not played (:class:`~backgammon.judging.rollout.engine.RolloutSettings
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-__all__ = ["DEFAULT_PRUNE", "PruneNet", "prune_rows"]
+__all__ = ["DEFAULT_PRUNE", "PruneNet", "default_pruner", "prune_rows", "pruned_plays"]
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float32]
@@ -141,3 +142,18 @@ def prune_rows(
         raise ValueError(f"the runs' counts add up to {int(c.sum())}, not {len(s)} scores")
     rows, kept = _keep(s, c, keep)
     return np.asarray(rows), np.asarray(kept)
+
+
+@lru_cache(maxsize=1)
+def default_pruner() -> PruneNet:
+    """The shipped pruning net, read once per process."""
+    return PruneNet.load()
+
+
+def pruned_plays(
+    net: PruneNet, boards: IntArray, counts: IntArray, keep: int
+) -> tuple[IntArray, IntArray]:
+    """The rows of ``boards`` (every play of a run of rolls, :func:`prune_rows`'s runs of
+    ``counts``) that ``net`` ranks among each roll's best ``keep``, and their counts."""
+    rows, kept = prune_rows(net.scores(boards), counts, keep)
+    return boards[rows], kept

@@ -36,6 +36,7 @@ from backgammon.players.encode import after_boards, boards_array, is_race
 from backgammon.players.evaluator import Evaluator
 from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
+from backgammon.players.prune import PruneNet, default_pruner, pruned_plays
 
 __all__ = [
     "Searcher",
@@ -122,6 +123,8 @@ class Searcher:
         filter_width: float = 0.16,
         deep_moves: int = 1,
         odd_blend: float = 1.0,
+        prune: int = 0,
+        pruner: PruneNet | None = None,
     ) -> None:
         """``weights`` turn probabilities into the equity to maximise (money by default);
         ``filter_moves``/``filter_width`` bound the plays looked at beyond 0-ply and
@@ -129,7 +132,9 @@ class Searcher:
         the weight of a 1-ply judgement asked for, the rest going to the 0-ply one (1: the
         1-ply alone): a net fitted to 2-ply lookahead judges like an even depth, and one
         ply on top of it leans the way odd depths do, which the mean with 0-ply evens out
-        (gnubg's "1.5-ply")."""
+        (gnubg's "1.5-ply").  ``prune``: inside a lookahead, the full evaluator judges
+        only the ``prune`` plays of each roll that the pruning net (``pruner``, the shipped
+        one by default) ranks best, as gnubg's pruning nets do (0: every play)."""
         self.evaluator = evaluator
         self.met: MatchEquityTable = KAZAROSS_XG2
         self._recent: dict[tuple[int, ...], Any] = {}
@@ -140,6 +145,10 @@ class Searcher:
         if not 0.0 <= odd_blend <= 1.0:
             raise ValueError(f"odd_blend is a weight in [0, 1], not {odd_blend}")
         self.odd_blend = odd_blend
+        if prune < 0:
+            raise ValueError(f"prune is a number of plays a roll (0: all), not {prune}")
+        self.prune = prune
+        self.pruner = (pruner or default_pruner()) if prune else None
 
     # ------------------------------------------------------------------ 0-ply
     def probs_after(self, boards: IntArray) -> FloatArray:
@@ -168,20 +177,14 @@ class Searcher:
         if plies <= 0 or pos.is_game_over() or self._exact(pos):
             return np.asarray(self.evaluator.evaluate(boards_array([pos.board]))[0])
         total = np.zeros(5)
-        if plies == 1:
-            # Every roll's plays in one batch.
-            boards, segments = roll_boards(pos)
-            probs = self.probs_after(boards)
-            eq = self.equity(probs)
-            for _, _, start, end, weight in segments:
-                best = start + int(np.argmax(eq[start:end]))
-                total += weight * probs[best]
-            return total / 36.0
-        boards, segments = roll_boards(pos)
-        all_probs = self.probs_after(boards)
+        segments, boards, raw = self._expanded(pos)
+        all_probs = flip_probs(raw)
+        eq = self.equity(all_probs)
         for _, _, start, end, weight in segments:
-            probs = all_probs[start:end]
-            keep = self._filter(self.equity(probs), self.deep_moves)
+            if plies == 1:
+                total += weight * all_probs[start + int(np.argmax(eq[start:end]))]
+                continue
+            keep = self._filter(eq[start:end], self.deep_moves)
             best_p: FloatArray | None = None
             best_e = -np.inf
             for i in keep:
@@ -347,14 +350,17 @@ class Searcher:
     def _expanded_many(
         self, positions: Sequence[Position]
     ) -> tuple[IntArray, IntArray, FloatArray]:
-        """:func:`roll_boards_many` of ``positions`` with the 0-ply probabilities of the
-        boards, those not remembered made and judged in one batch.  The last
+        """:func:`roll_boards_many` of ``positions`` (each roll's best few by the pruning
+        net when it prunes) with the 0-ply probabilities of the boards, those not
+        remembered made and judged in one batch.  The last
         :data:`_REMEMBERED` positions' are kept: an analysis asks about the position after
         a play (and each reply's) as a candidate, then about its cube and the roll's luck."""
         found = {p.board: self._recent.pop(p.board, None) for p in positions}
         todo = [p for p in positions if found[p.board] is None]
         if todo:
             boards, per_roll = roll_boards_many(todo)
+            if self.pruner is not None:
+                boards, per_roll = pruned_plays(self.pruner, boards, per_roll, self.prune)
             raw = np.asarray(self.evaluator.evaluate(boards))
             per_position = per_roll.reshape(len(todo), len(_ROLLS))
             ends = np.cumsum(per_position.sum(axis=1)).tolist()

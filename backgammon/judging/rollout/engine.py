@@ -42,7 +42,7 @@ from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.players.net import NetPair, default_nets
 from backgammon.players.neural import limit_blas_threads
 from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs, game_over_probs
-from backgammon.players.prune import PruneNet, prune_rows
+from backgammon.players.prune import default_pruner, pruned_plays
 from backgammon.players.search import Searcher, best_in_segments, cube_lives
 from backgammon.players.trailer import TrailerNet
 
@@ -172,12 +172,6 @@ def evaluator_for(weights: str | None, bearoff: bool) -> CompositeEvaluator:
     return CompositeEvaluator(nets, db, two_sided=two, trailer=TrailerNet.load())
 
 
-@lru_cache(maxsize=1)
-def pruner() -> PruneNet:
-    """The shipped pruning net, read once per process."""
-    return PruneNet.load()
-
-
 class _Games:
     """The live state of a batch's games (one per trial and candidate)."""
 
@@ -213,7 +207,7 @@ class _Engine:
             tuple[IntArray, FloatArray],
         ] = {}
         vr = self.s.variance_reduction
-        self.pruner = pruner() if vr and self.s.prune else None
+        self.pruner = default_pruner() if vr and self.s.prune else None
 
     # ------------------------------------------------------------ values
     def weights(self, state: CubeState) -> tuple[FloatArray, float]:
@@ -346,8 +340,7 @@ class _Engine:
             dice = [roll for _, _, rolls, _ in keys for roll in rolls]
             children, per_roll = child_boards(boards, dice)
             if keep and self.pruner is not None:
-                rows, per_roll = prune_rows(self.pruner.scores(children), per_roll, keep)
-                children = children[rows]
+                children, per_roll = pruned_plays(self.pruner, children, per_roll, keep)
             rolls_of = np.asarray([len(rolls) for _, _, rolls, _ in keys])
             seg_req = np.repeat(np.repeat(np.arange(len(keys)), rolls_of), per_roll)
             probs = flip_probs(self.evaluate_boards(children))
