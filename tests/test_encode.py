@@ -6,6 +6,8 @@ import gnubg_nn
 import numpy as np
 import pytest
 from gnubg_reference import played_game_cases, to_gnubg
+from hypothesis import given, settings
+from test_board_properties import any_positions
 
 from backgammon import Move, Position
 from backgammon.players.encode import (
@@ -136,6 +138,39 @@ def _side_reference(board: tuple[int, ...]) -> list[float]:
         mine[25] / 2,
         (15 - sum(mine)) / 15,
     ]
+
+
+def _units_reference(board: tuple[int, ...]) -> list[float]:
+    """Tesauro's four units of each of the side on roll's points 1-24, by definition."""
+    return [u for p in range(1, 25) for n in [max(board[p], 0)] for u in _TESAURO[min(n, 4)](n)]
+
+
+_TESAURO = [
+    lambda n: [0, 0, 0, 0],
+    lambda n: [1, 0, 0, 0],
+    lambda n: [1, 1, 0, 0],
+    lambda n: [1, 1, 1, 0],
+    lambda n: [1, 1, 1, (n - 3) / 2],
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(any_positions())
+def test_any_arrangement_is_encoded_by_the_definitions(pos: Position) -> None:
+    """Checkers on either bar, off or anywhere: the compiled encoder gives each side's
+    units and features as defined, the race flag as the core has it, in both precisions."""
+    b = boards_array([pos.board])
+    for dtype in (np.float32, np.float64):
+        x, race = encode_with_race(b, 2, dtype)
+        row = x[0].astype(np.float64)
+        assert x.dtype == dtype
+        for side, board in ((0, pos.board), (1, pos.flip().board)):
+            assert list(row[96 * side : 96 * side + 96]) == _units_reference(board)
+            f = 192 + 11 * side
+            assert np.allclose(row[f : f + 11], _side_reference(board), atol=1e-6)
+            e = N_INPUTS + 7 * side
+            assert np.allclose(row[e : e + 7], _extra_reference(board), atol=1e-6)
+        assert bool(race[0]) == (row[N_INPUTS - 1] == 1.0) == pos.is_race()
 
 
 def test_side_features_follow_their_definitions() -> None:

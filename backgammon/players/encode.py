@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 __all__ = [
     "CLASSES",
@@ -220,184 +221,141 @@ def is_crashed(b: IntArray) -> npt.NDArray[np.bool_]:
     return np.asarray(crashed[:n] | crashed[n:])
 
 
-def _shot_mask(src: Ints, blots: Ints) -> npt.NDArray[np.uint64]:
-    """The 36-bit set of rolls with which a checker of the bit set ``src`` hits a blot of the
-    bit set ``blots`` (bit i: point i + 1); ``src`` leaves out point 1, which hits nothing
-    (bit i: point i + 2, the bar 25)."""
-    # (17, ...), the distances some roll covers on a leading axis, so that the reduction
-    # runs over whole rows, not short ones.
-    masked = np.where((src >> _SHIFTS) & blots, _DISTANCE_MASKS, _ZERO_MASK)
-    return np.asarray(np.bitwise_or.reduce(masked, axis=0))
+_SCALE = np.array(
+    [1 / 100, 1 / 5, 1 / 6, 1 / 6, 1 / 5, 1 / 3, 1 / 36, 1 / 6, 1 / 15, 1 / 2, 1 / 15]
+)
+"""Each side feature's scale: pips, blots, home board points, longest prime, back
+checkers, anchors, shots, opponent points in front of the rearmost checker, outfield
+checkers, checkers on the bar, checkers off (:func:`_encode_side`'s order)."""
+_SCALES = {t: _SCALE.astype(t) for t in (np.float32, np.float64)}
 
 
-# The distances d some roll covers (1-12, 15, 16, 18, 20, 24): src >> (d - 1), and their rolls.
-_COVERED = np.flatnonzero(_ROLL_MASKS[1:25])
-_SHIFTS = _COVERED.astype(np.int32).reshape(-1, 1, 1)
-_DISTANCE_MASKS = _ROLL_MASKS[1:25][_COVERED].reshape(-1, 1, 1)
-_ZERO_MASK = np.uint64(0)
+@njit(cache=True, nogil=True)
+def _shots(sources: int, blots: int, masks: Any) -> int:
+    """The 36-bit set of rolls with which a checker on the points of ``sources`` (bit p:
+    point p, 25 the bar) hits a blot on those of ``blots`` (same numbering), blocking
+    ignored (:data:`_ROLL_MASKS`)."""
+    found = 0
+    for d in range(1, 25):
+        if sources >> d & blots:  # a checker d points behind a blot
+            found |= masks[d]
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _encode_side(b: Any, k: int, side: int, out: Any, scale: Any, rear: Any, sets: Any) -> None:
+    """Tesauro's units of one side of board ``k`` (its own numbering: side 0 on roll) into
+    its 96 columns of ``out``, its rearmost checker's point (25: the bar, 0: none) into
+    ``rear`` and its sets of points into ``sets``: the shots' sources (points 2-24 and the
+    bar, bit p - 2), its points made (1-12 from bit 0, then 13-24 from bit 0 plus 4096), and,
+    seen from the other side (bit 24 - p), its blots and points made."""
+    units = 96 * side
+    pips = blots = home = back = anchors = outfield = left = 0
+    held = made = across_blots = across_made = 0
+    last = 0
+    for p in range(1, 25):
+        c = b[k, p] if side == 0 else -b[k, 25 - p]
+        c = max(c, 0)
+        col = units + 4 * (p - 1)
+        out[k, col] = 1.0 if c >= 1 else 0.0
+        out[k, col + 1] = 1.0 if c >= 2 else 0.0
+        out[k, col + 2] = 1.0 if c >= 3 else 0.0
+        out[k, col + 3] = max(c - 3, 0) / 2.0
+        pips += p * c
+        left += c
+        if p >= 19:
+            back += c
+        if 7 <= p <= 18:
+            outfield += c
+        if c >= 1:
+            held |= 1 << p
+            last = p
+        if c == 1:
+            blots += 1
+            across_blots |= 1 << (24 - p)
+        if c >= 2:
+            made |= 1 << p
+            across_made |= 1 << (24 - p)
+            if p <= 6:
+                home += 1
+            if p >= 19:
+                anchors += 1
+    bar = max(b[k, 25] if side == 0 else -b[k, 0], 0)
+    if bar:
+        held |= 1 << 25
+        last = 25
+    rear[k, side] = last
+    sets[k, side, 0] = held >> 2
+    sets[k, side, 1] = made >> 1 & 0xFFF
+    sets[k, side, 2] = (made >> 13) + 4096
+    sets[k, side, 3] = across_blots
+    sets[k, side, 4] = across_made
+    longest = run = 0
+    for p in range(1, 25):
+        run = run + 1 if made >> p & 1 else 0
+        longest = max(longest, run)
+    f = 192 + 11 * side
+    for j, v in enumerate(
+        (
+            pips + 25 * bar,
+            blots,
+            home,
+            longest,
+            back + bar,
+            anchors,
+            0,
+            0,
+            outfield,
+            bar,
+            15 - left - bar,
+        )
+    ):
+        out[k, f + j] = v * scale[j]
+
+
+@njit(cache=True, nogil=True)
+def _encode_v1(b: Any, out: Any, scale: Any, rear: Any, sets: Any, masks: Any) -> None:
+    """The kernel of :func:`encode_with_race`: layout 1 of each board, the race flag last."""
+    for k in range(b.shape[0]):
+        for side in range(2):
+            _encode_side(b, k, side, out, scale, rear, sets)
+        for side in range(2):
+            f = 192 + 11 * side
+            # The other side's blots and points, bit t - 1 at this side's point t.
+            blots, made = sets[k, 1 - side, 3], sets[k, 1 - side, 4]
+            shots = _shots(sets[k, side, 0] << 2, blots << 1, masks)
+            count = 0
+            while shots:
+                shots &= shots - 1
+                count += 1
+            out[k, f + 6] = count * scale[6]
+            # Their points on the six points in front of the rearmost checker.
+            r = rear[k, side]
+            front = 0
+            for t in range(max(r - 6, 1), r):
+                front += made >> (t - 1) & 1
+            out[k, f + 7] = front * scale[7]
+        out[k, 214] = 1.0 if rear[k, 0] + rear[k, 1] < 25 else 0.0
+
+
+@njit(cache=True, nogil=True)
+def _shot_sets(b: Any, masks: Any) -> Any:
+    """The kernel of :func:`shot_masks`."""
+    out = np.empty(b.shape[0], np.uint64)
+    for k in range(b.shape[0]):
+        sources = blots = 0
+        for p in range(1, 26):
+            if b[k, p] > 0:
+                sources |= 1 << p
+            if p < 25 and b[k, p] == -1:
+                blots |= 1 << p
+        out[k] = _shots(sources, blots, masks)
+    return out
 
 
 def shot_masks(b: IntArray) -> npt.NDArray[np.uint64]:
     """For each board, the 36-bit set of rolls with which the mover could hit a blot."""
-    b = np.asarray(b, dtype=np.int64)
-    held = np.concatenate([b[:, 2:26] > 0, np.zeros((len(b), 8), dtype=np.bool_)], axis=1)
-    blots = np.concatenate([b[:, 1:25] == -1, np.zeros((len(b), 8), dtype=np.bool_)], axis=1)
-    bits = np.packbits(np.stack([held, blots], axis=1), axis=2, bitorder="little")
-    sets = bits.view("<u4")[..., 0].astype(np.int64)
-    return _shot_mask(sets[:, :1], sets[:, 1:])[:, 0]
-
-
-def _run_tables() -> tuple[IntArray, IntArray, IntArray]:
-    """For every 12-bit set: its longest run of ones, the ones at its top (from bit 11
-    down) and at its bottom (from bit 0 up); two lookups give the longest run of 24 bits."""
-    longest = np.zeros(4096, dtype=np.int64)
-    top = np.zeros(4096, dtype=np.int64)
-    bottom = np.zeros(4096, dtype=np.int64)
-    for x in range(4096):
-        bits = [x >> i & 1 for i in range(12)]
-        run = best = 0
-        for bit in bits:
-            run = run + 1 if bit else 0
-            best = max(best, run)
-        longest[x] = best
-        bottom[x] = next((i for i, bit in enumerate(bits) if not bit), 12)
-        top[x] = next((i for i, bit in enumerate(reversed(bits)) if not bit), 12)
-    return longest, top, bottom
-
-
-_LONGEST, _TOP_RUN, _BOTTOM_RUN = _run_tables()
-# One lookup of the two halves of a 24-bit set (the upper one offset by 4096): for the lower
-# its longest run and the ones at its top, for the upper its longest run and those at its
-# bottom.
-_RUN_HALVES = np.concatenate(
-    [np.stack([_LONGEST, _TOP_RUN], axis=1), np.stack([_LONGEST, _BOTTOM_RUN], axis=1)]
-)
-
-
-def _longest_run(halves: Ints) -> IntArray:
-    """Length of the longest run of ones (the longest prime) of each 24-bit set, given as
-    its lower 12 bits and its upper 12 bits plus 4096 (on the last axis)."""
-    runs = _RUN_HALVES.take(halves, axis=0)  # (..., 2 halves, 2)
-    lower, upper = runs[..., 0, :], runs[..., 1, :]
-    return np.asarray(
-        np.maximum(np.maximum(lower[..., 0], upper[..., 0]), lower[..., 1] + upper[..., 1])
-    )
-
-
-_UNITS = np.array(
-    [[n >= 1, n >= 2, n >= 3, max(n - 3, 0) / 2.0] for n in range(16)], dtype=np.float64
-)
-"""Tesauro's four units for a point holding n checkers: >=1, >=2, >=3 and (n-3)/2."""
-
-_SCALE = np.array(
-    [1 / 100, 1 / 5, 1 / 6, 1 / 6, 1 / 5, 1 / 3, 1 / 36, 1 / 6, 1 / 15, 1 / 2, 1 / 15]
-)
-"""Each side feature's scale (the order is that of :func:`_side_features`)."""
-
-
-_MASK24 = (1 << 24) - 1
-
-
-def _front_windows() -> IntArray:
-    """For a rearmost checker on each point 0-25, the bits (of a set of points 1-24, bit i
-    for point i + 1) of the six points in front of it, rear-6 .. rear-1."""
-    windows = np.zeros(26, dtype=np.int64)
-    for rear in range(26):
-        low = max(rear - 7, 0)
-        windows[rear] = (_MASK24 >> (25 - max(rear, 1))) & ~((1 << low) - 1)
-    return windows
-
-
-_FRONT = _front_windows()
-
-# The points a batch's boards are read at, each giving four units: the side on roll's
-# points 1-24 (board columns 1-24) and bar (25), then the opponent's points 1-24 in its own
-# numbering (board columns 24-1, counts negated) and bar (0).
-_COLUMNS = np.array([*range(1, 26), *range(24, -1, -1)], dtype=np.int64)
-_ROWS = np.arange(50, dtype=np.int64) * 31 + 15  # each point's 31 rows, by count -15..15
-
-
-def _point_table() -> FloatArray:
-    """For each read point (:data:`_COLUMNS`) and board count -15..15, at row ``31 * point
-    + count + 15``: on points Tesauro's four units of the side's own checkers (none for the
-    other side's), on a bar its count, a constant 1, whether any is there, and 0."""
-    table = np.zeros((50 * 31, 4))
-    for k in range(50):
-        for count in range(-15, 16):
-            n = max(count, 0) if k < 25 else max(-count, 0)
-            table[31 * k + count + 15] = _UNITS[n] if k % 25 < 24 else (n, 1, n > 0, 0)
-    return table
-
-
-def _feature_weights() -> FloatArray:
-    """The product that turns a side's 100 units (:func:`_point_table`) into its linear
-    side features (in :func:`_side_features`'s order, with zero columns for the three that
-    are not linear) and six sets of points (bit p-1: point p) read as integers: its points
-    held with the bar as bit 24 (of which only the highest bit is used: float32 keeps it),
-    its points 2-24 and bar held from bit 0 (the shots' sources: a checker on point 1 hits
-    nothing), its made points 1-12, its made points 13-24 from bit 0 plus 4096 (the halves
-    of :func:`_longest_run`), and, seen from the other side (bit 24-p), its blots and made
-    points.  Every other product and partial sum is an integer below 2**24, so exact in
-    float32, whatever the order of the sums."""
-    w = np.zeros((100, 17))
-    for p in range(1, 25):
-        for k, checkers in enumerate((1, 1, 1, 2)):  # the units sum to the count
-            row = w[4 * (p - 1) + k]
-            row[0] = p * checkers  # pips
-            row[4] = checkers * (p >= 19)  # back checkers
-            row[8] = checkers * (7 <= p <= 18)  # outfield checkers
-            row[10] = -checkers  # borne off: 15 less those in play
-        held, made = w[4 * (p - 1)], w[4 * (p - 1) + 1]
-        held[1], made[1] = 1, -1  # blots
-        made[2] = p <= 6  # home board points
-        made[5] = p >= 19  # anchors
-        held[11] = 2.0 ** (p - 1)
-        held[12] = 2.0 ** (p - 2) if p >= 2 else 0
-        made[13 + (p > 12)] = 2.0 ** ((p - 1) % 12)
-        held[15], made[15] = 2.0 ** (24 - p), -(2.0 ** (24 - p))  # blots, seen from across
-        made[16] = 2.0 ** (24 - p)
-    w[96, [0, 4, 9, 10]] = 25, 1, 1, -1  # the bar's checkers
-    w[97, [10, 14]] = 15, 4096
-    w[98, [11, 12]] = 2.0**24, 2.0**23
-    return w
-
-
-class _Tables:
-    """The tables of :func:`_side_features` in one float type."""
-
-    def __init__(self, dtype: type[np.floating[Any]]) -> None:
-        self.points = _point_table().astype(dtype)
-        self.weights = _feature_weights().astype(dtype)
-        self.scale = np.concatenate([_SCALE, np.ones(6)]).astype(dtype)
-
-
-_TABLES = {t: _Tables(t) for t in (np.float32, np.float64)}
-
-
-def _side_features(
-    b: IntArray, dtype: type[np.floating[Any]] = np.float64
-) -> tuple[FloatArray, FloatArray, Ints, Ints]:
-    """Tesauro's units of both sides of each board ``(N, 200)``: each side's 96 of points,
-    then its bar's 4; then, for each side of each board (``(N, 2, ...)``, side on roll
-    first), its features (Tesauro's units and the features), its rearmost checker's point
-    (0 when all are off) and its sets of points as integers (:func:`_feature_weights`).
-    Each feature is a small integer, exact in ``dtype``, scaled last, so a board's features
-    do not depend on its batch; the linear ones and the sets come from one product."""
-    tables = _TABLES.get(dtype) or _TABLES[np.dtype(dtype).type]
-    n = len(b)
-    index = b.take(_COLUMNS, axis=1)
-    index += _ROWS
-    units = tables.points.take(index, axis=0).reshape(n, 200)
-    product = (units.reshape(2 * n, 100) @ tables.weights).reshape(n, 2, 17)
-    sets = product[:, :, 12:].astype(np.int32)  # (N, 2, 5): from the shots' sources on
-    rear = np.frexp(product[:, :, 11])[1]  # the highest bit (0: none)
-    theirs = sets[:, ::-1]  # the other side's, in this side's numbering
-    product[:, :, 3] = _longest_run(sets[:, :, 1:3])
-    product[:, :, 6] = np.bitwise_count(_shot_mask(sets[:, :, 0], theirs[:, :, 3]))
-    # Opponent points on the six points in front of the rearmost checker (rear-6 .. rear-1).
-    product[:, :, 7] = np.bitwise_count(theirs[:, :, 4] & _FRONT[rear])
-    product *= tables.scale  # the features (the sets, read already, times 1: contiguous)
-    return units, product[:, :, :11], rear, sets
+    return np.asarray(_shot_sets(np.ascontiguousarray(b, dtype=np.int64), _ROLL_MASKS))
 
 
 def _escape_table() -> IntArray:
@@ -470,23 +428,24 @@ def encode_with_race(
     b: IntArray, version: int = 1, dtype: type[np.floating[Any]] = np.float64
 ) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
     """:func:`encode` and :func:`is_race` together (the race flag is one of the inputs);
-    play asks for float32 inputs, training for float64."""
-    b = np.asarray(b, dtype=np.int64)
-    units, side, rear, sets = _side_features(b, dtype)
+    play asks for float32 inputs, training for float64.  Layout 1 is made in compiled code
+    (:func:`_encode_v1`): each feature a small integer, scaled last, so a board's inputs
+    do not depend on its batch."""
+    size = n_inputs(version)  # raises for an unknown layout
+    b = np.ascontiguousarray(b, dtype=np.int64)
+    n = len(b)
+    dt = np.dtype(dtype).type
+    out = np.empty((n, size), dtype=dt)
+    rear = np.empty((n, 2), dtype=np.int64)
+    sets = np.empty((n, 2, 5), dtype=np.int32)
+    _encode_v1(b, out, _SCALES[dt], rear, sets, _ROLL_MASKS)
     race = rear[:, 0] + rear[:, 1] < 25  # the rearmost checkers have passed each other
-    parts = [units[:, :96], units[:, 100:196], side[:, 0], side[:, 1], race[:, None]]
     if version == 2:
-        n = len(b)
         both = np.stack([b, -b[:, ::-1]], axis=1).reshape(2 * n, 26)  # each side, in turn
         mine = np.maximum(both[:, 1:26], 0)
         front = 25 - rear[:, ::-1].reshape(2 * n)
         made_bits = (sets[:, :, 1] | (sets[:, :, 2] - 4096) << 12).reshape(2 * n).astype(np.int64)
         blocked = sets[:, ::-1, 4].reshape(2 * n).astype(np.int64)
-        extra = _extra_features(
-            mine, rear.reshape(2 * n).astype(np.int64), front, made_bits, blocked
-        )
-        parts.append(extra.reshape(n, 2 * _EXTRA_FEATURES))
-    elif version != 1:
-        n_inputs(version)  # raises
-    out = np.concatenate(parts, axis=1, dtype=dtype)
+        extra = _extra_features(mine, rear.reshape(2 * n), front, made_bits, blocked)
+        out[:, N_INPUTS:] = extra.reshape(n, 2 * _EXTRA_FEATURES)
     return out, race
