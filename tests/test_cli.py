@@ -440,6 +440,20 @@ def test_hint_lists_legal_plays_of_the_roll() -> None:
     assert bad.returncode == 2 and "dice" in bad.stderr
 
 
+def test_hint_and_analyse_take_a_pruning_width() -> None:
+    """``--prune N`` bounds the plays a roll the full net judges inside the lookahead: a
+    width above any roll's plays is the unpruned search, to the digit; a negative one is
+    refused before anything is judged."""
+    args = ("hint", "4HPwATDgc/ABMA", "--dice", "31", "--ply", "1")
+    full, wide = run_cli(*args, "--prune", "0"), run_cli(*args, "--prune", "1000")
+    assert full.returncode == 0 and wide.returncode == 0, full.stderr + wide.stderr
+    assert "1-ply EMG" in full.stdout and full.stdout == wide.stdout
+    bad = run_cli(*args, "--prune", "-1")
+    assert bad.returncode == 2 and "prune" in bad.stderr and not bad.stdout
+    bad = run_cli("analyse", "no-such-file.mat", "--prune", "-2")
+    assert bad.returncode == 2 and "--prune" in bad.stderr
+
+
 def test_selfplay_writes_matches_and_prints_results(tmp_path: Path) -> None:
     r = run_cli(
         "selfplay",

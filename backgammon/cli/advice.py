@@ -15,19 +15,29 @@ from backgammon.play.match import ActionKind, Match, Phase
 from backgammon.players import CubeAdviser, CubeState, MoveRanker, Player, decide
 from backgammon.players import get as get_player
 from backgammon.players.cube import CubeAction, to_emg
-from backgammon.players.neural import NeuralPlayer
+from backgammon.players.neural import PRUNE, NeuralPlayer
 
-__all__ = ["Bot", "cube_hint", "hint_lines", "load_bot", "tutor_warning"]
+__all__ = ["PRUNE_HELP", "Bot", "cube_hint", "hint_lines", "load_bot", "tutor_warning"]
+
+PRUNE_HELP = (
+    f"plays of each roll the full net judges inside the lookahead, chosen by the pruning "
+    f"net as gnubg's are ({PRUNE}; 0: every play)"
+)
 
 Bot = Player
 """What plays a seat: any player of :mod:`backgammon.players`."""
 
 
-def load_bot(name: str | None, ply: int | None = None, seed: int | None = None) -> Bot:
-    """The named bot from ``backgammon.players`` (the best one, the neural net, by default)."""
+def load_bot(
+    name: str | None, ply: int | None = None, seed: int | None = None, prune: int | None = None
+) -> Bot:
+    """The named bot from ``backgammon.players`` (the best one, the neural net, by default);
+    ``prune``: the neural bot's plays a roll judged inside its lookahead."""
     options: dict[str, Any] = {}
     if ply is not None:
         options["plies"] = ply
+    if prune is not None:
+        options["prune"] = prune
     if name == "random" and seed is not None:
         options["seed"] = seed
     chosen = name or "neural"

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
+from backgammon.cli.advice import PRUNE_HELP
 from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.records import read_record_file
 from backgammon.cli.render import signed
@@ -29,7 +30,7 @@ from backgammon.judging.results import (
     thresholds,
 )
 from backgammon.play.match import Match
-from backgammon.players.neural import NeuralPlayer
+from backgammon.players.neural import PRUNE, NeuralPlayer
 from backgammon.records.matchfile import MatchFileError
 from backgammon.svg import match_svg
 
@@ -87,6 +88,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="roll out again every decision marked this badly or worse (very-bad if no "
         "mark is given): slower, and where the net misjudges, right",
     )
+    p.add_argument("--prune", type=int, default=PRUNE, help=PRUNE_HELP)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     marks = dict(THRESHOLDS)
     for word in ("doubtful", "bad", "very bad"):
@@ -103,6 +105,8 @@ def analyse_command(args: argparse.Namespace) -> int:
     """Read the file, judge it with a progress bar, print the tables, write the outputs."""
     if args.ply not in (0, 1, 2):
         raise UsageError(f"--ply is 0, 1 or 2, not {args.ply}")
+    if args.prune < 0:
+        raise UsageError(f"--prune is a number of plays (0: all), not {args.prune}")
     try:
         marks = thresholds(args.doubtful, args.bad, args.very_bad)
     except ThresholdError as exc:
@@ -111,7 +115,7 @@ def analyse_command(args: argparse.Namespace) -> int:
     record = read_record_file(path)
     # The tables go to standard error when an output is written to standard output.
     console = Console(stderr="-" in (args.json_out, args.html_out, args.text_out))
-    bot = NeuralPlayer(0)
+    bot = NeuralPlayer(0, prune=args.prune)
     total = sum(len(g.actions) for g in record.games)
     with Progress(
         TextColumn("analysing"),

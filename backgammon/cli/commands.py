@@ -17,7 +17,7 @@ from rich.text import Text
 
 from backgammon.cli import analyse, audit, evaluate
 from backgammon.cli import rollout as rollout_cli
-from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot
+from backgammon.cli.advice import PRUNE_HELP, Bot, cube_hint, hint_lines, load_bot
 from backgammon.cli.errors import UsageError, bound, dice_seed, output_path, positive
 from backgammon.cli.positions import parse_dice, position_from_text
 from backgammon.cli.protocols import add_protocol_commands, external_command, ubgi_command
@@ -150,7 +150,7 @@ def hint_command(args: argparse.Namespace) -> int:
     dice = parse_dice(args.dice) if args.dice else (_dice(match) if match is not None else None)
     if dice is None and match is None:  # a bare position: the cube of a money game, centred
         match = Match.from_gnubg_id(f"{pos.position_id()}:{encode_match_id(MatchIdFields())}")
-    bot = load_bot(args.bot, args.ply)
+    bot = load_bot(args.bot, args.ply, prune=args.prune)
     if match is not None:
         me = match.turn if match.turn is not None else 0
         session = Session(
@@ -410,6 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
     hint.add_argument("--bot", default=None, help=f"the bot: {_BOTS}")
     hint.add_argument("--ply", type=int, default=None, help="the bot's lookahead (0, 1, 2)")
     hint.add_argument("--count", type=int, default=5, help="how many plays to list (5)")
+    hint.add_argument("--prune", type=int, default=None, help=PRUNE_HELP)
     hint.add_argument(
         "--ascii", action="store_true", help="draw the board in plain ASCII (X and O)"
     )

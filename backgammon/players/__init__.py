@@ -51,7 +51,7 @@ _ALIASES = {"expert": ("neural", 0), "strong": ("neural", 1), "world": ("neural"
 
 def get(name: str, **options: Any) -> Player:
     """A player by name: ``random`` (``seed``), ``pubeval``, ``neural`` (``plies``,
-    ``weights``, ``bearoff``), or an alias ``expert``/``strong``/``world``."""
+    ``weights``, ``bearoff``, ``prune``), or an alias ``expert``/``strong``/``world``."""
     key = name.strip().lower()
     try:
         if key in _ALIASES:
