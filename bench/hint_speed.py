@@ -1,7 +1,7 @@
 """2-ply hint time: ours beside GNU Backgammon's ``hint`` on the same positions and rolls, in
 one run.
 
-    python bench/hint_speed.py [--positions 40] [--ply 2] [--seed 1]
+    python bench/hint_speed.py [--positions 40] [--ply 2] [--seed 1] [--prune N] [--compare]
 
 Positions with their rolls come from self-play of our 0-ply bot (only rolls with more than
 one legal play).  Ours is what ``backgammon hint ID --dice DD --ply N`` computes (the five
@@ -9,7 +9,9 @@ best plays, cubeful, money cube centred), timed in this process in CPU seconds a
 hint to warm up; gnubg's is Debian ``/usr/games/gnubg -t -q`` setting each board and roll
 and asking ``hint 5`` at the same plies (its default filters and pruning nets), its CPU
 time less that of the same script without the hints (its start-up).  Prints both per hint
-and the ratio ours / gnubg.
+and the ratio ours / gnubg.  ``--prune N`` sets the plays a roll our lookahead judges with
+the full net (the player's default otherwise; 0: all); ``--compare`` also prints how often
+the pruned hint's best play is the full search's, and how far its equities are from it.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import time
 
 from backgammon import Position
 from backgammon.cli.advice import hint_lines
+from backgammon.judging.evaluate import best_plays
 from backgammon.players import get
 from backgammon.players.cube import CubeState
 
@@ -99,9 +102,12 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=40)
     ap.add_argument("--ply", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--prune", type=int, default=None, help="plays a roll (0: all)")
+    ap.add_argument("--compare", action="store_true", help="against the unpruned search")
     args = ap.parse_args()
     todo = cases(args.positions + 1, args.seed)
-    bot = get("neural", plies=args.ply)
+    options = {} if args.prune is None else {"prune": args.prune}
+    bot = get("neural", plies=args.ply, **options)
     warm, todo = todo[0], todo[1:]
     hint_lines(bot, warm[0], warm[1], cube=CubeState())
     start = time.process_time()
@@ -114,6 +120,18 @@ def main() -> None:
     print(f"ours:  {1000 * ours / n:8.1f} ms CPU per hint")
     print(f"gnubg: {1000 * theirs / n:8.1f} ms CPU per hint")
     print(f"ratio ours/gnubg: {ours / theirs:.2f}x")
+    if args.compare:
+        full = get("neural", plies=args.ply, prune=0)
+        same, gaps = 0, []
+        for pos, dice in todo:
+            mine = best_plays(bot, pos, dice, CubeState())
+            exact = {r.move: r.equity for r in best_plays(full, pos, dice, CubeState())}
+            same += mine[0].move == max(exact, key=lambda m: exact[m])
+            gaps += [abs(r.equity - exact[r.move]) for r in mine if r.move in exact]
+        print(
+            f"best play as the full search's: {same}/{n}; listed equities from it: "
+            f"{sum(gaps) / len(gaps):.4f} on average, at most {max(gaps):.4f}"
+        )
 
 
 if __name__ == "__main__":

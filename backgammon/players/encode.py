@@ -1,9 +1,9 @@
-"""Vectorised network inputs: Tesauro's per-point encoding plus handcrafted features.
+"""Network inputs: Tesauro's per-point encoding plus handcrafted features, for batches.
 
 Every function takes a batch of boards as an ``(N, 26)`` integer array in the core's layout
-(:attr:`backgammon.core.position.Position.board`, seen from the side on roll) and works on the whole
-batch in a handful of numpy operations, so that all candidate plays of a roll are encoded at
-once.
+(:attr:`backgammon.core.position.Position.board`, seen from the side on roll) and works on the
+whole batch at once, so that all candidate plays of a roll are encoded together: the inputs
+in one compiled loop (numba), the boards after plays in a handful of numpy operations.
 """
 
 from __future__ import annotations
