@@ -1,7 +1,7 @@
 """Rollout speed and agreement: our rollouts beside GNU Backgammon's of the same positions at
 the same settings, in one run.
 
-    python bench/rollout.py [--trials 144] [--truncate 7] [--no-vr] [--cubeful]
+    python bench/rollout.py [--trials 144] [--truncate 7] [--no-vr] [--cubeful] [--ply 0]
                             [--no-bearoff-truncation] [--positions 4] [--scaling-trials 576]
 
 For each position (the side on roll's view, no dice) it rolls out at 0 ply (cubeless, or
@@ -61,6 +61,7 @@ def gnubg_script(
     roll: bool,
     cubeful: bool = False,
     bearoff: bool = True,
+    plies: int = 0,
 ) -> str:
     lines = [
         "set jacoby off",
@@ -72,8 +73,8 @@ def gnubg_script(
         "set rollout quasirandom on",
         f"set rollout bearofftruncation exact {'on' if bearoff else 'off'}",
         f"set rollout bearofftruncation onesided {'on' if bearoff else 'off'}",
-        "set rollout chequerplay plies 0",
-        "set rollout cubedecision plies 0",
+        f"set rollout chequerplay plies {plies}",
+        f"set rollout cubedecision plies {plies}",
         "set rollout later enable off",
         "set rollout seed 1",
         "set threads 1",
@@ -124,11 +125,12 @@ def gnubg_rollout(
     vr: bool,
     cubeful: bool = False,
     bearoff: bool = True,
+    plies: int = 0,
 ) -> tuple[float, float, float]:
     """gnubg's equity (cubeless, or cubeful), its SE, and the seconds the rollout took."""
     pid = pos.position_id()
-    base, _ = run_gnubg(gnubg_script(pid, trials, truncate, vr, False, cubeful, bearoff))
-    total, out = run_gnubg(gnubg_script(pid, trials, truncate, vr, True, cubeful, bearoff))
+    base, _ = run_gnubg(gnubg_script(pid, trials, truncate, vr, False, cubeful, bearoff, plies))
+    total, out = run_gnubg(gnubg_script(pid, trials, truncate, vr, True, cubeful, bearoff, plies))
     m = _RESULT.search(out)
     if m is None or (cubeful and m.group(7) is None):
         raise RuntimeError(f"no rollout result in gnubg's output:\n{out[-2000:]}")
@@ -159,6 +161,7 @@ def main() -> None:
         action="store_false",
         help="both play bear-offs out (default: both stop at the databases, gnubg's default)",
     )
+    ap.add_argument("--ply", type=int, default=0, help="both bots' lookahead (0, 1, 2)")
     ap.add_argument("--positions", type=int, default=4)
     ap.add_argument("--scaling-trials", type=int, default=576, help="trials of the 1 vs 2 run")
     args = ap.parse_args()
@@ -169,10 +172,12 @@ def main() -> None:
         cubeful=args.cubeful,
         seed=1,
         bearoff_truncation=args.bearoff,
+        plies=args.ply,
     )
     rollout(Position.initial(), settings=RolloutSettings(trials=2, truncate=1))  # warm up
     print(
-        f"{'cubeful' if args.cubeful else 'cubeless'} 0-ply rollouts, {args.trials} trials, "
+        f"{'cubeful' if args.cubeful else 'cubeless'} {args.ply}-ply rollouts, "
+        f"{args.trials} trials, "
         f"truncated at {args.truncate or 'end'}, "
         f"variance reduction {'on' if args.vr else 'off'}, quasi-random dice, "
         f"bear-off truncation {'on' if args.bearoff else 'off'}"
@@ -186,7 +191,7 @@ def main() -> None:
         pos = position_after(plays)
         eq, se, t = ours(pos, settings, 1, time.process_time)
         g_eq, g_se, g_t = gnubg_rollout(
-            pos, args.trials, args.truncate, args.vr, args.cubeful, args.bearoff
+            pos, args.trials, args.truncate, args.vr, args.cubeful, args.bearoff, args.ply
         )
         ratio = (args.trials / t) / (args.trials / g_t)
         ratios.append(ratio)

@@ -400,6 +400,18 @@ def test_one_two_and_four_workers_give_identical_numbers() -> None:
     assert rollout(pos, backend=InProcess(), **kw) == one  # type: ignore[arg-type]
 
 
+def test_lookahead_bots_play_a_ply_of_all_games_together_and_the_same_on_any_worker() -> None:
+    """1-ply bots (cubeful: their cube actions at 1 ply too) choose the plays of all the
+    games of a ply in shared batches: the numbers are the same on one and two workers, and
+    each candidate is judged at 1 ply (not the 0-ply rollout's numbers)."""
+    pos = Position.initial()
+    settings = RolloutSettings(trials=12, batch=6, truncate=3, cubeful=True, seed=5, plies=1)
+    one = rollout(pos, dice=(3, 1), top=2, settings=settings, workers=1)
+    assert rollout(pos, dice=(3, 1), top=2, settings=settings, workers=2) == one
+    flat = rollout(pos, dice=(3, 1), top=2, settings=dataclasses.replace(settings, plies=0))
+    assert [c.equity for c in one.candidates] != [c.equity for c in flat.candidates]
+
+
 @pytest.mark.slow
 def test_ray_gives_the_numbers_of_the_local_pool() -> None:
     """A local Ray instance (two CPUs) runs the same batches as the process pool."""

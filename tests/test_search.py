@@ -238,3 +238,23 @@ def test_pruning_that_keeps_every_play_changes_nothing(searcher: Searcher) -> No
 def test_a_negative_pruning_width_is_refused(searcher: Searcher) -> None:
     with pytest.raises(ValueError, match="prune"):
         Searcher(searcher.evaluator, prune=-1)
+
+
+def test_plays_of_many_positions_together_are_each_ones_best_move(searcher: Searcher) -> None:
+    """:meth:`Searcher.best_after_many` (the rollouts' lookahead bots, all games of a ply
+    at once) plays what :meth:`Searcher.best_move` plays for each position alone, at 0
+    and 1 ply, pruned and blended or not; :meth:`Searcher.evaluate_many` judges as
+    :meth:`Searcher.evaluate` does, to float32 rounding."""
+    from gnubg_reference import played_game_cases
+
+    cases = [(p, (a, b)) for p, a, b in played_game_cases(3, seed=4)][:120]
+    positions, rolls = [p for p, _ in cases], [d for _, d in cases]
+    for plies, kw in ((0, {}), (1, {}), (1, {"odd_blend": 0.5, "prune": 5})):
+        s = Searcher(searcher.evaluator, **kw)  # type: ignore[arg-type]
+        many = s.best_after_many(positions, rolls, plies)
+        for (pos, dice), after in zip(cases, many, strict=True):
+            m = Searcher(searcher.evaluator, **kw).best_move(pos, dice, plies)  # type: ignore[arg-type]
+            assert after == (pos.flip() if m is None else pos.play(m)), (plies, kw)
+        values = s.evaluate_many(positions[:40], plies)
+        alone = [Searcher(searcher.evaluator, **kw).evaluate(p, plies) for p in positions[:40]]  # type: ignore[arg-type]
+        assert np.allclose(values, alone, atol=1e-6)

@@ -76,8 +76,9 @@ def add_parser(sub: Any) -> None:
         type=int,
         default=5,
         metavar="N",
-        help="judge the luck of each roll on the N plays the pruning net ranks best, the "
-        "plays made still the full net's best of all (default 5; 0: every play)",
+        help="judge the luck of each roll, and the replies inside 1- and 2-ply bots' "
+        "lookahead, on the N plays the pruning net ranks best; the roll played is judged "
+        "on all its plays (default 5; 0: every play)",
     )
     p.add_argument("--target-se", type=float, default=None, help="stop once every SE is below this")
     p.add_argument(

@@ -168,6 +168,72 @@ class Searcher:
             p = self.blend_odd(p, self._evaluate(position, 0))
         return p
 
+    def evaluate_many(self, positions: Sequence[Position], plies: int = 0) -> FloatArray:
+        """:meth:`evaluate` of many positions, ``(N, 5)``: at 1 ply the 21 rolls' plays of
+        them all judged in one batch (rollouts' lookahead players, a ply of all their
+        games at once); 2 ply goes one position at a time."""
+        if plies != 1:
+            return np.array([self.evaluate(p, plies) for p in positions]).reshape(-1, 5)
+        out = np.empty((len(positions), 5))
+        leaf = [p.is_game_over() or self._exact(p) for p in positions]
+        for over, rows in ((True, np.flatnonzero(leaf)), (False, np.flatnonzero(~np.array(leaf)))):
+            if not len(rows):
+                continue
+            some = [positions[i] for i in rows.tolist()]
+            if over:
+                out[rows] = self._evaluate_many(some, 0)
+            elif self.odd_blend < 1.0:
+                out[rows] = self.blend_odd(
+                    self._evaluate_many(some, 1), self._evaluate_many(some, 0)
+                )
+            else:
+                out[rows] = self._evaluate_many(some, 1)
+        return out
+
+    def _evaluate_many(self, positions: Sequence[Position], plies: int) -> FloatArray:
+        """0-ply probabilities of ``positions``, or (``plies`` 1, none of them over) the
+        mean over the 21 rolls of each one's best play, each distinct position once."""
+        if plies <= 0:
+            return np.asarray(self.evaluator.evaluate(boards_array(p.board for p in positions)))
+        unique: dict[Position, int] = {}
+        slot = [unique.setdefault(p, len(unique)) for p in positions]
+        looked = list(unique)
+        _, per_roll, raw = self._expanded_many(looked)
+        probs = flip_probs(raw)
+        best = probs[best_in_segments(self.equity(probs), per_roll)]
+        total = np.einsum("r,krj->kj", _ROLL_WEIGHTS, best.reshape(len(looked), 21, 5))
+        return np.asarray((total / 36.0)[slot])
+
+    def best_after_many(
+        self, positions: Sequence[Position], rolls: Sequence[Sequence[int]], plies: int
+    ) -> list[Position]:
+        """The position after :meth:`best_move`'s play of each ``(position, roll)`` (the
+        turn passing when there is none), the plays of all of them judged together at each
+        depth: the candidates at 0 ply in one batch, those the filter keeps at ``plies``
+        in another."""
+        boards, counts = child_boards([p.board for p in positions], rolls)
+        eq = self.equity(self.probs_after(boards))
+        ends: list[int] = np.cumsum(counts).tolist()
+        starts = [0, *ends[:-1]]
+        limit = self.filter_moves if plies == 1 else max(2, self.filter_moves // 2)
+        chosen = list(starts)
+        deep: list[tuple[int, int, int]] = []  # (game, play, row)
+        for k, (start, end) in enumerate(zip(starts, ends, strict=True)):
+            if end - start > 1 and plies > 0:
+                deep += [(k, i, start + i) for i in self._filter(eq[start:end], limit)]
+            elif end - start > 1:
+                chosen[k] = start + int(np.argmax(eq[start:end]))
+        if deep:
+            afters = [Position(boards[row].tolist()) for _, _, row in deep]
+            values = self.equity(flip_probs(self.evaluate_many(afters, plies)))
+            best: dict[int, tuple[float, int, int]] = {}
+            for (k, i, row), v in zip(deep, values.tolist(), strict=True):
+                if k not in best or (-v, i) < (-best[k][0], best[k][1]):
+                    best[k] = (v, i, row)
+            for k, (_, _, row) in best.items():
+                chosen[k] = row
+        return [Position(b) for b in boards[chosen].tolist()]
+
     def blend_odd(self, one: FloatArray, zero: FloatArray) -> FloatArray:
         """A 1-ply judgement ``one`` blended with the 0-ply ``zero`` by ``odd_blend``: one
         more ply leans the way odd depths do, and the mean of the two judges best."""

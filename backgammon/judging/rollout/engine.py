@@ -78,10 +78,11 @@ class RolloutSettings:
     cubeless or cubeful, variance reduction and quasi-random dice, the seed, an optional
     target standard error to stop at (checked after each batch, in trial order), and
     whether trials stop at the bear-off databases as gnubg's do by default
-    (:meth:`_Engine.exact_from_here`).  ``prune``: with variance reduction, the full net
-    judges only that many plays of each roll the pruning net
-    (:mod:`~backgammon.players.prune`) ranks best when the luck of the roll is measured (0:
-    every play); the plays made are always the full net's choice among all."""
+    (:meth:`_Engine.exact_from_here`).  ``prune``: the full net judges only that many plays
+    of each roll the pruning net (:mod:`~backgammon.players.prune`) ranks best where an
+    estimate is asked for: the luck of the roll, with variance reduction, and the replies
+    inside the bots' 1- and 2-ply lookahead (0: every play); the plays of the roll played
+    are always all judged by the full net."""
 
     trials: int = 1296
     truncate: int = 0
@@ -309,12 +310,17 @@ class _Engine:
             [self.ev.evaluate(boards[s : s + _SLICE]) for s in range(0, len(boards), _SLICE)]
         )
 
+    def searcher(self, state: CubeState | None = None) -> Searcher:
+        """The bots' lookahead (choosing by the weights of ``state``, cubeless money when
+        None), pruning the replies' plays as ``prune`` says."""
+        weights = None if state is None else self.weights(state)
+        return Searcher(self.ev, weights, prune=self.s.prune)
+
     def evaluate(self, positions: list[Position]) -> FloatArray:
         """Probabilities for the side on roll of each position at the bots' depth."""
         if self.s.plies == 0 or not positions:
             return self.evaluate_boards(boards_array(p.board for p in positions))
-        searcher = Searcher(self.ev)
-        return np.array([searcher.evaluate(p, self.s.plies) for p in positions])
+        return self.searcher().evaluate_many(positions, self.s.plies)
 
     def choose(
         self, requests: list[tuple[Position, CubeState, tuple[tuple[int, int], ...]]], keep: int = 0
@@ -427,11 +433,17 @@ class _Engine:
                 )
                 for k, i in enumerate(idx.tolist()):
                     g.pos[i] = Position(answers[k][0][0].tolist())
-            else:
+            else:  # the games of each cube state (the same weights) together
+                by_state: dict[CubeState, list[int]] = {}
                 for k, i in enumerate(idx.tolist()):
-                    searcher = Searcher(self.ev, self.weights(g.cube[i]))
-                    m = searcher.best_move(g.pos[i], actual[k], self.s.plies)
-                    g.pos[i] = g.pos[i].flip() if m is None else g.pos[i].play(m)
+                    by_state.setdefault(g.cube[i], []).append(k)
+                for state, ks in by_state.items():
+                    games = [int(idx[k]) for k in ks]
+                    afters = self.searcher(state).best_after_many(
+                        [g.pos[i] for i in games], [actual[k] for k in ks], self.s.plies
+                    )
+                    for i, after in zip(games, afters, strict=True):
+                        g.pos[i] = after
         # Games that just ended, seen from the side that moved.
         boards = boards_array(g.pos[i].board for i in idx)
         done, exact = game_over_probs(boards)
