@@ -20,7 +20,13 @@ from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnu
 
 from backgammon import Position
 from backgammon.cli.advice import hint_lines
-from backgammon.judging.analysis import RECHECK_ROLLOUT, _Judge, analyse, mat_rows
+from backgammon.judging.analysis import (
+    PLAY_ROLLOUT,
+    RECHECK_ROLLOUT,
+    _Judge,
+    analyse,
+    mat_rows,
+)
 from backgammon.judging.results import THRESHOLDS, MarkError, mark, review_json
 from backgammon.play.match import Match
 from backgammon.players.cube import (
@@ -375,7 +381,9 @@ def test_analyse_text_is_a_move_by_move_review(tmp_path: Path) -> None:
     assert all(len(line) <= 80 for line in lines)
     assert re.search(r"^ +1\. gnubg 31: 8/5 6/5 +\[best, luck [+-]\d\.\d{3}\]$", text, re.M)
     assert re.search(r"^ +\*1\. 8/5 6/5 +[+-]\d\.\d{3}", text, re.M)  # the played one, marked
-    assert "proper: double, take" in text and "(very bad)" in text
+    assert "proper: double, take" in text and "(bad)" in text
+    # Plays 0-ply marks very bad are rolled out (PLAY_ROLLOUT) and show where figures come from.
+    assert "  rollout 72" in text
     assert text.count("\nGame ") == 3
     r = run_cli("analyse", str(SAMPLE), "--ply", "0", "--quiet", "--text", "-")
     assert r.returncode == 0 and "Review at 0-ply" in r.stdout
@@ -421,15 +429,20 @@ def test_a_race_play_the_net_misjudges_is_cleared_by_rollouts() -> None:
     assert '"rollout_trials": 72' in json.dumps(review_json(after))
 
 
-def test_contact_and_bear_off_plays_are_not_rolled_out(net: NeuralPlayer) -> None:
-    """The race check is for races the database does not cover: a marked contact play keeps
-    its search figures."""
-    m = Match(length=5)
-    m.roll((3, 1))  # the opening roll: player 0 plays 31
-    judge = _Judge(net, 0, ("a", "b"), THRESHOLDS)
-    judge.checker(m, 1, 1, 0, m.position.parse_move("24/21 24/23", (3, 1)))
-    d = judge.decisions[0]
-    assert d.mark and all(c.rollout_trials == 0 for c in d.candidates)
+def test_a_contact_play_is_rolled_out_only_when_marked_very_bad(net: NeuralPlayer) -> None:
+    """The race check is for races the database does not cover: a contact play marked bad
+    keeps its search figures; one marked very bad (24/23 24/21 with the opening 31, 0.27
+    at 0 ply) is rolled out, 14 plies (:data:`PLAY_ROLLOUT`), and stays very bad."""
+    for dice, text, word in (((2, 1), "13/11 6/5", "bad"), ((3, 1), "24/21 24/23", "very bad")):
+        m = Match(length=5)
+        m.roll(dice)
+        judge = _Judge(net, 0, ("a", "b"), THRESHOLDS)
+        judge.checker(m, 1, 1, 0, m.position.parse_move(text, dice))
+        d = judge.decisions[0]
+        assert d.mark == word
+        rolled = {c.move for c in d.candidates if c.rollout_trials == PLAY_ROLLOUT.trials}
+        assert rolled == (set() if word == "bad" else {d.played, "8/5 6/5"})
+        assert all(c.rollout_trials in (0, PLAY_ROLLOUT.trials) for c in d.candidates)
 
 
 def test_a_cube_decision_the_search_calls_very_bad_is_rolled_out(net: NeuralPlayer) -> None:
@@ -460,18 +473,23 @@ def test_a_cube_decision_the_search_calls_very_bad_is_rolled_out(net: NeuralPlay
 
 def test_verify_rolls_out_a_checker_play_the_search_calls_very_bad(net: NeuralPlayer) -> None:
     """gnubg's 2-ply plays 13/9 11/9 with 42 here, ahead of 18/16* 13/9 by 0.039; our 2-ply
-    marks it very bad against 18/16* 11/7.  Rolled out, 13/9 11/9 is the better of the two."""
+    marks it very bad against 18/16* 11/7.  Rolled out, 14 plies (the default) or to the
+    end (``verify``), 13/9 11/9 is the better of the two."""
     judged = {}
-    for verify in (None, "bad"):
+    for rollouts, verify in ((False, None), (True, None), (True, "bad")):
         m = Match.from_gnubg_id("DWcJgDlmbiODAA:QQlqAAAAAAAE")
         played = m.position.parse_move("13/9 11/9", (4, 2))
-        judge = _Judge(net, 2, ("a", "b"), THRESHOLDS, verify=verify)
+        judge = _Judge(net, 2, ("a", "b"), THRESHOLDS, rollouts=rollouts, verify=verify)
         judge.checker(m, 1, 12, m.turn or 0, played)
-        judged[verify] = judge.decisions[0]
-    assert judged[None].mark == "very bad" and judged[None].best == "18/16* 11/7"
-    after = judged["bad"]
-    assert after.mark == "" and after.error_emg == 0.0 and after.best == "13/9 11/9"
-    assert {c.move for c in after.candidates if c.rollout_trials} == {"13/9 11/9", "18/16* 11/7"}
+        judged[rollouts, verify] = judge.decisions[0]
+    alone = judged[False, None]
+    assert alone.mark == "very bad" and alone.best == "18/16* 11/7"
+    assert all(c.rollout_trials == 0 for c in alone.candidates)
+    for key in ((True, None), (True, "bad")):
+        after = judged[key]
+        assert after.mark == "" and after.error_emg == 0.0 and after.best == "13/9 11/9"
+        rolled = {c.move for c in after.candidates if c.rollout_trials}
+        assert rolled == {"13/9 11/9", "18/16* 11/7"}
 
 
 def test_verify_takes_only_a_mark() -> None:

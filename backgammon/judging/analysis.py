@@ -27,10 +27,11 @@ network player, and returns an :class:`Analysis`.  The definitions are gnubg's
   again by cubeful rollouts of the best and the played play to the end (72 variance-reduced
   trials): races are where the net's gammon chances are furthest off, and such rollouts
   agree with gnubg's 2-ply within a point (gnubg marks by its search alone); so is a cube
-  decision marked very bad (rollouts of no double and double/take), and with ``verify`` any
-  decision marked that badly or worse, as eXtreme Gammon's users roll out their blunders:
-  where the net misjudges a blitz, a prime or a cube, lookahead inherits its error and only
-  playing on finds it;
+  decision marked very bad (rollouts of no double and double/take); a contact play marked
+  very bad is rolled out for 14 plies (:data:`PLAY_ROLLOUT`), and with ``verify`` any
+  decision marked that badly or worse to the end, as eXtreme Gammon's users roll out their
+  blunders: where the net misjudges a blitz, a prime or a cube, lookahead inherits its
+  error and only playing on finds it;
 * luck of a roll: the value of the best play of the roll rolled minus the average over the
   36 rolls (the 30 non-doubles for an opening roll), at 0-ply; the luck-adjusted result is
   the result (MWC won, or points in money) minus the luck in the same unit, the opponent's
@@ -85,6 +86,7 @@ from backgammon.records.matchfile import (
 )
 
 __all__ = [
+    "PLAY_ROLLOUT",
     "RECHECK_ROLLOUT",
     "analyse",
     "cube_errors",
@@ -97,6 +99,12 @@ _CLOSE = 0.16  # a no-double counts as a cube decision when doubling was wrong b
 RECHECK_ROLLOUT = RolloutSettings(trials=72, truncate=0, cubeful=True)
 """How a marked decision is judged again: the best and the played play, or the three cube
 actions, rolled out cubeful to the end."""
+
+PLAY_ROLLOUT = RolloutSettings(trials=72, truncate=14, cubeful=True)
+"""How a contact play marked very bad is judged again by default: the best and the played
+play rolled out cubeful for 14 plies, then judged at 0 ply (a fifth of the time of
+:data:`RECHECK_ROLLOUT`; where the net misjudges a blitz or a prime, playing it on a
+while finds what lookahead does not)."""
 
 
 def _emg_diff(a: float, b: float, state: CubeState) -> float:
@@ -179,8 +187,9 @@ class _Judge:
         state = CubeState.from_match(m)
         errors = cube_errors(self.cube(m), state)
         assert self._cube is not None
-        if self._cube[2] == 0 and self._recheck(errors[kind], m.position, cube=True):
-            result = self._rollout(m, cube=True)
+        again = self._recheck(errors[kind], m.position, cube=True)
+        if self._cube[2] == 0 and again is not None:
+            result = self._rollout(m, again, cube=True)
             nd, dt, dp = (c.mwc if c.mwc is not None else c.equity for c in result.candidates)
             decision = decision_from_values(nd, dt, dp, state)
             self._cube = (self._cube[0], decision, result.trials)
@@ -196,18 +205,23 @@ class _Judge:
         trials = self._cube[2] if self._cube is not None else 0
         return CubeValues(nd, dt, dp, proper_action(d, state), mwc, trials)
 
-    def _recheck(self, error: float, pos: Position, cube: bool = False) -> bool:
-        """Whether a decision with ``error`` at ``pos`` is judged again by rollouts: with
-        ``rollouts`` on, a marked race play and a cube decision marked very bad (where the
-        net is known to misjudge), and any decision marked ``verify`` or worse; never a pure
-        bear-off, which the database decides."""
+    def _recheck(self, error: float, pos: Position, cube: bool = False) -> RolloutSettings | None:
+        """How a decision with ``error`` at ``pos`` is judged again by rollouts, or None:
+        with ``rollouts`` on, a marked race play and a cube decision marked very bad to the
+        end (where the net is known to misjudge), a contact play marked very bad truncated
+        (:data:`PLAY_ROLLOUT`); any decision marked ``verify`` or worse to the end; never a
+        pure bear-off, which the database decides."""
         word = mark(error, self.marks)
         b = boards_array([pos.board])
         if not word or is_bearoff(b)[0]:
-            return False
-        if self.rollouts and (word == "very bad" if cube else bool(is_race(b)[0])):
-            return True
-        return self.verify is not None and marked_at_least(word, self.verify)
+            return None
+        if self.verify is not None and marked_at_least(word, self.verify):
+            return RECHECK_ROLLOUT
+        if not self.rollouts:
+            return None
+        if word == "very bad" if cube else bool(is_race(b)[0]):
+            return RECHECK_ROLLOUT
+        return PLAY_ROLLOUT if word == "very bad" and not cube else None
 
     # ------------------------------------------------------------------ decisions
     def add(
@@ -317,8 +331,11 @@ class _Judge:
         candidates = [Candidate.of(r) for r in shown]
         best_move = best.move
         value = best.mwc if best.mwc is not None else best.equity
-        if self._recheck(error, m.position):
-            error, best_move, candidates = self._rolled_play(m, dice, best_move, mine.move, shown)
+        again = self._recheck(error, m.position)
+        if again is not None:
+            error, best_move, candidates = self._rolled_play(
+                m, again, dice, best_move, mine.move, shown
+            )
         s = self.stats[player]
         s.unforced += 1
         s.checker_error += error
@@ -336,14 +353,14 @@ class _Judge:
             luck=luck[1] if luck is not None and luck[0] == player else None,
         )
 
-    def _rollout(self, m: Match, **what: Any) -> RolloutResult:
-        """:data:`RECHECK_ROLLOUT` of ``m``'s position (``what``: the dice and plays, or
-        ``cube=True``) with the judge's net and match equity table."""
+    def _rollout(self, m: Match, settings: RolloutSettings, **what: Any) -> RolloutResult:
+        """A rollout of ``m``'s position (``what``: the dice and plays, or ``cube=True``)
+        with the judge's net and match equity table."""
         bot = self.bot
         return rollout(
             m.position,
             CubeState.from_match(m),
-            settings=RECHECK_ROLLOUT,
+            settings=settings,
             weights=str(bot.weights_path),
             bearoff=bot.evaluator.bearoff is not None,
             met=bot.met,
@@ -351,12 +368,18 @@ class _Judge:
         )
 
     def _rolled_play(
-        self, m: Match, dice: tuple[int, int], best: Move, played: Move, shown: list[RankedMove]
+        self,
+        m: Match,
+        settings: RolloutSettings,
+        dice: tuple[int, int],
+        best: Move,
+        played: Move,
+        shown: list[RankedMove],
     ) -> tuple[float, Move, list[Candidate]]:
         """The error of a marked play judged again by rollouts of the best and the played
         play, the better of them, and the candidates to show with those two from the
         rollout, best first."""
-        result = self._rollout(m, dice=dice, moves=[str(best), str(played)])
+        result = self._rollout(m, settings, dice=dice, moves=[str(best), str(played)])
         n = result.trials
         rolled = {
             c.play: Candidate(c.play, c.equity, c.probabilities, 0, c.mwc, n)
@@ -415,8 +438,9 @@ def analyse(
     """Judge every decision of ``source`` (a Match or a file model) at ``plies`` with
     ``player`` (the shipped net by default), marking errors by ``marks``.  Unless
     ``rollouts`` is False, a marked race play and a cube decision marked very bad are
-    judged again by rollouts (:data:`RECHECK_ROLLOUT`), and so is any decision marked
-    ``verify`` ('doubtful', 'bad' or 'very bad') or worse when it is given.
+    judged again by rollouts (:data:`RECHECK_ROLLOUT`), a contact play marked very bad by
+    truncated ones (:data:`PLAY_ROLLOUT`), and any decision marked ``verify`` ('doubtful',
+    'bad' or 'very bad') or worse, when it is given, by rollouts to the end.
     ``progress(done, total)`` is called after each action."""
     if isinstance(source, Match):
         record = matchfile.from_match(source, names or ("Player 0", "Player 1"))
