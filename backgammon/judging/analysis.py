@@ -28,7 +28,7 @@ network player, and returns an :class:`Analysis`.  The definitions are gnubg's
   trials): races are where the net's gammon chances are furthest off, and such rollouts
   agree with gnubg's 2-ply within a point (gnubg marks by its search alone); so is a cube
   decision marked very bad (rollouts of no double and double/take); a contact play marked
-  very bad is rolled out for 14 plies (:data:`PLAY_ROLLOUT`), and with ``verify`` any
+  very bad is rolled out for 7 plies (:data:`PLAY_ROLLOUT`), and with ``verify`` any
   decision marked that badly or worse to the end, as eXtreme Gammon's users roll out their
   blunders: where the net misjudges a blitz, a prime or a cube, lookahead inherits its
   error and only playing on finds it;
@@ -100,9 +100,9 @@ RECHECK_ROLLOUT = RolloutSettings(trials=72, truncate=0, cubeful=True)
 """How a marked decision is judged again: the best and the played play, or the three cube
 actions, rolled out cubeful to the end."""
 
-PLAY_ROLLOUT = RolloutSettings(trials=72, truncate=14, cubeful=True)
+PLAY_ROLLOUT = RolloutSettings(trials=72, truncate=7, cubeful=True)
 """How a contact play marked very bad is judged again by default: the best and the played
-play rolled out cubeful for 14 plies, then judged at 0 ply (a fifth of the time of
+play rolled out cubeful for 7 plies, then judged at 0 ply (a tenth of the time of
 :data:`RECHECK_ROLLOUT`; where the net misjudges a blitz or a prime, playing it on a
 while finds what lookahead does not)."""
 
