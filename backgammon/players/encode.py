@@ -33,7 +33,6 @@ __all__ = [
 ]
 
 IntArray = npt.NDArray[np.int64]
-Ints = npt.NDArray[np.signedinteger[Any]]  # int32 or int64
 FloatArray = npt.NDArray[np.float64]
 
 _SIDE_FEATURES = 9
@@ -392,7 +391,7 @@ def _extra_features(
     of the opponent's blockade from our 13-point back, mobility out of the home board, pips
     to break contact, entering, spread ahead of the mean, rearmost anchor), scaled to about
     [0, 1].  ``front`` is the opponent's frontmost checker's point seen from us (0: the bar,
-    25: none); the bit sets are :func:`_side_features`'s."""
+    25: none); the bit sets are :func:`_encode_side`'s."""
     n = len(mine)
     rows = np.arange(n)
     # esc[:, p-1]: rolls with which a checker on point p (25: the bar) gets out.

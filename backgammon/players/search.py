@@ -242,14 +242,13 @@ class Searcher:
     def _evaluate(self, pos: Position, plies: int) -> FloatArray:
         if plies <= 0 or pos.is_game_over() or self._exact(pos):
             return np.asarray(self.evaluator.evaluate(boards_array([pos.board]))[0])
+        if plies == 1:
+            return np.asarray(self._evaluate_many([pos], 1)[0])
         total = np.zeros(5)
         segments, boards, raw = self._expanded(pos)
         all_probs = flip_probs(raw)
         eq = self.equity(all_probs)
         for _, _, start, end, weight in segments:
-            if plies == 1:
-                total += weight * all_probs[start + int(np.argmax(eq[start:end]))]
-                continue
             keep = self._filter(eq[start:end], self.deep_moves)
             best_p: FloatArray | None = None
             best_e = -np.inf
