@@ -102,7 +102,7 @@ actions, rolled out cubeful to the end."""
 
 PLAY_ROLLOUT = RolloutSettings(trials=72, truncate=7, cubeful=True)
 """How a contact play marked very bad is judged again by default: the best and the played
-play rolled out cubeful for 7 plies, then judged at 0 ply (a tenth of the time of
+play rolled out cubeful for 7 plies, then judged at 0 ply (a small part of the time of
 :data:`RECHECK_ROLLOUT`; where the net misjudges a blitz or a prime, playing it on a
 while finds what lookahead does not)."""
 
