@@ -525,3 +525,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"backgammon {args.command}: interrupted", file=sys.stderr)
         return 130
+    except SystemError as exc:
+        # Ctrl-C inside compiled (numba) code: the interrupt is left set on its return.
+        if not any(isinstance(e, KeyboardInterrupt) for e in (exc.__cause__, exc.__context__)):
+            raise
+        print(f"backgammon {args.command}: interrupted", file=sys.stderr)
+        return 130
