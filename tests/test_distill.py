@@ -29,6 +29,7 @@ from backgammon.training import distill
 from backgammon.training.distill import (
     Generated,
     RelabelError,
+    back_game_mask,
     generate,
     main,
     one_ply,
@@ -372,6 +373,55 @@ def test_a_cube_window_keeps_only_positions_with_those_winning_chances(
     # The same games: what the window drops is kept without it.
     everything = searcher.evaluator.evaluate(data.boards.astype(np.int64))[:, 0]
     assert len(boards) == ((everything >= 0.55) & (everything <= 0.92)).sum() < len(data.boards)
+
+
+def _board(mine: dict[int, int], theirs: dict[int, int]) -> np.ndarray:
+    """A board from the mover's points and the opponent's points (each from its own side)."""
+    b = np.zeros(26, dtype=np.int64)
+    for p, n in mine.items():
+        b[p] += n
+    for p, n in theirs.items():
+        b[25 - p] -= n
+    return b
+
+
+def test_a_back_game_is_two_points_held_in_the_opponents_home_while_behind() -> None:
+    """The definition of ``back_game_mask``: a side holds two points of its opponent's home
+    board (two or more checkers each) and trails the race by ``BACK_GAME_PIPS`` or more."""
+    # Mover: 3 on its 22-point and 2 on its 20 (the opponent's 3 and 5 points), the rest home.
+    holder = {22: 3, 20: 2, 6: 5, 5: 3, 4: 2}  # 66 + 40 + 30 + 15 + 8 = 159 pips
+    runner = {6: 5, 4: 4, 2: 3, 1: 3}  # 30 + 16 + 6 + 3 = 55 pips, still in contact
+    b = _board(holder, runner)
+    assert back_game_mask(b[None])[0]
+    # The same seen from the other side is the same game.
+    flipped = -b[::-1]
+    assert back_game_mask(flipped[None])[0]
+    # One point held is not a back game, nor are single checkers on the second point.
+    assert not back_game_mask(_board({22: 3, 20: 1, 6: 6, 5: 3, 4: 2}, runner)[None])[0]
+    # Not behind enough: the holder's pips within BACK_GAME_PIPS of the other side's.
+    ahead = {13: 6, 12: 4, 11: 5}  # 78 + 48 + 55 = 181 pips: the holder leads
+    assert not back_game_mask(_board(holder, ahead)[None])[0]
+    assert distill.BACK_GAME_PIPS <= 159 - 55
+
+
+def test_back_games_keeps_only_the_back_games_of_the_same_games(
+    searcher: Searcher, data: Generated
+) -> None:
+    boards, _, _ = generate(searcher, 3, random.Random(9), progress=False, back_games=True)
+    assert len(boards) and back_game_mask(boards).all()
+    assert len(boards) == back_game_mask(data.boards).sum() < len(data.boards)
+
+
+def test_a_filter_that_keeps_nothing_saves_an_empty_file(tmp_path: Path) -> None:
+    """Games in which no position passes the filter give an empty data file, not a crash."""
+    w = tmp_path / "w.npz"
+    random_pair(np.random.default_rng(4), hidden=8, race_hidden=4).save(w)
+    out = tmp_path / "d.npz"
+    args = ["generate", "--weights", str(w), "--games", "1", "--seed", "3", "--out", str(out)]
+    assert main([*args, "--cube-window", "0.999", "1.0"]) == 0
+    made = np.load(out)
+    assert made["boards"].shape == (0, 26) and made["probs"].shape == (0, 5)
+    assert len(made["groups"]) == 0
 
 
 @pytest.fixture(scope="module")

@@ -67,6 +67,7 @@ from backgammon.training.selfplay import Choose, greedy_game, player_chooser
 __all__ = [
     "Generated",
     "RelabelError",
+    "back_game_mask",
     "gammon_race_mask",
     "generate",
     "main",
@@ -80,6 +81,9 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
+BACK_GAME_PIPS = 40
+"""How far a side holding two points of its opponent's home board trails the race for its
+game to count as a back game (:func:`back_game_mask`)."""
 _ROLLS = list(iter_rolls())
 _ROLL_WEIGHTS = np.array([w for _a, _b, w in iter_weighted_rolls()]) / 36.0
 
@@ -178,6 +182,7 @@ def generate(
     plies: int = 1,
     crashed_only: bool = False,
     gammon_races: bool = False,
+    back_games: bool = False,
     cube_window: tuple[float, float] | None = None,
     rollout: tuple[RolloutSettings, str | None] | None = None,
     explore: float = 0.0,
@@ -194,6 +199,8 @@ def generate(
     ``crashed_only`` keeps just the crashed contact positions (data for a crashed net: they
     are a few percent of all); ``gammon_races`` just the races in which a side has all 15
     checkers left (where a gammon is still possible, and the race net most often wrong);
+    ``back_games`` just the back games (:func:`back_game_mask`, where the net misjudges the
+    holder's chances most);
     ``cube_window`` ``(lo, hi)`` just the positions whose side on roll the 0-ply net gives
     from ``lo`` to ``hi`` to win (where cube decisions are made, and judged).
     ``explore`` is the share of turns played at random
@@ -235,6 +242,8 @@ def generate(
             drop |= ~class_masks(b)["crashed"]
         if gammon_races:
             drop |= ~gammon_race_mask(b)
+        if back_games:
+            drop |= ~back_game_mask(b)
         if cube_window is not None:
             win = searcher.evaluator.evaluate(b)[:, 0]
             drop |= (win < cube_window[0]) | (win > cube_window[1])
@@ -264,6 +273,8 @@ def generate(
     flush()
     if progress:
         print(file=sys.stderr)
+    if not out_boards:  # no position kept (a filter can keep none): an empty file, not a crash
+        out_boards, out_probs = [np.empty((0, 26), np.int8)], [np.empty((0, 5), np.float32)]
     return Generated(
         np.concatenate(out_boards), np.concatenate(out_probs), np.array(groups, dtype=np.int64)
     )
@@ -274,6 +285,19 @@ def gammon_race_mask(b: IntArray) -> npt.NDArray[np.bool_]:
     left: a gammon is still possible there."""
     fifteen = (np.maximum(b, 0).sum(axis=1) == 15) | (np.maximum(-b, 0).sum(axis=1) == 15)
     return np.asarray(class_masks(b)["race"] & ~is_bearoff(b) & fifteen)
+
+
+def back_game_mask(b: IntArray) -> npt.NDArray[np.bool_]:
+    """Which boards are back games: a side holds two or more points of its opponent's home
+    board (two checkers or more each) and trails the race by ``BACK_GAME_PIPS`` or more."""
+    b = np.asarray(b, dtype=np.int64)
+    views = (np.maximum(b, 0), np.maximum(-b[:, ::-1], 0))  # each side's checkers, its points
+    pips = [v @ np.arange(26) for v in views]
+    held = [(v[:, 19:25] >= 2).sum(axis=1) >= 2 for v in views]
+    back = (held[0] & (pips[0] - pips[1] >= BACK_GAME_PIPS)) | (
+        held[1] & (pips[1] - pips[0] >= BACK_GAME_PIPS)
+    )
+    return np.asarray(back & ~class_masks(b)["race"])
 
 
 def opponent_chooser(spec: str) -> Choose:
@@ -394,6 +418,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="keep only races in which a side has borne nothing off",
     )
     g.add_argument(
+        "--back-games",
+        action="store_true",
+        help="keep only back games: a side holding two home points of its opponent's, behind",
+    )
+    g.add_argument(
         "--cube-window",
         type=float,
         nargs=2,
@@ -498,6 +527,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             plies=args.plies,
             crashed_only=args.crashed_only,
             gammon_races=args.gammon_races,
+            back_games=args.back_games,
             cube_window=None if args.cube_window is None else tuple(args.cube_window),
             rollout=rollout,
             explore=args.explore,
