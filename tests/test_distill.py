@@ -355,6 +355,17 @@ def test_two_ply_labels_are_the_two_ply_search(searcher: Searcher) -> None:
         assert np.allclose(q, searcher.evaluate(p, 2), atol=1e-12)
 
 
+def test_zero_ply_labels_are_the_nets_own_and_the_games_the_same(
+    searcher: Searcher, data: Generated
+) -> None:
+    """``plies=0`` labels each position with the evaluator's own probabilities (an anchor for
+    fits aimed elsewhere); the games and positions are those of any other depth."""
+    boards, probs, groups = generate(searcher, 3, random.Random(9), progress=False, plies=0)
+    assert np.array_equal(boards, data.boards) and np.array_equal(groups, data.groups)
+    assert np.allclose(probs, searcher.evaluator.evaluate(boards.astype(np.int64)), atol=1e-6)
+    assert not np.allclose(probs, data.probs, atol=1e-3)
+
+
 def test_generate_labels_at_two_plies_on_request(searcher: Searcher) -> None:
     boards, probs, _ = generate(
         searcher, 1, random.Random(3), alternatives=0, progress=False, plies=2

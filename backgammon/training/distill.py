@@ -114,6 +114,12 @@ def _best_replies(searcher: Searcher, positions: Sequence[Position]) -> tuple[In
     return boards[best].reshape(n, len(_ROLLS), 26), probs[best].reshape(n, len(_ROLLS), 5)
 
 
+def zero_ply(searcher: Searcher, positions: Sequence[Position]) -> FloatArray:
+    """The evaluator's own probabilities of ``positions``: labels that teach nothing new, mixed
+    into a fit aimed at one kind of position to keep the net elsewhere as it is."""
+    return searcher.evaluator.evaluate(boards_array(p.board for p in positions))
+
+
 def one_ply(searcher: Searcher, positions: Sequence[Position]) -> FloatArray:
     """The 1-ply probabilities of each position for its side on roll, all in one batch,
     blended with the 0-ply ones by the searcher's ``odd_blend``.
@@ -191,7 +197,8 @@ def generate(
     backend: Backend | None = None,
 ) -> Generated:
     """Self-play ``games`` at 0-ply; return the boards met (side on roll), their
-    probabilities at ``plies`` (1 or 2), or, given ``rollout`` (settings and the weights
+    probabilities at ``plies`` (1 or 2; 0, the net's own, is an anchor that holds a fit
+    elsewhere to what the net says now), or, given ``rollout`` (settings and the weights
     rolling out, which should be the searcher's), rolled out: batch k of labels with
     the settings' seed plus k, and the decision each came from.  Besides each position
     played into, ``alternatives`` positions from other plays among the ``among`` best at
@@ -225,7 +232,7 @@ def generate(
                 settings = dataclasses.replace(rollout[0], seed=rollout[0].seed + len(out_probs))
                 labels = rolled_out(pending, settings, rollout[1], backend)
             else:
-                labels = (one_ply if plies == 1 else two_ply)(searcher, pending)
+                labels = (zero_ply, one_ply, two_ply)[plies](searcher, pending)
             out_probs.append(labels.astype(np.float32))
             total += len(pending)
             pending.clear()
@@ -394,7 +401,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     g.add_argument("--games", type=int, required=True)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--out", type=Path, required=True)
-    g.add_argument("--plies", type=int, choices=(1, 2), default=1, help="depth of the labels")
+    g.add_argument(
+        "--plies",
+        type=int,
+        choices=(0, 1, 2),
+        default=1,
+        help="depth of the labels (0: the net's own, to hold a fit elsewhere)",
+    )
     g.add_argument(
         "--odd-blend",
         type=_share,
