@@ -5,12 +5,13 @@ which of the two a rollout with our own bot agrees with.
                                 [--rollouts 0] [--trials 432] [--class crashed]
 
 Positions come from games of gnubg 0-ply against itself (gnubg-nn, a benchmark-only
-dependency), one in four kept, and those either side wins 98% or more dropped.  For each
-class (contact, crashed, race) it prints the mean signed and the mean absolute difference
-of our five probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon)
-from gnubg's.  With ``--rollouts K``, the first K positions of ``--class`` are also rolled
-out (``--trials`` games each, our 0-ply bot on both sides, variance reduction) and both
-programs' mean absolute difference from the rollout is printed: the cube decisions of
+dependency), one in four kept, and those either side wins 98% or more dropped. For each
+class (contact, crashed, race; back games apart from other contact) it prints the mean
+signed and the mean absolute difference of our five probabilities (win, win gammon, win
+backgammon, lose gammon, lose backgammon) from gnubg's. With ``--rollouts K``, the first K
+positions of ``--class`` are also rolled out (``--trials`` games each, our 0-ply bot on both
+sides, variance reduction) and both programs' mean absolute difference from the rollout is
+printed (for back games also the holder's winning chance, signed): the cube decisions of
 ``bench/cube_agreement.py`` hang on these probabilities.
 """
 
@@ -32,15 +33,20 @@ from backgammon.core.position import Position
 from backgammon.judging.rollout import RolloutSettings, rollout
 from backgammon.players.encode import boards_array, is_crashed
 from backgammon.players.neural import NeuralPlayer
+from backgammon.training.distill import back_game_mask
 
-CLASSES = ("contact", "crashed", "race")
+CLASSES = ("contact", "crashed", "race", "back")
 
 
 def position_class(pos: Position) -> str:
-    """gnubg's class of a position still in play (bear-offs count as races here)."""
+    """gnubg's class of a position still in play (bear-offs count as races here), with back
+    games (:func:`~backgammon.training.distill.back_game_mask`) apart from other contact."""
     if pos.is_race():
         return "race"
-    return "crashed" if is_crashed(boards_array([pos.board]))[0] else "contact"
+    board = boards_array([pos.board])
+    if is_crashed(board)[0]:
+        return "crashed"
+    return "back" if back_game_mask(board)[0] else "contact"
 
 
 def main() -> None:
@@ -57,6 +63,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     diffs: dict[str, list[np.ndarray]] = {k: [] for k in CLASSES}
     rolled: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    holder: list[float] = []  # +1 where the side on roll trails the race
     for pos, _, _ in played_game_cases(args.games, seed=args.seed):
         if pos.is_game_over() or rng.random() < 0.75:
             continue
@@ -70,6 +77,7 @@ def main() -> None:
             settings = RolloutSettings(trials=args.trials, seed=len(rolled))
             result = rollout(pos, settings=settings, weights=args.weights, workers=1)
             rolled.append((mine, theirs, np.array(result.candidates[0].probabilities)))
+            holder.append(1.0 if pos.pip_counts()[0] > pos.pip_counts()[1] else -1.0)
 
     print(f"our 0-ply minus gnubg 0-ply, {args.games} gnubg self-play games (seed {args.seed})")
     print("class      positions   mean signed: w wg wbg lg lbg        mean absolute")
@@ -82,6 +90,13 @@ def main() -> None:
         print(f"{len(r)} {args.kind} positions rolled out ({args.trials} trials, our 0-ply):")
         print(f"  ours  - rollout, mean absolute: {five(np.abs(r[:, 0] - r[:, 2]).mean(0))}")
         print(f"  gnubg - rollout, mean absolute: {five(np.abs(r[:, 1] - r[:, 2]).mean(0))}")
+        if args.kind == "back":
+            h = np.array(holder)
+            ours, gnubg = ((r[:, k, 0] - r[:, 2, 0]) * h for k in (0, 1))
+            print(
+                f"  the holder's win, minus the rollout's: ours {ours.mean():+.4f}, "
+                f"gnubg {gnubg.mean():+.4f}"
+            )
 
 
 def five(p: np.ndarray) -> str:
