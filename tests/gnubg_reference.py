@@ -311,6 +311,17 @@ def board_of(mine: tuple[int, ...], theirs: tuple[int, ...]) -> list[int]:
     return b
 
 
+def board_from_points(mine: dict[int, int], theirs: dict[int, int]) -> np.ndarray:
+    """A board from the side on roll's checkers and the other side's, each by its own point
+    numbers (25: the bar)."""
+    b = np.zeros(26, dtype=np.int64)
+    for point, n in mine.items():
+        b[point] += n
+    for point, n in theirs.items():
+        b[25 - point] -= n
+    return b
+
+
 def gnubg_two_sided_table() -> np.ndarray:
     """gnubg's two-sided database (shipped in gnubg-nn) as ``(924, 924, 4)`` equities in our
     index order.  Its file is a 40-byte header, then per (on roll, opponent) in gnubg's

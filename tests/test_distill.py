@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from gnubg_reference import board_from_points
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
@@ -386,32 +387,22 @@ def test_a_cube_window_keeps_only_positions_with_those_winning_chances(
     assert len(boards) == ((everything >= 0.55) & (everything <= 0.92)).sum() < len(data.boards)
 
 
-def _board(mine: dict[int, int], theirs: dict[int, int]) -> np.ndarray:
-    """A board from the mover's points and the opponent's points (each from its own side)."""
-    b = np.zeros(26, dtype=np.int64)
-    for p, n in mine.items():
-        b[p] += n
-    for p, n in theirs.items():
-        b[25 - p] -= n
-    return b
-
-
 def test_a_back_game_is_two_points_held_in_the_opponents_home_while_behind() -> None:
     """The definition of ``back_game_mask``: a side holds two points of its opponent's home
     board (two or more checkers each) and trails the race by ``BACK_GAME_PIPS`` or more."""
     # Mover: 3 on its 22-point and 2 on its 20 (the opponent's 3 and 5 points), the rest home.
     holder = {22: 3, 20: 2, 6: 5, 5: 3, 4: 2}  # 66 + 40 + 30 + 15 + 8 = 159 pips
     runner = {6: 5, 4: 4, 2: 3, 1: 3}  # 30 + 16 + 6 + 3 = 55 pips, still in contact
-    b = _board(holder, runner)
+    b = board_from_points(holder, runner)
     assert back_game_mask(b[None])[0]
     # The same seen from the other side is the same game.
     flipped = -b[::-1]
     assert back_game_mask(flipped[None])[0]
     # One point held is not a back game, nor are single checkers on the second point.
-    assert not back_game_mask(_board({22: 3, 20: 1, 6: 6, 5: 3, 4: 2}, runner)[None])[0]
+    assert not back_game_mask(board_from_points({22: 3, 20: 1, 6: 6, 5: 3, 4: 2}, runner)[None])[0]
     # Not behind enough: the holder's pips within BACK_GAME_PIPS of the other side's.
     ahead = {13: 6, 12: 4, 11: 5}  # 78 + 48 + 55 = 181 pips: the holder leads
-    assert not back_game_mask(_board(holder, ahead)[None])[0]
+    assert not back_game_mask(board_from_points(holder, ahead)[None])[0]
     assert distill.BACK_GAME_PIPS <= 159 - 55
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from gnubg_reference import played_game_cases
+from gnubg_reference import board_from_points, played_game_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,17 +38,6 @@ def evaluator(database: BearoffDatabase) -> CompositeEvaluator:
     return CompositeEvaluator(default_nets(), database, trailer=TrailerNet.load())
 
 
-def _board(mine: dict[int, int], theirs: dict[int, int]) -> np.ndarray:
-    """A board from the side on roll's checkers and the other side's, each by its own
-    point numbers."""
-    b = np.zeros(26, dtype=np.int64)
-    for point, n in mine.items():
-        b[point] += n
-    for point, n in theirs.items():
-        b[25 - point] -= n
-    return b
-
-
 # The leader (on roll) bears its last checker off this roll; the trailer has 15 checkers.
 FAST_LEADER = {1: 1}
 TRAILER_BACK = {2: 5, 3: 5, 4: 3, 13: 1, 20: 1}  # one checker in the leader's home
@@ -60,11 +49,11 @@ def test_a_leader_who_finishes_on_this_roll_wins_a_gammon_and_a_backgammon_exact
 ) -> None:
     # Rules: a gammon when the loser has borne nothing off, a backgammon when it also has
     # a checker in the winner's home board.  Here both are certain, whatever the net says.
-    p = evaluator.evaluate(np.array([_board(FAST_LEADER, TRAILER_BACK)]))[0]
+    p = evaluator.evaluate(np.array([board_from_points(FAST_LEADER, TRAILER_BACK)]))[0]
     assert p[0] == pytest.approx(1.0, abs=1e-3)
     # (The database's chances are stored to about 1e-5.)
     assert p[1] == pytest.approx(p[0], abs=1e-4) and p[2] == pytest.approx(p[0], abs=1e-4)
-    p = evaluator.evaluate(np.array([_board(FAST_LEADER, TRAILER_OUT)]))[0]
+    p = evaluator.evaluate(np.array([board_from_points(FAST_LEADER, TRAILER_OUT)]))[0]
     assert p[1] == pytest.approx(p[0], abs=1e-4) and p[2] == 0.0
 
 
@@ -75,8 +64,8 @@ def test_the_trailer_on_roll_saves_the_gammon_only_by_bearing_off_at_once(
     # trailer bears a checker off now, which needs every checker home after the roll.
     near = {1: 8, 2: 6, 7: 1}  # any roll brings the 7 in and bears a checker off
     far = {1: 8, 2: 6, 12: 1}  # saved by 61, 62 and the doubles but 11: 9 rolls in 36
-    p_near = evaluator.evaluate(np.array([_board(near, FAST_LEADER)]))[0]
-    p_far = evaluator.evaluate(np.array([_board(far, FAST_LEADER)]))[0]
+    p_near = evaluator.evaluate(np.array([board_from_points(near, FAST_LEADER)]))[0]
+    p_far = evaluator.evaluate(np.array([board_from_points(far, FAST_LEADER)]))[0]
     assert p_near[3] == pytest.approx(0.0, abs=0.05)  # the net within 5 points
     assert p_far[3] == pytest.approx(27 / 36, abs=0.05)
     assert p_far[4] == 0.0  # no checker in the leader's home
@@ -102,7 +91,7 @@ def test_the_formula_matches_its_definition(database: BearoffDatabase) -> None:
     net = TrailerNet.load()
     leader = {1: 3, 2: 2, 4: 2}
     trailer_pts = {1: 3, 3: 3, 5: 4, 8: 2, 11: 2, 14: 1}
-    b = _board(leader, trailer_pts)
+    b = board_from_points(leader, trailer_pts)
     p = np.array([[0.99, 0.5, 0.1, 0.0, 0.0]])
     race_gammons(b[None], p, database, net)
     counts = np.zeros((1, 24), dtype=np.int64)
@@ -135,7 +124,7 @@ def test_the_trailer_bears_a_checker_off_whenever_it_can(
 ) -> None:
     # Bearing a checker off saves the gammon at once: the player takes it whenever a legal
     # play does (R: no bearing off while a checker is outside the home board).
-    board = tuple(_board(mine, {1: 15}).tolist())
+    board = tuple(board_from_points(mine, {1: 15}).tolist())
     pos = Position(board)
     games = TrailerGames(database, 1, TrailerNet.load())
     for a in range(1, 7):
@@ -159,7 +148,7 @@ def test_the_trailer_bears_a_checker_off_whenever_it_can(
 def test_a_trailer_runs_from_the_leaders_home_first(database: BearoffDatabase) -> None:
     # 61: 20/14/13 or 20/14 9/8 (out of the leader's home, against a backgammon), not
     # 9/3 20/19, which brings more home and saves more pips.
-    board = tuple(_board({1: 5, 2: 5, 3: 3, 9: 1, 20: 1}, {1: 15}).tolist())
+    board = tuple(board_from_points({1: 5, 2: 5, 3: 3, 9: 1, 20: 1}, {1: 15}).tolist())
     after = TrailerGames(database, 1, TrailerNet.load()).play(board, (6, 1))
     assert max(after[19:25]) == 0
 
