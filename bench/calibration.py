@@ -77,7 +77,8 @@ def main() -> None:
             settings = RolloutSettings(trials=args.trials, seed=len(rolled))
             result = rollout(pos, settings=settings, weights=args.weights, workers=1)
             rolled.append((mine, theirs, np.array(result.candidates[0].probabilities)))
-            holder.append(1.0 if pos.pip_counts()[0] > pos.pip_counts()[1] else -1.0)
+            mover, other = pos.pip_counts()
+            holder.append(1.0 if mover > other else -1.0)
 
     print(f"our 0-ply minus gnubg 0-ply, {args.games} gnubg self-play games (seed {args.seed})")
     print("class      positions   mean signed: w wg wbg lg lbg        mean absolute")

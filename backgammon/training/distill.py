@@ -51,6 +51,7 @@ from backgammon.players.encode import (
     INPUT_VERSIONS,
     boards_array,
     class_masks,
+    is_race,
 )
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
@@ -304,7 +305,7 @@ def back_game_mask(b: IntArray) -> npt.NDArray[np.bool_]:
     back = (held[0] & (pips[0] - pips[1] >= BACK_GAME_PIPS)) | (
         held[1] & (pips[1] - pips[0] >= BACK_GAME_PIPS)
     )
-    return np.asarray(back & ~class_masks(b)["race"])
+    return np.asarray(back & ~is_race(b))
 
 
 def opponent_chooser(spec: str) -> Choose:
