@@ -215,12 +215,11 @@ class Searcher:
         eq = self.equity(self.probs_after(boards))
         ends: list[int] = np.cumsum(counts).tolist()
         starts = [0, *ends[:-1]]
-        limit = self.filter_moves if plies == 1 else max(2, self.filter_moves // 2)
         chosen = list(starts)
         deep: list[tuple[int, int, int]] = []  # (game, play, row)
         for k, (start, end) in enumerate(zip(starts, ends, strict=True)):
             if end - start > 1 and plies > 0:
-                deep += [(k, i, start + i) for i in self._filter(eq[start:end], limit)]
+                deep += [(k, i, start + i) for i in self._candidates(eq[start:end], plies)]
             elif end - start > 1:
                 chosen[k] = start + int(np.argmax(eq[start:end]))
         if deep:
@@ -261,6 +260,12 @@ class Searcher:
             assert best_p is not None
             total += weight * best_p
         return total / 36.0
+
+    def _candidates(self, eq: FloatArray, plies: int) -> list[int]:
+        """The plays (by index in ``eq``, their 0-ply equities) a search at ``plies`` judges
+        deeper: the filter's count at 1 ply, half of it (two at least) beyond."""
+        limit = self.filter_moves if plies == 1 else max(2, self.filter_moves // 2)
+        return self._filter(eq, limit)
 
     def _filter(self, eq: FloatArray, limit: int) -> list[int]:
         order = np.argsort(-eq, kind="stable")
@@ -485,11 +490,7 @@ class Searcher:
         order = [int(i) for i in np.argsort(-v0, kind="stable")]
         if plies <= 0 or len(moves) == 1:
             return [(moves[i], probs[i], float(v0[i]), 0) for i in order]
-        if keep is None:
-            limit = self.filter_moves if plies == 1 else max(2, self.filter_moves // 2)
-            chosen = self._filter(v0, limit)
-        else:
-            chosen = order[:keep]
+        chosen = self._candidates(v0, plies) if keep is None else order[:keep]
         chosen += [i for i, m in enumerate(moves) if m in include and i not in chosen]
         deep: list[tuple[float, int, FloatArray]] = []
         afters = [position.play(moves[i]) for i in chosen]
@@ -530,7 +531,7 @@ class Searcher:
         order = [int(i) for i in np.argsort(-eq, kind="stable")]
         if plies <= 0 or len(moves) == 1:
             return [(moves[i], probs[i], 0) for i in order]
-        keep = self._filter(eq, self.filter_moves if plies == 1 else max(2, self.filter_moves // 2))
+        keep = self._candidates(eq, plies)
         scored: list[tuple[float, int, FloatArray]] = []
         for i in keep:
             q = flip_probs(self.evaluate(position.play(moves[i]), plies))
