@@ -3,6 +3,7 @@
     python bench/analysis_agreement.py [--matches 6] [--length 3] [--ply 2] [--seed 1]
     python bench/analysis_agreement.py --noise 0 --play-plies 2 --gnubg-ply 0  # gnubg at its best
     python bench/analysis_agreement.py --verify "very bad"  # our very bad marks rolled out
+    python bench/analysis_agreement.py --weights stage14.npz  # a net not shipped
 
 Debian's gnubg plays ``--matches`` matches against itself, each side with its own random
 evaluation noise (0 to 0.1, so error rates range widely), analyses each at 2-ply and saves
@@ -195,8 +196,10 @@ def main() -> int:
     ap.add_argument(
         "--gnubg-ply", type=int, default=None, help="gnubg's re-analysis depth (ours by default)"
     )
+    ap.add_argument("--weights", type=Path, default=None, help="a .npz other than the shipped one")
     args = ap.parse_args()
-    bot = NeuralPlayer(0) if args.prune is None else NeuralPlayer(0, prune=args.prune)
+    options = {} if args.prune is None else {"prune": args.prune}
+    bot = NeuralPlayer(0, weights=args.weights, **options)
     theirs: list[float] = []
     ours: list[float] = []
     totals = np.zeros((2, 2))  # gnubg's and ours: checker plays, cube decisions (EMG)
