@@ -31,22 +31,21 @@ from gnubg_reference import played_game_cases, to_gnubg
 
 from backgammon.core.position import Position
 from backgammon.judging.rollout import RolloutSettings, rollout
-from backgammon.players.encode import boards_array, is_crashed
+from backgammon.players.encode import boards_array, is_back_game, is_crashed
 from backgammon.players.neural import NeuralPlayer
-from backgammon.training.distill import back_game_mask
 
 CLASSES = ("contact", "crashed", "race", "back")
 
 
 def position_class(pos: Position) -> str:
     """gnubg's class of a position still in play (bear-offs count as races here), with back
-    games (:func:`~backgammon.training.distill.back_game_mask`) apart from other contact."""
+    games (:func:`~backgammon.players.encode.is_back_game`) apart from other contact."""
     if pos.is_race():
         return "race"
     board = boards_array([pos.board])
     if is_crashed(board)[0]:
         return "crashed"
-    return "back" if back_game_mask(board)[0] else "contact"
+    return "back" if is_back_game(board)[0] else "contact"
 
 
 def main() -> None:

@@ -12,7 +12,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-from gnubg_reference import board_from_points
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
@@ -21,7 +20,7 @@ from backgammon.judging.rollout.engine import RolloutSettingsError
 from backgammon.judging.rollout.local import ProcessPool
 from backgammon.players import UnknownPlayerError
 from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.encode import class_masks, encode, is_crashed, is_race
+from backgammon.players.encode import class_masks, encode, is_back_game, is_crashed, is_race
 from backgammon.players.evaluator import CompositeEvaluator
 from backgammon.players.net import NetPair
 from backgammon.players.probabilities import OUTPUT_NAMES, cubeless_equity
@@ -30,7 +29,6 @@ from backgammon.training import distill
 from backgammon.training.distill import (
     Generated,
     RelabelError,
-    back_game_mask,
     generate,
     main,
     one_ply,
@@ -387,31 +385,12 @@ def test_a_cube_window_keeps_only_positions_with_those_winning_chances(
     assert len(boards) == ((everything >= 0.55) & (everything <= 0.92)).sum() < len(data.boards)
 
 
-def test_a_back_game_is_two_points_held_in_the_opponents_home_while_behind() -> None:
-    """The definition of ``back_game_mask``: a side holds two points of its opponent's home
-    board (two or more checkers each) and trails the race by ``BACK_GAME_PIPS`` or more."""
-    # Mover: 3 on its 22-point and 2 on its 20 (the opponent's 3 and 5 points), the rest home.
-    holder = {22: 3, 20: 2, 6: 5, 5: 3, 4: 2}  # 66 + 40 + 30 + 15 + 8 = 159 pips
-    runner = {6: 5, 4: 4, 2: 3, 1: 3}  # 30 + 16 + 6 + 3 = 55 pips, still in contact
-    b = board_from_points(holder, runner)
-    assert back_game_mask(b[None])[0]
-    # The same seen from the other side is the same game.
-    flipped = -b[::-1]
-    assert back_game_mask(flipped[None])[0]
-    # One point held is not a back game, nor are single checkers on the second point.
-    assert not back_game_mask(board_from_points({22: 3, 20: 1, 6: 6, 5: 3, 4: 2}, runner)[None])[0]
-    # Not behind enough: the holder's pips within BACK_GAME_PIPS of the other side's.
-    ahead = {13: 6, 12: 4, 11: 5}  # 78 + 48 + 55 = 181 pips: the holder leads
-    assert not back_game_mask(board_from_points(holder, ahead)[None])[0]
-    assert distill.BACK_GAME_PIPS <= 159 - 55
-
-
 def test_back_games_keeps_only_the_back_games_of_the_same_games(
     searcher: Searcher, data: Generated
 ) -> None:
     boards, _, _ = generate(searcher, 3, random.Random(9), progress=False, back_games=True)
-    assert len(boards) and back_game_mask(boards).all()
-    assert len(boards) == back_game_mask(data.boards).sum() < len(data.boards)
+    assert len(boards) and is_back_game(boards).all()
+    assert len(boards) == is_back_game(data.boards).sum() < len(data.boards)
 
 
 def test_a_filter_that_keeps_nothing_saves_an_empty_file(tmp_path: Path) -> None:
@@ -619,6 +598,26 @@ def test_a_crashed_net_is_fitted_on_its_own_boards(tmp_path: Path) -> None:
     assert np.array_equal(new.contact.w1, old.contact.w1)
     assert np.array_equal(new.race.w1, old.race.w1)
     assert not np.array_equal(new.crashed.w1, old.contact.w1)
+
+
+def test_a_back_game_net_is_fitted_on_its_own_boards(tmp_path: Path) -> None:
+    """``--back`` starts a back-game net from the contact net, and ``--only back`` fits it
+    alone, on the back games of the data; the other nets stay as they were."""
+    w = tmp_path / "w.npz"
+    random_pair(np.random.default_rng(1), hidden=8, race_hidden=4).save(w)
+    d = tmp_path / "d.npz"
+    argv = ["generate", "--weights", str(w), "--games", "6", "--seed", "5", "--out", str(d)]
+    assert main([*argv, "--back-games", "--explore", "0.5"]) == 0  # random turns: back games
+    assert len(np.load(d)["boards"])
+    out = tmp_path / "b.npz"
+    fit_argv = ["fit", "--weights", str(w), "--data", str(d), "--out", str(out)]
+    assert main([*fit_argv, "--epochs", "2", "--back", "--only", "back"]) == 0
+    old, new = NetPair.load(w), NetPair.load(out)
+    assert new.back is not None and new.crashed is None
+    assert [name for name, _ in new.nets()] == ["contact", "race", "back"]
+    assert np.array_equal(new.contact.w1, old.contact.w1)
+    assert np.array_equal(new.race.w1, old.race.w1)
+    assert not np.array_equal(new.back.w1, old.contact.w1)
 
 
 def test_average_is_the_mean_of_the_weights(tmp_path: Path) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import gnubg_nn
 import numpy as np
 import pytest
-from gnubg_reference import played_game_cases, to_gnubg
+from gnubg_reference import board_from_points, played_game_cases, to_gnubg
 from hypothesis import given, settings
 from test_board_properties import any_positions
 
 from backgammon import Move, Position
 from backgammon.players.encode import (
+    BACK_GAME_PIPS,
     CLASSES,
     N_INPUTS,
     after_boards,
@@ -19,6 +20,7 @@ from backgammon.players.encode import (
     class_masks,
     encode,
     encode_with_race,
+    is_back_game,
     is_crashed,
     is_race,
     n_inputs,
@@ -301,6 +303,25 @@ def test_crashed_boards_by_hand() -> None:
     assert list(is_crashed(b)) == [crashed for _, crashed in cases]
     flipped = boards_array([[-x for x in reversed(board(mine, contact))] for mine, _ in cases])
     assert list(is_crashed(flipped)) == [crashed for _, crashed in cases]  # either side
+
+
+def test_a_back_game_is_two_points_held_in_the_opponents_home_while_behind() -> None:
+    """The definition of ``is_back_game``: a side holds two points of its opponent's home
+    board (two or more checkers each) and trails the race by ``BACK_GAME_PIPS`` or more."""
+    # Mover: 3 on its 22-point and 2 on its 20 (the opponent's 3 and 5 points), the rest home.
+    holder = {22: 3, 20: 2, 6: 5, 5: 3, 4: 2}  # 66 + 40 + 30 + 15 + 8 = 159 pips
+    runner = {6: 5, 4: 4, 2: 3, 1: 3}  # 30 + 16 + 6 + 3 = 55 pips, still in contact
+    b = board_from_points(holder, runner)
+    assert is_back_game(b[None])[0]
+    # The same seen from the other side is the same game.
+    flipped = -b[::-1]
+    assert is_back_game(flipped[None])[0]
+    # One point held is not a back game, nor are single checkers on the second point.
+    assert not is_back_game(board_from_points({22: 3, 20: 1, 6: 6, 5: 3, 4: 2}, runner)[None])[0]
+    # Not behind enough: the holder's pips within BACK_GAME_PIPS of the other side's.
+    ahead = {13: 6, 12: 4, 11: 5}  # 78 + 48 + 55 = 181 pips: the holder leads
+    assert not is_back_game(board_from_points(holder, ahead)[None])[0]
+    assert BACK_GAME_PIPS <= 159 - 55
 
 
 @pytest.mark.parametrize("version", [1, 2])

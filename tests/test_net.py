@@ -7,9 +7,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from gnubg_reference import played_game_cases
+from gnubg_reference import board_from_points, played_game_cases
 
-from backgammon.players.encode import boards_array, is_crashed, is_race, n_inputs
+from backgammon.players.encode import boards_array, is_back_game, is_crashed, is_race, n_inputs
 from backgammon.players.net import BLOCK, NetPair
 from backgammon.training.nets import random_net, random_pair, sgd_step, with_inputs
 
@@ -42,24 +42,41 @@ def test_weights_that_do_not_fit_the_layout_are_refused() -> None:
     assert fresh.inputs == 2 and fresh.race.w1.shape[0] == n_inputs(2)
 
 
-def test_a_crashed_net_judges_the_crashed_boards(tmp_path: Path) -> None:
+def test_crashed_and_back_game_nets_judge_their_boards(tmp_path: Path) -> None:
+    """Each board to exactly one net: races to the race net, crashed contact to the crashed
+    net, other back games to the back-game net, the rest to the contact net."""
     rng = np.random.default_rng(5)
     ev = random_pair(rng, hidden=8, race_hidden=4)
-    b = _boards()
+    holder = board_from_points({22: 3, 20: 2, 6: 5, 5: 3, 4: 2}, {6: 5, 4: 4, 2: 3, 1: 3})
+    b = np.concatenate([_boards(), [holder, -holder[::-1]]])
     x, race = ev.encode(b)
     crashed = is_crashed(b) & ~race
-    assert crashed.any() and (~crashed & ~race).any() and race.any()
-    three = NetPair(ev.contact, ev.race, {}, random_net(n_inputs(1), 6, rng))
-    out = three.evaluate(b)
-    assert np.allclose(out[~crashed], ev.evaluate(b)[~crashed], rtol=0, atol=1e-6)
-    assert three.crashed is not None
-    assert np.allclose(out[crashed], three.crashed(x[crashed]), atol=1e-12)
-    three.save(tmp_path / "three.npz")
-    assert np.array_equal(NetPair.load(tmp_path / "three.npz").evaluate(b), out)
-    names = [name for name, _net, _mask in three.masks(b, race)]
-    assert names == ["contact", "race", "crashed"]
-    masks = np.array([mask for _name, _net, mask in three.masks(b, race)])
-    assert (masks.sum(axis=0) == 1).all()  # each board to exactly one net
+    back = is_back_game(b) & ~crashed
+    contact = ~race & ~crashed & ~back
+    assert crashed.any() and back.any() and contact.any() and race.any()
+    four = NetPair(
+        ev.contact, ev.race, {}, random_net(n_inputs(1), 6, rng), random_net(n_inputs(1), 5, rng)
+    )
+    out = four.evaluate(b)
+    assert np.allclose(out[contact | race], ev.evaluate(b)[contact | race], rtol=0, atol=1e-6)
+    assert four.crashed is not None and four.back is not None
+    assert np.allclose(out[crashed], four.crashed(x[crashed]), atol=1e-12)
+    assert np.allclose(out[back], four.back(x[back]), atol=1e-12)
+    four.save(tmp_path / "four.npz")
+    assert np.array_equal(NetPair.load(tmp_path / "four.npz").evaluate(b), out)
+    names = [name for name, _net, _mask in four.masks(b, race)]
+    assert names == ["contact", "race", "crashed", "back"]
+    masks = np.array([mask for _name, _net, mask in four.masks(b, race)])
+    assert (masks.sum(axis=0) == 1).all()
+    assert np.array_equal(masks[0], contact)
+    # Without a crashed net its boards, back games or not, are the contact net's or the back's.
+    two = NetPair(ev.contact, ev.race, {}, back=four.back)
+    kept = dict((name, mask) for name, _net, mask in two.masks(b, race))
+    assert np.array_equal(kept["back"], is_back_game(b)) and set(kept) == {
+        "contact",
+        "race",
+        "back",
+    }
 
 
 def test_play_in_float32_follows_the_weights() -> None:

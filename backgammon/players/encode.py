@@ -17,6 +17,7 @@ import numpy.typing as npt
 from numba import njit
 
 __all__ = [
+    "BACK_GAME_PIPS",
     "CLASSES",
     "INPUT_VERSIONS",
     "N_INPUTS",
@@ -26,6 +27,7 @@ __all__ = [
     "class_masks",
     "encode",
     "encode_with_race",
+    "is_back_game",
     "is_crashed",
     "is_race",
     "n_inputs",
@@ -196,6 +198,25 @@ def class_masks(
         race = is_race(b)
     crashed = is_crashed(b) & ~race
     return {"contact": ~race & ~crashed, "race": race, "crashed": crashed}
+
+
+BACK_GAME_PIPS = 40
+"""How far a side holding two points of its opponent's home board trails the race for its
+game to count as a back game (:func:`is_back_game`)."""
+
+
+def is_back_game(b: IntArray) -> npt.NDArray[np.bool_]:
+    """True where a side holds two or more points of its opponent's home board (two
+    checkers or more each) and trails the race by ``BACK_GAME_PIPS`` or more, contact left:
+    the positions a net fitted to the rest judges worst."""
+    b = np.asarray(b, dtype=np.int64)
+    views = (np.maximum(b, 0), np.maximum(-b[:, ::-1], 0))  # each side's checkers, its points
+    pips = [v @ np.arange(26) for v in views]
+    held = [(v[:, 19:25] >= 2).sum(axis=1) >= 2 for v in views]
+    back = (held[0] & (pips[0] - pips[1] >= BACK_GAME_PIPS)) | (
+        held[1] & (pips[1] - pips[0] >= BACK_GAME_PIPS)
+    )
+    return np.asarray(back & ~is_race(b))
 
 
 def is_crashed(b: IntArray) -> npt.NDArray[np.bool_]:

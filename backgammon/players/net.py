@@ -1,5 +1,5 @@
 """A small numpy neural network with gnubg's five outputs, and the contact/race pair (with
-optionally a third net for crashed positions, as gnubg has).
+optionally nets of their own for crashed positions, as gnubg has, and for back games).
 
 Outputs are the five cumulative probabilities of :mod:`backgammon.players.probabilities`,
 from the point of view of the side on roll.
@@ -8,6 +8,7 @@ from the point of view of the side on roll.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -16,10 +17,10 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.encode import class_masks, encode_with_race, n_inputs
+from backgammon.players.encode import encode_with_race, is_back_game, is_crashed, n_inputs
 from backgammon.players.probabilities import N_OUTPUTS
 
-__all__ = ["DEFAULT_WEIGHTS", "Net", "NetPair", "default_nets", "sigmoid"]
+__all__ = ["DEFAULT_WEIGHTS", "NETS", "Net", "NetPair", "default_nets", "sigmoid"]
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -27,6 +28,9 @@ Bool = npt.NDArray[np.bool_]
 
 DEFAULT_WEIGHTS = Path(__file__).with_name("data") / "weights.npz"
 """The shipped weights."""
+
+NETS = ("contact", "race", "crashed", "back")
+"""The nets a weights file can hold, by the positions each judges (:meth:`NetPair.masks`)."""
 
 
 BLOCK = 1024
@@ -137,14 +141,16 @@ class Net:
 class NetPair:
     """A contact net and a race net, saved together in one weights file; each board goes to
     one of them by whether contact is left.  With a ``crashed`` net, contact positions where
-    a side has crashed its board (:func:`~backgammon.players.encode.is_crashed`) go to it.
-    Raw outputs: see :class:`~backgammon.players.evaluator.CompositeEvaluator` for what play
-    uses."""
+    a side has crashed its board (:func:`~backgammon.players.encode.is_crashed`) go to it;
+    with a ``back`` net, back games (:func:`~backgammon.players.encode.is_back_game`) not
+    crashed go to that one.  Raw outputs: see
+    :class:`~backgammon.players.evaluator.CompositeEvaluator` for what play uses."""
 
     contact: Net
     race: Net
     meta: dict[str, Any] = field(default_factory=dict)
     crashed: Net | None = None
+    back: Net | None = None
 
     def __post_init__(self) -> None:
         size = n_inputs(self.inputs)
@@ -161,9 +167,9 @@ class NetPair:
         return int(self.meta.get("inputs", 1))
 
     def nets(self) -> list[tuple[str, Net]]:
-        """The nets by name (the crashed one when there is one)."""
-        named = [("contact", self.contact), ("race", self.race)]
-        return named if self.crashed is None else [*named, ("crashed", self.crashed)]
+        """The nets by name, in :data:`NETS` order (those the file has)."""
+        named = [(name, getattr(self, name)) for name in NETS]
+        return [(name, net) for name, net in named if net is not None]
 
     def encode(
         self, b: IntArray, dtype: type[np.floating[Any]] = np.float64
@@ -171,18 +177,26 @@ class NetPair:
         """The inputs of a batch of boards in the nets' layout, and which are races."""
         return encode_with_race(b, self.inputs, dtype)
 
-    def crashed_mask(self, b: IntArray, race: Bool) -> Bool | None:
-        """Which boards the crashed net judges (None without one)."""
-        if self.crashed is None:
-            return None
-        return class_masks(b, race)["crashed"]
+    def special_masks(self, b: IntArray, race: Bool) -> list[tuple[str, Net, Bool]]:
+        """The crashed and back-game nets the file has, each with the boards of the batch
+        it judges (a crashed back game is the crashed net's); none without them."""
+        out: list[tuple[str, Net, Bool]] = []
+        left = ~race
+        for name, test in (("crashed", is_crashed), ("back", is_back_game)):
+            net = getattr(self, name)
+            if net is not None:
+                mask = test(b) & left
+                out.append((name, net, mask))
+                left &= ~mask
+        return out
 
     def masks(self, b: IntArray, race: Bool) -> list[tuple[str, Net, Bool]]:
         """Each net with the boards of the batch it judges (for training)."""
-        if self.crashed is None:
-            return [("contact", self.contact, ~race), ("race", self.race, race)]
-        classes = class_masks(b, race)
-        return [(name, net, classes[name]) for name, net in self.nets()]
+        special = self.special_masks(b, race)
+        contact = ~race
+        for _, _, mask in special:
+            contact &= ~mask
+        return [("contact", self.contact, contact), ("race", self.race, race), *special]
 
     def evaluate(self, b: IntArray) -> FloatArray:
         """The nets' five outputs for the side on roll of each (unfinished) board."""
@@ -194,17 +208,20 @@ class NetPair:
             parts = [self.evaluate_with_race(b[lo : lo + BLOCK]) for lo in range(0, len(b), BLOCK)]
             return np.concatenate([p for p, _ in parts]), np.concatenate([r for _, r in parts])
         x, race = self.encode(b, np.float32)
-        return self.evaluate_encoded(x, race, self.crashed_mask(b, race)), race
+        return self.evaluate_encoded(x, race, self.special_masks(b, race)), race
 
     def evaluate_encoded(
-        self, x: FloatArray, race: Bool, crashed: Bool | None = None
+        self, x: FloatArray, race: Bool, special: Sequence[tuple[str, Net, Bool]] = ()
     ) -> FloatArray:
-        """Like :meth:`evaluate` from inputs already encoded (``crashed``: the boards for
-        the crashed net, from :meth:`crashed_mask`)."""
-        if crashed is not None and self.crashed is not None and crashed.any():
+        """Like :meth:`evaluate` from inputs already encoded (``special``: the crashed and
+        back-game nets with their boards, from :meth:`special_masks`)."""
+        if any(mask.any() for _, _, mask in special):
             out = np.empty((len(x), N_OUTPUTS))
-            out[crashed] = self.crashed(x[crashed])
-            rest = ~crashed
+            rest = np.ones(len(x), dtype=bool)
+            for _, net, mask in special:
+                if mask.any():
+                    out[mask] = net(x[mask])
+                    rest &= ~mask
             out[rest] = self.evaluate_encoded(x[rest], race[rest])
             return out
         races = np.count_nonzero(race)  # a third of the time of any() and all()
@@ -234,9 +251,8 @@ class NetPair:
         """Read a file written by :meth:`save`."""
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
-            crashed = Net.from_arrays(data, "crashed_") if "crashed_w1" in data else None
-            contact, race = Net.from_arrays(data, "contact_"), Net.from_arrays(data, "race_")
-            return cls(contact, race, meta, crashed)
+            nets = {n: Net.from_arrays(data, f"{n}_") for n in NETS if f"{n}_w1" in data}
+            return cls(meta=meta, **nets)
 
 
 @lru_cache(maxsize=4)

@@ -51,10 +51,10 @@ from backgammon.players.encode import (
     INPUT_VERSIONS,
     boards_array,
     class_masks,
-    is_race,
+    is_back_game,
 )
 from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import NetPair
+from backgammon.players.net import NETS, NetPair
 from backgammon.players.probabilities import (
     OUTPUT_NAMES,
     cubeless_equity,
@@ -68,7 +68,6 @@ from backgammon.training.selfplay import Choose, greedy_game, player_chooser
 __all__ = [
     "Generated",
     "RelabelError",
-    "back_game_mask",
     "gammon_race_mask",
     "generate",
     "main",
@@ -82,9 +81,6 @@ __all__ = [
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-BACK_GAME_PIPS = 40
-"""How far a side holding two points of its opponent's home board trails the race for its
-game to count as a back game (:func:`back_game_mask`)."""
 _ROLLS = list(iter_rolls())
 _ROLL_WEIGHTS = np.array([w for _a, _b, w in iter_weighted_rolls()]) / 36.0
 
@@ -207,8 +203,8 @@ def generate(
     ``crashed_only`` keeps just the crashed contact positions (data for a crashed net: they
     are a few percent of all); ``gammon_races`` just the races in which a side has all 15
     checkers left (where a gammon is still possible, and the race net most often wrong);
-    ``back_games`` just the back games (:func:`back_game_mask`, where the net misjudges the
-    holder's chances most);
+    ``back_games`` just the back games (:func:`~backgammon.players.encode.is_back_game`,
+    where the contact net misjudges the holder's chances most);
     ``cube_window`` ``(lo, hi)`` just the positions whose side on roll the 0-ply net gives
     from ``lo`` to ``hi`` to win (where cube decisions are made, and judged).
     ``explore`` is the share of turns played at random
@@ -251,7 +247,7 @@ def generate(
         if gammon_races:
             drop |= ~gammon_race_mask(b)
         if back_games:
-            drop |= ~back_game_mask(b)
+            drop |= ~is_back_game(b)
         if cube_window is not None:
             win = searcher.evaluator.evaluate(b)[:, 0]
             drop |= (win < cube_window[0]) | (win > cube_window[1])
@@ -293,19 +289,6 @@ def gammon_race_mask(b: IntArray) -> npt.NDArray[np.bool_]:
     left: a gammon is still possible there."""
     fifteen = (np.maximum(b, 0).sum(axis=1) == 15) | (np.maximum(-b, 0).sum(axis=1) == 15)
     return np.asarray(class_masks(b)["race"] & ~is_bearoff(b) & fifteen)
-
-
-def back_game_mask(b: IntArray) -> npt.NDArray[np.bool_]:
-    """Which boards are back games: a side holds two or more points of its opponent's home
-    board (two checkers or more each) and trails the race by ``BACK_GAME_PIPS`` or more."""
-    b = np.asarray(b, dtype=np.int64)
-    views = (np.maximum(b, 0), np.maximum(-b[:, ::-1], 0))  # each side's checkers, its points
-    pips = [v @ np.arange(26) for v in views]
-    held = [(v[:, 19:25] >= 2).sum(axis=1) >= 2 for v in views]
-    back = (held[0] & (pips[0] - pips[1] >= BACK_GAME_PIPS)) | (
-        held[1] & (pips[1] - pips[0] >= BACK_GAME_PIPS)
-    )
-    return np.asarray(back & ~is_race(b))
 
 
 def opponent_chooser(spec: str) -> Choose:
@@ -482,7 +465,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument(
         "--only",
         nargs="+",
-        choices=CLASSES,
+        choices=NETS,
         default=("contact",),
         help="calibrate just these nets, each on the positions it judges",
     )
@@ -508,9 +491,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="add a net for crashed positions, started as a copy of the contact net",
     )
     f.add_argument(
+        "--back",
+        action="store_true",
+        help="add a net for back games, started as a copy of the contact net",
+    )
+    f.add_argument(
         "--only",
         nargs="+",
-        choices=CLASSES,
+        choices=NETS,
         default=(),
         help="fit just these nets (the others are kept as they are)",
     )
@@ -628,6 +616,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ev.meta["race_hidden"] = args.race_hidden
     if args.crashed and ev.crashed is None:
         ev.crashed = ev.contact.copy()
+    if args.back and ev.back is None:
+        ev.back = ev.contact.copy()
     fit(
         ev,
         boards,

@@ -155,8 +155,7 @@ def average(nets: Sequence[NetPair]) -> NetPair:
         parts = [dict(ev.nets())[name].arrays("") for ev in nets]
         return Net(*(np.mean([p[k] for p in parts], axis=0) for k in ("w1", "b1", "w2", "b2")))
 
-    crashed = None if first.crashed is None else mean("crashed")
-    return NetPair(mean("contact"), mean("race"), copy.deepcopy(first.meta), crashed)
+    return NetPair(meta=copy.deepcopy(first.meta), **{name: mean(name) for name, _ in first.nets()})
 
 
 def calibrate(net: Net, x: FloatArray, target: FloatArray, outputs: Sequence[int]) -> Net:

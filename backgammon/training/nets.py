@@ -62,8 +62,8 @@ def with_inputs(pair: NetPair, version: int) -> NetPair:
         w1 = np.concatenate([net.w1, np.zeros((extra, net.hidden))])
         return Net(w1, net.b1.copy(), net.w2.copy(), net.b2.copy())
 
-    crashed = None if pair.crashed is None else grow(pair.crashed)
-    return NetPair(grow(pair.contact), grow(pair.race), {**pair.meta, "inputs": version}, crashed)
+    grown = {name: grow(net) for name, net in pair.nets()}
+    return NetPair(meta={**pair.meta, "inputs": version}, **grown)
 
 
 def widen(net: Net, hidden: int, rng: np.random.Generator) -> Net:

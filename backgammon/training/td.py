@@ -51,7 +51,7 @@ def play_training_games(
     for states, outcome in greedy_games(rng, lambda b: flip_probs(raw.evaluate(b)), count):
         b = boards_array(states)
         x, race = ev.encode(b)
-        v = ev.evaluate_encoded(x, race, ev.crashed_mask(b, race))
+        v = ev.evaluate_encoded(x, race, ev.special_masks(b, race))
         n = len(states)
         targets = np.empty((n, N_OUTPUTS))
         g = outcome
@@ -83,11 +83,11 @@ def average(paths: Sequence[Path]) -> NetPair:
         {"file": Path(p).name, "games": e.meta.get("games")}
         for p, e in zip(paths, evs, strict=True)
     ]
-    crashed = [e.crashed for e in evs if e.crashed is not None]
-    if crashed and len(crashed) != len(evs):
-        raise ValueError("some of the weights to average have a crashed net and some not")
-    contact, race = mean([e.contact for e in evs]), mean([e.race for e in evs])
-    return NetPair(contact, race, meta, mean(crashed) if crashed else None)
+    names = [name for name, _ in evs[0].nets()]
+    if any([name for name, _ in e.nets()] != names for e in evs):
+        raise ValueError("the weights to average do not all have the same nets")
+    nets = {name: mean([dict(e.nets())[name] for e in evs]) for name in names}
+    return NetPair(meta=meta, **nets)
 
 
 def _save(ev: NetPair, path: Path, rng: random.Random, games: int) -> None:
