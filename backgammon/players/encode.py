@@ -25,6 +25,7 @@ __all__ = [
     "after_boards_many",
     "boards_array",
     "class_masks",
+    "crashed_and_back",
     "encode",
     "encode_with_race",
     "is_back_game",
@@ -209,14 +210,8 @@ def is_back_game(b: IntArray) -> npt.NDArray[np.bool_]:
     """True where a side holds two or more points of its opponent's home board (two
     checkers or more each) and trails the race by ``BACK_GAME_PIPS`` or more, contact left:
     the positions a net fitted to the rest judges worst."""
-    b = np.asarray(b, dtype=np.int64)
-    views = (np.maximum(b, 0), np.maximum(-b[:, ::-1], 0))  # each side's checkers, its points
-    pips = [v @ np.arange(26) for v in views]
-    held = [(v[:, 19:25] >= 2).sum(axis=1) >= 2 for v in views]
-    back = (held[0] & (pips[0] - pips[1] >= BACK_GAME_PIPS)) | (
-        held[1] & (pips[1] - pips[0] >= BACK_GAME_PIPS)
-    )
-    return np.asarray(back & ~is_race(b))
+    b = np.ascontiguousarray(b, dtype=np.int64)
+    return np.asarray(crashed_and_back(b)[:, 1] & ~is_race(b))
 
 
 def is_crashed(b: IntArray) -> npt.NDArray[np.bool_]:
@@ -225,20 +220,48 @@ def is_crashed(b: IntArray) -> npt.NDArray[np.bool_]:
     one of those on its deuce point (when the ace holds one or none), or, with both piled,
     all but one of the two points' checkers.  Contact or not is for the caller to ask
     (:func:`is_race`)."""
-    b = np.asarray(b, dtype=np.int64)
-    both = np.concatenate([b, -b[:, ::-1]])  # each side's checkers from its own side
-    mine = np.maximum(both, 0)
-    total = mine[:, 1:26].sum(axis=1)
-    ace, deuce = mine[:, 1], mine[:, 2]
-    piled = ace > 1
-    crashed = (
-        (total <= 6)
-        | (piled & (total <= 6 + ace))
-        | (piled & (deuce > 1) & (total - ace - deuce + 1 <= 6))
-        | (~piled & (total <= 5 + deuce))
-    )
-    n = len(b)
-    return np.asarray(crashed[:n] | crashed[n:])
+    return np.asarray(crashed_and_back(np.ascontiguousarray(b, dtype=np.int64))[:, 0])
+
+
+def crashed_and_back(b: IntArray) -> npt.NDArray[np.bool_]:
+    """For each board, whether a side has crashed its board (:func:`is_crashed`) and
+    whether it is a back game leaving contact aside (:func:`is_back_game`), in one pass of
+    compiled code: play asks this of every batch when a weights file has those nets."""
+    out = np.empty((len(b), 2), dtype=np.bool_)
+    _crashed_and_back(b, out, BACK_GAME_PIPS)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _side_crashed(total: int, ace: int, deuce: int) -> bool:
+    """:func:`is_crashed` of one side: its checkers left, on its ace and on its deuce."""
+    if ace > 1:
+        return total <= 6 + ace or (deuce > 1 and total - ace - deuce + 1 <= 6)
+    return total <= 6 or total <= 5 + deuce
+
+
+@njit(cache=True, nogil=True)
+def _crashed_and_back(b: Any, out: Any, behind: int) -> None:
+    """The kernel of :func:`crashed_and_back`: each side's checkers, pips and points held
+    in its opponent's home board, counted from its own side (point 25: its bar)."""
+    for k in range(b.shape[0]):
+        total = [0, 0]
+        pips = [0, 0]
+        held = [0, 0]
+        for i in range(1, 26):
+            for side in range(2):
+                c = b[k, i] if side == 0 else -b[k, 25 - i]
+                if c > 0:
+                    total[side] += c
+                    pips[side] += c * i
+                    if 19 <= i <= 24 and c >= 2:
+                        held[side] += 1
+        out[k, 0] = _side_crashed(total[0], max(b[k, 1], 0), max(b[k, 2], 0)) or _side_crashed(
+            total[1], max(-b[k, 24], 0), max(-b[k, 23], 0)
+        )
+        out[k, 1] = (held[0] >= 2 and pips[0] - pips[1] >= behind) or (
+            held[1] >= 2 and pips[1] - pips[0] >= behind
+        )
 
 
 _SCALE = np.array(

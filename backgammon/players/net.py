@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.encode import encode_with_race, is_back_game, is_crashed, n_inputs
+from backgammon.players.encode import crashed_and_back, encode_with_race, n_inputs
 from backgammon.players.probabilities import N_OUTPUTS
 
 __all__ = ["DEFAULT_WEIGHTS", "NETS", "Net", "NetPair", "default_nets", "sigmoid"]
@@ -180,14 +180,15 @@ class NetPair:
     def special_masks(self, b: IntArray, race: Bool) -> list[tuple[str, Net, Bool]]:
         """The crashed and back-game nets the file has, each with the boards of the batch
         it judges (a crashed back game is the crashed net's); none without them."""
+        if self.crashed is None and self.back is None:
+            return []
+        classes = crashed_and_back(np.ascontiguousarray(b, dtype=np.int64))
+        crashed = classes[:, 0] & ~race
         out: list[tuple[str, Net, Bool]] = []
-        left = ~race
-        for name, test in (("crashed", is_crashed), ("back", is_back_game)):
-            net = getattr(self, name)
-            if net is not None:
-                mask = test(b) & left
-                out.append((name, net, mask))
-                left &= ~mask
+        if self.crashed is not None:
+            out.append(("crashed", self.crashed, crashed))
+        if self.back is not None:
+            out.append(("back", self.back, classes[:, 1] & ~race & ~crashed))
         return out
 
     def masks(self, b: IntArray, race: Bool) -> list[tuple[str, Net, Bool]]:
