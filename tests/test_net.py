@@ -48,10 +48,12 @@ def test_crashed_and_back_game_nets_judge_their_boards(tmp_path: Path) -> None:
     rng = np.random.default_rng(5)
     ev = random_pair(rng, hidden=8, race_hidden=4)
     holder = board_from_points({22: 3, 20: 2, 6: 5, 5: 3, 4: 2}, {6: 5, 4: 4, 2: 3, 1: 3})
-    b = np.concatenate([_boards(), [holder, -holder[::-1]]])
+    crashed_holder = board_from_points({22: 2, 20: 2, 1: 11}, {6: 4, 4: 4, 2: 4, 1: 3})
+    b = np.concatenate([_boards(), [holder, -holder[::-1], crashed_holder]])
     x, race = ev.encode(b)
     crashed = is_crashed(b) & ~race
     back = is_back_game(b) & ~crashed
+    assert crashed[-1] and is_back_game(b)[-1]
     contact = ~race & ~crashed & ~back
     assert crashed.any() and back.any() and contact.any() and race.any()
     four = NetPair(
@@ -69,7 +71,8 @@ def test_crashed_and_back_game_nets_judge_their_boards(tmp_path: Path) -> None:
     masks = np.array([mask for _name, _net, mask in four.masks(b, race)])
     assert (masks.sum(axis=0) == 1).all()
     assert np.array_equal(masks[0], contact)
-    # Without a crashed net its boards, back games or not, are the contact net's or the back's.
+    # Without a crashed net, crashed back games are the back net's, the other crashed boards
+    # the contact net's.
     two = NetPair(ev.contact, ev.race, {}, back=four.back)
     kept = dict((name, mask) for name, _net, mask in two.masks(b, race))
     assert np.array_equal(kept["back"], is_back_game(b)) and set(kept) == {

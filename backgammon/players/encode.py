@@ -20,6 +20,7 @@ __all__ = [
     "BACK_GAME_PIPS",
     "CLASSES",
     "INPUT_VERSIONS",
+    "NET_CLASSES",
     "N_INPUTS",
     "after_boards",
     "after_boards_many",
@@ -32,6 +33,7 @@ __all__ = [
     "is_crashed",
     "is_race",
     "n_inputs",
+    "net_routes",
     "shot_masks",
 ]
 
@@ -226,9 +228,26 @@ def is_crashed(b: IntArray) -> npt.NDArray[np.bool_]:
 def crashed_and_back(b: IntArray) -> npt.NDArray[np.bool_]:
     """For each board, whether a side has crashed its board (:func:`is_crashed`) and
     whether it is a back game leaving contact aside (:func:`is_back_game`), in one pass of
-    compiled code: play asks this of every batch when a weights file has those nets."""
+    compiled code."""
     out = np.empty((len(b), 2), dtype=np.bool_)
     _crashed_and_back(b, out, BACK_GAME_PIPS)
+    return out
+
+
+NET_CLASSES = (*CLASSES, "back")
+"""The nets a weights file can hold, by the positions each judges (:func:`net_routes`):
+back games are contact positions to gnubg's classes."""
+
+
+def net_routes(
+    b: IntArray, race: npt.NDArray[np.bool_], crashed: bool, back: bool
+) -> npt.NDArray[np.int8]:
+    """Which net judges each board, as an index into :data:`NET_CLASSES`: races the race
+    net; with a ``crashed`` net, crashed contact positions that one (back games or not);
+    with a ``back`` net, the other back games that one; the rest the contact net.  Play
+    asks this of every batch, so it is one pass of compiled code that skips races."""
+    out = np.empty(len(b), dtype=np.int8)
+    _net_routes(np.ascontiguousarray(b, dtype=np.int64), race, crashed, back, BACK_GAME_PIPS, out)
     return out
 
 
@@ -241,27 +260,51 @@ def _side_crashed(total: int, ace: int, deuce: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
+def _row_crashed_and_back(b: Any, k: int, behind: int) -> tuple[bool, bool]:
+    """:func:`crashed_and_back` of row ``k``: each side's checkers, pips and points held in
+    its opponent's home board, counted from its own side (point 25: its bar)."""
+    total0 = total1 = pips0 = pips1 = held0 = held1 = 0
+    for i in range(1, 26):
+        c = b[k, i]
+        if c > 0:
+            total0 += c
+            pips0 += c * i
+            if i >= 19 and i <= 24 and c >= 2:
+                held0 += 1
+        c = -b[k, 25 - i]
+        if c > 0:
+            total1 += c
+            pips1 += c * i
+            if i >= 19 and i <= 24 and c >= 2:
+                held1 += 1
+    crashed = _side_crashed(total0, max(b[k, 1], 0), max(b[k, 2], 0)) or _side_crashed(
+        total1, max(-b[k, 24], 0), max(-b[k, 23], 0)
+    )
+    back = (held0 >= 2 and pips0 - pips1 >= behind) or (held1 >= 2 and pips1 - pips0 >= behind)
+    return crashed, back
+
+
+@njit(cache=True, nogil=True)
 def _crashed_and_back(b: Any, out: Any, behind: int) -> None:
-    """The kernel of :func:`crashed_and_back`: each side's checkers, pips and points held
-    in its opponent's home board, counted from its own side (point 25: its bar)."""
+    """The kernel of :func:`crashed_and_back`."""
     for k in range(b.shape[0]):
-        total = [0, 0]
-        pips = [0, 0]
-        held = [0, 0]
-        for i in range(1, 26):
-            for side in range(2):
-                c = b[k, i] if side == 0 else -b[k, 25 - i]
-                if c > 0:
-                    total[side] += c
-                    pips[side] += c * i
-                    if 19 <= i <= 24 and c >= 2:
-                        held[side] += 1
-        out[k, 0] = _side_crashed(total[0], max(b[k, 1], 0), max(b[k, 2], 0)) or _side_crashed(
-            total[1], max(-b[k, 24], 0), max(-b[k, 23], 0)
-        )
-        out[k, 1] = (held[0] >= 2 and pips[0] - pips[1] >= behind) or (
-            held[1] >= 2 and pips[1] - pips[0] >= behind
-        )
+        out[k, 0], out[k, 1] = _row_crashed_and_back(b, k, behind)
+
+
+@njit(cache=True, nogil=True)
+def _net_routes(b: Any, race: Any, crashed: bool, back: bool, behind: int, out: Any) -> None:
+    """The kernel of :func:`net_routes`."""
+    for k in range(b.shape[0]):
+        if race[k]:
+            out[k] = 1
+            continue
+        out[k] = 0
+        if crashed or back:
+            is_crashed, is_back = _row_crashed_and_back(b, k, behind)
+            if is_crashed and crashed:
+                out[k] = 2
+            elif is_back and back:
+                out[k] = 3
 
 
 _SCALE = np.array(

@@ -8,7 +8,6 @@ from the point of view of the side on roll.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.encode import crashed_and_back, encode_with_race, n_inputs
+from backgammon.players.encode import NET_CLASSES, encode_with_race, n_inputs, net_routes
 from backgammon.players.probabilities import N_OUTPUTS
 
 __all__ = ["DEFAULT_WEIGHTS", "NETS", "Net", "NetPair", "default_nets", "sigmoid"]
@@ -29,8 +28,8 @@ Bool = npt.NDArray[np.bool_]
 DEFAULT_WEIGHTS = Path(__file__).with_name("data") / "weights.npz"
 """The shipped weights."""
 
-NETS = ("contact", "race", "crashed", "back")
-"""The nets a weights file can hold, by the positions each judges (:meth:`NetPair.masks`)."""
+NETS = NET_CLASSES
+"""The nets a weights file can hold, by the positions each judges (:meth:`NetPair.routes`)."""
 
 
 BLOCK = 1024
@@ -142,8 +141,9 @@ class NetPair:
     """A contact net and a race net, saved together in one weights file; each board goes to
     one of them by whether contact is left.  With a ``crashed`` net, contact positions where
     a side has crashed its board (:func:`~backgammon.players.encode.is_crashed`) go to it;
-    with a ``back`` net, back games (:func:`~backgammon.players.encode.is_back_game`) not
-    crashed go to that one.  Raw outputs: see
+    with a ``back`` net, the other back games
+    (:func:`~backgammon.players.encode.is_back_game`) go to that one
+    (:func:`~backgammon.players.encode.net_routes`).  Raw outputs: see
     :class:`~backgammon.players.evaluator.CompositeEvaluator` for what play uses."""
 
     contact: Net
@@ -177,27 +177,17 @@ class NetPair:
         """The inputs of a batch of boards in the nets' layout, and which are races."""
         return encode_with_race(b, self.inputs, dtype)
 
-    def special_masks(self, b: IntArray, race: Bool) -> list[tuple[str, Net, Bool]]:
-        """The crashed and back-game nets the file has, each with the boards of the batch
-        it judges (a crashed back game is the crashed net's); none without them."""
+    def routes(self, b: IntArray, race: Bool) -> npt.NDArray[np.int8]:
+        """Which net judges each board of the batch, as an index into :data:`NETS`
+        (:func:`~backgammon.players.encode.net_routes`); ``race`` is :meth:`encode`'s."""
         if self.crashed is None and self.back is None:
-            return []
-        classes = crashed_and_back(np.ascontiguousarray(b, dtype=np.int64))
-        crashed = classes[:, 0] & ~race
-        out: list[tuple[str, Net, Bool]] = []
-        if self.crashed is not None:
-            out.append(("crashed", self.crashed, crashed))
-        if self.back is not None:
-            out.append(("back", self.back, classes[:, 1] & ~race & ~crashed))
-        return out
+            return race.view(np.int8)
+        return net_routes(b, race, self.crashed is not None, self.back is not None)
 
     def masks(self, b: IntArray, race: Bool) -> list[tuple[str, Net, Bool]]:
         """Each net with the boards of the batch it judges (for training)."""
-        special = self.special_masks(b, race)
-        contact = ~race
-        for _, _, mask in special:
-            contact &= ~mask
-        return [("contact", self.contact, contact), ("race", self.race, race), *special]
+        routes = self.routes(b, race)
+        return [(name, net, routes == NETS.index(name)) for name, net in self.nets()]
 
     def evaluate(self, b: IntArray) -> FloatArray:
         """The nets' five outputs for the side on roll of each (unfinished) board."""
@@ -209,31 +199,25 @@ class NetPair:
             parts = [self.evaluate_with_race(b[lo : lo + BLOCK]) for lo in range(0, len(b), BLOCK)]
             return np.concatenate([p for p, _ in parts]), np.concatenate([r for _, r in parts])
         x, race = self.encode(b, np.float32)
-        return self.evaluate_encoded(x, race, self.special_masks(b, race)), race
+        return self.evaluate_encoded(x, self.routes(b, race)), race
 
-    def evaluate_encoded(
-        self, x: FloatArray, race: Bool, special: Sequence[tuple[str, Net, Bool]] = ()
-    ) -> FloatArray:
-        """Like :meth:`evaluate` from inputs already encoded (``special``: the crashed and
-        back-game nets with their boards, from :meth:`special_masks`)."""
-        if any(mask.any() for _, _, mask in special):
-            out = np.empty((len(x), N_OUTPUTS))
-            rest = np.ones(len(x), dtype=bool)
-            for _, net, mask in special:
-                if mask.any():
-                    out[mask] = net(x[mask])
-                    rest &= ~mask
-            out[rest] = self.evaluate_encoded(x[rest], race[rest])
-            return out
-        races = np.count_nonzero(race)  # a third of the time of any() and all()
-        if not races:
-            return self.contact(x)
-        if races == len(race):
-            return self.race(x)
+    def evaluate_encoded(self, x: FloatArray, routes: npt.NDArray[np.int8]) -> FloatArray:
+        """Like :meth:`evaluate` from inputs already encoded, each row by the net
+        :meth:`routes` names: one product per net the batch needs."""
+        counts = np.bincount(routes, minlength=len(NETS))
+        used = counts.nonzero()[0]
+        if len(used) == 1:
+            return self._routed(int(used[0]))(x)
         out = np.empty((len(x), N_OUTPUTS))
-        out[race] = self.race(x[race])
-        out[~race] = self.contact(x[~race])
+        for k in used.tolist():
+            rows = (routes == k).nonzero()[0]
+            out[rows] = self._routed(k)(x.take(rows, axis=0))
         return out
+
+    def _routed(self, route: int) -> Net:
+        """The net a route of :meth:`routes` names (one the file has)."""
+        net: Net = getattr(self, NETS[route])
+        return net
 
     def save(self, path: str | Path) -> None:
         """Write the nets and the metadata to one ``.npz`` file."""

@@ -51,7 +51,7 @@ def play_training_games(
     for states, outcome in greedy_games(rng, lambda b: flip_probs(raw.evaluate(b)), count):
         b = boards_array(states)
         x, race = ev.encode(b)
-        v = ev.evaluate_encoded(x, race, ev.special_masks(b, race))
+        v = ev.evaluate_encoded(x, ev.routes(b, race))
         n = len(states)
         targets = np.empty((n, N_OUTPUTS))
         g = outcome
