@@ -27,7 +27,7 @@ from backgammon.judging.analysis import (
     analyse,
     mat_rows,
 )
-from backgammon.judging.results import THRESHOLDS, MarkError, mark, review_json
+from backgammon.judging.results import THRESHOLDS, Judged, MarkError, mark, review_json
 from backgammon.play.match import Match
 from backgammon.players.cube import (
     CubeAction,
@@ -472,21 +472,23 @@ def test_a_cube_decision_the_search_calls_very_bad_is_rolled_out(net: NeuralPlay
 
 
 def test_verify_rolls_out_a_checker_play_the_search_marks(net: NeuralPlayer) -> None:
-    """gnubg's 2-ply plays 13/9 11/9 with 42 here; our 2-ply marks it bad against
-    18/14* 13/11.  A contact play marked bad keeps its search figures by default;
-    ``verify="bad"`` rolls out both plays to the end and takes the error from the rollouts."""
-    judged = {}
-    for rollouts, verify in ((False, None), (True, None), (True, "bad")):
+    """gnubg's 2-ply plays 13/9 11/9 with 42 here; our 2-ply marks it doubtful against
+    18/14* 13/11 (stage 13 marked it bad).  A contact play marked below very bad keeps its
+    search figures by default; ``verify`` at its mark rolls out both plays to the end and
+    takes the error from the rollouts."""
+
+    def judged(rollouts: bool, verify: str | None) -> Judged:
         m = Match.from_gnubg_id("DWcJgDlmbiODAA:QQlqAAAAAAAE")
         played = m.position.parse_move("13/9 11/9", (4, 2))
         judge = _Judge(net, 2, ("a", "b"), THRESHOLDS, rollouts=rollouts, verify=verify)
         judge.checker(m, 1, 12, m.turn or 0, played)
-        judged[rollouts, verify] = judge.decisions[0]
-    alone = judged[False, None]
-    assert alone.mark == "bad" and alone.best == "18/14* 13/11"
-    assert judged[True, None] == alone
+        return judge.decisions[0]
+
+    alone = judged(False, None)
+    assert alone.mark == "doubtful" and alone.best == "18/14* 13/11"
+    assert judged(True, None) == alone
     assert all(c.rollout_trials == 0 for c in alone.candidates)
-    after = judged[True, "bad"]
+    after = judged(True, alone.mark)
     rolled = {c.move: c for c in after.candidates if c.rollout_trials}
     assert set(rolled) == {"13/9 11/9", "18/14* 13/11"}
     best = max(rolled.values(), key=lambda c: c.equity)
