@@ -148,9 +148,12 @@ def _tree_cpu_seconds(pid: int) -> float:
 
 def test_ctrl_c_stops_a_rollout_on_worker_processes_at_once() -> None:
     """Ctrl-C stops the workers at once and prints the rollout of the trials played."""
-    args = ["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--trials", "1000000", "--workers", "2"]
+    args = ["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--workers", "2", "--truncate", "5"]
+    # A short rollout first, so that the workers below roll out at once: in a fresh checkout
+    # each worker would otherwise spend its first seconds compiling (numba's cache).
+    assert run_cli(*args, "--trials", "36").returncode == 0
     proc = subprocess.Popen(
-        [sys.executable, "-m", "backgammon", *args, "--truncate", "5"],
+        [sys.executable, "-m", "backgammon", *args, "--trials", "1000000"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
