@@ -71,20 +71,13 @@ def test_selfplay_into_a_file_is_refused_clearly(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_stops_the_analysis_in_one_line(tmp_path: Path) -> None:
+    args = ["analyse", str(SAMPLE), "--ply", "2", "--quiet", "--verify", "doubtful"]
+    # Once to the end first: in a fresh checkout the run below would spend its first seconds
+    # compiling (numba's cache), where LLVM's callbacks can swallow a Ctrl-C.
+    assert run_cli(*args, timeout=300).returncode == 0
     proc = subprocess.Popen(
         # some 17 s of CPU with the rollouts of every doubtful mark
-        [
-            sys.executable,
-            "-m",
-            "backgammon",
-            "analyse",
-            str(SAMPLE),
-            "--ply",
-            "2",
-            "--quiet",
-            "--verify",
-            "doubtful",
-        ],
+        [sys.executable, "-m", "backgammon", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -151,7 +144,7 @@ def test_ctrl_c_stops_a_rollout_on_worker_processes_at_once() -> None:
     args = ["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--workers", "2", "--truncate", "5"]
     # A short rollout first, so that the workers below roll out at once: in a fresh checkout
     # each worker would otherwise spend its first seconds compiling (numba's cache).
-    assert run_cli(*args, "--trials", "36").returncode == 0
+    assert run_cli(*args, "--trials", "36", timeout=300).returncode == 0
     proc = subprocess.Popen(
         [sys.executable, "-m", "backgammon", *args, "--trials", "1000000"],
         stdout=subprocess.PIPE,

@@ -7,9 +7,12 @@ import argparse
 import dataclasses
 import io
 import random
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from types import FrameType
 from typing import NoReturn, TextIO
 
 from rich.console import Console
@@ -491,6 +494,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_INTERRUPTED = threading.Event()
+"""Set by Ctrl-C while a command runs (:func:`_on_interrupt`)."""
+
+
+def _on_interrupt(signum: int, frame: FrameType | None) -> None:
+    """Ctrl-C: raise KeyboardInterrupt as Python does, and remember it, because numba's
+    compiler (llvmlite's callbacks) can swallow the exception and fail later otherwise."""
+    _INTERRUPTED.set()
+    raise KeyboardInterrupt
+
+
+def _was_interrupted(exc: BaseException) -> bool:
+    """Whether an error came of Ctrl-C: raised while one was handled, or after one."""
+    chain = (exc.__cause__, exc.__context__)
+    return _INTERRUPTED.is_set() or any(isinstance(e, KeyboardInterrupt) for e in chain)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``backgammon`` command (``backgammon`` alone plays a match);
     problems are reported in a line, not a traceback."""
@@ -515,19 +535,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         "analyse": analyse.analyse_command,
         "eval": evaluate.eval_command,
     }
+    _INTERRUPTED.clear()
+    previous = signal.getsignal(signal.SIGINT)
+    # Not where Ctrl-C is ignored or handled already, nor off the main thread.
+    ours = previous is signal.default_int_handler
+    ours = ours and threading.current_thread() is threading.main_thread()
+    if ours:
+        signal.signal(signal.SIGINT, _on_interrupt)
     try:
         if args.command in _PASSED_ON:
             return train_command(args, rest)
         return handlers[args.command](args)
-    except (ValueError, OSError) as exc:
-        print(f"backgammon {args.command}: {bound(str(exc))}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print(f"backgammon {args.command}: interrupted", file=sys.stderr)
         return 130
-    except SystemError as exc:
-        # Ctrl-C inside compiled (numba) code: the interrupt is left set on its return.
-        if not any(isinstance(e, KeyboardInterrupt) for e in (exc.__cause__, exc.__context__)):
+    except Exception as exc:
+        # Ctrl-C inside compiled code (numba) surfaces as another error, or later.
+        if _was_interrupted(exc):
+            print(f"backgammon {args.command}: interrupted", file=sys.stderr)
+            return 130
+        if not isinstance(exc, ValueError | OSError):
             raise
-        print(f"backgammon {args.command}: interrupted", file=sys.stderr)
-        return 130
+        print(f"backgammon {args.command}: {bound(str(exc))}", file=sys.stderr)
+        return 2
+    finally:
+        if ours:
+            signal.signal(signal.SIGINT, previous)
