@@ -31,21 +31,18 @@ from gnubg_reference import played_game_cases, to_gnubg
 
 from backgammon.core.position import Position
 from backgammon.judging.rollout import RolloutSettings, rollout
-from backgammon.players.encode import boards_array, is_back_game, is_crashed
+from backgammon.players.encode import NET_CLASSES, boards_array, net_routes
 from backgammon.players.neural import NeuralPlayer
 
 CLASSES = ("contact", "crashed", "race", "back")
 
 
 def position_class(pos: Position) -> str:
-    """gnubg's class of a position still in play (bear-offs count as races here), with back
-    games (:func:`~backgammon.players.encode.is_back_game`) apart from other contact."""
-    if pos.is_race():
-        return "race"
-    board = boards_array([pos.board])
-    if is_crashed(board)[0]:
-        return "crashed"
-    return "back" if is_back_game(board)[0] else "contact"
+    """The net that judges a position still in play when a weights file holds all four
+    (:func:`~backgammon.players.encode.net_routes`): gnubg's classes (bear-offs count as
+    races here), with back games apart from other contact."""
+    race = np.array([pos.is_race()])
+    return NET_CLASSES[net_routes(boards_array([pos.board]), race, True, True)[0]]
 
 
 def main() -> None:

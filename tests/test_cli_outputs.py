@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 from clihelp import Terminal, last_line, run_cli
 
+from backgammon.cli import evaluate
+from backgammon.cli.commands import main
+
 SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
 
 
@@ -112,6 +115,37 @@ def _cpu_seconds(pid: int) -> float:
     """The CPU time a process has used (Linux: /proc/PID/stat, user and system ticks)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.parametrize("interrupt", [True, False])
+def test_an_error_after_a_swallowed_ctrl_c_reports_the_interrupt(
+    interrupt: bool, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """numba's compiler (llvmlite's ctypes callbacks) can swallow Ctrl-C's KeyboardInterrupt
+    and fail later with another error: the command still ends in one line and 130, and an
+    error with no Ctrl-C before it is not taken for one."""
+
+    def compiling(args: object) -> int:
+        if interrupt:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(5)  # the handler raises here, at once
+            except KeyboardInterrupt:
+                pass  # as the callback does
+        raise RuntimeError("no compiled object yet")
+
+    monkeypatch.setattr(evaluate, "eval_command", compiling)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        if interrupt:
+            assert main(["eval", "4HPwATDgc/ABMA"]) == 130
+            assert capsys.readouterr().err.strip() == "backgammon eval: interrupted"
+        else:
+            with pytest.raises(RuntimeError, match="no compiled object"):
+                main(["eval", "4HPwATDgc/ABMA"])
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def _tree_cpu_seconds(pid: int) -> float:

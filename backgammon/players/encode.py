@@ -247,8 +247,13 @@ def net_routes(
     with a ``back`` net, the other back games that one; the rest the contact net.  Play
     asks this of every batch, so it is one pass of compiled code that skips races."""
     out = np.empty(len(b), dtype=np.int8)
-    _net_routes(np.ascontiguousarray(b, dtype=np.int64), race, crashed, back, BACK_GAME_PIPS, out)
+    b = np.ascontiguousarray(b, dtype=np.int64)
+    _net_routes(b, race, crashed, back, BACK_GAME_PIPS, _ROUTE_CODES, out)
     return out
+
+
+_ROUTE_CODES = np.array([NET_CLASSES.index(n) for n in ("contact", "race", "crashed", "back")])
+"""The kernel's codes for contact, race, crashed and back game, from :data:`NET_CLASSES`."""
 
 
 @njit(cache=True, nogil=True)
@@ -292,19 +297,21 @@ def _crashed_and_back(b: Any, out: Any, behind: int) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _net_routes(b: Any, race: Any, crashed: bool, back: bool, behind: int, out: Any) -> None:
-    """The kernel of :func:`net_routes`."""
+def _net_routes(
+    b: Any, race: Any, crashed: bool, back: bool, behind: int, codes: Any, out: Any
+) -> None:
+    """The kernel of :func:`net_routes`; ``codes``: :data:`_ROUTE_CODES`."""
     for k in range(b.shape[0]):
         if race[k]:
-            out[k] = 1
+            out[k] = codes[1]
             continue
-        out[k] = 0
+        out[k] = codes[0]
         if crashed or back:
             is_crashed, is_back = _row_crashed_and_back(b, k, behind)
             if is_crashed and crashed:
-                out[k] = 2
+                out[k] = codes[2]
             elif is_back and back:
-                out[k] = 3
+                out[k] = codes[3]
 
 
 _SCALE = np.array(
