@@ -29,6 +29,7 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -144,10 +145,11 @@ class GnubgNet:
         return out
 
 
-def gnubg_marks(text: str, record: MatchFile) -> dict[tuple[int, int, int, str], str]:
-    """gnubg's marks on the checker plays and cube actions of a saved SGF, keyed like our
-    decisions: (game, .mat row, player, kind)."""
-    marks: dict[tuple[int, int, int, str], str] = {}
+def gnubg_nodes(
+    text: str, record: MatchFile
+) -> Iterator[tuple[int, int, FileRoll | FileDouble | FileTake | FileDrop, str]]:
+    """Each checker play and cube action of a saved SGF with its node's properties (gnubg's
+    analysis), keyed like our decisions: (game, .mat row, action, properties)."""
     trees = text.split("(;FF[4]")[1:]
     for tree, game in zip(trees, record.games, strict=False):
         nodes = [n for n in _NODE.finditer(tree)]
@@ -160,15 +162,22 @@ def gnubg_marks(text: str, record: MatchFile) -> dict[tuple[int, int, int, str],
         if len(nodes) != len(acts):
             continue
         for node, (action, row) in zip(nodes, acts, strict=True):
-            props = node.group(3)
-            word = "very bad" if "BM[2]" in props else "bad" if "BM[1]" in props else ""
-            word = word or ("doubtful" if "DO[]" in props else "")
-            kind = (
-                "checker"
-                if isinstance(action, FileRoll)
-                else ("double" if isinstance(action, FileDouble) else "take")
-            )
-            marks[(game.number, row, action.player, kind)] = word
+            yield game.number, row, action, node.group(3)
+
+
+def gnubg_marks(text: str, record: MatchFile) -> dict[tuple[int, int, int, str], str]:
+    """gnubg's marks on the checker plays and cube actions of a saved SGF, keyed like our
+    decisions: (game, .mat row, player, kind)."""
+    marks: dict[tuple[int, int, int, str], str] = {}
+    for game, row, action, props in gnubg_nodes(text, record):
+        word = "very bad" if "BM[2]" in props else "bad" if "BM[1]" in props else ""
+        word = word or ("doubtful" if "DO[]" in props else "")
+        kind = (
+            "checker"
+            if isinstance(action, FileRoll)
+            else ("double" if isinstance(action, FileDouble) else "take")
+        )
+        marks[(game, row, action.player, kind)] = word
     return marks
 
 

@@ -24,15 +24,15 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from analysis_agreement import _NODE, play_and_analyse
+from analysis_agreement import gnubg_nodes, play_and_analyse
 from rollout import run_gnubg
 
 from backgammon import Position
 from backgammon.ids.gnubg import encode_match_id, split_gnubg_id
-from backgammon.judging.analysis import analyse, mat_rows
+from backgammon.judging.analysis import analyse
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records import sgf
-from backgammon.records.matchfile import FileDouble, FileDrop, FileRoll, FileTake
+from backgammon.records.matchfile import FileRoll
 
 _ANALYSIS = re.compile(r"A\[(\d+)\]((?:\[[^\]]*\])+)")
 _DONE = re.compile(
@@ -72,30 +72,20 @@ def disagreements(path: Path, bot: NeuralPlayer) -> list[Disagreement]:
     record = sgf.read_record(text)
     ours = {(d.game, d.move, d.player, d.kind): d for d in analyse(record, bot, 2).decisions}
     out = []
-    for tree, game in zip(text.split("(;FF[4]")[1:], record.games, strict=False):
-        nodes = list(_NODE.finditer(tree))
-        kinds = FileRoll | FileDouble | FileTake | FileDrop
-        acts = [
-            (a, r)
-            for a, r in zip(game.actions, mat_rows(game), strict=True)
-            if isinstance(a, kinds)
-        ]
-        if len(nodes) != len(acts):
+    for game, row, action, props in gnubg_nodes(text, record):
+        m = _ANALYSIS.search(props)
+        d = ours.get((game, row, action.player, "checker"))
+        if not isinstance(action, FileRoll) or m is None or d is None:
             continue
-        for node, (action, row) in zip(nodes, acts, strict=True):
-            m = _ANALYSIS.search(node.group(3))
-            d = ours.get((game.number, row, action.player, "checker"))
-            if not isinstance(action, FileRoll) or m is None or d is None:
-                continue
-            candidates = re.findall(r"\[([^\]]*)\]", m.group(2))
-            equities = [float(c.split()[9]) for c in candidates]
-            plays = {
-                "played": d.played,
-                "ours": d.best,
-                "gnubg": gnubg_play(candidates[0].split()[0], action.player),
-            }
-            theirs = equities[0] - equities[int(m.group(1))]
-            out.append(Disagreement(d.gnubg_id, action.dice, plays, d.error_emg, theirs, d.mark))
+        candidates = re.findall(r"\[([^\]]*)\]", m.group(2))
+        equities = [float(c.split()[9]) for c in candidates]
+        plays = {
+            "played": d.played,
+            "ours": d.best,
+            "gnubg": gnubg_play(candidates[0].split()[0], action.player),
+        }
+        theirs = equities[0] - equities[int(m.group(1))]
+        out.append(Disagreement(d.gnubg_id, action.dice, plays, d.error_emg, theirs, d.mark))
     return out
 
 
