@@ -28,6 +28,7 @@ from analysis_agreement import gnubg_nodes, play_and_analyse
 from rollout import run_gnubg
 
 from backgammon import Position
+from backgammon.core.values import Move
 from backgammon.ids.gnubg import encode_match_id, split_gnubg_id
 from backgammon.judging.analysis import analyse
 from backgammon.players.neural import NeuralPlayer
@@ -54,16 +55,8 @@ class Disagreement:
 
 def gnubg_play(letters: str, player: int) -> str:
     """An SGF move's from/to letters (gnubg's best in its A property) in our notation."""
-    names = {"y": "bar", "z": "off"}
-
-    def point(c: str) -> str:
-        if c in names:
-            return names[c]
-        return str(ord("x") - ord(c) + 1 if player else ord(c) - ord("a") + 1)
-
-    return " ".join(
-        f"{point(a)}/{point(b)}" for a, b in zip(letters[::2], letters[1::2], strict=True)
-    )
+    points = [sgf.point_of_letter(c, player) for c in letters]
+    return str(Move([(a, b, False) for a, b in zip(points[::2], points[1::2], strict=True)]))
 
 
 def disagreements(path: Path, bot: NeuralPlayer) -> list[Disagreement]:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from records_helpers import play_signature, random_match, random_record
 from reference import SAMPLES
 
+from backgammon.core.values import BAR, OFF
 from backgammon.records import mat, sgf
 from backgammon.records.convert import convert, convert_text, detect_format
 from backgammon.records.matchfile import (
@@ -198,3 +199,19 @@ def test_damaged_files_read_or_raise_match_file_error(
         sgf.read(text)
     except MatchFileError as exc:
         assert exc.line is None or 1 <= exc.line <= text.count("\n") + 1
+
+
+def test_point_letters_name_each_point_once_from_each_side() -> None:
+    """SGF GM[6] move letters: a-x are the points 1-24 from white's side and 24-1 from
+    black's, y the bar, z off; any other letter is an error of the file."""
+    letters = "abcdefghijklmnopqrstuvwx"
+    for player in (0, 1):
+        points = [sgf.point_of_letter(c, player) for c in letters]
+        assert sorted(points) == list(range(1, 25))
+        assert sgf.point_of_letter("y", player) == BAR
+        assert sgf.point_of_letter("z", player) == OFF
+    assert all(sgf.point_of_letter(c, 0) + sgf.point_of_letter(c, 1) == 25 for c in letters)
+    assert sgf.point_of_letter("a", 0) == 1 and sgf.point_of_letter("a", 1) == 24
+    with pytest.raises(MatchFileError) as err:
+        sgf.point_of_letter("A", 0, line=7)
+    assert err.value.line == 7

@@ -506,8 +506,9 @@ def _on_interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def _was_interrupted(exc: BaseException) -> bool:
-    """Whether an error came of Ctrl-C: raised while one was handled, or after one."""
-    chain = (exc.__cause__, exc.__context__)
+    """Whether an error came of Ctrl-C: Ctrl-C itself, raised while one was handled, or
+    after one."""
+    chain = (exc, exc.__cause__, exc.__context__)
     return _INTERRUPTED.is_set() or any(isinstance(e, KeyboardInterrupt) for e in chain)
 
 
@@ -546,10 +547,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command in _PASSED_ON:
             return train_command(args, rest)
         return handlers[args.command](args)
-    except KeyboardInterrupt:
-        print(f"backgammon {args.command}: interrupted", file=sys.stderr)
-        return 130
-    except Exception as exc:
+    except (KeyboardInterrupt, Exception) as exc:
         # Ctrl-C inside compiled code (numba) surfaces as another error, or later.
         if _was_interrupted(exc):
             print(f"backgammon {args.command}: interrupted", file=sys.stderr)

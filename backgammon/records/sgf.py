@@ -53,6 +53,7 @@ __all__ = [
     "MAX_DEPTH",
     "MatchFileError",
     "NotTextError",
+    "point_of_letter",
     "read",
     "read_record",
     "write",
@@ -273,7 +274,9 @@ _RESULT = re.compile(r"^([WB])\+(\d+)(R?)$")
 _SETUP = ("AE", "AB", "AW", "CP")
 
 
-def _point(letter: str, player: int, line: int) -> int:
+def point_of_letter(letter: str, player: int, line: int = 0) -> int:
+    """The point an SGF move letter names for ``player`` (``y`` the bar, ``z`` off), as
+    gnubg writes them; a :class:`MatchFileError` at ``line`` for any other letter."""
     if letter == "y":
         return BAR
     if letter == "z":
@@ -404,7 +407,11 @@ def _read_move(
     dice = (int(mm.group(1)), int(mm.group(2)))
     letters = mm.group(3)
     segments: list[Step] = [
-        (_point(letters[i], player, line), _point(letters[i + 1], player, line), False)
+        (
+            point_of_letter(letters[i], player, line),
+            point_of_letter(letters[i + 1], player, line),
+            False,
+        )
         for i in range(0, len(letters), 2)
     ]
     for s, t, _ in segments:
