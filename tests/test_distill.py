@@ -108,12 +108,13 @@ def test_decision_groups_are_the_plays_of_one_roll(
         explore: float = 0.0,
         choose: Choose | None = None,
         opponent: Choose | None = None,
+        dances: bool = False,
     ) -> object:
         def record(after: np.ndarray, eq: np.ndarray, best: int) -> None:
             seen.append({tuple(int(v) for v in row) for row in after})
             visit(after, eq, best)
 
-        return play(rng, judge, record, explore, choose, opponent)
+        return play(rng, judge, record, explore, choose, opponent, dances)
 
     monkeypatch.setattr(distill, "greedy_game", spy)
     boards, _, groups = generate(searcher, 3, random.Random(9), progress=False)
@@ -269,6 +270,25 @@ def test_command_line_explores_on_request(tmp_path: Path) -> None:
     with pytest.raises(ExploreError):
         main([*args, "--out", str(bad), "--explore", "1.5"])
     assert not bad.exists()
+
+
+def test_command_line_keeps_the_positions_after_a_dance_on_request(tmp_path: Path) -> None:
+    """``--dances`` keeps, besides every position kept without it (the same games), the
+    position after each lost turn (mostly a checker that cannot enter; the other side on
+    roll), labelled as the rest."""
+    w, _, a, b = _plain_and(
+        tmp_path, 3, ["--games", "4", "--seed", "2", "--plies", "0"], "--dances"
+    )
+    plain = [tuple(r) for r in a["boards"].tolist()]
+    more = [tuple(r) for r in b["boards"].tolist()]
+    extra = [r for r in more if r not in plain]
+    assert len(extra) >= 2 and len(more) == len(plain) + len(extra)
+    assert [r for r in more if r in plain] == plain
+    rolls = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]
+    for r in extra:  # the side not on roll had a roll it could not play
+        assert any(not Position(r).flip().legal_moves(roll) for roll in rolls)
+    ev = CompositeEvaluator(NetPair.load(w), BearoffDatabase.load())
+    assert np.allclose(b["probs"], ev.evaluate(b["boards"].astype(np.int64)), atol=1e-6)
 
 
 def test_command_line_plays_against_an_opponent_on_request(tmp_path: Path) -> None:

@@ -3,6 +3,8 @@ on request."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 
 import numpy as np
@@ -155,3 +157,33 @@ def test_a_share_that_is_not_a_probability_is_refused_before_any_dice(explore: f
     with pytest.raises(ExploreError):
         greedy_games(rng, judge, 2, explore=explore)
     assert rng.getstate() == before
+
+
+def test_dances_show_each_lost_turn_and_leave_the_games_as_they_were() -> None:
+    """With ``dances`` each turn without a legal play is shown to ``visit`` as the one board
+    after it: the same position, the other side on roll (and, mostly, the dancer's checker
+    still on the bar).  The games (dice and plays) are those played without it."""
+
+    def visit(
+        after: np.ndarray, eq: np.ndarray, best: int, into: list[list[tuple[int, ...]]]
+    ) -> None:
+        assert len(after) == len(eq) and 0 <= best < len(after)
+        into.append([tuple(row) for row in after.tolist()])
+
+    dances = on_bar = 0
+    for seed in range(8):
+        seen: dict[bool, list[list[tuple[int, ...]]]] = {True: [], False: []}
+        games = {}
+        for on in (True, False):
+            games[on], _ = greedy_game(
+                random.Random(seed), judge, functools.partial(visit, into=seen[on]), 0.3, dances=on
+            )
+        assert games[True] == games[False]
+        states = games[True]
+        lost = [b for a, b in itertools.pairwise(states) if Position(a).flip().board == b]
+        extra = [v for v in seen[True] if v not in seen[False]]
+        assert len(seen[True]) == len(seen[False]) + len(lost)
+        assert extra == [[b] for b in lost]
+        dances += len(lost)
+        on_bar += sum(b[0] < 0 for b in lost)
+    assert dances >= 3 and on_bar >= dances / 2

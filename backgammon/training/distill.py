@@ -192,6 +192,7 @@ def generate(
     play_plies: int = 0,
     opponent: Choose | None = None,
     backend: Backend | None = None,
+    dances: bool = False,
 ) -> Generated:
     """Self-play ``games`` at 0-ply; return the boards met (side on roll), their
     probabilities at ``plies`` (1 or 2; 0, the net's own, is an anchor that holds a fit
@@ -211,8 +212,11 @@ def generate(
     (:func:`~backgammon.training.selfplay.greedy_game`); ``play_plies`` the depth at which the
     games choose their plays (the position played into is then the search's choice, the
     others still among the best at 0-ply); ``opponent`` plays one side of each game in place
-    of the searcher (positions from both sides' plays are kept).  Positions are labelled in
-    batches of at least ``chunk``; rollouts run on ``backend`` (see :func:`rolled_out`)."""
+    of the searcher (positions from both sides' plays are kept); ``dances`` also keeps the
+    position after each turn without a legal play (mostly a checker left on the bar, the
+    other side on roll: where a blitz doubles, which self-play otherwise never keeps).
+    Positions are labelled in batches of at least ``chunk``; rollouts run on ``backend``
+    (see :func:`rolled_out`)."""
     out_boards: list[IntArray] = []
     out_probs: list[FloatArray] = []
     pending: list[Position] = []
@@ -262,7 +266,13 @@ def generate(
 
     for game in range(games):
         greedy_game(
-            rng, searcher.probs_after, keep, explore, search if play_plies else None, opponent
+            rng,
+            searcher.probs_after,
+            keep,
+            explore,
+            search if play_plies else None,
+            opponent,
+            dances,
         )
         if len(pending) >= chunk:
             flush()
@@ -436,6 +446,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--opponent",
         help="a player (pubeval) or weights file (its 0-ply) playing one side of each game",
     )
+    g.add_argument(
+        "--dances",
+        action="store_true",
+        help="also keep the position after each turn a side cannot play (a blitz's cube)",
+    )
     _add_backend_arguments(g)
     r = sub.add_parser("relabel", help="roll out the labels 0-ply disagrees with most")
     r.add_argument("--weights", type=Path, required=True)
@@ -536,6 +551,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             play_plies=args.play_plies,
             opponent=None if args.opponent is None else opponent_chooser(args.opponent),
             backend=backend,
+            dances=args.dances,
         )
         np.savez_compressed(args.out, **made._asdict())
         print(f"saved {len(made.boards)} positions to {args.out}")

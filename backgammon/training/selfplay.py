@@ -11,7 +11,7 @@ import numpy.typing as npt
 from backgammon.core.position import Position
 from backgammon.core.values import Move
 from backgammon.players.base import Player
-from backgammon.players.encode import after_boards_many
+from backgammon.players.encode import after_boards_many, boards_array
 from backgammon.players.probabilities import cubeless_equity
 
 __all__ = [
@@ -30,7 +30,7 @@ Judge = Callable[[IntArray], FloatArray]
 """Probabilities of boards just played, for the side that played them."""
 Visit = Callable[[IntArray, FloatArray, int], None]
 """Sees each choice: the boards after every play (opponent on roll), their equities, the
-index chosen."""
+index chosen (and, on request, each lost turn: the one board after it)."""
 Choose = Callable[[Position, tuple[int, int], list[Move], int], int]
 """Chooses a play in place of the judge's best: the position, the dice, the legal plays and
 the index of the judge's best; returns the index played."""
@@ -65,6 +65,7 @@ def greedy_game(
     explore: float = 0.0,
     choose: Choose | None = None,
     opponent: Choose | None = None,
+    dances: bool = False,
 ) -> tuple[list[tuple[int, ...]], FloatArray]:
     """One game from the opening, each side choosing the play of highest cubeless equity by
     ``judge`` (the first on ties), dice from ``rng``; with probability ``explore`` a turn
@@ -72,11 +73,14 @@ def greedy_game(
     that the games also meet positions the net's own choices avoid; ``choose`` (a deeper
     search, say) picks the plays in place of the judge's best; ``opponent`` plays one side
     of the game instead (which one is drawn from ``rng`` after the opening roll), so that
-    the games meet the positions another player's style leads to.  Returns the boards met,
+    the games meet the positions another player's style leads to; with ``dances`` ``visit``
+    also sees each turn without a legal play, as the one board after it (the same position,
+    the opponent on roll; mostly a checker left on the bar: a blitz's cube decision, which
+    no play leads to).  Returns the boards met,
     each from its side on roll and the last one before the game ended, and the final
     ``judge`` output of the winning play (the winner's exact result when ``judge`` knows
     finished games)."""
-    return greedy_games(rng, judge, 1, visit, explore, choose, opponent)[0]
+    return greedy_games(rng, judge, 1, visit, explore, choose, opponent, dances)[0]
 
 
 def greedy_games(
@@ -87,6 +91,7 @@ def greedy_games(
     explore: float = 0.0,
     choose: Choose | None = None,
     opponent: Choose | None = None,
+    dances: bool = False,
 ) -> list[tuple[list[tuple[int, ...]], FloatArray]]:
     """``count`` games of :func:`greedy_game` played side by side, so that the candidate
     plays of all of them go through ``judge`` in one call (the dice, and the draws of
@@ -124,6 +129,12 @@ def greedy_games(
                 if explore and rng.random() < explore:
                     i = rng.randrange(len(moves))
                 best[g] = (moves[i], probs[lo + i])
+        stuck = [g for g, moves in plays if not moves]
+        if visit is not None and dances and stuck:
+            after = boards_array(positions[g].flip().board for g in stuck)
+            eq = cubeless_equity(judge(after))
+            for k in range(len(stuck)):
+                visit(after[k : k + 1], eq[k : k + 1], 0)
         still = []
         for g in active:
             pos = positions[g]

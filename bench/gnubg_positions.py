@@ -1,0 +1,61 @@
+"""Cube-window positions from gnubg's self-play, to be rolled out as labels.
+
+    python bench/gnubg_positions.py --games 60 --seed 30000 --out positions.npz
+    backgammon distill relabel --weights backgammon/players/data/weights.npz \\
+        --data positions.npz --share 1 --rollout-trials 72 --truncate 0 --out labels.npz
+
+Our own games (``distill generate --cube-window``) meet the positions our bot plays into;
+the matches players bring to the judge, and ``bench/cube_agreement.py``, meet those of other
+players.  This keeps, from games of gnubg 0-ply against itself with a random play now and
+then (``tests/gnubg_reference.played_game_cases``), each position whose side on roll our
+0-ply net gives ``--window`` to win, bear-offs left out (the database is exact there).
+The file has the layout of ``distill generate``'s, the labels our net's own 0-ply ones
+until ``relabel --share 1`` rolls every position out.  Seeds from 30000 up: the benches'
+own seeds are below 3000.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from gnubg_reference import played_game_cases
+
+from backgammon.players.bearoff import is_bearoff
+from backgammon.players.encode import boards_array
+from backgammon.players.neural import NeuralPlayer
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=60)
+    ap.add_argument("--seed", type=int, default=30000)
+    ap.add_argument("--window", type=float, nargs=2, default=(0.55, 0.92), metavar=("LO", "HI"))
+    ap.add_argument("--out", type=Path, required=True)
+    args = ap.parse_args()
+    seen: set[tuple[int, ...]] = set()
+    boards = []
+    for pos, _, _ in played_game_cases(args.games, seed=args.seed):
+        if not pos.is_game_over() and pos.board not in seen:
+            seen.add(pos.board)
+            boards.append(pos.board)
+    b = boards_array(boards)
+    probs = NeuralPlayer().evaluator.evaluate(b)
+    keep = ~is_bearoff(b) & (probs[:, 0] >= args.window[0]) & (probs[:, 0] <= args.window[1])
+    np.savez_compressed(
+        args.out,
+        boards=b[keep].astype(np.int8),
+        probs=probs[keep].astype(np.float32),
+        groups=np.arange(int(keep.sum()), dtype=np.int64),
+    )
+    print(f"{int(keep.sum())} of {len(b)} positions from {args.games} games kept: {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
