@@ -8,7 +8,8 @@ Our own games (``distill generate --cube-window``) meet the positions our bot pl
 the matches players bring to the judge, and ``bench/cube_agreement.py``, meet those of other
 players.  This keeps, from games of gnubg 0-ply against itself with a random play now and
 then (``tests/gnubg_reference.played_game_cases``), each position whose side on roll our
-0-ply net gives ``--window`` to win, bear-offs left out (the database is exact there).
+0-ply net or gnubg's gives ``--window`` to win (ours alone would pass over the positions it
+misjudges most), bear-offs left out (the database is exact there).
 The file has the layout of ``distill generate``'s, the labels our net's own 0-ply ones
 until ``relabel --share 1`` rolls every position out.  Seeds from 30000 up: the benches'
 own seeds are below 3000.
@@ -24,7 +25,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from gnubg_reference import played_game_cases
+import gnubg_nn
+from gnubg_reference import played_game_cases, to_gnubg
 
 from backgammon.players.bearoff import is_bearoff
 from backgammon.players.encode import boards_array
@@ -38,15 +40,19 @@ def main() -> int:
     ap.add_argument("--window", type=float, nargs=2, default=(0.55, 0.92), metavar=("LO", "HI"))
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
+    lo, hi = args.window
     seen: set[tuple[int, ...]] = set()
-    boards = []
+    boards, theirs = [], []
     for pos, _, _ in played_game_cases(args.games, seed=args.seed):
         if not pos.is_game_over() and pos.board not in seen:
             seen.add(pos.board)
             boards.append(pos.board)
+            theirs.append(gnubg_nn.probabilities(to_gnubg(pos), 0)[0])
     b = boards_array(boards)
     probs = NeuralPlayer().evaluator.evaluate(b)
-    keep = ~is_bearoff(b) & (probs[:, 0] >= args.window[0]) & (probs[:, 0] <= args.window[1])
+    gnubg_win = np.array(theirs)
+    window = ((probs[:, 0] >= lo) & (probs[:, 0] <= hi)) | ((gnubg_win >= lo) & (gnubg_win <= hi))
+    keep = ~is_bearoff(b) & window
     np.savez_compressed(
         args.out,
         boards=b[keep].astype(np.int8),
