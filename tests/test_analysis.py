@@ -27,6 +27,7 @@ from backgammon.judging.analysis import (
     analyse,
     mat_rows,
 )
+from backgammon.judging.evaluate import best_plays
 from backgammon.judging.results import THRESHOLDS, Judged, MarkError, mark, review_json
 from backgammon.play.match import Match
 from backgammon.players.cube import (
@@ -161,7 +162,7 @@ def test_crawford_hint_differs_from_the_money_hint(net: NeuralPlayer) -> None:
     for _ in range(60):
         dice = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
         crawford = net.ranked_moves(pos, dice, state)
-        money = net.ranked_moves(pos, dice, CubeState())
+        money = best_plays(net, pos, dice)  # the money hint's order: cubeful, centred cube
         if len(crawford) > 1:
             laws = [_crawford_mwc(r.probabilities.array()) for r in crawford]
             assert [r.mwc for r in crawford] == pytest.approx(laws)
