@@ -9,7 +9,9 @@ the matches players bring to the judge, and ``bench/cube_agreement.py``, meet th
 players.  This keeps, from games of gnubg 0-ply against itself with a random play now and
 then (``tests/gnubg_reference.played_game_cases``), each position whose side on roll our
 0-ply net or gnubg's gives ``--window`` to win (ours alone would pass over the positions it
-misjudges most), bear-offs left out (the database is exact there).
+misjudges most), bear-offs left out (the database is exact there); ``--only crashed`` keeps
+the crashed ones alone, where our net is furthest from gnubg's 2-ply (some 8% of the window:
+run ten times the games for a file of the same size).
 The file has the layout of ``distill generate``'s, the labels our net's own 0-ply ones
 until ``relabel --share 1`` rolls every position out.  Seeds from 30000 up: the benches'
 own seeds are below 3000.
@@ -29,7 +31,7 @@ import gnubg_nn
 from gnubg_reference import played_game_cases, to_gnubg
 
 from backgammon.players.bearoff import is_bearoff
-from backgammon.players.encode import boards_array
+from backgammon.players.encode import boards_array, class_masks
 from backgammon.players.neural import NeuralPlayer
 
 
@@ -38,6 +40,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--seed", type=int, default=30000)
     ap.add_argument("--window", type=float, nargs=2, default=(0.55, 0.92), metavar=("LO", "HI"))
+    ap.add_argument("--only", choices=("contact", "crashed", "race"), default=None)
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     lo, hi = args.window
@@ -53,6 +56,8 @@ def main() -> int:
     gnubg_win = np.array(theirs)
     window = ((probs[:, 0] >= lo) & (probs[:, 0] <= hi)) | ((gnubg_win >= lo) & (gnubg_win <= hi))
     keep = ~is_bearoff(b) & window
+    if args.only is not None:
+        keep &= class_masks(b)[args.only]
     np.savez_compressed(
         args.out,
         boards=b[keep].astype(np.int8),
