@@ -129,8 +129,8 @@ def greedy_games(
                 if explore and rng.random() < explore:
                     i = rng.randrange(len(moves))
                 best[g] = (moves[i], probs[lo + i])
-        stuck = [g for g, moves in plays if not moves] if visit is not None and dances else []
-        if stuck:
+        stuck = [g for g, moves in plays if not moves] if dances else []
+        if visit is not None and stuck:
             after = boards_array(positions[g].flip().board for g in stuck)
             eq = cubeless_equity(judge(after))
             for k in range(len(stuck)):
