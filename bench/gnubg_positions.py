@@ -11,7 +11,10 @@ then (``tests/gnubg_reference.played_game_cases``), each position whose side on 
 0-ply net or gnubg's gives ``--window`` to win (ours alone would pass over the positions it
 misjudges most), bear-offs left out (the database is exact there); ``--only crashed`` keeps
 the crashed ones alone, where our net is furthest from gnubg's 2-ply (some 8% of the window:
-run ten times the games for a file of the same size).
+run ten times the games for a file of the same size).  ``--plays`` keeps instead, at each
+contact roll where our 0-ply's best play and gnubg 0-ply's differ, the positions after both
+(the opponent on roll): where the two nets part on a play, which the judge of gnubg's
+matches meets at every such decision, and a rollout says which is right.
 The file has the layout of ``distill generate``'s, the labels our net's own 0-ply ones
 until ``relabel --share 1`` rolls every position out.  Seeds from 30000 up: the benches'
 own seeds are below 3000.
@@ -31,7 +34,7 @@ import gnubg_nn
 from gnubg_reference import played_game_cases, to_gnubg
 
 from backgammon.players.bearoff import is_bearoff
-from backgammon.players.encode import boards_array, class_masks
+from backgammon.players.encode import boards_array, class_masks, is_race
 from backgammon.players.neural import NeuralPlayer
 
 
@@ -41,8 +44,11 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=30000)
     ap.add_argument("--window", type=float, nargs=2, default=(0.55, 0.92), metavar=("LO", "HI"))
     ap.add_argument("--only", choices=("contact", "crashed", "race"), default=None)
+    ap.add_argument("--plays", action="store_true", help="positions after disputed plays")
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
+    if args.plays:
+        return disputed_plays(args.games, args.seed, args.out)
     lo, hi = args.window
     seen: set[tuple[int, ...]] = set()
     boards, theirs = [], []
@@ -65,6 +71,40 @@ def main() -> int:
         groups=np.arange(int(keep.sum()), dtype=np.int64),
     )
     print(f"{int(keep.sum())} of {len(b)} positions from {args.games} games kept: {args.out}")
+    return 0
+
+
+def disputed_plays(games: int, seed: int, out: Path) -> int:
+    """Save the positions after our 0-ply's and gnubg 0-ply's best plays wherever the two
+    differ in a contact position of gnubg's games (``--plays``)."""
+    bot = NeuralPlayer(plies=0)
+    seen: set[tuple[int, ...]] = set()
+    boards: list[tuple[int, ...]] = []
+    rolls = 0
+    for pos, d1, d2 in played_game_cases(games, seed=seed):
+        if pos.is_game_over() or is_race(boards_array([pos.board]))[0]:
+            continue
+        ranked = bot.ranked_moves(pos, (d1, d2))
+        if len(ranked) < 2:
+            continue
+        rolls += 1
+        steps = gnubg_nn.best_move(to_gnubg(pos), d1, d2)
+        theirs = pos.play([(s, t, False) for s, t in steps]).board
+        ours = pos.play(ranked[0].move).board
+        for b in (ours, theirs) if ours != theirs else ():
+            if b not in seen:
+                seen.add(b)
+                boards.append(b)
+    b = boards_array(boards)
+    keep = ~is_race(b)
+    probs = bot.evaluator.evaluate(b)
+    np.savez_compressed(
+        out,
+        boards=b[keep].astype(np.int8),
+        probs=probs[keep].astype(np.float32),
+        groups=np.arange(int(keep.sum()), dtype=np.int64),
+    )
+    print(f"{int(keep.sum())} positions after plays disputed at {rolls} rolls: {out}")
     return 0
 
 
