@@ -447,6 +447,23 @@ def test_rollout_labels_are_each_positions_own_rollout(net_file: str) -> None:
     assert rolled_out([], settings, net_file).shape == (0, 5)
 
 
+def test_rollout_labels_do_not_depend_on_how_many_positions_share_a_job(
+    net_file: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Positions go in jobs of ROLLOUT_POSITIONS (memory grows with a job's positions) and
+    get the same labels however they are split."""
+    pos, sample = Position.initial(), []
+    for dice in [(3, 1), (6, 4), (5, 5), (2, 1), (6, 6)]:
+        pos = pos.play(pos.legal_moves(dice)[0])
+        sample.append(pos)
+    settings = RolloutSettings(trials=4, truncate=3, batch=4, seed=3)
+    whole = rolled_out(sample, settings, net_file)
+    monkeypatch.setattr(distill, "ROLLOUT_POSITIONS", 2)
+    split = rolled_out(sample, settings, net_file)
+    assert split.shape == (5, 5)
+    assert np.allclose(split, whole, atol=1e-12)
+
+
 def test_rollout_labels_are_the_same_on_any_backend(net_file: str) -> None:
     """Trial i's dice depend on the seed and i alone, so labels rolled out in other batches
     on other processes are the same (to float32 rounding: the nets judge other batches)."""

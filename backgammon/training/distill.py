@@ -66,6 +66,7 @@ from backgammon.training.nets import widen, with_inputs
 from backgammon.training.selfplay import Choose, greedy_game, player_chooser
 
 __all__ = [
+    "ROLLOUT_POSITIONS",
     "Generated",
     "RelabelError",
     "gammon_race_mask",
@@ -153,6 +154,12 @@ def two_ply(searcher: Searcher, positions: Sequence[Position], chunk: int = 1) -
     return out
 
 
+ROLLOUT_POSITIONS = 256
+"""Positions rolled out in one lockstep job by :func:`rolled_out`: every trial of a batch
+of each looks at all 21 rolls' plays at once, so a few thousand positions would ask for
+gigabytes (a 2,077-position file failed so); the labels do not depend on it."""
+
+
 def rolled_out(
     positions: Sequence[Position],
     settings: RolloutSettings,
@@ -164,14 +171,18 @@ def rolled_out(
     one job, each getting what a rollout of it alone would give (trial i's dice are the
     same for every position).  The settings' batches of trials run on ``backend`` (local
     processes or a Ray cluster; None: in this process): the labels are the same, to float32
-    rounding."""
+    rounding.  Positions go in jobs of :data:`ROLLOUT_POSITIONS`, which bounds the memory."""
     if not positions:
         return np.empty((0, 5))
     plain = dataclasses.replace(settings, cubeful=False, target_se=None)
-    cands = tuple(Candidate("", p.board, False, CubeState()) for p in positions)
-    job = RolloutJob(cands, plain, weights=weights)
-    parts = [r.probs for r in (backend or InProcess()).run(job, batches(plain))]
-    return np.asarray(np.concatenate(parts, axis=1).mean(axis=1))
+    out = []
+    for lo in range(0, len(positions), ROLLOUT_POSITIONS):
+        part = positions[lo : lo + ROLLOUT_POSITIONS]
+        cands = tuple(Candidate("", p.board, False, CubeState()) for p in part)
+        job = RolloutJob(cands, plain, weights=weights)
+        parts = [r.probs for r in (backend or InProcess()).run(job, batches(plain))]
+        out.append(np.concatenate(parts, axis=1).mean(axis=1))
+    return np.asarray(np.concatenate(out))
 
 
 def generate(
