@@ -167,11 +167,11 @@ def rolled_out(
     backend: Backend | None = None,
 ) -> FloatArray:
     """Cubeless probabilities of each position for its side on roll, rolled out by the
-    lockstep engine with the nets in ``weights`` (None: the shipped ones): all positions in
-    one job, each getting what a rollout of it alone would give (trial i's dice are the
-    same for every position).  The settings' batches of trials run on ``backend`` (local
-    processes or a Ray cluster; None: in this process): the labels are the same, to float32
-    rounding.  Positions go in jobs of :data:`ROLLOUT_POSITIONS`, which bounds the memory."""
+    lockstep engine with the nets in ``weights`` (None: the shipped ones): up to
+    :data:`ROLLOUT_POSITIONS` positions in one job (which bounds the memory), each getting
+    what a rollout of it alone would give (trial i's dice are the same for every position).
+    The settings' batches of trials run on ``backend`` (local processes or a Ray cluster;
+    None: in this process): the labels are the same, to float32 rounding."""
     if not positions:
         return np.empty((0, 5))
     plain = dataclasses.replace(settings, cubeful=False, target_se=None)
