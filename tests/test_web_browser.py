@@ -798,10 +798,11 @@ def test_the_bots_turn_stays_in_sight_and_the_log_is_by_the_board(
     page.click("#btn-roll")
     page.wait_for_function(f"state.seq > {seq}")
     page.wait_for_timeout(300)
-    assert page.locator("#board g.dice.played").count() == 0
-    assert page.locator("#board g.moved").count() == 0
-    # Item 18: the dice a step has used are drawn faded (doubles: one die per two steps).
     s = page_state(page)
+    if "move" in s["actions"]:  # a dance would have the bot play again, drawn as played
+        assert page.locator("#board g.dice.played").count() == 0
+        assert page.locator("#board g.moved").count() == 0
+    # Item 18: the dice a step has used are drawn faded (doubles: one die per two steps).
     if "move" in s["actions"] and s["plays"][0]:
         play = max(s["plays"], key=len)
         made = 2 if s["dice"][0] == s["dice"][1] and len(play) >= 2 else 1
