@@ -14,7 +14,8 @@ the crashed ones alone, where our net is furthest from gnubg's 2-ply (some 8% of
 run ten times the games for a file of the same size).  ``--plays`` keeps instead, at each
 contact roll where our 0-ply's best play and gnubg 0-ply's differ, the positions after both
 (the opponent on roll): where the two nets part on a play, which the judge of gnubg's
-matches meets at every such decision, and a rollout says which is right.
+matches meets at every such decision, and a rollout says which is right; the two of a roll
+share a decision group, which ``distill fit --rank`` and ``bench/disputed_plays.py`` use.
 The file has the layout of ``distill generate``'s, the labels our net's own 0-ply ones
 until ``relabel --share 1`` rolls every position out.  Seeds from 30000 up: the benches'
 own seeds are below 3000.
@@ -76,10 +77,12 @@ def main() -> int:
 
 def disputed_plays(games: int, seed: int, out: Path) -> int:
     """Save the positions after our 0-ply's and gnubg 0-ply's best plays wherever the two
-    differ in a contact position of gnubg's games (``--plays``)."""
+    differ in a contact position of gnubg's games (``--plays``); the two of one roll share a
+    decision group, so that ``distill fit --rank`` weighs the difference between them."""
     bot = NeuralPlayer(plies=0)
     seen: set[tuple[int, ...]] = set()
     boards: list[tuple[int, ...]] = []
+    rolls_of: list[int] = []
     rolls = 0
     for pos, d1, d2 in played_game_cases(games, seed=seed):
         if pos.is_game_over() or is_race(boards_array([pos.board]))[0]:
@@ -95,6 +98,7 @@ def disputed_plays(games: int, seed: int, out: Path) -> int:
             if b not in seen:
                 seen.add(b)
                 boards.append(b)
+                rolls_of.append(rolls)
     b = boards_array(boards)
     keep = ~is_race(b)
     probs = bot.evaluator.evaluate(b)
@@ -102,7 +106,7 @@ def disputed_plays(games: int, seed: int, out: Path) -> int:
         out,
         boards=b[keep].astype(np.int8),
         probs=probs[keep].astype(np.float32),
-        groups=np.arange(int(keep.sum()), dtype=np.int64),
+        groups=np.array(rolls_of, dtype=np.int64)[keep],
     )
     print(f"{int(keep.sum())} positions after plays disputed at {rolls} rolls: {out}")
     return 0
