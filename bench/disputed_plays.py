@@ -8,10 +8,10 @@ rolled out by our bot to the end.  For every such pair this prints how often a n
 the two plays as the rollouts do (on the pairs the rollouts part by more than 0.04 of
 cubeless money equity) and how far its difference between them is from the rollouts'
 (rms, and the mean absolute error), for gnubg's 0-ply net (gnubg-nn) beside ours (the
-shipped weights, or each ``--weights``).  Our 0-ply and gnubg's disagree on every pair by
-construction, so on the shipped net the two orders add up to one; a net fitted to other
-files is judged on a file it was not fitted to.  What the judge of a match meets is these
-differences: a play's error is one.
+shipped weights, or each ``--weights``).  The net that chose the plays (stage 15's) and
+gnubg's disagree on every pair by construction, so for it the two orders add up to one; a
+net fitted to some of the files is judged on one it was not fitted to.  What the judge of a
+match meets is these differences: a play's error is one.
 """
 
 from __future__ import annotations
