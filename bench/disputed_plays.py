@@ -29,15 +29,10 @@ from gnubg_reference import to_gnubg
 
 from backgammon.core.position import Position
 from backgammon.players.neural import NeuralPlayer
-from backgammon.players.probabilities import MONEY_WEIGHTS
+from backgammon.players.probabilities import cubeless_equity
 
 CLEAR = 0.04
 """Pairs whose rollouts differ by more than this (cubeless money equity) count for order."""
-
-
-def _equity(probs: np.ndarray) -> np.ndarray:
-    weights, constant = MONEY_WEIGHTS
-    return np.asarray(probs @ weights + constant)
 
 
 def pairs(groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -50,7 +45,7 @@ def pairs(groups: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def report(name: str, probs: np.ndarray, truth: np.ndarray, i: np.ndarray, j: np.ndarray) -> None:
     """One line: order agreement, difference rms and mean absolute error against ``truth``."""
-    eq = _equity(probs)
+    eq = cubeless_equity(probs)
     diff = eq[i] - eq[j]
     err = diff - truth
     clear = np.abs(truth) > CLEAR
@@ -71,7 +66,7 @@ def main() -> int:
     i, j = pairs(groups)
     if not len(i):
         raise SystemExit(f"{args.labels} holds no pairs of plays (decision groups of two)")
-    truth = _equity(labels.astype(np.float64))
+    truth = cubeless_equity(labels.astype(np.float64))
     truth = truth[i] - truth[j]
     print(f"{len(i)} pairs of plays, {int(np.sum(np.abs(truth) > CLEAR))} clear, {args.labels}")
     theirs = [gnubg_nn.probabilities(to_gnubg(Position(list(b))), 0) for b in boards]
