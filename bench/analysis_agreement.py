@@ -4,6 +4,7 @@
     python bench/analysis_agreement.py --noise 0 --play-plies 2 --gnubg-ply 0  # gnubg at its best
     python bench/analysis_agreement.py --verify "very bad"  # our very bad marks rolled out
     python bench/analysis_agreement.py --weights stage14.npz  # a net not shipped
+    python bench/analysis_agreement.py --matches 24 --compare stage14.npz  # two nets, paired
 
 Debian's gnubg plays ``--matches`` matches against itself, each side with its own random
 evaluation noise (0 to 0.1, so error rates range widely), analyses each at 2-ply and saves
@@ -19,6 +20,12 @@ its own 2-ply analysis rates near 0 mEMG: then every error and very bad mark we 
 gnubg's 2-ply would not (also printed: the very bad marks and mean error rates, with gnubg's
 re-analysis at our ply beside them).  The default run takes a few minutes;
 ``--matches 30 --length 5 --ply 2`` is the full one.
+
+A few large decisions move a player's rate, so the mean absolute difference comes with its
+standard error over the matches (the sampling error of the files, not of our judge); with
+``--compare W`` a second net analyses the same files and the difference of the two nets'
+mean absolute differences is printed with its paired standard error, which tells whether
+one net judges nearer gnubg's 2-ply or the files merely differ.
 """
 
 from __future__ import annotations
@@ -181,6 +188,20 @@ def gnubg_marks(text: str, record: MatchFile) -> dict[tuple[int, int, int, str],
     return marks
 
 
+def mean_abs_difference(
+    theirs: np.ndarray, ours: np.ndarray, base: np.ndarray | None = None
+) -> tuple[float, float]:
+    """The mean absolute difference of per-player rates (two players a match, in file order)
+    and its standard error over the matches; with ``base``, the same for ``ours`` less
+    ``base`` match by match (the paired comparison of two judges of the same files)."""
+    per_match = np.abs(ours - theirs).reshape(-1, 2).sum(axis=1) / 2.0
+    if base is not None:
+        per_match = per_match - np.abs(base - theirs).reshape(-1, 2).sum(axis=1) / 2.0
+    n = len(per_match)
+    se = float(per_match.std(ddof=1) / np.sqrt(n)) if n > 1 else float("nan")
+    return float(per_match.mean()), se
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--matches", type=int, default=6)
@@ -206,9 +227,12 @@ def main() -> int:
         "--gnubg-ply", type=int, default=None, help="gnubg's re-analysis depth (ours by default)"
     )
     ap.add_argument("--weights", type=Path, default=None, help="a .npz other than the shipped one")
+    ap.add_argument("--compare", type=Path, default=None, help="a second net on the same files")
     args = ap.parse_args()
     options = {} if args.prune is None else {"prune": args.prune}
     bot = NeuralPlayer(0, weights=args.weights, **options)
+    other = None if args.compare is None else NeuralPlayer(0, weights=args.compare, **options)
+    compared: list[float] = []
     theirs: list[float] = []
     ours: list[float] = []
     totals = np.zeros((2, 2))  # gnubg's and ours: checker plays, cube decisions (EMG)
@@ -241,6 +265,10 @@ def main() -> int:
                         f"{d.error_emg:.3f} EMG"
                     )
             decisions += len(result.decisions)
+            if other is not None:
+                again = analyse(record, other, args.ply, verify=args.verify)
+                by_name = {p.name: 1000.0 * p.overall_rate for p in again.players}
+                compared += [by_name[record.players[0]], by_name[record.players[1]]]
             for key, word in gnubg_marks(text, record).items():
                 if word == "very bad":
                     very_bad += 1
@@ -273,7 +301,17 @@ def main() -> int:
     )
     print(f"per-player error rates (mEMG): gnubg {np.round(t, 1).tolist()}")
     print(f"                               ours  {np.round(o, 1).tolist()}")
-    print(f"correlation {corr:.3f}, mean absolute difference {np.abs(t - o).mean():.1f} mEMG")
+    mad, se = mean_abs_difference(t, o)
+    print(
+        f"correlation {corr:.3f}, mean absolute difference {mad:.2f} mEMG (standard error {se:.2f})"
+    )
+    if other is not None:
+        c = np.array(compared)
+        diff, paired = mean_abs_difference(t, c, o)
+        print(
+            f"--compare {args.compare}: mean absolute difference {mean_abs_difference(t, c)[0]:.2f}"
+            f" mEMG ({diff:+.2f} from ours, paired standard error {paired:.2f})"
+        )
     share = 100.0 * matched / very_bad if very_bad else float("nan")
     print(f"gnubg's very bad marks we mark bad or very bad: {matched}/{very_bad} ({share:.0f}%)")
     print(
