@@ -267,8 +267,8 @@ def main() -> int:
             decisions += len(result.decisions)
             if other is not None:
                 again = analyse(record, other, args.ply, verify=args.verify)
-                by_name = {p.name: 1000.0 * p.overall_rate for p in again.players}
-                compared += [by_name[record.players[0]], by_name[record.players[1]]]
+                rates_of = {p.name: 1000.0 * p.overall_rate for p in again.players}
+                compared += [rates_of[name] for name in record.players]
             for key, word in gnubg_marks(text, record).items():
                 if word == "very bad":
                     very_bad += 1
