@@ -221,8 +221,11 @@ def state_from_xgid(text: str, rules: Rules | None = None) -> MatchState:
     elif rules.match_length != length:
         raise MatchError(f"the XGID's match length {x.match_length} disagrees with the rules")
     phase = Phase.DOUBLED if x.cube_action else Phase.MOVE if x.dice else Phase.ROLL
+    resumed = None
     if length is not None and max(x.score) >= length:
         phase = Phase.OVER  # an XGID has no game state: a won match is over
+        if x.cube_action:  # ended by resigning instead of answering a double, kept as written
+            resumed = Phase.DOUBLED
     return _checked_state(
         rules=rules,
         position=x.position,
@@ -233,6 +236,7 @@ def state_from_xgid(text: str, rules: Rules | None = None) -> MatchState:
         cube_owner=x.cube_owner,
         beavers="DBR".index(x.cube_action) if x.cube_action else 0,
         resigned=0,
+        resumed=resumed,
         score=x.score,
         crawford=x.crawford,
     )
