@@ -26,28 +26,50 @@ standard error over the matches (the sampling error of the files, not of our jud
 ``--compare W`` a second net analyses the same files and the difference of the two nets'
 mean absolute differences is printed with its paired standard error, which tells whether
 one net judges nearer gnubg's 2-ply or the files merely differ.
+
+``--players ours`` has our 0-ply bot play the matches instead, each side with a noise drawn
+as gnubg's players' (gnubg adds it to each of its five outputs, about sqrt(8) times as much
+to the equity, so :class:`NoisyBot` adds that to each play's and cube action's value), and
+gnubg analyses them at 2-ply: each program's judge measured on the other's play as well as
+its own.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import re
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
+from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from records_helpers import run_gnubg
 
 from backgammon import Position
+from backgammon.cli.reader import Reader
+from backgammon.cli.records import write_mat
+from backgammon.cli.session import PlayOptions, Session
+from backgammon.core.values import Move
 from backgammon.judging.analysis import analyse, mat_rows
 from backgammon.judging.results import Analysis
+from backgammon.play.dice import SeededDice
+from backgammon.play.match import Match
+from backgammon.play.rules import Rules
+from backgammon.players.cube import (
+    CubeDecision,
+    CubeState,
+    decision_from_values,
+    double_pass_value,
+    to_emg,
+)
 from backgammon.players.neural import NeuralPlayer
 from backgammon.players.probabilities import game_over_probs
 from backgammon.players.search import Searcher
@@ -108,16 +130,87 @@ def play_and_analyse(
             f"save match {path}",
             f"export match mat {path.with_suffix('.mat')}",
         ]
-        text, _ = gnubg(cmds)
-        rates = [line for line in text.splitlines() if line.startswith("Error rate mEMG")]
-        m = _RATE.match(rates[-1]) if rates else None  # the last one is the overall rate
-        if m is None or not path.exists():
-            raise SystemExit(f"gnubg did not analyse match {i}")
-        totals = [_TOTAL.match(line) for line in text.splitlines()]
-        checker, cube = [t for t in totals if t][-3:-1]  # checker, cube, overall of the match
-        sums = [-float(checker.group(1)) - float(checker.group(2))]
-        sums.append(-float(cube.group(1)) - float(cube.group(2)))
-        out.append((path, [-float(m.group(1)), -float(m.group(2))], sums))
+        out.append(_analysed(gnubg(cmds)[0], path, i))
+    return out
+
+
+def _analysed(text: str, path: Path, i: int) -> tuple[Path, list[float], list[float]]:
+    """gnubg's overall error rates and error totals of match ``i`` from its statistics."""
+    rates = [line for line in text.splitlines() if line.startswith("Error rate mEMG")]
+    m = _RATE.match(rates[-1]) if rates else None  # the last one is the overall rate
+    if m is None or not path.exists():
+        raise SystemExit(f"gnubg did not analyse match {i}")
+    totals = [_TOTAL.match(line) for line in text.splitlines()]
+    checker, cube = [t for t in totals if t][-3:-1]  # checker, cube, overall of the match
+    sums = [-float(checker.group(1)) - float(checker.group(2))]
+    sums.append(-float(cube.group(1)) - float(cube.group(2)))
+    return path, [-float(m.group(1)), -float(m.group(2))], sums
+
+
+class NoisyBot(NeuralPlayer):
+    """Our 0-ply bot choosing by values with Gaussian noise, as gnubg's noisy players do:
+    ``noise`` per output, about ``sqrt(8) * noise`` on each play's and action's EMG."""
+
+    def __init__(self, noise: float, rng: random.Random) -> None:
+        super().__init__(0)
+        self.sigma, self.rng = noise * 8**0.5, rng
+
+    def _jitter(self, value: float, cube: CubeState | None) -> float:
+        """``value`` (money equity, or MWC at a match score) with the noise in EMG added."""
+        if cube is None or cube.is_money:
+            return value + self.rng.gauss(0.0, self.sigma)
+        per_emg = 0.01 / float(np.diff(to_emg(np.array([value, value + 0.01]), cube, self.met))[0])
+        return value + self.rng.gauss(0.0, self.sigma) * per_emg
+
+    def choose_move(
+        self, position: Position, dice: Sequence[int], cube: CubeState | None = None
+    ) -> Move | None:
+        if self.sigma == 0.0 or len(position.legal_moves(dice)) <= 1:
+            return super().choose_move(position, dice, cube)
+        ranked = self.searcher.rank_cubeful(position, dice, cube, 0)
+        return max(ranked, key=lambda r: self._jitter(r[2], cube))[0]
+
+    def cube_decision(
+        self, position: Position, cube: CubeState, plies: int | None = None
+    ) -> CubeDecision:
+        if self.sigma == 0.0:
+            return super().cube_decision(position, cube, plies)
+        _, v = self.searcher.cubeful(position, [cube, cube.doubled()], 0, top=True)
+        nd, dt = (self._jitter(float(x), cube) for x in v)
+        dt *= 2.0 if cube.is_money else 1.0
+        return decision_from_values(nd, dt, double_pass_value(cube, self.met), cube)
+
+
+def our_matches(
+    folder: Path, n: int, length: int, seed: int, noises: list[float]
+) -> list[tuple[Path, list[float], list[float]]]:
+    """:class:`NoisyBot` plays ``n`` matches against itself (noises drawn from ``noises``,
+    dice from ``seed``); gnubg analyses each at 2-ply, as :func:`play_and_analyse`."""
+    rng = random.Random(seed)
+    quiet = Console(file=io.StringIO())
+    out = []
+    for i in range(n):
+        bots = tuple(NoisyBot(rng.choice(noises), random.Random(rng.random())) for _ in (0, 1))
+        names = ("ours-1", "ours-2")
+        dice = SeededDice(seed * 1_000_003 + i)
+        match = Match(rules=Rules.match(length), dice=dice)
+        options = PlayOptions(names=names, humans=frozenset())
+        session = Session(
+            match, dict(enumerate(bots)), quiet, Reader(quiet, io.StringIO()), options, dice
+        )
+        while not match.is_over:
+            session.step()
+        path = folder / f"m{i}.sgf"
+        write_mat(match, path.with_suffix(".mat"), names)
+        cmds = [
+            f"import mat {path.with_suffix('.mat')}",
+            "set analysis chequerplay evaluation plies 2",
+            "set analysis cubedecision evaluation plies 2",
+            "analyse match",
+            "show statistics match",
+            f"save match {path}",
+        ]
+        out.append(_analysed(gnubg(cmds)[0], path, i))
     return out
 
 
@@ -213,6 +306,9 @@ def main() -> int:
         "--noise", type=float, nargs="+", default=NOISES, help="gnubg players' noises to draw"
     )
     ap.add_argument("--play-plies", type=int, default=0, help="gnubg players' depth")
+    ap.add_argument(
+        "--players", choices=["gnubg", "ours"], default="gnubg", help="who plays the matches"
+    )
     ap.add_argument("--list", action="store_true", help="print each play we mark very bad")
     ap.add_argument(
         "--verify",
@@ -239,9 +335,12 @@ def main() -> int:
     very_bad = matched = our_very_bad = decisions = 0
     our_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
-        games = play_and_analyse(
-            Path(tmp), args.matches, args.length, args.seed, args.noise, args.play_plies
-        )
+        if args.players == "ours":
+            games = our_matches(Path(tmp), args.matches, args.length, args.seed, args.noise)
+        else:
+            games = play_and_analyse(
+                Path(tmp), args.matches, args.length, args.seed, args.noise, args.play_plies
+            )
         for path, rates, sums in games:
             text = path.read_text(encoding="utf-8")
             record = sgf.read_record(text)
@@ -296,7 +395,7 @@ def main() -> int:
         else float("nan")
     )
     print(
-        f"{args.matches} matches of {args.length} points, "
+        f"{args.matches} matches of {args.length} points played by {args.players}, "
         f"gnubg analysing at 2-ply, ours at {args.ply}-ply"
     )
     print(f"per-player error rates (mEMG): gnubg {np.round(t, 1).tolist()}")
