@@ -37,7 +37,6 @@ its own.
 from __future__ import annotations
 
 import argparse
-import io
 import random
 import re
 import sys
@@ -47,22 +46,17 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
-from rich.console import Console
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from records_helpers import run_gnubg
 
 from backgammon import Position
-from backgammon.cli.reader import Reader
+from backgammon.cli.commands import play_bots
 from backgammon.cli.records import write_mat
-from backgammon.cli.session import PlayOptions, Session
 from backgammon.core.values import Move
 from backgammon.judging.analysis import analyse, mat_rows
 from backgammon.judging.results import Analysis
-from backgammon.play.dice import SeededDice
-from backgammon.play.match import Match
-from backgammon.play.rules import Rules
 from backgammon.players.cube import (
     CubeDecision,
     CubeState,
@@ -149,18 +143,19 @@ def _analysed(text: str, path: Path, i: int) -> tuple[Path, list[float], list[fl
 
 class NoisyBot(NeuralPlayer):
     """Our 0-ply bot choosing by values with Gaussian noise, as gnubg's noisy players do:
-    ``noise`` per output, about ``sqrt(8) * noise`` on each play's and action's EMG."""
+    gnubg's ``noise`` per output is about ``sqrt(8) * noise`` on the equity, ``sigma`` here
+    (in EMG), and its own ``rng``, are set before each match."""
 
-    def __init__(self, noise: float, rng: random.Random) -> None:
+    def __init__(self) -> None:
         super().__init__(0)
-        self.sigma, self.rng = noise * 8**0.5, rng
+        self.sigma, self.rng = 0.0, random.Random()
 
-    def _jitter(self, value: float, cube: CubeState | None) -> float:
-        """``value`` (money equity, or MWC at a match score) with the noise in EMG added."""
+    def _scale(self, cube: CubeState | None) -> float:
+        """The noise in the units of the values at ``cube``: EMG is money equity, or an MWC
+        mapped linearly (:func:`to_emg`), so one slope converts it."""
         if cube is None or cube.is_money:
-            return value + self.rng.gauss(0.0, self.sigma)
-        per_emg = 0.01 / float(np.diff(to_emg(np.array([value, value + 0.01]), cube, self.met))[0])
-        return value + self.rng.gauss(0.0, self.sigma) * per_emg
+            return self.sigma
+        return self.sigma / float(np.diff(to_emg(np.array([0.0, 1.0]), cube, self.met))[0])
 
     def choose_move(
         self, position: Position, dice: Sequence[int], cube: CubeState | None = None
@@ -168,7 +163,8 @@ class NoisyBot(NeuralPlayer):
         if self.sigma == 0.0 or len(position.legal_moves(dice)) <= 1:
             return super().choose_move(position, dice, cube)
         ranked = self.searcher.rank_cubeful(position, dice, cube, 0)
-        return max(ranked, key=lambda r: self._jitter(r[2], cube))[0]
+        scale = self._scale(cube)
+        return max(ranked, key=lambda r: r[2] + self.rng.gauss(0.0, scale))[0]
 
     def cube_decision(
         self, position: Position, cube: CubeState, plies: int | None = None
@@ -176,7 +172,8 @@ class NoisyBot(NeuralPlayer):
         if self.sigma == 0.0:
             return super().cube_decision(position, cube, plies)
         _, v = self.searcher.cubeful(position, [cube, cube.doubled()], 0, top=True)
-        nd, dt = (self._jitter(float(x), cube) for x in v)
+        scale = self._scale(cube)
+        nd, dt = (float(x) + self.rng.gauss(0.0, scale) for x in v)
         dt *= 2.0 if cube.is_money else 1.0
         return decision_from_values(nd, dt, double_pass_value(cube, self.met), cube)
 
@@ -187,19 +184,14 @@ def our_matches(
     """:class:`NoisyBot` plays ``n`` matches against itself (noises drawn from ``noises``,
     dice from ``seed``); gnubg analyses each at 2-ply, as :func:`play_and_analyse`."""
     rng = random.Random(seed)
-    quiet = Console(file=io.StringIO())
+    bots = (NoisyBot(), NoisyBot())
+    names = ("ours-1", "ours-2")
     out = []
     for i in range(n):
-        bots = tuple(NoisyBot(rng.choice(noises), random.Random(rng.random())) for _ in (0, 1))
-        names = ("ours-1", "ours-2")
-        dice = SeededDice(seed * 1_000_003 + i)
-        match = Match(rules=Rules.match(length), dice=dice)
-        options = PlayOptions(names=names, humans=frozenset())
-        session = Session(
-            match, dict(enumerate(bots)), quiet, Reader(quiet, io.StringIO()), options, dice
-        )
-        while not match.is_over:
-            session.step()
+        for bot in bots:
+            bot.sigma = rng.choice(noises) * 8**0.5
+            bot.rng = random.Random(rng.random())
+        match = play_bots(bots, length, seed * 1_000_003 + i, names)
         path = folder / f"m{i}.sgf"
         write_mat(match, path.with_suffix(".mat"), names)
         cmds = [

@@ -206,6 +206,21 @@ def convert_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def play_bots(bots: tuple[Bot, Bot], length: int, seed: int, names: tuple[str, str]) -> Match:
+    """A match of ``length`` points between two bots on the dice of ``seed``, played out by
+    the terminal's session with nothing shown (``selfplay``, and the benches)."""
+    source = SeededDice(seed)
+    match = Match(rules=Rules.match(length), dice=source)
+    quiet = Console(file=io.StringIO())
+    options = PlayOptions(names=names, humans=frozenset())
+    session = Session(
+        match, dict(enumerate(bots)), quiet, Reader(quiet, io.StringIO()), options, source
+    )
+    while not match.is_over:
+        session.step()
+    return match
+
+
 def selfplay_command(args: argparse.Namespace) -> int:
     """``backgammon selfplay --games N --out DIR``: bot against bot, saved as .mat files."""
     from rich.progress import Progress
@@ -222,23 +237,11 @@ def selfplay_command(args: argparse.Namespace) -> int:
     wins = [0, 0]
     points = [0, 0]
     console = Console(stderr=True)
-    quiet = Console(file=io.StringIO())
     with Progress(console=console, transient=False) as progress:
         task = progress.add_task("games", total=args.games)
         for game in range(args.games):
             seed = (args.seed or 0) * 1_000_003 + game
-            source = SeededDice(seed)
-            match = Match(rules=Rules.match(args.length), dice=source)
-            session = Session(
-                match,
-                {0: bots[0], 1: bots[1]},
-                quiet,
-                Reader(quiet, io.StringIO()),
-                PlayOptions(names=names, humans=frozenset()),
-                source,
-            )
-            while not match.is_over:
-                session.step()
+            match = play_bots(bots, args.length, seed, names)
             path = out / f"game-{game + 1:04d}.mat"
             write_mat(match, path, names)
             a, b = match.score
