@@ -9,10 +9,9 @@ from threadpoolctl import threadpool_limits
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
-from backgammon.players.base import RankedMove
-from backgammon.players.bearoff import BearoffDatabase
-from backgammon.players.bearoff2 import TwoSidedDatabase
-from backgammon.players.cube import (
+from backgammon.evaluation.bearoff import BearoffDatabase
+from backgammon.evaluation.bearoff2 import TwoSidedDatabase
+from backgammon.evaluation.cube import (
     CubeAction,
     CubeDecision,
     CubeState,
@@ -21,12 +20,13 @@ from backgammon.players.cube import (
     double_pass_value,
     to_emg,
 )
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
-from backgammon.players.net import DEFAULT_WEIGHTS, NetPair, default_nets
-from backgammon.players.probabilities import Probabilities
-from backgammon.players.search import Searcher
-from backgammon.players.trailer import TrailerNet
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.evaluation.net import DEFAULT_WEIGHTS, NetPair, default_nets
+from backgammon.evaluation.probabilities import Probabilities
+from backgammon.evaluation.search import Searcher
+from backgammon.evaluation.trailer import TrailerNet
+from backgammon.players.base import RankedMove
 
 __all__ = ["NeuralPlayer", "limit_blas_threads"]
 
@@ -40,7 +40,7 @@ mppg, against 30.4 and 29.0)."""
 
 PRUNE = 8
 """Plays of each roll the full net judges inside a lookahead, the pruning net choosing
-them (:class:`~backgammon.players.search.Searcher`'s ``prune``; 0: all)."""
+them (:class:`~backgammon.evaluation.search.Searcher`'s ``prune``; 0: all)."""
 
 
 def limit_blas_threads() -> None:
