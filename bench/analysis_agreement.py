@@ -55,18 +55,18 @@ from backgammon import Position
 from backgammon.cli.commands import play_bots
 from backgammon.cli.records import write_mat
 from backgammon.core.values import Move
-from backgammon.judging.analysis import analyse, mat_rows
-from backgammon.judging.results import Analysis
-from backgammon.players.cube import (
+from backgammon.evaluation.cube import (
     CubeDecision,
     CubeState,
     decision_from_values,
     double_pass_value,
     to_emg,
 )
+from backgammon.evaluation.probabilities import game_over_probs
+from backgammon.evaluation.search import Searcher
+from backgammon.judging.analysis import analyse, mat_rows
+from backgammon.judging.results import Analysis
 from backgammon.players.neural import NeuralPlayer
-from backgammon.players.probabilities import game_over_probs
-from backgammon.players.search import Searcher
 from backgammon.records import sgf
 from backgammon.records.matchfile import FileDouble, FileDrop, FileRoll, FileTake, MatchFile
 
@@ -222,7 +222,7 @@ def gnubg_rates(files: list[str], ply: int) -> tuple[list[float], float]:
 
 
 class GnubgNet:
-    """gnubg's 0-ply net (gnubg-nn) as an :class:`~backgammon.players.evaluator.Evaluator`."""
+    """gnubg's 0-ply net (gnubg-nn) as an :class:`~backgammon.evaluation.evaluator.Evaluator`."""
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray:
         import gnubg_nn

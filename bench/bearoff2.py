@@ -25,8 +25,8 @@ import numpy as np
 from gnubg_reference import ask_gnubg_money_hints, board_of, gnubg_two_sided_table, to_gnubg
 
 from backgammon import Position
-from backgammon.players import bearoff2
-from backgammon.players.bearoff2 import CENTRED, CUBELESS, OPPONENT_OWNS, OWNED
+from backgammon.evaluation import bearoff2
+from backgammon.evaluation.bearoff2 import CENTRED, CUBELESS, OPPONENT_OWNS, OWNED
 
 COLUMNS = {"cubeless": CUBELESS, "owned": OWNED, "centred": CENTRED, "opponent's": OPPONENT_OWNS}
 

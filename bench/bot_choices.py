@@ -24,8 +24,8 @@ sys.path.insert(0, os.getcwd())  # the package of the tree it is run in
 import numpy as np
 
 from backgammon import Move, Position
+from backgammon.evaluation.net import default_nets
 from backgammon.players import get
-from backgammon.players.net import default_nets
 
 
 def positions(n: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:

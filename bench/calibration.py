@@ -30,8 +30,8 @@ import gnubg_nn
 from gnubg_reference import played_game_cases, to_gnubg
 
 from backgammon.core.position import Position
+from backgammon.evaluation.encode import NET_CLASSES, boards_array, net_routes
 from backgammon.judging.rollout import RolloutSettings, rollout
-from backgammon.players.encode import NET_CLASSES, boards_array, net_routes
 from backgammon.players.neural import NeuralPlayer
 
 CLASSES = ("contact", "crashed", "race", "back")
@@ -39,7 +39,7 @@ CLASSES = ("contact", "crashed", "race", "back")
 
 def position_class(pos: Position) -> str:
     """The net that judges a position still in play when a weights file holds all four
-    (:func:`~backgammon.players.encode.net_routes`): gnubg's classes (bear-offs count as
+    (:func:`~backgammon.evaluation.encode.net_routes`): gnubg's classes (bear-offs count as
     races here), with back games apart from other contact."""
     race = np.array([pos.is_race()])
     return NET_CLASSES[net_routes(boards_array([pos.board]), race, True, True)[0]]

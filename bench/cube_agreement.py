@@ -9,7 +9,7 @@ score (pre-Crawford, or post-Crawford with the side on roll trailing) with a cen
 one the side on roll owns.  Debian's gnubg prints for each its 0-ply cubeless probabilities
 and its proper cube action.  Two comparisons:
 
-* logic: gnubg's probabilities through our cube logic (:mod:`backgammon.players.cube`)
+* logic: gnubg's probabilities through our cube logic (:mod:`backgammon.evaluation.cube`)
   against gnubg's action (double/no double, take/pass);
 * end to end: our own net's cube decision (cubeful, at ``--plies``) against gnubg's action
   (gnubg at 0-ply).
@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import gnubg_nn
 from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnubg
 
-from backgammon.players.cube import CubeAction, CubeState, cube_decision, cube_efficiency
+from backgammon.evaluation.cube import CubeAction, CubeState, cube_decision, cube_efficiency
 from backgammon.players.neural import NeuralPlayer
 
 

@@ -24,10 +24,10 @@ import gnubg_nn
 import numpy as np
 from gnubg_reference import played_game_cases, to_gnubg
 
-from backgammon.players.evaluator import CompositeEvaluator
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.probabilities import MONEY_WEIGHTS
+from backgammon.evaluation.search import Searcher
 from backgammon.players.neural import NeuralPlayer
-from backgammon.players.probabilities import MONEY_WEIGHTS
-from backgammon.players.search import Searcher
 
 BLENDS = (0.0, 0.25, 0.4, 0.5, 0.6, 0.75, 1.0)
 

@@ -28,8 +28,8 @@ import gnubg_nn
 from gnubg_reference import to_gnubg
 
 from backgammon.core.position import Position
+from backgammon.evaluation.probabilities import cubeless_equity
 from backgammon.players.neural import NeuralPlayer
-from backgammon.players.probabilities import cubeless_equity
 
 CLEAR = 0.04
 """Pairs whose rollouts differ by more than this (cubeless money equity) count for order."""

@@ -1,7 +1,7 @@
 """Cube-window positions from gnubg's self-play, to be rolled out as labels.
 
     python bench/gnubg_positions.py --games 60 --seed 30000 --out positions.npz
-    backgammon distill relabel --weights backgammon/players/data/weights.npz \\
+    backgammon distill relabel --weights backgammon/evaluation/data/weights.npz \\
         --data positions.npz --share 1 --rollout-trials 72 --truncate 0 --out labels.npz
 
 Our own games (``distill generate --cube-window``) meet the positions our bot plays into;
@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import gnubg_nn
 from gnubg_reference import played_game_cases, to_gnubg
 
-from backgammon.players.bearoff import is_bearoff
-from backgammon.players.encode import boards_array, class_masks, is_race
+from backgammon.evaluation.bearoff import is_bearoff
+from backgammon.evaluation.encode import boards_array, class_masks, is_race
 from backgammon.players.neural import NeuralPlayer
 
 

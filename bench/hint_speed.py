@@ -24,9 +24,9 @@ import time
 
 from backgammon import Position
 from backgammon.cli.advice import hint_lines
+from backgammon.evaluation.cube import CubeState
 from backgammon.judging.evaluate import best_plays
 from backgammon.players import get
-from backgammon.players.cube import CubeState
 
 GNUBG = "/usr/games/gnubg"
 

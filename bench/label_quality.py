@@ -53,12 +53,12 @@ from gnubg_reference import played_game_cases
 from threadpoolctl import threadpool_limits
 
 from backgammon.core.position import Position
+from backgammon.evaluation.bearoff import BearoffDatabase
+from backgammon.evaluation.encode import boards_array, is_race
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.net import NetPair, default_nets
+from backgammon.evaluation.search import Searcher
 from backgammon.judging.rollout import RolloutSettings
-from backgammon.players.bearoff import BearoffDatabase
-from backgammon.players.encode import boards_array, is_race
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import NetPair, default_nets
-from backgammon.players.search import Searcher
 from backgammon.training.distill import generate, one_ply, opponent_chooser, rolled_out, two_ply
 
 

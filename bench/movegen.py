@@ -8,7 +8,7 @@ PyPI package gnubg-nn.  Prints microseconds per case for both and the ratio, bes
 per chunk of 500 cases, the two timed back to back in CPU time of this thread (the machine is
 shared and noisy: the wall clock also counts other programs' turns on the core).  Also the
 compiled batch generator that lookahead and rollouts use
-(:func:`backgammon.players.children.child_boards`, each chunk in one call, the boards after
+(:func:`backgammon.evaluation.children.child_boards`, each chunk in one call, the boards after
 every play made too).
 """
 
@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import gnubg_nn
 from gnubg_reference import played_game_cases, to_gnubg
 
-from backgammon.players.children import child_boards
+from backgammon.evaluation.children import child_boards
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ position where ours is furthest off.  The aim (issue "A judge players can trust"
 Where one side (the leader) has every checker home and the other (the trailer) has all 15
 with some still outside, our evaluator's gammons are the leader's exact distribution of rolls
 to bear off (the one-sided database) times the chance that the trailer has not borne a
-checker off by then, from the trailer net (:mod:`backgammon.players.trailer`); at 0-ply the
+checker off by then, from the trailer net (:mod:`backgammon.evaluation.trailer`); at 0-ply the
 race net's own gammons are printed too.  ``--trailer-sims N`` prints the same formula with
 the trailer's chances from ``N`` games of it alone (``--greedy``: played by the rule, not the
 net), the net's labels.
@@ -34,10 +34,10 @@ import numpy as np
 from gnubg_reference import played_game_cases, to_gnubg
 
 from backgammon.core.position import Position
-from backgammon.players.bearoff import MAX_ROLLS, BearoffDatabase, is_bearoff
-from backgammon.players.encode import boards_array, is_race
+from backgammon.evaluation.bearoff import MAX_ROLLS, BearoffDatabase, is_bearoff
+from backgammon.evaluation.encode import boards_array, is_race
+from backgammon.evaluation.trailer import TrailerNet, race_gammons, trailers
 from backgammon.players.neural import NeuralPlayer
-from backgammon.players.trailer import TrailerNet, race_gammons, trailers
 from backgammon.training.trailer import TrailerGames
 
 

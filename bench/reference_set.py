@@ -26,8 +26,8 @@ import gnubg_nn
 from gnubg_reference import to_gnubg
 
 from backgammon.core.position import Position
+from backgammon.evaluation.probabilities import cubeless_equity
 from backgammon.players.neural import NeuralPlayer
-from backgammon.players.probabilities import cubeless_equity
 
 ROOT = Path(__file__).resolve().parent.parent
 

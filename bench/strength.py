@@ -32,8 +32,8 @@ import numpy as np
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
+from backgammon.evaluation.encode import CLASSES, class_masks
 from backgammon.players import get
-from backgammon.players.encode import CLASSES, class_masks
 from backgammon.training.duel import Chooser, duplicate_pairs, mean_and_error
 
 
@@ -65,7 +65,7 @@ class GnubgPlayer:
 
 class Handover:
     """``player`` except in positions of the classes ``gnubg_plays``
-    (:func:`~backgammon.players.encode.class_masks`), where gnubg's 0-ply plays for it."""
+    (:func:`~backgammon.evaluation.encode.class_masks`), where gnubg's 0-ply plays for it."""
 
     def __init__(self, player: Chooser, gnubg_plays: Sequence[str]) -> None:
         self.player, self.gnubg, self.classes = player, GnubgPlayer(0), tuple(gnubg_plays)
@@ -169,7 +169,7 @@ def speed(weights: str | None = None) -> None:
     at a time, and 64 side by side)."""
     import gnubg_nn
 
-    from backgammon.players.net import DEFAULT_WEIGHTS, NetPair
+    from backgammon.evaluation.net import DEFAULT_WEIGHTS, NetPair
     from backgammon.training.td import play_training_games
 
     bot = get("neural", plies=0, weights=weights)

@@ -33,6 +33,13 @@ exclude_patterns = ["_build"]
 autodoc_default_options = {"members": True, "ignore-module-all": True}
 autodoc_member_order = "bysource"
 autodoc_mock_imports = ["ray"]  # the rollout's optional cluster backend
+# Signatures show a default as written (``met=KAZAROSS_XG2``), not its repr (the whole match
+# equity table), and name numpy's ArrayLike rather than spell out its union.
+autodoc_preserve_defaults = True
+autodoc_type_aliases = {
+    "ArrayLike": "numpy.typing.ArrayLike",
+    "npt.ArrayLike": "numpy.typing.ArrayLike",
+}
 
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]

@@ -25,7 +25,7 @@ import numpy.typing as npt
 import backgammon.env
 from backgammon.env.observation import board_blocks
 from backgammon.env.table import Table
-from backgammon.players.encode import after_boards
+from backgammon.evaluation.encode import after_boards
 
 Array = npt.NDArray[np.float64]
 RATE = 0.1

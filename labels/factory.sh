@@ -14,7 +14,7 @@ for s in $(seq "$first" "$last"); do
   [ -e "$out/broad-$s.npz" ] && continue
   python bench/gnubg_positions.py --games 10 --seed "$s" --window 0 1 --only contact \
     --out "$work/bpos-$s.npz"
-  python -m backgammon distill relabel --weights backgammon/players/data/weights.npz \
+  python -m backgammon distill relabel --weights backgammon/evaluation/data/weights.npz \
     --data "$work/bpos-$s.npz" --share 1 --rollout-trials 72 --truncate 0 \
     --workers "${WORKERS:-1}" --out "$work/broad-$s.npz"
   mv "$work/broad-$s.npz" "$out/broad-$s.npz"

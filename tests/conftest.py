@@ -9,7 +9,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from backgammon.players.bearoff2 import TwoSidedDatabase, cache_path
+from backgammon.evaluation.bearoff2 import TwoSidedDatabase, cache_path
 
 if "BACKGAMMON_CACHE" not in os.environ:
     # The tests build what the package caches (the two-sided bear-off database) once per

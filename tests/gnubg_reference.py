@@ -20,10 +20,10 @@ import gnubg_nn
 import numpy as np
 
 from backgammon import Position
+from backgammon.evaluation.bearoff import position_index
+from backgammon.evaluation.bearoff2 import N_SIDE
+from backgammon.evaluation.cube import CubeState
 from backgammon.ids.gnubg import GameState, MatchIdFields, encode_match_id
-from backgammon.players.bearoff import position_index
-from backgammon.players.bearoff2 import N_SIDE
-from backgammon.players.cube import CubeState
 
 Case = tuple[Position, int, int]
 

@@ -20,6 +20,18 @@ from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnu
 
 from backgammon import Position
 from backgammon.cli.advice import hint_lines
+from backgammon.evaluation.cube import (
+    CubeAction,
+    CubeState,
+    cube_decision,
+    cube_values,
+    cubeful,
+    emg_to_mwc,
+    to_emg,
+)
+from backgammon.evaluation.encode import boards_array
+from backgammon.evaluation.met import KAZAROSS_XG2
+from backgammon.evaluation.search import cube_lives
 from backgammon.judging.analysis import (
     PLAY_ROLLOUT,
     RECHECK_ROLLOUT,
@@ -30,19 +42,7 @@ from backgammon.judging.analysis import (
 from backgammon.judging.evaluate import best_plays
 from backgammon.judging.results import THRESHOLDS, Judged, MarkError, mark, review_json
 from backgammon.play.match import Match
-from backgammon.players.cube import (
-    CubeAction,
-    CubeState,
-    cube_decision,
-    cube_values,
-    cubeful,
-    emg_to_mwc,
-    to_emg,
-)
-from backgammon.players.encode import boards_array
-from backgammon.players.met import KAZAROSS_XG2
 from backgammon.players.neural import NeuralPlayer
-from backgammon.players.search import cube_lives
 from backgammon.records import mat
 from backgammon.records.matchfile import MatchFile
 

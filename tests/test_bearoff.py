@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from backgammon import Position
-from backgammon.players import bearoff
-from backgammon.players.bearoff import N_POSITIONS, BearoffDatabase, BearoffError, position_index
+from backgammon.evaluation import bearoff
+from backgammon.evaluation.bearoff import N_POSITIONS, BearoffDatabase, BearoffError, position_index
 
 
 @pytest.fixture(scope="module")
@@ -125,8 +125,8 @@ def test_gammon_chances_in_a_bearoff_match_gnubg(db: BearoffDatabase) -> None:
 
 
 def test_the_evaluator_gives_a_bearoffs_exact_chances(db: BearoffDatabase) -> None:
-    from backgammon.players.evaluator import CompositeEvaluator
-    from backgammon.players.net import default_nets
+    from backgammon.evaluation.evaluator import CompositeEvaluator
+    from backgammon.evaluation.net import default_nets
 
     rng = random.Random(12)
     boards = np.array([_random_bearoff(rng) for _ in range(200)])

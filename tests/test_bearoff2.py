@@ -20,18 +20,18 @@ from gnubg_reference import (
 
 from backgammon import Position
 from backgammon.core.values import iter_weighted_rolls
-from backgammon.judging.rollout import RolloutSettings, rollout
-from backgammon.players import bearoff2
-from backgammon.players.bearoff import BearoffDatabase, position_index
-from backgammon.players.bearoff2 import (
+from backgammon.evaluation import bearoff2
+from backgammon.evaluation.bearoff import BearoffDatabase, position_index
+from backgammon.evaluation.bearoff2 import (
     CENTRED,
     CUBELESS,
     OPPONENT_OWNS,
     OWNED,
     TwoSidedDatabase,
 )
-from backgammon.players.cube import CubeAction, CubeState
-from backgammon.players.evaluator import CompositeEvaluator
+from backgammon.evaluation.cube import CubeAction, CubeState
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.judging.rollout import RolloutSettings, rollout
 from backgammon.players.neural import NeuralPlayer
 
 HOMES = [tuple(h) for h in bearoff2._homes()]

@@ -1,4 +1,4 @@
-"""The compiled children of many rolls (backgammon.players.children) against the rules core.
+"""The compiled children of many rolls (backgammon.evaluation.children) against the rules core.
 
 :func:`child_boards` must give, for every board and roll, exactly the boards of
 ``Position.legal_moves`` turned into boards by ``after_boards_many``, in the same order
@@ -20,8 +20,8 @@ from test_board_properties import any_positions, played_positions
 
 from backgammon import Position
 from backgammon.core.values import DiceError
-from backgammon.players.children import child_boards
-from backgammon.players.encode import after_boards_many
+from backgammon.evaluation.children import child_boards
+from backgammon.evaluation.encode import after_boards_many
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 

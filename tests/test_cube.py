@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 from matchhelp import match_at
 
 from backgammon import Match, Position
-from backgammon.play.rules import Rules
-from backgammon.players.cube import (
+from backgammon.evaluation.cube import (
     CubeAction,
     CubeState,
     CubeStateError,
@@ -23,7 +22,8 @@ from backgammon.players.cube import (
     cube_efficiency,
     money_equity,
 )
-from backgammon.players.met import KAZAROSS_XG2, SPREAD, MatchEquityError
+from backgammon.evaluation.met import KAZAROSS_XG2, SPREAD, MatchEquityError
+from backgammon.play.rules import Rules
 
 
 def race(p: float) -> tuple[float, float, float, float, float]:

@@ -15,16 +15,16 @@ import pytest
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
+from backgammon.evaluation.bearoff import BearoffDatabase, is_bearoff
+from backgammon.evaluation.encode import class_masks, encode, is_back_game, is_crashed, is_race
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.net import NetPair
+from backgammon.evaluation.probabilities import OUTPUT_NAMES, cubeless_equity
+from backgammon.evaluation.search import Searcher
 from backgammon.judging.rollout import RolloutSettings, rollout
 from backgammon.judging.rollout.engine import RolloutSettingsError
 from backgammon.judging.rollout.local import ProcessPool
 from backgammon.players import UnknownPlayerError
-from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.encode import class_masks, encode, is_back_game, is_crashed, is_race
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import NetPair
-from backgammon.players.probabilities import OUTPUT_NAMES, cubeless_equity
-from backgammon.players.search import Searcher
 from backgammon.training import distill
 from backgammon.training.distill import (
     Generated,

@@ -85,4 +85,4 @@ def test_the_wheel_carries_py_typed(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "backgammon/py.typed" in names
     assert "backgammon/env/table.py" in names
-    assert "backgammon/players/data/weights.npz" in names
+    assert "backgammon/evaluation/data/weights.npz" in names

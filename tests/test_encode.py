@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from test_board_properties import any_positions
 
 from backgammon import Move, Position
-from backgammon.players.encode import (
+from backgammon.evaluation.encode import (
     BACK_GAME_PIPS,
     CLASSES,
     N_INPUTS,

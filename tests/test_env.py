@@ -35,10 +35,10 @@ from backgammon.env.table import (
     play_actions,
     steps_of_action,
 )
+from backgammon.evaluation.encode import encode
 from backgammon.play.ids import gnubg_id
 from backgammon.play.match import GameStart, MatchState, Phase, Play
 from backgammon.players import PLAYERS, UnknownPlayerError
-from backgammon.players.encode import encode
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 

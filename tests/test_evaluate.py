@@ -10,8 +10,8 @@ import pytest
 from clihelp import run_cli
 
 from backgammon import Match, Position
+from backgammon.evaluation.cube import CubeAction, CubeDecision, CubeState
 from backgammon.judging.evaluate import EvaluationError, evaluate, proper_action
-from backgammon.players.cube import CubeAction, CubeDecision, CubeState
 from backgammon.players.neural import NeuralPlayer
 
 ND, DT, DP = CubeAction.NO_DOUBLE, CubeAction.TAKE, CubeAction.PASS

@@ -7,12 +7,12 @@ import pytest
 from gnubg_reference import bearoff_cases, played_game_cases
 
 from backgammon import Position
-from backgammon.players.bearoff import BearoffDatabase
-from backgammon.players.encode import after_boards, boards_array, is_race
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import NetPair, default_nets
-from backgammon.players.probabilities import game_over_probs
-from backgammon.players.search import Searcher
+from backgammon.evaluation.bearoff import BearoffDatabase
+from backgammon.evaluation.encode import after_boards, boards_array, is_race
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.net import NetPair, default_nets
+from backgammon.evaluation.probabilities import game_over_probs
+from backgammon.evaluation.search import Searcher
 from backgammon.training.nets import random_pair
 
 

@@ -14,6 +14,7 @@ import pytest
 from matchhelp import board
 from reference import REFERENCE
 
+from backgammon.evaluation.cube import CubeState
 from backgammon.ids.gnubg import (
     GameState,
     InvalidMatchIdError,
@@ -26,7 +27,6 @@ from backgammon.ids.xgid import InvalidXgidError, gnubg_id_from_xgid, parse_xgid
 from backgammon.play.dice import FixedDice, SeededDice
 from backgammon.play.match import IllegalPositionError, Match, MatchError, Phase
 from backgammon.play.rules import Rules
-from backgammon.players.cube import CubeState
 
 VECTORS: dict[str, Any] = json.loads((REFERENCE / "vectors.json").read_text())
 ROUNDTRIP: list[dict[str, Any]] = json.loads((REFERENCE / "xgid_roundtrip.json").read_text())

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from gnubg_reference import board_from_points, played_game_cases
 
-from backgammon.players.encode import boards_array, is_back_game, is_crashed, is_race, n_inputs
-from backgammon.players.net import BLOCK, NetPair
+from backgammon.evaluation.encode import boards_array, is_back_game, is_crashed, is_race, n_inputs
+from backgammon.evaluation.net import BLOCK, NetPair
 from backgammon.training.nets import random_net, random_pair, sgd_step, with_inputs
 
 

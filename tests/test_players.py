@@ -9,6 +9,10 @@ import pytest
 from gnubg_reference import played_game_cases
 
 from backgammon import Position, players
+from backgammon.evaluation import probabilities
+from backgammon.evaluation.cube import cubeful, dead_cube_weights
+from backgammon.evaluation.encode import boards_array
+from backgammon.evaluation.search import cube_lives
 from backgammon.players import (
     CubeAction,
     CubeAdviser,
@@ -18,12 +22,8 @@ from backgammon.players import (
     UnknownPlayerError,
     driver,
     get,
-    probabilities,
 )
-from backgammon.players.cube import cubeful, dead_cube_weights
-from backgammon.players.encode import boards_array
 from backgammon.players.neural import NeuralPlayer
-from backgammon.players.search import cube_lives
 
 
 @pytest.fixture(scope="module")

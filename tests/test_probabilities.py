@@ -6,8 +6,8 @@ import numpy as np
 from gnubg_reference import played_game_cases
 
 from backgammon import Position
-from backgammon.players.encode import boards_array
-from backgammon.players.probabilities import (
+from backgammon.evaluation.encode import boards_array
+from backgammon.evaluation.probabilities import (
     Probabilities,
     cubeless_equity,
     flip_probs,

@@ -1,4 +1,4 @@
-"""The pruning net (backgammon.players.prune): its scores are the net's forward pass, the
+"""The pruning net (backgammon.evaluation.prune): its scores are the net's forward pass, the
 rows it keeps are each roll's best, and the shipped net ranks plays usefully."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from gnubg_reference import played_game_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from backgammon.evaluation.children import child_boards
+from backgammon.evaluation.probabilities import MONEY_WEIGHTS, flip_probs
+from backgammon.evaluation.prune import COUNTS, PruneNet, prune_rows
 from backgammon.judging.rollout.engine import evaluator_for
-from backgammon.players.children import child_boards
-from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
-from backgammon.players.prune import COUNTS, PruneNet, prune_rows
 
 
 def _boards(n: int) -> np.ndarray:

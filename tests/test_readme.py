@@ -31,8 +31,8 @@ def test_the_readme_eval_example_agrees_with_gnubg_and_the_rollout() -> None:
     from gnubg_reference import GnubgCube, ask_gnubg_cube
 
     from backgammon.core.position import Position
+    from backgammon.evaluation.cube import CubeState
     from backgammon.judging.evaluate import proper_action
-    from backgammon.players.cube import CubeState
     from backgammon.players.neural import NeuralPlayer
 
     readme = (Path(__file__).parent.parent / "README.md").read_text("utf-8")

@@ -16,6 +16,17 @@ import pytest
 
 from backgammon.cli.commands import main
 from backgammon.core.position import Position
+from backgammon.evaluation.bearoff2 import money_decision
+from backgammon.evaluation.cube import (
+    CubeAction,
+    CubeState,
+    cube_decision,
+    cube_efficiency,
+    decision_from_values,
+)
+from backgammon.evaluation.encode import boards_array
+from backgammon.evaluation.probabilities import cubeless_equity, flip_probs
+from backgammon.evaluation.search import roll_children
 from backgammon.judging.evaluate import proper_action
 from backgammon.judging.rollout import (
     CUBE_LABELS,
@@ -30,17 +41,6 @@ from backgammon.judging.rollout.dice import roll_indices, to_dice
 from backgammon.judging.rollout.engine import _Engine, evaluator_for
 from backgammon.judging.rollout.local import InProcess, ProcessPool
 from backgammon.play.match import Match
-from backgammon.players.bearoff2 import money_decision
-from backgammon.players.cube import (
-    CubeAction,
-    CubeState,
-    cube_decision,
-    cube_efficiency,
-    decision_from_values,
-)
-from backgammon.players.encode import boards_array
-from backgammon.players.probabilities import cubeless_equity, flip_probs
-from backgammon.players.search import roll_children
 
 OPENING_31 = dict(dice=(3, 1), top=2)
 
@@ -512,7 +512,7 @@ def test_a_match_cube_rollout_is_in_match_winning_chances() -> None:
     """5-point match at 2-2 (3-away each): double/pass is worth the MET's 2-away/3-away
     to the doubler; no double and double/take are chances between 0 and 1 whose normalised
     equity puts a won game at +1 and a lost one at -1 for the cube at 1."""
-    from backgammon.players.met import KAZAROSS_XG2
+    from backgammon.evaluation.met import KAZAROSS_XG2
 
     state = CubeState(match_length=5, score=(2, 2))
     r = rollout(

@@ -7,12 +7,12 @@ import pytest
 
 from backgammon import Position
 from backgammon.core.values import iter_rolls
-from backgammon.players.bearoff import BearoffDatabase
-from backgammon.players.encode import boards_array
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import default_nets
-from backgammon.players.probabilities import flip_probs
-from backgammon.players.search import Searcher
+from backgammon.evaluation.bearoff import BearoffDatabase
+from backgammon.evaluation.encode import boards_array
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.net import default_nets
+from backgammon.evaluation.probabilities import flip_probs
+from backgammon.evaluation.search import Searcher
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +107,7 @@ def test_finished_games_are_exact_at_any_depth(searcher: Searcher) -> None:
 def test_a_blended_one_ply_is_the_mean_of_its_0_and_1_ply_and_2_ply_stays_pure(
     searcher: Searcher,
 ) -> None:
-    from backgammon.players.cube import CubeState
+    from backgammon.evaluation.cube import CubeState
 
     blended = Searcher(searcher.evaluator, odd_blend=0.5)
     pos = Position.initial().play(Position.initial().parse_move("13/11 24/23", (2, 1)))
@@ -132,7 +132,7 @@ def cubeful_by_hand(
     s: Searcher, pos: Position, states: list, plies: int, top: bool
 ) -> tuple[np.ndarray, np.ndarray]:
     """The cubeful lookahead by its definition, one position and one roll at a time."""
-    from backgammon.players.cube import dead_cube_weights
+    from backgammon.evaluation.cube import dead_cube_weights
 
     board = boards_array([pos.board])
     if plies <= 0 or pos.is_game_over():
@@ -156,7 +156,7 @@ def cubeful_by_hand(
 def test_batched_cubeful_lookahead_equals_one_position_at_a_time(searcher: Searcher) -> None:
     """Many positions' lookaheads in shared batches (a repeat, a race and a finished game
     among them) give what each gives alone by the definition, to float32 rounding."""
-    from backgammon.players.cube import CubeState
+    from backgammon.evaluation.cube import CubeState
 
     start = Position.initial()
     opening = start.play(start.parse_move("8/5 6/5", (3, 1)))
@@ -219,7 +219,7 @@ def test_a_pruned_lookahead_chooses_among_the_pruning_nets_best(searcher: Search
 def test_pruning_that_keeps_every_play_changes_nothing(searcher: Searcher) -> None:
     """A pruning width above any roll's number of plays gives the unpruned lookahead to
     the bit (the same boards in the same batches), cubeless and cubeful."""
-    from backgammon.players.cube import CubeState
+    from backgammon.evaluation.cube import CubeState
 
     start = Position.initial()
     positions = [start.play(start.parse_move("24/18 13/10", (6, 3))), start]

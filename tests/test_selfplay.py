@@ -12,8 +12,8 @@ import pytest
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.probabilities import flip_probs
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.probabilities import flip_probs
 from backgammon.training.nets import random_pair
 from backgammon.training.selfplay import (
     Choose,

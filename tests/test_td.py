@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 
 from backgammon.core.position import Position
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import NetPair
-from backgammon.players.probabilities import flip_probs
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.net import NetPair
+from backgammon.evaluation.probabilities import flip_probs
 from backgammon.training.nets import random_pair
 from backgammon.training.selfplay import greedy_game, greedy_games
 from backgammon.training.td import main, play_training_game

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from backgammon import Position
-from backgammon.players.bearoff import MAX_ROLLS, BearoffDatabase, indices
-from backgammon.players.encode import boards_array, is_race
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import default_nets
-from backgammon.players.trailer import TrailerNet, race_gammons, trailer_keys, trailers
+from backgammon.evaluation.bearoff import MAX_ROLLS, BearoffDatabase, indices
+from backgammon.evaluation.encode import boards_array, is_race
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.net import default_nets
+from backgammon.evaluation.trailer import TrailerNet, race_gammons, trailer_keys, trailers
 from backgammon.training.trailer import (
     TrailerGames,
     fit_trailer,

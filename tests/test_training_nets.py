@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from backgammon.players.net import Net
+from backgammon.evaluation.net import Net
 from backgammon.training.nets import Adam, backward, random_net, sgd_step
 
 

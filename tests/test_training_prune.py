@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from backgammon.evaluation.prune import COUNTS, PruneNet
 from backgammon.judging.rollout.engine import evaluator_for
-from backgammon.players.prune import COUNTS, PruneNet
 from backgammon.training.prune import check, fit, generate, main
 
 

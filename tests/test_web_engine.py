@@ -64,8 +64,8 @@ def test_a_match_past_25_points_is_evaluated(client: TestClient) -> None:
 def test_the_eval_endpoint_gives_backgammon_evals_numbers(client: TestClient) -> None:
     """``/api/engine/eval`` sends what ``backgammon eval`` prints, for the side on roll
     before its roll (the 52 of the XGID is not yet rolled for this judgement)."""
+    from backgammon.evaluation.cube import CubeState
     from backgammon.judging.evaluate import evaluate
-    from backgammon.players.cube import CubeState
 
     for params in ({"xgid": OPENING_52}, {"gnubgid": "w24bAEI2uxMACg:MAGgAAAAAAAE", "plies": 1}):
         r = client.get("/api/engine/eval", params=params)

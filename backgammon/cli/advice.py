@@ -10,11 +10,11 @@ from backgammon.cli.errors import UsageError
 from backgammon.cli.render import signed
 from backgammon.core.position import Position
 from backgammon.core.values import Move
+from backgammon.evaluation.cube import CubeAction, to_emg
 from backgammon.judging.evaluate import best_plays
 from backgammon.play.match import ActionKind, Match, Phase
 from backgammon.players import CubeAdviser, CubeState, MoveRanker, Player, decide
 from backgammon.players import get as get_player
-from backgammon.players.cube import CubeAction, to_emg
 from backgammon.players.neural import PRUNE, NeuralPlayer
 
 __all__ = ["PRUNE_HELP", "Bot", "cube_hint", "hint_lines", "load_bot", "tutor_warning"]

@@ -13,8 +13,8 @@ from typing import Any
 from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.positions import position_from_text
 from backgammon.cli.render import signed
+from backgammon.evaluation.cube import CubeState
 from backgammon.judging.evaluate import Evaluation, evaluate
-from backgammon.players.cube import CubeState
 
 __all__ = ["add_parser", "eval_command", "evaluation_lines"]
 

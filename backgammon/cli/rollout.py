@@ -114,8 +114,8 @@ def _table(result: RolloutResult, match: bool, cube: bool) -> Table:
 
 def proper(result: RolloutResult, state: CubeState) -> str:
     """A cube rollout's proper action in gnubg's words, from its three rolled-out values."""
+    from backgammon.evaluation.cube import decision_from_values
     from backgammon.judging.evaluate import proper_action
-    from backgammon.players.cube import decision_from_values
 
     nd, dt, dp = (c.equity if state.is_money else c.mwc or 0.0 for c in result.candidates)
     return proper_action(decision_from_values(nd, dt, dp, state), state)

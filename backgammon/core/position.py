@@ -10,11 +10,13 @@ tuple of 26 signed counts::
 so the opponent's point ``q`` is our ``25 - q`` and :meth:`Position.flip` is a reversal with
 a change of sign.  Checkers borne off are the ones missing from the 15.
 
-This module depends on nothing but the standard library.
+Its text codecs (gnubg's Position ID, the XGID's position part) live here too, so the
+core needs no higher layer.  This module depends on nothing but the standard library.
 """
 
 from __future__ import annotations
 
+import base64
 import operator
 from collections.abc import Iterable, Sequence
 
@@ -35,7 +37,14 @@ from backgammon.core.values import (
     short_repr,
 )
 
-__all__ = ["Position"]
+__all__ = [
+    "Position",
+    "decode_position_id",
+    "encode_position_id",
+    "position_from_xgid",
+    "xgid_board",
+    "xgid_position",
+]
 
 _START = (0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0)
 
@@ -113,15 +122,11 @@ class Position:
     @classmethod
     def from_position_id(cls, text: str) -> Position:
         """Decode a GNU Backgammon Position ID (14 characters; docs/formats.md §1)."""
-        from backgammon.ids.gnubg import decode_position_id  # the ids layer builds on this one
-
         return decode_position_id(text)
 
     @classmethod
     def from_xgid(cls, text: str) -> Position:
         """From an XGID (or just its 26-character position part), with the side on roll."""
-        from backgammon.ids.xgid import position_from_xgid  # the ids layer builds on this one
-
         return position_from_xgid(text)
 
     # ----------------------------------------------------------------- reading
@@ -225,8 +230,6 @@ class Position:
     # ----------------------------------------------------------------- ids
     def position_id(self) -> str:
         """The GNU Backgammon Position ID (14 characters; formats.md §1)."""
-        from backgammon.ids.gnubg import encode_position_id  # the ids layer builds on this one
-
         return encode_position_id(self)
 
     def xgid_position(self, bottom_on_roll: bool = True) -> str:
@@ -235,8 +238,6 @@ class Position:
         XGID draws the board from the bottom player's side; pass False when the side to
         move is the top player.
         """
-        from backgammon.ids.xgid import xgid_position  # the ids layer builds on this one
-
         return xgid_position(self, bottom_on_roll)
 
     # ----------------------------------------------------------------- plays
@@ -393,3 +394,114 @@ def _check_board(b: tuple[int, ...]) -> None:
         raise InvalidPositionError(f"the side to move has {mine} checkers (at most 15)")
     if theirs > CHECKERS:
         raise InvalidPositionError(f"the opponent has {theirs} checkers (at most 15)")
+
+
+# ------------------------------------------------------------------------------ Position ID
+def encode_position_id(position: Position) -> str:
+    """The GNU Backgammon Position ID of ``position`` (14 characters; formats.md §1).
+
+    >>> encode_position_id(Position.initial())
+    '4HPwATDgc/ABMA'
+    """
+    bits = 0
+    k = 0
+    for array in position.arrays():
+        for n in array:
+            bits |= ((1 << n) - 1) << k
+            k += n + 1
+    return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
+
+
+def decode_position_id(text: str) -> Position:
+    """The position of a Position ID; :class:`InvalidPositionError` for anything else.
+
+    >>> decode_position_id("sGfwATDgc/ABMA").pip_counts()  # after 8/5 6/5, the other side's
+    (167, 163)
+    """
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"a Position ID is text, not {type(text).__name__}")
+    text = text.strip()
+    if len(text) != 14:
+        raise InvalidPositionError(f"a Position ID has 14 characters, got {len(text)}")
+    try:
+        raw = base64.b64decode(text + "==", validate=True)
+    except ValueError as exc:
+        raise InvalidPositionError(f"not a Position ID (bad characters): {text!r}") from exc
+    bits = int.from_bytes(raw, "little")
+    arrays: list[list[int]] = [[0] * 25, [0] * 25]
+    side = slot = 0
+    for k in range(80):
+        if bits >> k & 1:
+            if side > 1:
+                raise InvalidPositionError(f"Position ID {text!r} has too many checkers")
+            arrays[side][slot] += 1
+        else:
+            slot += 1
+            if slot == 25:
+                side, slot = side + 1, 0
+    if side < 2:
+        raise InvalidPositionError(f"Position ID {text!r} does not describe two sides")
+    return Position.from_arrays(arrays[0], arrays[1])
+
+
+# ------------------------------------------------------------------------------ XGID position
+def xgid_position(position: Position, bottom_on_roll: bool = True) -> str:
+    """The 26-character position part of an XGID.
+
+    XGID draws the board from the bottom player's side; pass False when the side to move
+    is the top player.
+    """
+    b = position.board if bottom_on_roll else position.flip().board
+    out = []
+    for x in b:
+        if x > 0:
+            out.append(chr(64 + x))
+        elif x < 0:
+            out.append(chr(96 - x))
+        else:
+            out.append("-")
+    return "".join(out)
+
+
+def xgid_board(chars: str, turn: int) -> Position:
+    """The position of an XGID's 26 position characters, seen from the side on roll."""
+    if len(chars) != 26:
+        raise InvalidPositionError(f"XGID position needs 26 characters, got {len(chars)}")
+    bottom = [0] * 26  # bottom's view, same layout as our board with bottom to move
+    for i, c in enumerate(chars):
+        if c == "-":
+            continue
+        if "A" <= c <= "P":
+            if i == 0:
+                raise InvalidPositionError("XGID: character 0 is the top player's bar")
+            bottom[i] = ord(c) - 64
+        elif "a" <= c <= "p":
+            if i == 25:
+                raise InvalidPositionError("XGID: character 25 is the bottom player's bar")
+            bottom[i] = -(ord(c) - 96)
+        else:
+            raise InvalidPositionError(f"XGID: bad character {c!r} at {i}")
+    pos = Position(bottom)
+    if turn == 1:
+        return pos
+    if turn == -1:
+        return pos.flip()
+    raise InvalidPositionError(f"XGID turn must be 1 or -1, got {turn}")
+
+
+def position_from_xgid(text: str) -> Position:
+    """The position of an XGID (or just its 26-character position part), from the side on
+    roll; :class:`InvalidPositionError` for anything else."""
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"an XGID is text, not {type(text).__name__}")
+    text = text.strip()
+    if text.startswith("XGID="):
+        text = text[5:]
+    fields = text.split(":")
+    turn = 1
+    if len(fields) >= 4:
+        try:
+            turn = int(fields[3])
+        except ValueError as exc:
+            raise InvalidPositionError(f"XGID turn field {fields[3]!r} is not 1 or -1") from exc
+    return xgid_board(fields[0], turn)

@@ -11,7 +11,7 @@ Two layouts of the board block, then the same 17 entries about the roll and the 
 
 ``"net"`` (215 board entries)
     The inputs of this package's own networks, layout 1 of
-    :func:`backgammon.players.encode.encode` (Tesauro's 192 units, then eleven features of
+    :func:`backgammon.evaluation.encode.encode` (Tesauro's 192 units, then eleven features of
     each side and a race flag), with the observer in the place of the side on roll.  Richer,
     and about twenty times slower to compute than ``"tesauro"``.
 
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.encode import N_INPUTS, encode
+from backgammon.evaluation.encode import N_INPUTS, encode
 
 __all__ = [
     "EXTRAS",

@@ -11,6 +11,12 @@ match is :mod:`backgammon.play.ids`.
 
 from __future__ import annotations
 
+from backgammon.core.position import (
+    decode_position_id,
+    encode_position_id,
+    position_from_xgid,
+    xgid_position,
+)
 from backgammon.ids.fibs import (
     FIBS_UNLIMITED,
     BoardLine,
@@ -23,9 +29,7 @@ from backgammon.ids.gnubg import (
     InvalidMatchIdError,
     MatchIdFields,
     decode_match_id,
-    decode_position_id,
     encode_match_id,
-    encode_position_id,
     split_gnubg_id,
 )
 from backgammon.ids.xgid import (
@@ -35,9 +39,7 @@ from backgammon.ids.xgid import (
     gnubg_id_from_xgid,
     match_id_fields_from_xgid,
     parse_xgid,
-    position_from_xgid,
     xgid_from_gnubg_id,
-    xgid_position,
 )
 
 __all__ = [

@@ -1,5 +1,6 @@
-"""GNU Backgammon's IDs, both ways: the Position ID (formats.md §1), the Match ID and their
-joined "GNUbg ID" (formats.md §2).
+"""GNU Backgammon's IDs, both ways: the Match ID and the "GNUbg ID" that joins it to a
+Position ID (formats.md §2); the Position ID itself (formats.md §1) is the core's
+(:func:`backgammon.core.position.encode_position_id`).
 
 This layer reads and writes fields only; :mod:`backgammon.play.ids` turns them into a match
 state and back.
@@ -9,8 +10,9 @@ state and back.
 (2, 0, (5, 2), 9, (2, 4))
 >>> encode_match_id(f)
 'QYkqASAAIAAA'
->>> encode_position_id(decode_position_id("4HPwATDgc/ABMA"))
-'4HPwATDgc/ABMA'
+>>> position, fields = split_gnubg_id("4HPwATDgc/ABMA:QYkqASAAIAAA")
+>>> position.pip_counts(), fields == f
+((167, 167), True)
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import enum
 import string
 from dataclasses import dataclass
 
-from backgammon.core.position import Position
+from backgammon.core.position import Position, decode_position_id
 from backgammon.core.values import InvalidPositionError, short_repr
 
 __all__ = [
@@ -28,9 +30,7 @@ __all__ = [
     "InvalidMatchIdError",
     "MatchIdFields",
     "decode_match_id",
-    "decode_position_id",
     "encode_match_id",
-    "encode_position_id",
     "split_gnubg_id",
 ]
 
@@ -40,54 +40,6 @@ _BASE64 = frozenset(string.ascii_letters + string.digits + "+/")  # gnubg's alph
 
 class InvalidMatchIdError(ValueError):
     """A Match ID (or GNUbg ID) that is malformed or out of range."""
-
-
-# ------------------------------------------------------------------------------ Position ID
-def encode_position_id(position: Position) -> str:
-    """The GNU Backgammon Position ID of ``position`` (14 characters; formats.md §1).
-
-    >>> encode_position_id(Position.initial())
-    '4HPwATDgc/ABMA'
-    """
-    bits = 0
-    k = 0
-    for array in position.arrays():
-        for n in array:
-            bits |= ((1 << n) - 1) << k
-            k += n + 1
-    return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
-
-
-def decode_position_id(text: str) -> Position:
-    """The position of a Position ID; :class:`InvalidPositionError` for anything else.
-
-    >>> decode_position_id("sGfwATDgc/ABMA").pip_counts()  # after 8/5 6/5, the other side's
-    (167, 163)
-    """
-    if not isinstance(text, str):
-        raise InvalidPositionError(f"a Position ID is text, not {type(text).__name__}")
-    text = text.strip()
-    if len(text) != 14:
-        raise InvalidPositionError(f"a Position ID has 14 characters, got {len(text)}")
-    try:
-        raw = base64.b64decode(text + "==", validate=True)
-    except ValueError as exc:
-        raise InvalidPositionError(f"not a Position ID (bad characters): {text!r}") from exc
-    bits = int.from_bytes(raw, "little")
-    arrays: list[list[int]] = [[0] * 25, [0] * 25]
-    side = slot = 0
-    for k in range(80):
-        if bits >> k & 1:
-            if side > 1:
-                raise InvalidPositionError(f"Position ID {text!r} has too many checkers")
-            arrays[side][slot] += 1
-        else:
-            slot += 1
-            if slot == 25:
-                side, slot = side + 1, 0
-    if side < 2:
-        raise InvalidPositionError(f"Position ID {text!r} does not describe two sides")
-    return Position.from_arrays(arrays[0], arrays[1])
 
 
 # ------------------------------------------------------------------------------ Match ID

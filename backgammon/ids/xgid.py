@@ -16,13 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from backgammon.core.position import Position
+from backgammon.core.position import Position, encode_position_id, xgid_board, xgid_position
 from backgammon.core.values import InvalidPositionError, short_repr
 from backgammon.ids.gnubg import (
     GameState,
     MatchIdFields,
     encode_match_id,
-    encode_position_id,
     split_gnubg_id,
 )
 
@@ -33,76 +32,12 @@ __all__ = [
     "gnubg_id_from_xgid",
     "match_id_fields_from_xgid",
     "parse_xgid",
-    "position_from_xgid",
     "xgid_from_gnubg_id",
-    "xgid_position",
 ]
 
 
 class InvalidXgidError(ValueError):
     """An XGID that is malformed or out of range."""
-
-
-def xgid_position(position: Position, bottom_on_roll: bool = True) -> str:
-    """The 26-character position part of an XGID.
-
-    XGID draws the board from the bottom player's side; pass False when the side to move
-    is the top player.
-    """
-    b = position.board if bottom_on_roll else position.flip().board
-    out = []
-    for x in b:
-        if x > 0:
-            out.append(chr(64 + x))
-        elif x < 0:
-            out.append(chr(96 - x))
-        else:
-            out.append("-")
-    return "".join(out)
-
-
-def _board_of(chars: str, turn: int) -> Position:
-    """The position of an XGID's 26 position characters, seen from the side on roll."""
-    if len(chars) != 26:
-        raise InvalidPositionError(f"XGID position needs 26 characters, got {len(chars)}")
-    bottom = [0] * 26  # bottom's view, same layout as our board with bottom to move
-    for i, c in enumerate(chars):
-        if c == "-":
-            continue
-        if "A" <= c <= "P":
-            if i == 0:
-                raise InvalidPositionError("XGID: character 0 is the top player's bar")
-            bottom[i] = ord(c) - 64
-        elif "a" <= c <= "p":
-            if i == 25:
-                raise InvalidPositionError("XGID: character 25 is the bottom player's bar")
-            bottom[i] = -(ord(c) - 96)
-        else:
-            raise InvalidPositionError(f"XGID: bad character {c!r} at {i}")
-    pos = Position(bottom)
-    if turn == 1:
-        return pos
-    if turn == -1:
-        return pos.flip()
-    raise InvalidPositionError(f"XGID turn must be 1 or -1, got {turn}")
-
-
-def position_from_xgid(text: str) -> Position:
-    """The position of an XGID (or just its 26-character position part), from the side on
-    roll; :class:`InvalidPositionError` for anything else."""
-    if not isinstance(text, str):
-        raise InvalidPositionError(f"an XGID is text, not {type(text).__name__}")
-    text = text.strip()
-    if text.startswith("XGID="):
-        text = text[5:]
-    fields = text.split(":")
-    turn = 1
-    if len(fields) >= 4:
-        try:
-            turn = int(fields[3])
-        except ValueError as exc:
-            raise InvalidPositionError(f"XGID turn field {fields[3]!r} is not 1 or -1") from exc
-    return _board_of(fields[0], turn)
 
 
 # ------------------------------------------------------------------------------ XGID
@@ -158,7 +93,7 @@ def parse_xgid(text: str) -> XgidFields:
     if turn_n not in (1, -1):
         raise InvalidXgidError(f"XGID turn must be 1 or -1, got {turn_n}")
     try:
-        position = _board_of(pos_text, turn_n)
+        position = xgid_board(pos_text, turn_n)
     except InvalidPositionError as exc:
         raise InvalidXgidError(f"XGID position: {exc}") from exc
     cube_log = _int(cube, "cube")

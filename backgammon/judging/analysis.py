@@ -48,6 +48,17 @@ import numpy as np
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move, iter_rolls
+from backgammon.evaluation.bearoff import is_bearoff
+from backgammon.evaluation.cube import (
+    CubeDecision,
+    CubeState,
+    decision_from_values,
+    emg_to_mwc,
+    to_emg,
+)
+from backgammon.evaluation.encode import boards_array, is_race
+from backgammon.evaluation.met import MatchEquityTable
+from backgammon.evaluation.search import MoveFilter
 from backgammon.judging.evaluate import proper_action
 from backgammon.judging.results import (
     REVIEW_FILTER,
@@ -64,18 +75,7 @@ from backgammon.judging.results import (
 from backgammon.judging.rollout import RolloutResult, RolloutSettings, rollout
 from backgammon.play.match import Match, Phase
 from backgammon.players.base import RankedMove
-from backgammon.players.bearoff import is_bearoff
-from backgammon.players.cube import (
-    CubeDecision,
-    CubeState,
-    decision_from_values,
-    emg_to_mwc,
-    to_emg,
-)
-from backgammon.players.encode import boards_array, is_race
-from backgammon.players.met import MatchEquityTable
 from backgammon.players.neural import NeuralPlayer
-from backgammon.players.search import MoveFilter
 from backgammon.records import matchfile
 from backgammon.records.matchfile import (
     FileDouble,

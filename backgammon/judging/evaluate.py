@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from backgammon.core.position import Position
+from backgammon.evaluation.cube import CubeAction, CubeDecision, CubeState, to_emg
+from backgammon.evaluation.probabilities import Probabilities
 from backgammon.players.base import RankedMove
-from backgammon.players.cube import CubeAction, CubeDecision, CubeState, to_emg
 from backgammon.players.neural import NeuralPlayer
-from backgammon.players.probabilities import Probabilities
 
 __all__ = [
     "CubeNumbers",

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.core.values import Move
+from backgammon.evaluation.search import MoveFilter
 from backgammon.play.state import MatchState
 from backgammon.players.base import RankedMove
-from backgammon.players.search import MoveFilter
 
 __all__ = [
     "MARK_WORDS",

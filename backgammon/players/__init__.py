@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from backgammon.evaluation.cube import CubeAction, CubeDecision, CubeState, CubeStateError
 from backgammon.players.base import CubeAdviser, MoveRanker, Player, RankedMove
-from backgammon.players.cube import CubeAction, CubeDecision, CubeState, CubeStateError
 from backgammon.players.driver import Decision, decide
 
 __all__ = [

@@ -2,7 +2,7 @@
 stronger ones also do (:class:`MoveRanker`, :class:`CubeAdviser`) for hints and analysis.
 
 Conventions: ``position`` is always seen from the side on roll (as in the core);
-``cube`` (a :class:`~backgammon.players.cube.CubeState`) describes the match and cube from
+``cube`` (a :class:`~backgammon.evaluation.cube.CubeState`) describes the match and cube from
 that same side.
 """
 
@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
-from backgammon.players.cube import CubeAction, CubeDecision, CubeState
+from backgammon.evaluation.cube import CubeAction, CubeDecision, CubeState
 
 if TYPE_CHECKING:
-    from backgammon.players.probabilities import Probabilities
+    from backgammon.evaluation.probabilities import Probabilities
 
 __all__ = ["CubeAdviser", "MoveRanker", "Player", "RankedMove"]
 

@@ -9,8 +9,8 @@ import numpy as np
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
-from backgammon.players.cube import CubeAction, CubeState
-from backgammon.players.encode import boards_array
+from backgammon.evaluation.cube import CubeAction, CubeState
+from backgammon.evaluation.encode import boards_array
 from backgammon.players.pubeval import pubeval_scores
 
 __all__ = ["PubevalPlayer", "RandomPlayer"]

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
+from backgammon.evaluation.cube import CubeAction, CubeState
 from backgammon.play.match import ActionKind, IllegalActionError, Match, MatchOverError, Phase
 from backgammon.players.base import CubeAdviser, Player
-from backgammon.players.cube import CubeAction, CubeState
 
 __all__ = ["Decision", "decide"]
 

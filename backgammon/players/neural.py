@@ -9,10 +9,9 @@ from threadpoolctl import threadpool_limits
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
-from backgammon.players.base import RankedMove
-from backgammon.players.bearoff import BearoffDatabase
-from backgammon.players.bearoff2 import TwoSidedDatabase
-from backgammon.players.cube import (
+from backgammon.evaluation.bearoff import BearoffDatabase
+from backgammon.evaluation.bearoff2 import TwoSidedDatabase
+from backgammon.evaluation.cube import (
     CubeAction,
     CubeDecision,
     CubeState,
@@ -21,12 +20,13 @@ from backgammon.players.cube import (
     double_pass_value,
     to_emg,
 )
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
-from backgammon.players.net import DEFAULT_WEIGHTS, NetPair, default_nets
-from backgammon.players.probabilities import Probabilities
-from backgammon.players.search import MoveFilter, Searcher
-from backgammon.players.trailer import TrailerNet
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.evaluation.net import DEFAULT_WEIGHTS, NetPair, default_nets
+from backgammon.evaluation.probabilities import Probabilities
+from backgammon.evaluation.search import MoveFilter, Searcher
+from backgammon.evaluation.trailer import TrailerNet
+from backgammon.players.base import RankedMove
 
 __all__ = ["NeuralPlayer", "limit_blas_threads"]
 
@@ -40,7 +40,7 @@ mppg, against 30.4 and 29.0)."""
 
 PRUNE = 8
 """Plays of each roll the full net judges inside a lookahead, the pruning net choosing
-them (:class:`~backgammon.players.search.Searcher`'s ``prune``; 0: all)."""
+them (:class:`~backgammon.evaluation.search.Searcher`'s ``prune``; 0: all)."""
 
 
 def limit_blas_threads() -> None:
@@ -113,7 +113,7 @@ class NeuralPlayer:
     ) -> list[RankedMove]:
         """Every legal play, best first, by cubeful value at the cube and score of ``cube``
         (cubeless money equity when None), as :meth:`choose_move` judges them.  The best
-        ``keep`` plays (or those a :class:`~backgammon.players.search.MoveFilter` picks; the
+        ``keep`` plays (or those a :class:`~backgammon.evaluation.search.MoveFilter` picks; the
         filter's choice by default) and those in ``include`` are judged at the player's depth
         (or ``plies``), the others follow at 0-ply."""
         depth = self.plies if plies is None else plies

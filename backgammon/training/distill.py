@@ -35,6 +35,23 @@ from threadpoolctl import threadpool_limits
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move, iter_rolls, iter_weighted_rolls
+from backgammon.evaluation.bearoff import BearoffDatabase, is_bearoff
+from backgammon.evaluation.cube import CubeState
+from backgammon.evaluation.encode import (
+    CLASSES,
+    INPUT_VERSIONS,
+    boards_array,
+    class_masks,
+    is_back_game,
+)
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.net import NETS, NetPair
+from backgammon.evaluation.probabilities import (
+    OUTPUT_NAMES,
+    cubeless_equity,
+    flip_probs,
+)
+from backgammon.evaluation.search import Searcher, best_in_segments, roll_boards_many
 from backgammon.judging.rollout.engine import (
     Candidate,
     RolloutJob,
@@ -44,23 +61,6 @@ from backgammon.judging.rollout.engine import (
 from backgammon.judging.rollout.local import Backend, InProcess
 from backgammon.judging.rollout.run import backend_for, batches
 from backgammon.players import get
-from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.cube import CubeState
-from backgammon.players.encode import (
-    CLASSES,
-    INPUT_VERSIONS,
-    boards_array,
-    class_masks,
-    is_back_game,
-)
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import NETS, NetPair
-from backgammon.players.probabilities import (
-    OUTPUT_NAMES,
-    cubeless_equity,
-    flip_probs,
-)
-from backgammon.players.search import Searcher, best_in_segments, roll_boards_many
 from backgammon.training.fit import FitDataError, average, calibrate, fit
 from backgammon.training.nets import widen, with_inputs
 from backgammon.training.selfplay import Choose, greedy_game, player_chooser
@@ -215,7 +215,7 @@ def generate(
     ``crashed_only`` keeps just the crashed contact positions (data for a crashed net: they
     are a few percent of all); ``gammon_races`` just the races in which a side has all 15
     checkers left (where a gammon is still possible, and the race net most often wrong);
-    ``back_games`` just the back games (:func:`~backgammon.players.encode.is_back_game`,
+    ``back_games`` just the back games (:func:`~backgammon.evaluation.encode.is_back_game`,
     where the contact net misjudges the holder's chances most);
     ``cube_window`` ``(lo, hi)`` just the positions whose side on roll the 0-ply net gives
     from ``lo`` to ``hi`` to win (where cube decisions are made, and judged).
@@ -335,7 +335,7 @@ def relabel(
     from the label replaced by their rollouts, and which positions those are (ascending).
     On a round labelled by deeper search this picks where 0-ply and lookahead disagree
     most: there the 0-ply net is most often wrong, so rollouts buy most there.  ``only``
-    (class names of :func:`~backgammon.players.encode.class_masks`) restricts the choice,
+    (class names of :func:`~backgammon.evaluation.encode.class_masks`) restricts the choice,
     and the share, to positions of those classes.  Rollouts run on ``backend`` (see
     :func:`rolled_out`)."""
     if not 0.0 <= share <= 1.0:

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.net import Net, NetPair, sigmoid
-from backgammon.players.probabilities import MONEY_WEIGHTS, N_OUTPUTS
+from backgammon.evaluation.net import Net, NetPair, sigmoid
+from backgammon.evaluation.probabilities import MONEY_WEIGHTS, N_OUTPUTS
 from backgammon.training.nets import Adam, Delta
 
 __all__ = ["FitDataError", "average", "calibrate", "fit", "rank_error"]

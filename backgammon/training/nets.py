@@ -2,7 +2,7 @@
 longer input layout) without changing its function, the one backward pass, and the two
 optimisers built on it (TD's plain gradient step and distillation's Adam).
 
-The players' :mod:`backgammon.players.net` only evaluates; whatever changes weights is here.
+The players' :mod:`backgammon.evaluation.net` only evaluates; whatever changes weights is here.
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.encode import n_inputs
-from backgammon.players.net import Net, NetPair
-from backgammon.players.probabilities import N_OUTPUTS
+from backgammon.evaluation.encode import n_inputs
+from backgammon.evaluation.net import Net, NetPair
+from backgammon.evaluation.probabilities import N_OUTPUTS
 
 __all__ = [
     "Adam",

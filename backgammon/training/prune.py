@@ -1,4 +1,4 @@
-"""Fitting the pruning net (:mod:`backgammon.players.prune`) to the full evaluator.
+"""Fitting the pruning net (:mod:`backgammon.evaluation.prune`) to the full evaluator.
 
 ``generate`` plays greedy 0-ply games (a tenth of the plays at random) and keeps, for every
 position met, the boards after every play of all 21 rolls with the full evaluator's equity
@@ -20,11 +20,11 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.core.position import Position
-from backgammon.players.children import child_boards
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
-from backgammon.players.prune import COUNTS, PruneNet, prune_rows
-from backgammon.players.search import roll_boards_many
+from backgammon.evaluation.children import child_boards
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.probabilities import MONEY_WEIGHTS, flip_probs
+from backgammon.evaluation.prune import COUNTS, PruneNet, prune_rows
+from backgammon.evaluation.search import roll_boards_many
 from backgammon.training.nets import adam_update
 
 __all__ = ["check", "fit", "generate", "main"]

@@ -10,9 +10,9 @@ import numpy.typing as npt
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
+from backgammon.evaluation.encode import after_boards_many, boards_array
+from backgammon.evaluation.probabilities import cubeless_equity
 from backgammon.players.base import Player
-from backgammon.players.encode import after_boards_many, boards_array
-from backgammon.players.probabilities import cubeless_equity
 
 __all__ = [
     "Choose",

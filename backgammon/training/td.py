@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from backgammon.players.encode import INPUT_VERSIONS, boards_array
-from backgammon.players.evaluator import CompositeEvaluator
-from backgammon.players.net import Net, NetPair
-from backgammon.players.probabilities import N_OUTPUTS, flip_probs
+from backgammon.evaluation.encode import INPUT_VERSIONS, boards_array
+from backgammon.evaluation.evaluator import CompositeEvaluator
+from backgammon.evaluation.net import Net, NetPair
+from backgammon.evaluation.probabilities import N_OUTPUTS, flip_probs
 from backgammon.training.nets import random_pair, sgd_step
 from backgammon.training.selfplay import greedy_games
 

@@ -1,8 +1,8 @@
-"""The trailer net's labels and fit (:mod:`backgammon.players.trailer`): games of the
+"""The trailer net's labels and fit (:mod:`backgammon.evaluation.trailer`): games of the
 trailer alone, and the net fitted to them::
 
     python -m backgammon.training.trailer labels/trailer/round2/trailer-*.npz \\
-        --out backgammon/players/data/trailer.npz [--hold-out 36007] [--seed 1]
+        --out backgammon/evaluation/data/trailer.npz [--hold-out 36007] [--seed 1]
 
 Each label file (``labels/trailer/make.py``) holds trailers and, per trailer, how many of
 its games bore the first checker off after k rolls and brought the last checker out of the
@@ -21,10 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.core.position import Position
-from backgammon.players.bearoff import MAX_ROLLS, BearoffDatabase, indices
-from backgammon.players.children import child_boards
-from backgammon.players.net import Net
-from backgammon.players.trailer import N_TRAILER_INPUTS, PIPS_TO_HOME, TrailerNet, trailer_inputs
+from backgammon.evaluation.bearoff import MAX_ROLLS, BearoffDatabase, indices
+from backgammon.evaluation.children import child_boards
+from backgammon.evaluation.net import Net
+from backgammon.evaluation.trailer import N_TRAILER_INPUTS, PIPS_TO_HOME, TrailerNet, trailer_inputs
 from backgammon.training.nets import Adam
 
 __all__ = ["TrailerGames", "fit_trailer", "load_labels", "survival_targets"]

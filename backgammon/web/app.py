@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
-from backgammon import __version__
+from backgammon._version import __version__
 from backgammon.web.accounts import Accounts
 from backgammon.web.analysis import analysis_router, shutdown_analyses
 from backgammon.web.bots import BotPool, shutdown_bots

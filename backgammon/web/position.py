@@ -20,13 +20,12 @@ from fastapi import APIRouter, Body, Query
 from fastapi.responses import HTMLResponse
 from pydantic import BaseModel, Field
 
-from backgammon.core.position import Position
+from backgammon.core.position import Position, encode_position_id
 from backgammon.core.values import BAR
 from backgammon.ids.gnubg import (
     GameState,
     InvalidMatchIdError,
     encode_match_id,
-    encode_position_id,
     split_gnubg_id,
 )
 from backgammon.play.match import Match

@@ -2,7 +2,7 @@
 
 Every live game of a batch moves one ply per step; the plays of all of them (and, with
 variance reduction, the plays of all 21 rolls of all of them) are evaluated in one call of
-the :class:`~backgammon.players.evaluator.Evaluator`, so the network runs as one matrix
+the :class:`~backgammon.evaluation.evaluator.Evaluator`, so the network runs as one matrix
 product per step.  Trial ``i`` rolls the dice of ``(seed, i)`` for every candidate (common
 random numbers: candidates are compared on the same dice), and a batch's numbers depend only
 on its own trials, so any split of the trials over processes or machines adds up to the same.
@@ -22,11 +22,10 @@ import numpy.typing as npt
 
 from backgammon.core.position import Position
 from backgammon.core.values import iter_weighted_rolls
-from backgammon.judging.rollout.dice import roll_indices, to_dice
-from backgammon.players.bearoff import BearoffDatabase, is_bearoff
-from backgammon.players.bearoff2 import TwoSidedDatabase, money_decision
-from backgammon.players.children import child_boards
-from backgammon.players.cube import (
+from backgammon.evaluation.bearoff import BearoffDatabase, is_bearoff
+from backgammon.evaluation.bearoff2 import TwoSidedDatabase, money_decision
+from backgammon.evaluation.children import child_boards
+from backgammon.evaluation.cube import (
     CubeAction,
     CubeDecision,
     CubeState,
@@ -36,15 +35,16 @@ from backgammon.players.cube import (
     cube_values,
     dead_cube_weights,
 )
-from backgammon.players.encode import boards_array
-from backgammon.players.evaluator import CompositeEvaluator, Evaluator
-from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
-from backgammon.players.net import NetPair, default_nets
+from backgammon.evaluation.encode import boards_array
+from backgammon.evaluation.evaluator import CompositeEvaluator, Evaluator
+from backgammon.evaluation.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.evaluation.net import NetPair, default_nets
+from backgammon.evaluation.probabilities import MONEY_WEIGHTS, flip_probs, game_over_probs
+from backgammon.evaluation.prune import default_pruner, pruned_plays
+from backgammon.evaluation.search import Searcher, best_in_segments, cube_lives
+from backgammon.evaluation.trailer import TrailerNet
+from backgammon.judging.rollout.dice import roll_indices, to_dice
 from backgammon.players.neural import limit_blas_threads
-from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs, game_over_probs
-from backgammon.players.prune import default_pruner, pruned_plays
-from backgammon.players.search import Searcher, best_in_segments, cube_lives
-from backgammon.players.trailer import TrailerNet
 
 __all__ = [
     "Candidate",
@@ -79,7 +79,7 @@ class RolloutSettings:
     target standard error to stop at (checked after each batch, in trial order), and
     whether trials stop at the bear-off databases as gnubg's do by default
     (:meth:`_Engine.exact_from_here`).  ``prune``: the full net judges only that many plays
-    of each roll the pruning net (:mod:`~backgammon.players.prune`) ranks best where an
+    of each roll the pruning net (:mod:`~backgammon.evaluation.prune`) ranks best where an
     estimate is asked for: the luck of the roll, with variance reduction, and the replies
     inside the bots' 1- and 2-ply lookahead (0: every play); the plays of the roll played
     are always all judged by the full net."""

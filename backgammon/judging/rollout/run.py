@@ -17,6 +17,9 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.core.position import Position
+from backgammon.evaluation.cube import CubeState, dead_cube_weights
+from backgammon.evaluation.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.evaluation.search import Searcher
 from backgammon.judging.rollout.engine import (
     Candidate,
     RolloutJob,
@@ -25,9 +28,6 @@ from backgammon.judging.rollout.engine import (
     evaluator_for,
 )
 from backgammon.judging.rollout.local import Backend, local_backend
-from backgammon.players.cube import CubeState, dead_cube_weights
-from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
-from backgammon.players.search import Searcher
 
 __all__ = ["CUBE_LABELS", "CandidateResult", "RolloutResult", "backend_for", "rollout"]
 

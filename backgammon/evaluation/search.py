@@ -1,13 +1,13 @@
 """Lookahead at 0, 1 and 2 ply with move filtering, wrapping any evaluator.
 
-0-ply is the evaluator (:class:`~backgammon.players.evaluator.CompositeEvaluator` in play).
+0-ply is the evaluator (:class:`~backgammon.evaluation.evaluator.CompositeEvaluator` in play).
 n-ply averages the 21 rolls of the side on roll, each played with the best of its plays:
 candidates are ranked at 0-ply and only the best few are looked at more deeply.  All
 candidate plays of a roll are evaluated in one numpy call.
 
 Cubeful lookahead (:meth:`Searcher.cubeful`, :meth:`Searcher.rank_cubeful`) follows gnubg:
 every node carries the cube positions it is asked about; a leaf turns its probabilities
-into cubeful values (:mod:`~backgammon.players.cube`), where the side on roll also takes
+into cubeful values (:mod:`~backgammon.evaluation.cube`), where the side on roll also takes
 its best cube action unless it is the top of the search; an inner node averages its
 children over the 21 rolls, the children asked both about the cube as it is and, where the
 side on roll may double, about the doubled cube.
@@ -24,9 +24,9 @@ import numpy.typing as npt
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move, iter_weighted_rolls
-from backgammon.players.bearoff2 import COLUMN_OF_OWNER, OPPONENT_OWNS, TwoSidedDatabase
-from backgammon.players.children import child_boards
-from backgammon.players.cube import (
+from backgammon.evaluation.bearoff2 import COLUMN_OF_OWNER, OPPONENT_OWNS, TwoSidedDatabase
+from backgammon.evaluation.children import child_boards
+from backgammon.evaluation.cube import (
     CubeState,
     best_cube_value,
     cubeful,
@@ -34,11 +34,11 @@ from backgammon.players.cube import (
     double_pass_value,
     to_emg,
 )
-from backgammon.players.encode import after_boards, boards_array, is_race
-from backgammon.players.evaluator import Evaluator
-from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
-from backgammon.players.probabilities import MONEY_WEIGHTS, flip_probs
-from backgammon.players.prune import PruneNet, default_pruner, pruned_plays
+from backgammon.evaluation.encode import after_boards, boards_array, is_race
+from backgammon.evaluation.evaluator import Evaluator
+from backgammon.evaluation.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.evaluation.probabilities import MONEY_WEIGHTS, flip_probs
+from backgammon.evaluation.prune import PruneNet, default_pruner, pruned_plays
 
 __all__ = [
     "MoveFilter",
@@ -73,7 +73,7 @@ def cube_lives(boards: IntArray) -> FloatArray:
 def roll_boards(pos: Position) -> tuple[IntArray, list[tuple[int, int, int, int, float]]]:
     """The boards after every play of every one of the 21 rolls (the turn passing when
     there is none), seen from the side then on roll, made as one array
-    (:func:`~backgammon.players.children.child_boards`), and per roll ``(die1, die2,
+    (:func:`~backgammon.evaluation.children.child_boards`), and per roll ``(die1, die2,
     start, end, weight)`` into it."""
     boards, per_roll = child_boards([pos.board] * len(_ROLLS), _ROLL_DICE)
     ends: list[int] = np.cumsum(per_roll).tolist()
@@ -138,7 +138,7 @@ def _flip_values(values: FloatArray, money: bool) -> FloatArray:
 
 class Searcher:
     """The multi-ply evaluator: evaluates positions and ranks plays at a given depth on top
-    of any 0-ply :class:`~backgammon.players.evaluator.Evaluator`."""
+    of any 0-ply :class:`~backgammon.evaluation.evaluator.Evaluator`."""
 
     def __init__(
         self,
@@ -327,7 +327,7 @@ class Searcher:
 
     def _exact_money(self, boards: IntArray) -> tuple[npt.NDArray[np.bool_], FloatArray] | None:
         """Where the evaluator's two-sided bear-off database covers ``boards``, and their
-        four equities there (:mod:`~backgammon.players.bearoff2`); None if nowhere."""
+        four equities there (:mod:`~backgammon.evaluation.bearoff2`); None if nowhere."""
         db: TwoSidedDatabase | None = getattr(self.evaluator, "two_sided", None)
         if db is None:
             return None

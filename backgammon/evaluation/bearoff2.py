@@ -12,7 +12,7 @@ each column on its own.  Gammons are impossible: both sides have borne off nine 
 
 The table is computed by our own code from the rules core's plays (under a minute on one
 core), written once to the user's cache folder as 16-bit fixed point and read from there
-afterwards (``python -m backgammon.players.bearoff2 [FILE]`` builds it on demand).
+afterwards (``python -m backgammon.evaluation.bearoff2 [FILE]`` builds it on demand).
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ import numpy.typing as npt
 
 from backgammon.core.position import Position
 from backgammon.core.values import iter_weighted_rolls
-from backgammon.players.bearoff import cache_path as _one_sided_cache_path
-from backgammon.players.bearoff import home_indices, is_bearoff, position_index, positions
-from backgammon.players.cube import CubeDecision, CubeState, decision_from_values
+from backgammon.evaluation.bearoff import cache_path as _one_sided_cache_path
+from backgammon.evaluation.bearoff import home_indices, is_bearoff, position_index, positions
+from backgammon.evaluation.cube import CubeDecision, CubeState, decision_from_values
 
 __all__ = [
     "CENTRED",
@@ -55,7 +55,7 @@ CUBELESS, OWNED, CENTRED, OPPONENT_OWNS = range(4)
 """The four columns (gnubg's order): cubeless equity, then cubeful equity with the cube
 owned by the side on roll, centred, owned by the opponent."""
 COLUMN_OF_OWNER = {1: OWNED, 0: CENTRED, -1: OPPONENT_OWNS}
-"""The cubeful column for a cube owner as :class:`~backgammon.players.cube.CubeState` says
+"""The cubeful column for a cube owner as :class:`~backgammon.evaluation.cube.CubeState` says
 it: 1 the side on roll, 0 centred, -1 the opponent."""
 VERSION = 1
 
@@ -273,7 +273,7 @@ class TwoSidedDatabase:
 
     def win_probabilities_at(self, index: IntArray) -> FloatArray:
         """:meth:`win_probabilities` of covered boards given by their home boards' indices
-        (:func:`~backgammon.players.bearoff.home_indices`)."""
+        (:func:`~backgammon.evaluation.bearoff.home_indices`)."""
         return np.asarray((self.table[index[:, 0], index[:, 1], CUBELESS] + 1.0) / 2.0)
 
     def cubeful(self, boards: IntArray, owner: int) -> FloatArray:
@@ -302,7 +302,7 @@ def money_decision(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m backgammon.players.bearoff2 [FILE]``: build the table and write it to
+    """``python -m backgammon.evaluation.bearoff2 [FILE]``: build the table and write it to
     FILE (default: the user cache), showing progress."""
     args = list(sys.argv[1:] if argv is None else argv)
     path = Path(args[0]) if args else cache_path()

@@ -12,7 +12,7 @@ cube life ``x``; Jacoby and beavers respected.  Match: the same in match winning
 highest cube that would be dead (with the taker's automatic redouble) down to the current
 one; the Crawford game, 2-away/2-away and cubes dead for both sides leave the dead-cube MWC.
 :func:`to_emg` expresses an MWC as equity normalised to a money game (EMG).  Lookahead
-(1- and 2-ply) is in :class:`~backgammon.players.search.Searcher`.
+(1- and 2-ply) is in :class:`~backgammon.evaluation.search.Searcher`.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import numpy as np
 import numpy.typing as npt
 from numpy.typing import ArrayLike
 
-from backgammon.players.met import KAZAROSS_XG2, MatchEquityTable
-from backgammon.players.probabilities import MONEY_WEIGHTS
+from backgammon.evaluation.met import KAZAROSS_XG2, MatchEquityTable
+from backgammon.evaluation.probabilities import MONEY_WEIGHTS
 
 if TYPE_CHECKING:
     from backgammon.play.match import Match

@@ -4,7 +4,7 @@ Lookahead and rollouts judge every play of every roll of thousands of positions;
 need of a play is the board it leaves, not its spelling.  :func:`child_boards` gives those
 boards for a whole batch of ``(board, dice)`` pairs in one call, about four times sooner
 than :meth:`~backgammon.core.position.Position.legal_moves` and
-:func:`~backgammon.players.encode.after_boards_many` together (``bench/movegen.py``).  The
+:func:`~backgammon.evaluation.encode.after_boards_many` together (``bench/movegen.py``).  The
 rules core stays the reference: the tests check that both give the same boards, in the same
 order, on every roll of thousands of positions from real games.
 
@@ -252,7 +252,7 @@ _KEYS = np.random.default_rng(20261204).integers(1, 2**63, size=26, dtype=np.uin
 def child_boards(boards: npt.ArrayLike, dice: npt.ArrayLike) -> tuple[IntArray, IntArray]:
     """For each ``(N, 26)`` board (the side on roll's view) and its roll (``(N, 2)``), the
     boards after each legal play, seen from the opponent, who moves next, and how many rows
-    each board has: what :func:`~backgammon.players.encode.after_boards_many` gives for
+    each board has: what :func:`~backgammon.evaluation.encode.after_boards_many` gives for
     :meth:`~backgammon.core.position.Position.legal_moves`, rows in the same order (a lost
     turn is one row, the board itself turned round).  The boards must be legal positions
     (:class:`~backgammon.core.position.Position` checks them); a die outside 1-6 raises

@@ -1,7 +1,7 @@
 """A small numpy neural network with gnubg's five outputs, and the contact/race pair (with
 optionally nets of their own for crashed positions, as gnubg has, and for back games).
 
-Outputs are the five cumulative probabilities of :mod:`backgammon.players.probabilities`,
+Outputs are the five cumulative probabilities of :mod:`backgammon.evaluation.probabilities`,
 from the point of view of the side on roll.
 """
 
@@ -16,8 +16,8 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.encode import NET_CLASSES, encode_with_race, n_inputs, net_routes
-from backgammon.players.probabilities import N_OUTPUTS
+from backgammon.evaluation.encode import NET_CLASSES, encode_with_race, n_inputs, net_routes
+from backgammon.evaluation.probabilities import N_OUTPUTS
 
 __all__ = ["DEFAULT_WEIGHTS", "NETS", "Net", "NetPair", "default_nets", "sigmoid"]
 
@@ -140,11 +140,11 @@ class Net:
 class NetPair:
     """A contact net and a race net, saved together in one weights file; each board goes to
     one of them by whether contact is left.  With a ``crashed`` net, contact positions where
-    a side has crashed its board (:func:`~backgammon.players.encode.is_crashed`) go to it;
+    a side has crashed its board (:func:`~backgammon.evaluation.encode.is_crashed`) go to it;
     with a ``back`` net, the other back games
-    (:func:`~backgammon.players.encode.is_back_game`) go to that one
-    (:func:`~backgammon.players.encode.net_routes`).  Raw outputs: see
-    :class:`~backgammon.players.evaluator.CompositeEvaluator` for what play uses."""
+    (:func:`~backgammon.evaluation.encode.is_back_game`) go to that one
+    (:func:`~backgammon.evaluation.encode.net_routes`).  Raw outputs: see
+    :class:`~backgammon.evaluation.evaluator.CompositeEvaluator` for what play uses."""
 
     contact: Net
     race: Net
@@ -163,7 +163,7 @@ class NetPair:
 
     @property
     def inputs(self) -> int:
-        """The input layout the nets read (:data:`~backgammon.players.encode.INPUT_VERSIONS`)."""
+        """The input layout the nets read (:data:`~backgammon.evaluation.encode.INPUT_VERSIONS`)."""
         return int(self.meta.get("inputs", 1))
 
     def nets(self) -> list[tuple[str, Net]]:
@@ -179,7 +179,7 @@ class NetPair:
 
     def routes(self, b: IntArray, race: Bool) -> npt.NDArray[np.int8]:
         """Which net judges each board of the batch, as an index into :data:`NETS`
-        (:func:`~backgammon.players.encode.net_routes`); ``race`` is :meth:`encode`'s."""
+        (:func:`~backgammon.evaluation.encode.net_routes`); ``race`` is :meth:`encode`'s."""
         if self.crashed is None and self.back is None:
             return race.view(np.int8)
         return net_routes(b, race, self.crashed is not None, self.back is not None)

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.bearoff import MAX_ROLLS, BearoffDatabase, indices
-from backgammon.players.net import Net
+from backgammon.evaluation.bearoff import MAX_ROLLS, BearoffDatabase, indices
+from backgammon.evaluation.net import Net
 
 __all__ = [
     "TRAILER_WEIGHTS",

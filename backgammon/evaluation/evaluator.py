@@ -1,11 +1,12 @@
 """One evaluator interface, and the composite that play uses.
 
 An :class:`Evaluator` gives the five cubeless probabilities
-(:mod:`backgammon.players.probabilities`) of a batch of boards, each seen from its side on
+(:mod:`backgammon.evaluation.probabilities`) of a batch of boards, each seen from its side on
 roll.  :class:`CompositeEvaluator` routes each board to what knows it best: a finished game
 to its exact result, a pure bear-off to the bear-off databases (the two-sided one, exact,
 where each side has at most six checkers left; else the one-sided one), the rest to the race
-or the contact net.  Lookahead (:class:`~backgammon.players.search.Searcher`) wraps any evaluator.
+or the contact net.  Lookahead (:class:`~backgammon.evaluation.search.Searcher`) wraps any
+evaluator.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.players.bearoff import BearoffDatabase, all_bearoffs, home_indices, is_bearoff
-from backgammon.players.bearoff2 import MAX_CHECKERS, TwoSidedDatabase
-from backgammon.players.encode import is_race
-from backgammon.players.probabilities import game_over_probs
-from backgammon.players.trailer import TrailerNet, race_gammons
+from backgammon.evaluation.bearoff import BearoffDatabase, all_bearoffs, home_indices, is_bearoff
+from backgammon.evaluation.bearoff2 import MAX_CHECKERS, TwoSidedDatabase
+from backgammon.evaluation.encode import is_race
+from backgammon.evaluation.probabilities import game_over_probs
+from backgammon.evaluation.trailer import TrailerNet, race_gammons
 
 __all__ = ["CompositeEvaluator", "Evaluator"]
 
@@ -46,7 +47,7 @@ class CompositeEvaluator:
     both sides have six checkers or fewer the two-sided database gives the exact chance of
     the best play of both sides (no gammon is possible there).  In a race where one side
     is all home and the other has borne nothing off, ``trailer`` gives the gammons
-    (:mod:`backgammon.players.trailer`), which the race net misjudges.
+    (:mod:`backgammon.evaluation.trailer`), which the race net misjudges.
     """
 
     def __init__(
@@ -57,7 +58,7 @@ class CompositeEvaluator:
         two_sided: TwoSidedDatabase | None = None,
         trailer: TrailerNet | None = None,
     ) -> None:
-        """``nets`` (a :class:`~backgammon.players.net.NetPair`) judge contact and race
+        """``nets`` (a :class:`~backgammon.evaluation.net.NetPair`) judge contact and race
         positions, ``bearoff`` and ``two_sided`` (optional) pure bear-offs, ``trailer``
         (with ``bearoff``) the gammons of races with a side all home; ``consistent``
         False keeps the nets' raw outputs (what TD training learns from)."""

@@ -121,7 +121,7 @@ class PruneNet:
 
     def scores(self, boards: npt.ArrayLike) -> FloatArray:
         """The estimated equity, for the side that has just played, of each ``(N, 26)``
-        board (the opponent on roll, as :func:`~backgammon.players.children.child_boards`
+        board (the opponent on roll, as :func:`~backgammon.evaluation.children.child_boards`
         gives them)."""
         b = np.ascontiguousarray(boards, dtype=np.int64).reshape(-1, 26)
         if len(b) and (b.min() < -15 or b.max() > 15):

@@ -227,7 +227,7 @@ def cache_path() -> Path:
 
 
 SHIPPED = Path(__file__).with_name("data") / "bearoff.npz"
-"""The table shipped with the package (made by ``python -m backgammon.players.bearoff``)."""
+"""The table shipped with the package (made by ``python -m backgammon.evaluation.bearoff``)."""
 _SCALE = 65535.0
 
 
@@ -373,7 +373,7 @@ def all_bearoffs(boards: IntArray) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m backgammon.players.bearoff [FILE]``: build the table and write it to FILE
+    """``python -m backgammon.evaluation.bearoff [FILE]``: build the table and write it to FILE
     (default: the user cache), showing progress."""
     args = list(sys.argv[1:] if argv is None else argv)
     path = Path(args[0]) if args else cache_path()

@@ -13,7 +13,7 @@ tables (:func:`extended`).  Its notice reads:
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from statistics import NormalDist
 
 __all__ = ["KAZAROSS_XG2", "SPREAD", "MatchEquityError", "MatchEquityTable", "extended"]
@@ -26,11 +26,12 @@ class MatchEquityError(ValueError):
 @dataclass(frozen=True)
 class MatchEquityTable:
     """Pre-Crawford equities ``pre[i][j]`` (me i+1 away, opponent j+1 away) and post-Crawford
-    equities ``post[j]`` of the trailer j+1 away against a leader 1 away."""
+    equities ``post[j]`` of the trailer j+1 away against a leader 1 away.  Its repr is its
+    name: a signature or a message that holds a table shows which one, not 4,000 numbers."""
 
     name: str
-    pre: tuple[tuple[float, ...], ...]
-    post: tuple[float, ...]
+    pre: tuple[tuple[float, ...], ...] = field(repr=False)
+    post: tuple[float, ...] = field(repr=False)
 
     @property
     def size(self) -> int:
@@ -245,4 +246,7 @@ fitted to Kazaross-XG2's entries with a + b >= 25, every one within 0.8% of it."
 KAZAROSS_XG2 = extended(
     MatchEquityTable("Kazaross-XG2", _table(_PRE), tuple(float(x) for x in _POST.split()))
 )
-"""The Kazaross-XG2 table (gnubg's default), extended to 64 points."""
+"""The Kazaross-XG2 table (gnubg's default), extended to 64 points.
+
+:meta hide-value:
+"""
