@@ -22,6 +22,7 @@ LAYERS = (
     "play",
     "records",
     "players",
+    "engine",
     "judging",
     "training",
     "env",
