@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from backgammon.cli.advice import PRUNE_HELP
+from backgammon.cli.engine_analysis import run_engine_analysis
 from backgammon.cli.engines import add_engine_option, our_plies
 from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.records import read_record_file
@@ -105,6 +106,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def analyse_command(args: argparse.Namespace) -> int:
     """Read the file, judge it with a progress bar, print the tables, write the outputs."""
+    if args.engine and args.engine.strip().lower().partition(":")[0] == "gnubg":
+        console = Console(stderr=args.json_out == "-")
+        return run_engine_analysis(args, console, write_output)
     if args.engine:
         why = "a UBGI engine gives decisions, not the numbers an analysis needs"
         plies = our_plies("analyse", args.engine, why)

@@ -17,7 +17,8 @@ import threading
 from collections.abc import Coroutine, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
@@ -26,6 +27,9 @@ from backgammon.players.base import RankedMove
 from backgammon.players.cube import CubeAction, CubeDecision, CubeState
 from backgammon.players.driver import Decision, decide
 from backgammon.players.probabilities import Probabilities
+
+if TYPE_CHECKING:
+    from backgammon.engine.gnubg import GnubgReport
 
 __all__ = [
     "NO_LIMIT",
@@ -179,6 +183,10 @@ class EngineProtocol:
         e = await self.evaluate(position, cube, limit)
         return points >= -e.equity
 
+    async def analyse_file(self, path: str | Path, limit: Limit = NO_LIMIT) -> GnubgReport:
+        """The engine's own analysis of a whole match file (gnubg's ``analyse match``)."""
+        raise EngineCapabilityError(f"{self.name} does not analyse match files itself")
+
     async def play(self, match: Match, limit: Limit = NO_LIMIT) -> Decision:
         """The decision ``match`` waits for (roll or double, the play, the answer to a
         double or a resignation), as :func:`~backgammon.players.decide` makes it."""
@@ -270,6 +278,10 @@ class SimpleEngine:
     ) -> CubeAction:
         """As :meth:`EngineProtocol.cube_action`, blocking."""
         return self._run(self.protocol.cube_action(position, cube, offered, limit))
+
+    def analyse_file(self, path: str | Path, limit: Limit = NO_LIMIT) -> GnubgReport:
+        """As :meth:`EngineProtocol.analyse_file`, blocking."""
+        return self._run(self.protocol.analyse_file(path, limit))
 
     def play(self, match: Match, limit: Limit = NO_LIMIT) -> Decision:
         """The decision ``match`` waits for, made by the engine (apply it with

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from backgammon.core.position import Position
@@ -21,11 +23,13 @@ from backgammon.ids.gnubg import MatchIdFields, encode_match_id
 from backgammon.players.base import RankedMove
 from backgammon.players.cube import CubeState
 from backgammon.players.probabilities import Probabilities
+from backgammon.records.gnubg_analysis import GnubgAnalysis, read_gnubg_analysis
 
 __all__ = [
     "GNUBG",
     "GnubgNotFoundError",
     "GnubgProtocol",
+    "GnubgReport",
     "find_gnubg",
     "gnubg_id",
     "parse_candidates",
@@ -50,7 +54,15 @@ _CUBE_VALUE = re.compile(
     r"^\d\. (No (?:re)?double|(?:Re)?[Dd]ouble, (?:pass|take)|"
     r"(?:Re)?[Dd]ouble, beaver)\s+([+-]\d+\.\d+)"
 )
+_CLOSE = re.compile(r"^Close or actual cube decisions\s+(\d+)\s+(\d+)")
+_RATE = re.compile(r"^Error rate mEMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)")
+_KINDS = ("chequerplay", "cubedecision")
 _PROPER = re.compile(r"^Proper cube action:\s*(.*?)\s*(?:\([\d.]+%\))?\s*$")
+
+
+def _ends(word: str) -> Callable[[str], bool]:
+    """Whether a line is gnubg's complaint about ``word``: the end of an answer."""
+    return lambda line: f"`{word}'" in line
 
 
 class GnubgNotFoundError(ValueError):
@@ -186,7 +198,7 @@ class GnubgProtocol(ProcessProtocol):
             "set player 1 human",
         ]
         if self.noise is not None:
-            for kind in ("chequerplay", "cubedecision"):
+            for kind in _KINDS:
                 lines += [
                     f"set evaluation {kind} evaluation noise {self.noise}",
                     f"set evaluation {kind} evaluation deterministic on",
@@ -226,7 +238,7 @@ class GnubgProtocol(ProcessProtocol):
         end = f"{_END}{self.asked}"
         lines = [*self._setup(c, limit), f"set gnubgid {gnubg_id(position, c, dice)}", command, end]
         try:
-            out = await self.exchange(lines, limit, lambda line: f"`{end}'" in line)
+            out = await self.exchange(lines, limit, _ends(end))
         except BaseException:
             self._plies_set = self._beavers = None
             raise
@@ -234,6 +246,38 @@ class GnubgProtocol(ProcessProtocol):
         if errors:
             raise EngineOutputError(f"gnubg refused the position: {errors[0]}")
         return out
+
+    async def analyse_file(self, path: str | Path, limit: Limit = NO_LIMIT) -> GnubgReport:
+        """gnubg's own ``analyse match`` of a .mat or .sgf file at ``limit.plies`` (else
+        the engine's plies; else gnubg's analysis settings), read back from the SGF it
+        saves.  ``limit.time`` bounds the whole analysis (no bound by default)."""
+        source = Path(path)
+        kind = "sgf" if source.suffix.lower() == ".sgf" else "mat"
+        plies = limit.plies if limit.plies is not None else self.plies
+        with tempfile.TemporaryDirectory(prefix="backgammon-gnubg-") as folder:
+            copy, saved = Path(folder) / f"in.{kind}", Path(folder) / "out.sgf"
+            try:
+                shutil.copyfile(source, copy)
+            except OSError as exc:
+                raise GnubgNotFoundError(f"cannot read {source}: {exc.strerror}") from exc
+            lines = []
+            if plies is not None:
+                lines += [f"set analysis {k} evaluation plies {plies}" for k in _KINDS]
+            self.asked += 1
+            end = f"{_END}{self.asked}"
+            lines += [
+                f"load match {copy}" if kind == "sgf" else f"import mat {copy}",
+                "analyse match",
+                "show statistics match",
+                f"save match {saved}",
+                end,
+            ]
+            out = await self.exchange(lines, Limit(time=limit.time or 1e9), _ends(end))
+            if not saved.exists():
+                raise EngineOutputError(f"gnubg did not analyse {source.name}")
+            analysis = read_gnubg_analysis(saved.read_text("utf-8"))
+        close, rates = _statistics(out)
+        return GnubgReport(analysis, close, rates, plies)
 
     async def evaluate(
         self, position: Position, cube: CubeState | None = None, limit: Limit = NO_LIMIT
@@ -251,6 +295,31 @@ class GnubgProtocol(ProcessProtocol):
             return []
         out = await self.ask("hint 10000", position, cube, dice, limit)
         return parse_candidates(out, position, dice)
+
+
+@dataclass(frozen=True)
+class GnubgReport:
+    """gnubg's analysis of a match file: its verdicts as the SGF it saved holds them, and
+    from its statistics what the file does not hold (close or actual cube decisions per
+    player) with the overall error rates it printed (mEMG, to 0.1)."""
+
+    analysis: GnubgAnalysis
+    close_cube: tuple[int, int]
+    printed_rates: tuple[float, float]
+    plies: int | None
+
+    def error_rate(self, player: int) -> float:
+        """gnubg's overall error rate of ``player`` (mEMG per decision) from its numbers."""
+        return self.analysis.error_rate(player, self.close_cube[player])
+
+
+def _statistics(lines: Sequence[str]) -> tuple[tuple[int, int], tuple[float, float]]:
+    close = [m for m in map(_CLOSE.match, lines) if m]
+    rates = [m for m in map(_RATE.match, lines) if m]
+    if not close or not rates:
+        raise EngineOutputError("gnubg printed no statistics of the match")
+    c, r = close[-1], rates[-1]  # the last rate printed is the overall one
+    return (int(c.group(1)), int(c.group(2))), (-float(r.group(1)), -float(r.group(2)))
 
 
 async def popen_gnubg(
