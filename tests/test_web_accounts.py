@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from backgammon.web import create_app
-from backgammon.web.players import COOKIE
-from backgammon.web.store import Store
+from backgammon.web.api.players import COOKIE
+from backgammon.web.store.database import Store
 
 SECRET = "correct horse battery staple"
 

@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from pghelp import postgres  # noqa: F401 (the fixture)
 
 from backgammon.web import create_app
-from backgammon.web.migrations import HEAD
-from backgammon.web.store import Store
+from backgammon.web.store.database import Store
+from backgammon.web.store.migrations import HEAD
 
 OLD = json.loads((Path(__file__).parent / "data" / "web_db_v0.json").read_text())
 

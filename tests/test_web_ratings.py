@@ -16,10 +16,10 @@ from pghelp import (
 )
 from test_web_cluster import Serve
 
-from backgammon.web.accounts import Accounts
-from backgammon.web.ratings import experience_factor, fibs_change, win_probability
 from backgammon.web.schemas import BOTS
-from backgammon.web.store import Store
+from backgammon.web.store.accounts import Accounts
+from backgammon.web.store.database import Store
+from backgammon.web.store.ratings import experience_factor, fibs_change, win_probability
 
 
 def test_equal_experienced_players_move_two_points_a_one_point_match() -> None:

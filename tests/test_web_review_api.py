@@ -24,9 +24,9 @@ from backgammon.records import mat
 from backgammon.records.convert import read_text
 from backgammon.records.matchfile import to_match
 from backgammon.web import create_app
-from backgammon.web.game import log_line
-from backgammon.web.rollouts import BATCH
-from backgammon.web.uploads import MAX_BYTES
+from backgammon.web.service.game import log_line
+from backgammon.web.service.rollouts import BATCH
+from backgammon.web.service.uploads import MAX_BYTES
 
 SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
 SGF = Path(__file__).parent / "data" / "samples" / "gnubg107_resign_after_forced_roll.sgf"

@@ -294,7 +294,7 @@ def verify_command(args: argparse.Namespace) -> int:
 def serve_command(args: argparse.Namespace) -> int:
     """``backgammon serve``: the web board."""
     from backgammon.web import serve as run_server
-    from backgammon.web.store import StoreError
+    from backgammon.web.store.database import StoreError
 
     if args.workers < 1 or args.bot_processes < 1:
         raise UsageError("--workers and --bot-processes need at least 1")

@@ -59,7 +59,7 @@ def serve(
         app = _server_process(create_app(database, bot_processes=bot_processes))
         uvicorn.run(app, host=host, port=port, log_level="info", **options)
         return
-    from backgammon.web.store import Store
+    from backgammon.web.store.database import Store
 
     Store(database).close()  # a database that cannot be opened is said here, once
     os.environ["BACKGAMMON_DATABASE"] = database

@@ -36,11 +36,15 @@ NAME_LENGTH = 31
 
 
 class ApiError(Exception):
-    """An error answered as ``{"error": {"code", "message"}}`` with an HTTP status."""
+    """An error answered as ``{"error": {"code", "message"}}`` with an HTTP status (and
+    ``headers``, such as ``Retry-After``)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, bounded(message)
+        self.headers = headers
 
 
 class BadNameError(ValueError):

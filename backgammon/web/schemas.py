@@ -1,4 +1,5 @@
-"""The web API's schemas: what a client sends (strictly typed) and the state it receives.
+"""The web API's schemas, every request and response model: what a client sends (strictly
+typed) and the state it receives.
 
 The state a seat sees is made as a :class:`StateView` and sent as its JSON, so the page, the
 WebSocket pushes and the OpenAPI document share one schema.
@@ -23,11 +24,19 @@ from backgammon.web.errors import check_name
 __all__ = [
     "API_DOC",
     "BOTS",
+    "CHAT_LINE_LENGTH",
     "DEFAULT_BOT",
+    "MAX_CANDIDATES",
+    "MAX_TRIALS",
     "ActionIn",
+    "ChatIn",
+    "Credentials",
     "CubeView",
     "GameEndView",
     "NewMatch",
+    "NewPassword",
+    "PositionEdit",
+    "RolloutIn",
     "RulesView",
     "SeatName",
     "StateView",
@@ -216,3 +225,78 @@ class StateView(BaseModel):
     dice_verified: bool | None = Field(
         None, description="whether every throw is the seed's (when over)"
     )
+
+
+CHAT_LINE_LENGTH = 300
+"""The longest chat line, in characters."""
+MAX_TRIALS = 1296
+"""The most trials a rollout from the web may play per candidate."""
+MAX_CANDIDATES = 5
+"""The most plays one rollout may compare."""
+
+Password = Annotated[StrictStr, Field(min_length=8, max_length=200)]
+
+
+class Credentials(BaseModel):
+    """A name and a password (sign-up and login)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: Name
+    password: Password
+
+
+class NewPassword(BaseModel):
+    """The password now and the new one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    password: Password
+    new_password: Password
+
+
+class ChatIn(BaseModel):
+    """A line to say at the table."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: StrictStr = Field(min_length=1, max_length=CHAT_LINE_LENGTH)
+
+
+class PositionEdit(BaseModel):
+    """One edit of the position ``id``: on ``point`` (White's numbering, 25 the bar), ``add``
+    a checker of ``side``, ``remove`` one or ``clear`` the side's checkers; or set what is
+    given of turn, dice ([] for none), cube, cube owner (null: centred), score, length (0:
+    money) and Crawford; ``start`` puts the checkers as a game starts."""
+
+    id: str = Field(min_length=1, max_length=100, description="a gnubg ID or an XGID")
+    point: int | None = Field(default=None, ge=1, le=25)
+    side: Literal[0, 1] = 0
+    change: Literal["add", "remove", "clear"] = "add"
+    start: bool = False
+    turn: Literal[0, 1] | None = None
+    dice: list[Annotated[int, Field(ge=1, le=6)]] | None = Field(default=None, max_length=2)
+    cube: int | None = Field(default=None, ge=1, le=4096)
+    owner: Literal[0, 1, "centre"] | None = None
+    score: list[Annotated[int, Field(ge=0, le=64)]] | None = Field(
+        default=None, min_length=2, max_length=2
+    )
+    length: int | None = Field(default=None, ge=0, le=64)
+    crawford: bool | None = None
+
+
+class RolloutIn(BaseModel):
+    """What to roll out: the position (gnubg ID or XGID); with dice in it, the plays
+    ``moves`` (else the ``top`` plays at 0-ply); without, its ``cube`` decision or the
+    position itself; and how."""
+
+    id: str = Field(min_length=1, max_length=100, description="a gnubg ID or an XGID")
+    moves: list[Annotated[str, Field(max_length=40)]] | None = Field(
+        default=None, max_length=MAX_CANDIDATES, description="the plays to roll out"
+    )
+    top: int = Field(default=MAX_CANDIDATES, ge=1, le=MAX_CANDIDATES)
+    cube: bool = False
+    trials: int = Field(default=144, ge=1, le=MAX_TRIALS)
+    truncate: int = Field(default=0, ge=0, le=200, description="plies, 0: to the end")
+    plies: int = Field(default=0, ge=0, le=1, description="the bots' lookahead")
+    seed: int = Field(default=0, ge=0, le=2**31 - 1)

@@ -19,10 +19,10 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from backgammon.web.errors import ApiError
-from backgammon.web.ratings import START, fibs_change
-from backgammon.web.store import Store, StoreError, hash_token
+from backgammon.web.store.database import Store, StoreError, hash_token
+from backgammon.web.store.ratings import START, fibs_change
 
-__all__ = ["CHAT_LINES", "CHAT_LINE_LENGTH", "ONLINE", "Accounts", "ChatLine", "Player"]
+__all__ = ["CHAT_LINES", "ONLINE", "Accounts", "ChatLine", "Player"]
 
 _meta = sa.MetaData()
 _players = sa.Table(
@@ -86,8 +86,6 @@ SESSION_DAYS = 30
 """How long a login lasts."""
 CHAT_LINES = 500
 """The most chat lines a match keeps (the chat is bounded)."""
-CHAT_LINE_LENGTH = 300
-"""The longest chat line."""
 
 _hasher = argon2.PasswordHasher()  # argon2id, 64 MiB, the library's recommended parameters
 _DUMMY = _hasher.hash("an unused password")  # checked for an unknown name: the same time

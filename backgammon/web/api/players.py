@@ -1,135 +1,26 @@
 """The accounts' routes: sign-up, login sessions, players' pages and the leaderboard, who is
-online, joining a rated match, a match's chat and presence; and the two guards they need,
-the cross-site check on cookie-authenticated changes and the login limiter."""
+online, joining a rated match, a match's chat and presence (guarded by
+:class:`~backgammon.web.guards.LoginLimiter`)."""
 
 from __future__ import annotations
 
-import collections
-import json
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from backgammon.web.accounts import CHAT_LINE_LENGTH, SESSION_DAYS, Accounts
 from backgammon.web.errors import ApiError
-from backgammon.web.errors import body as error_body
-from backgammon.web.game import Game
-from backgammon.web.schemas import Name
-from backgammon.web.server import Server
-from backgammon.web.store import Locked, MatchRow
+from backgammon.web.guards import LoginLimiter
+from backgammon.web.schemas import ChatIn, Credentials, NewPassword
+from backgammon.web.service.game import Game
+from backgammon.web.service.server import Server
+from backgammon.web.store.accounts import SESSION_DAYS, Accounts
+from backgammon.web.store.database import Locked, MatchRow
 
-__all__ = ["COOKIE", "LoginLimiter", "SameOrigin", "players_router"]
+__all__ = ["COOKIE", "players_router"]
 
 COOKIE = "bg_session"
 """The login session's cookie (HttpOnly, SameSite=Lax)."""
-
-Password = Annotated[StrictStr, Field(min_length=8, max_length=200)]
-
-
-class Credentials(BaseModel):
-    """A name and a password (sign-up and login)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: Name
-    password: Password
-
-
-class NewPassword(BaseModel):
-    """The password now and the new one."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    password: Password
-    new_password: Password
-
-
-class ChatIn(BaseModel):
-    """A line to say at the table."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    text: StrictStr = Field(min_length=1, max_length=CHAT_LINE_LENGTH)
-
-
-class SameOrigin:
-    """ASGI middleware: a request that carries cookies and may change something (any method
-    but GET/HEAD/OPTIONS, or a WebSocket) is refused 403 when the browser says it comes from
-    another site: its ``Origin`` is not this host, or its ``Sec-Fetch-Site`` is
-    ``cross-site``/``same-site``.  A same-origin page sends its ``Origin`` and passes;
-    a program without cookies is not concerned."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        kind = scope["type"]
-        if kind in ("http", "websocket") and _cross_site(scope):
-            if kind == "websocket":
-                await send({"type": "websocket.close", "code": 4403})
-                return
-            payload = json.dumps(
-                error_body("cross_site", "a request from another site may not act for you")
-            ).encode()
-            headers = [(b"content-type", b"application/json")]
-            await send({"type": "http.response.start", "status": 403, "headers": headers})
-            await send({"type": "http.response.body", "body": payload})
-            return
-        await self.app(scope, receive, send)
-
-
-def _cross_site(scope: Any) -> bool:
-    if scope["type"] == "http" and scope["method"] in ("GET", "HEAD", "OPTIONS"):
-        return False
-    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", ())}
-    if "cookie" not in headers:
-        return False
-    fetch_site = headers.get("sec-fetch-site")
-    if fetch_site is not None and fetch_site not in ("same-origin", "none"):
-        return True
-    origin = headers.get("origin")
-    if origin is None:
-        return False
-    return bool(origin == "null" or origin.split("://", 1)[-1] != headers.get("host", ""))
-
-
-class LoginLimiter:
-    """At most ``per_name`` failed logins per name and ``per_address`` per client address
-    in ``window`` seconds (in this process): more is refused 429 before the password is
-    even checked."""
-
-    def __init__(self, per_name: int = 5, per_address: int = 20, window: float = 300.0) -> None:
-        self.limits = {"name": per_name, "address": per_address}
-        self.window = window
-        self._failures: dict[tuple[str, str], collections.deque[float]] = {}
-
-    def _recent(self, key: tuple[str, str]) -> collections.deque[float]:
-        times = self._failures.setdefault(key, collections.deque())
-        while times and times[0] < time.monotonic() - self.window:
-            times.popleft()
-        return times
-
-    def check(self, name: str, address: str) -> None:
-        """Refuse (429) a login of ``name`` from ``address`` that is over a limit."""
-        for key in (("name", name.casefold()), ("address", address)):
-            times = self._recent(key)
-            if len(times) >= self.limits[key[0]]:
-                wait = int(times[0] + self.window - time.monotonic()) + 1
-                raise ApiError(429, "too_many_logins", f"too many failed logins: wait {wait} s")
-
-    def failed(self, name: str, address: str) -> None:
-        """Count a failed login."""
-        if len(self._failures) > 100_000:
-            self._failures.clear()
-        for key in (("name", name.casefold()), ("address", address)):
-            self._recent(key).append(time.monotonic())
-
-    def succeeded(self, name: str) -> None:
-        """The name's failures are forgotten."""
-        self._failures.pop(("name", name.casefold()), None)
 
 
 def _with_session(response: Response, request: Request, token: str) -> Response:

@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.compiler import SQLCompiler
 
-from backgammon.web.migrations import migrate
+from backgammon.web.store.migrations import migrate
 
 __all__ = [
     "CHANNEL",

@@ -40,7 +40,7 @@ def baseline_upload_columns() -> list[sa.Column[object]]:
 
 def _config(conn: Connection) -> Config:
     config = Config()
-    config.set_main_option("script_location", "backgammon.web:migrations")
+    config.set_main_option("script_location", "backgammon.web.store:migrations")
     config.attributes["connection"] = conn
     return config
 

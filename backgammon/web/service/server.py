@@ -27,12 +27,12 @@ from sqlalchemy.engine import Connection
 
 from backgammon.core.values import clip
 from backgammon.play.rules import RulesError
-from backgammon.web.bots import BotFailed, BotPool
 from backgammon.web.errors import ApiError
 from backgammon.web.errors import body as error_body
-from backgammon.web.game import ActionError, Game, bot_action, rules_of
 from backgammon.web.schemas import BOTS, NewMatch
-from backgammon.web.store import CHANNEL, Locked, MatchRow, Store, StoreError, hash_token
+from backgammon.web.service.bots import BotFailed, BotPool, bot_action
+from backgammon.web.service.game import ActionError, Game, rules_of
+from backgammon.web.store.database import CHANNEL, Locked, MatchRow, Store, StoreError, hash_token
 
 __all__ = ["Live", "Server", "pushed"]
 
