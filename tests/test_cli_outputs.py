@@ -330,3 +330,28 @@ def test_the_html_report_graph_has_axes_and_fits_a_phone(tmp_path: Path) -> None
         dice = "".join(str(x) for x in d["dice"])
         assert f"{who} rolled {dice} ({d['mark']}, {1000 * d['error_emg']:.0f} mEMG)" in page
     assert "name='viewport'" in page and "svg{max-width:100%" in page
+
+
+def test_a_path_in_an_error_is_never_shortened(tmp_path: Path) -> None:
+    """Issue 68, item 13: ``convert`` to a folder that does not exist cut the path with "…"."""
+    target = tmp_path / ("a-long-folder-name-" * 5) / ("and-another-one-" * 5) / "x.sgf"
+    r = run_cli("convert", str(SAMPLE), str(target))
+    assert r.returncode == 2 and "…" not in r.stderr
+    assert f"cannot write {target}: no folder {target.parent}" in r.stderr
+
+
+def test_a_saved_match_file_follows_the_umask(tmp_path: Path) -> None:
+    """Issue 68, item 19: saved .mat files were made 0600 whatever the umask."""
+    from backgammon.cli.records import write_mat
+    from backgammon.play.match import Match
+
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "m.mat"
+        write_mat(Match(length=3), path, ("A", "B"))
+        assert path.stat().st_mode & 0o777 == 0o644
+        path.chmod(0o640)  # a file written again keeps its mode
+        write_mat(Match(length=3), path, ("A", "B"))
+        assert path.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)
