@@ -355,3 +355,34 @@ def test_a_saved_match_file_follows_the_umask(tmp_path: Path) -> None:
         assert path.stat().st_mode & 0o777 == 0o640
     finally:
         os.umask(old)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("4HPwATDgc/ABMA:zzzz", "a Match ID has 12 characters, got 4"),
+        ("4HPwATDgc/ABMA:", "a Match ID has 12 characters, got 0"),
+        ("4HPwATDgc/ABMA:cAkAAAAAAAA", "a Match ID has 12 characters, got 11"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:77:0:0:0:0:10", "dice '77'"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10:1", "got 11"),
+    ],
+)
+def test_a_malformed_match_part_is_an_error_not_a_money_game(text: str, message: str) -> None:
+    """Issue 68, item 14: a malformed Match ID or XGID field was read silently as a money
+    game (or as no dice)."""
+    from backgammon.cli.errors import UsageError
+    from backgammon.cli.positions import position_from_text
+
+    with pytest.raises(UsageError, match=re.escape(message)):
+        position_from_text(text)
+    r = run_cli("show", text)
+    assert r.returncode == 2 and message in r.stderr and "Money game" not in r.stdout
+
+
+def test_a_well_formed_id_still_reads() -> None:
+    from backgammon.cli.positions import position_from_text
+
+    pos, match = position_from_text("4HPwATDgc/ABMA:cAkAAAAAAAAA")
+    assert match is not None and pos.position_id() == "4HPwATDgc/ABMA"
+    pos, match = position_from_text("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    assert match is not None and match.dice == (5, 2)
