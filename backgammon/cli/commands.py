@@ -305,6 +305,7 @@ def serve_command(args: argparse.Namespace) -> int:
             args.database,
             workers=args.workers,
             bot_processes=args.bot_processes,
+            trusted_proxies=args.trusted_proxy,
         )
     except StoreError as exc:
         raise UsageError(str(exc)) from exc
@@ -489,6 +490,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=2,
         help="worker processes where each server process's bots think (2)",
+    )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy whose X-Forwarded-For/-Proto are believed (repeatable; none)",
     )
     add_protocol_commands(sub, _BOTS)
     rollout_cli.add_parser(sub)

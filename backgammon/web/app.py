@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import html
 import logging
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from importlib import resources
@@ -28,14 +29,15 @@ from backgammon.web.api.rollouts import rollout_router
 from backgammon.web.api.uploads import upload_router
 from backgammon.web.errors import ApiError, BodyLimit, validation_message
 from backgammon.web.errors import body as error_body
-from backgammon.web.guards import LoginLimiter, SameOrigin
+from backgammon.web.guards import LoginLimiter, SameOrigin, SecurityHeaders
 from backgammon.web.schemas import API_DOC, BOTS
 from backgammon.web.service import jobs
 from backgammon.web.service.analysis import Analyses
 from backgammon.web.service.bots import BotPool
+from backgammon.web.service.passwords import Passwords
 from backgammon.web.service.rollouts import Rollouts
 from backgammon.web.service.server import Server
-from backgammon.web.service.uploads import Uploads
+from backgammon.web.service.uploads import HEARTBEAT, Uploads
 from backgammon.web.store.accounts import Accounts
 from backgammon.web.store.database import STORAGE_FAILURES, Store
 
@@ -47,7 +49,7 @@ _log = logging.getLogger("backgammon.web")
 @dataclass
 class Services:
     """What one application serves from: its store and accounts, the live server, and the
-    analyses, uploads and rollouts it runs."""
+    analyses, uploads, rollouts and password hashing it runs."""
 
     store: Store
     accounts: Accounts
@@ -55,6 +57,7 @@ class Services:
     analyses: Analyses
     uploads: Uploads
     rollouts: Rollouts
+    passwords: Passwords
 
     @classmethod
     def open(
@@ -64,13 +67,28 @@ class Services:
         store = Store(database)
         server = Server(store, BotPool(bot_processes, bot_timeout), bot_stall=bot_stall)
         accounts = Accounts(store, BOTS)
-        return cls(store, accounts, server, Analyses(store), Uploads(store), Rollouts())
+        return cls(
+            store, accounts, server, Analyses(store), Uploads(store), Rollouts(), Passwords()
+        )
 
     async def resume(self) -> None:
         """A bot whose turn it was when the server died plays on; updates are watched."""
         unfinished = await self.server.db(lambda: self.store.match_ids(unfinished_bot_matches=True))
         await self.server.resume_bots(unfinished)
         await self.server.watch()
+
+    async def heartbeat(self) -> None:
+        """Say in the store which uploads this process is analysing, every
+        :data:`~backgammon.web.service.uploads.HEARTBEAT` seconds (another process then
+        waits for them instead of starting them again)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            active = self.uploads.active()
+            if active:
+                with contextlib.suppress(*STORAGE_FAILURES):
+                    await self.server.db(
+                        self.store.still_analysing, active, time.time(), write=True
+                    )
 
     def close(self) -> None:
         """Stop everything (the server is ending): the worker pools last."""
@@ -79,6 +97,7 @@ class Services:
         self.analyses.close()
         self.uploads.close()
         self.rollouts.close()
+        self.passwords.close()
         jobs.shutdown()
 
 
@@ -171,17 +190,20 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         server.bots.warm()
-        task = asyncio.create_task(services.resume())
+        tasks = [asyncio.create_task(services.resume()), asyncio.create_task(services.heartbeat())]
         yield
-        task.cancel()
+        for task in tasks:
+            task.cancel()
         services.close()
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
     app.state.server, app.state.services = server, services
     app.add_middleware(BodyLimit)
     app.add_middleware(SameOrigin)
+    app.add_middleware(SecurityHeaders)
     answer_errors(app)
-    app.include_router(players_router(server, services.accounts, LoginLimiter()))
+    passwords = services.passwords
+    app.include_router(players_router(server, services.accounts, LoginLimiter(), passwords))
     app.include_router(engine_router())
     app.include_router(analysis_router(server, services.analyses))
     app.include_router(upload_router(server, services.uploads))

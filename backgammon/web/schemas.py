@@ -7,6 +7,8 @@ WebSocket pushes and the OpenAPI document share one schema.
 
 from __future__ import annotations
 
+import itertools
+import unicodedata
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -19,20 +21,23 @@ from pydantic import (
     StrictStr,
 )
 
-from backgammon.web.errors import check_name
+from backgammon.web.errors import account_name, check_name
 
 __all__ = [
     "API_DOC",
     "BOTS",
     "CHAT_LINE_LENGTH",
+    "COMMON",
     "DEFAULT_BOT",
     "MAX_CANDIDATES",
     "MAX_TRIALS",
+    "AccountName",
     "ActionIn",
     "ChatIn",
     "Credentials",
     "CubeView",
     "GameEndView",
+    "NewAccount",
     "NewMatch",
     "NewPassword",
     "PositionEdit",
@@ -40,6 +45,8 @@ __all__ = [
     "RulesView",
     "SeatName",
     "StateView",
+    "StrongPassword",
+    "strong_password",
 ]
 
 BOTS: dict[str, str] = {
@@ -235,15 +242,75 @@ MAX_CANDIDATES = 5
 """The most plays one rollout may compare."""
 
 Password = Annotated[StrictStr, Field(min_length=8, max_length=200)]
+"""A password as it is checked (one chosen before the strength rules still logs in)."""
+
+COMMON = frozenset(
+    (
+        "password",
+        "password1",
+        "passw0rd",
+        "123456789",
+        "1234567890",
+        "qwertyui",
+        "qwertyuiop",
+        "qwerty123",
+        "iloveyou",
+        "sunshine",
+        "football",
+        "baseball",
+        "welcome1",
+        "trustno1",
+        "princess",
+        "superman",
+        "letmein1",
+        "backgammon",
+        "1q2w3e4r",
+        "zaq12wsx",
+        "abc12345",
+        "azertyui",
+        "dragon12",
+        "monkey12",
+    )
+)
+"""Passwords among the first any guesser tries (beside the runs the rules refuse)."""
+
+
+def strong_password(password: str) -> str:
+    """``password`` if it is not among the first guessed: at least 8 characters besides
+    spaces (in NFKC form), 4 different ones, not a run such as 12345678 or abcdefgh, not
+    one of :data:`COMMON`; else ValueError."""
+    text = unicodedata.normalize("NFKC", password)
+    if len("".join(text.split())) < 8:
+        raise ValueError("a password has at least 8 characters besides spaces")
+    steps = {ord(b) - ord(a) for a, b in itertools.pairwise(text.casefold())}
+    if len(set(text)) < 4 or steps in ({1}, {-1}) or text.casefold() in COMMON:
+        raise ValueError("this password is among the first guessed: choose a longer phrase")
+    return password
+
+
+StrongPassword = Annotated[Password, AfterValidator(strong_password)]
+"""A new password: :data:`Password` passing :func:`strong_password`."""
+
+AccountName = Annotated[StrictStr, Field(max_length=200), AfterValidator(account_name)]
+"""An account's name: :func:`~backgammon.web.errors.account_name` (NFKC, no fillers)."""
 
 
 class Credentials(BaseModel):
-    """A name and a password (sign-up and login)."""
+    """A name and a password (login)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    name: Name
+    name: AccountName
     password: Password
+
+
+class NewAccount(BaseModel):
+    """The name and password of a new account (sign-up)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: AccountName
+    password: StrongPassword
 
 
 class NewPassword(BaseModel):
@@ -252,7 +319,7 @@ class NewPassword(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     password: Password
-    new_password: Password
+    new_password: StrongPassword
 
 
 class ChatIn(BaseModel):

@@ -42,7 +42,8 @@ def analysis_router(server: Server, analyses: Analyses) -> APIRouter:
     @router.get("/api/matches/{match_id}/analysis")
     async def status(match_id: str) -> dict[str, Any]:
         """``status`` none, running, done or failed; ``progress`` [done, total] while
-        running; ``analysis`` when done (``seq``: how many actions it covers)."""
+        running (``queue``: the analyses ahead of it while it waits); ``analysis`` when done
+        (``seq``: how many actions it covers)."""
         live = await server.load(match_id)
         return analyses.status(live, await server.db(analyses.store.analysis, match_id))
 

@@ -4,6 +4,7 @@ replay, download) and its pages, over a :class:`~backgammon.web.service.server.S
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import Annotated, Any, Literal
@@ -14,7 +15,7 @@ from pydantic import ValidationError
 from sqlalchemy.engine import Connection
 from starlette.websockets import WebSocketDisconnect
 
-from backgammon.web.api import page
+from backgammon.web.api import page, seat_cookie, seat_response
 from backgammon.web.api.players import COOKIE
 from backgammon.web.errors import ApiError, validation_message
 from backgammon.web.errors import body as error_body
@@ -29,9 +30,12 @@ from backgammon.web.schemas import (
 from backgammon.web.service.game import ActionError, Game, action_dict
 from backgammon.web.service.server import Live, Server, pushed
 from backgammon.web.store.accounts import Accounts
-from backgammon.web.store.database import MatchRow, Store
+from backgammon.web.store.database import STORAGE_FAILURES, MatchRow, Store
 
-__all__ = ["matches_router"]
+__all__ = ["UNAVAILABLE", "matches_router"]
+
+UNAVAILABLE = 1011
+"""The close code of a WebSocket the server cannot serve now (its database is down)."""
 
 _log = logging.getLogger("backgammon.web")
 
@@ -101,13 +105,11 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
         return page("match.html")
 
     @router.get("/m/{match_id}/join/{token}", include_in_schema=False)
-    async def join(match_id: str, token: str) -> Response:
+    async def join(match_id: str, token: str, request: Request) -> Response:
         live = await server.load(match_id)
         await server.seat_of(live, token)
         response = RedirectResponse(f"/m/{match_id}", status_code=303)
-        response.set_cookie(
-            f"bg_{match_id}", token, httponly=True, samesite="lax", max_age=90 * 24 * 3600
-        )
+        seat_cookie(response, request, match_id, token)
         return response
 
     @router.get("/api/bots")
@@ -146,9 +148,7 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
         if row.bot is None and not row.public and not row.rated:
             body["invite"] = f"/m/{row.id}/join/{tokens[1]}"
         response = JSONResponse(body, status_code=201)
-        response.set_cookie(
-            f"bg_{row.id}", tokens[0], httponly=True, samesite="lax", max_age=90 * 24 * 3600
-        )
+        seat_cookie(response, request, row.id, tokens[0])
         return response
 
     @router.get("/api/lobby")
@@ -182,7 +182,7 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
         if live.row.rated:
             raise ApiError(409, "rated", "log in and join: POST /api/matches/{id}/join")
         token = await server.claim(live, seat_name.name)
-        return server.seat_response(match_id, 1, token)
+        return seat_response(request, match_id, 1, token)
 
     @router.post("/api/matches/{match_id}/rematch", status_code=201)
     async def rematch(match_id: str, request: Request, authorization: Auth = None) -> JSONResponse:
@@ -192,7 +192,7 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
         seat = await server.seat_of(live, token)
         if seat is None or token is None:
             raise ApiError(403, "spectator", "only the players can ask for a rematch")
-        return server.seat_response(await server.rematch(live, seat), seat, token)
+        return seat_response(request, await server.rematch(live, seat), seat, token)
 
     @router.get("/api/matches/{match_id}", response_model=StateView)
     async def get_state(match_id: str, request: Request, authorization: Auth = None) -> Response:
@@ -307,18 +307,28 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
         except ApiError as exc:
             await ws.close(code=4000 + exc.status, reason=exc.message)
             return
+        except STORAGE_FAILURES as exc:  # the database is down: said, not a crashed handler
+            _log.warning("storage unavailable: %s", exc)
+            await ws.accept()
+            await ws.close(code=UNAVAILABLE, reason="the match store cannot be reached now")
+            return
         await ws.accept()
         live = server.attach(live, ws, seat, chatty=ws.query_params.get("presence") == "1")
         try:
-            await ws.send_text(pushed(live.state_json(await server.refresh(live), seat)))
+            server.send(live, ws, pushed(live.state_json(await server.refresh(live), seat)))
             while True:
                 try:
                     action = await _receive_action(ws)
                     await server.act(live, seat, action)
                 except ApiError as exc:
-                    await ws.send_json({"type": "error", **error_body(exc.code, exc.message)})
+                    error = {"type": "error", **error_body(exc.code, exc.message)}
+                    server.send(live, ws, json.dumps(error))
         except WebSocketDisconnect:
             pass
+        except STORAGE_FAILURES as exc:
+            _log.warning("storage unavailable: %s", exc)
+            with contextlib.suppress(Exception):
+                await ws.close(code=UNAVAILABLE, reason="the match store cannot be reached now")
         finally:
             server.detach(live, ws)
 

@@ -9,10 +9,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
 
+from backgammon.web.api import seat_response
 from backgammon.web.errors import ApiError
 from backgammon.web.guards import LoginLimiter
-from backgammon.web.schemas import ChatIn, Credentials, NewPassword
+from backgammon.web.schemas import ChatIn, Credentials, NewAccount, NewPassword
 from backgammon.web.service.game import Game
+from backgammon.web.service.passwords import Passwords
 from backgammon.web.service.server import Server
 from backgammon.web.store.accounts import SESSION_DAYS, Accounts
 from backgammon.web.store.database import Locked, MatchRow
@@ -35,7 +37,14 @@ def _with_session(response: Response, request: Request, token: str) -> Response:
     return response
 
 
-def players_router(server: Server, accounts: Accounts, limiter: LoginLimiter) -> APIRouter:
+def _address(request: Request) -> str:
+    """The client's address (a proxy's forwarded one only when the operator trusts it)."""
+    return request.client.host if request.client else "?"
+
+
+def players_router(
+    server: Server, accounts: Accounts, limiter: LoginLimiter, passwords: Passwords
+) -> APIRouter:
     """The routes of accounts, players, joining, chat and presence."""
     router = APIRouter()
 
@@ -55,24 +64,23 @@ def players_router(server: Server, accounts: Accounts, limiter: LoginLimiter) ->
     server.finished = rate
 
     @router.post("/api/accounts", status_code=201)
-    async def sign_up(credentials: Credentials, request: Request) -> Response:
+    async def sign_up(credentials: NewAccount, request: Request) -> Response:
         """Make an account (and log in): the name is yours, the rating starts at 1500."""
-        player = await server.db(
-            accounts.create, credentials.name, credentials.password, write=True
-        )
+        limiter.admit(None, _address(request))
+        hashed = await passwords.hash(credentials.password)
+        player = await server.db(accounts.create, credentials.name, hashed, write=True)
         token = await server.db(accounts.open_session, player.name, write=True)
         return _with_session(JSONResponse(player.public(), 201), request, token)
 
     @router.post("/api/session")
     async def log_in(credentials: Credentials, request: Request) -> Response:
         """Log in: the answer sets the session cookie (401 for a wrong name or password)."""
-        address = request.client.host if request.client else "?"
-        limiter.check(credentials.name, address)
-        name = await server.db(accounts.check_password, credentials.name, credentials.password)
-        if name is None:
-            limiter.failed(credentials.name, address)
+        limiter.admit(credentials.name, _address(request))
+        found = await server.db(accounts.password_of, credentials.name)
+        if not await passwords.check(None if found is None else found[1], credentials.password):
             raise ApiError(401, "bad_login", "wrong name or password")
-        limiter.succeeded(name)
+        assert found is not None
+        name = found[0]
         token = await server.db(accounts.open_session, name, write=True)
         player = await server.db(accounts.player, name)
         assert player is not None
@@ -99,13 +107,13 @@ def players_router(server: Server, accounts: Accounts, limiter: LoginLimiter) ->
     async def change_password(change: NewPassword, request: Request) -> dict[str, Any]:
         """Change your password (the current one is asked); your other sessions end."""
         name = await need_me(request)
-        address = request.client.host if request.client else "?"
-        limiter.check(name, address)
-        if await server.db(accounts.check_password, name, change.password) is None:
-            limiter.failed(name, address)
+        limiter.admit(name, _address(request))
+        found = await server.db(accounts.password_of, name)
+        if not await passwords.check(None if found is None else found[1], change.password):
             raise ApiError(401, "bad_login", "wrong password")
         token = request.cookies.get(COOKIE, "")
-        await server.db(accounts.set_password, name, change.new_password, token, write=True)
+        hashed = await passwords.hash(change.new_password)
+        await server.db(accounts.set_password, name, hashed, token, write=True)
         return {"name": name}
 
     @router.get("/api/players/{name:path}")
@@ -157,7 +165,7 @@ def players_router(server: Server, accounts: Accounts, limiter: LoginLimiter) ->
             accounts.add_seat(match.conn, match_id, 1, name)
 
         token = await server.claim(live, name, check)
-        return server.seat_response(match_id, 1, token)
+        return seat_response(request, match_id, 1, token)
 
     @router.get("/api/matches/{match_id}/presence")
     async def presence(match_id: str) -> dict[str, Any]:

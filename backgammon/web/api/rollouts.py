@@ -28,19 +28,20 @@ def rollout_router(rollouts: Rollouts, limiter: RateLimiter | None = None) -> AP
         wait = limits.wait(client)
         if wait:
             raise ApiError(429, "rate_limited", f"too many rollouts: try again in {wait:.1f} s")
-        return rollouts.submit(spec_of(spec)).view()
+        return rollouts.view(rollouts.submit(spec_of(spec), client))
 
     @router.get("/{job_id}")
     async def status(job_id: str) -> dict[str, Any]:
-        """``status`` queued, running (``progress`` [done, total]), done (``result``, as
-        ``backgammon rollout --json`` writes it), cancelled or failed (``error``)."""
-        return rollouts.job(job_id).view()
+        """``status`` queued (``queue``: its place, 1 next), running (``progress`` [done,
+        total]), done (``result``, as ``backgammon rollout --json`` writes it), cancelled or
+        failed (``error``)."""
+        return rollouts.view(rollouts.job(job_id))
 
     @router.delete("/{job_id}")
     async def cancel(job_id: str) -> dict[str, Any]:
         """Cancel the rollout (a finished one stays as it is)."""
         job = rollouts.job(job_id)
         rollouts.cancel(job)
-        return job.view()
+        return rollouts.view(job)
 
     return router

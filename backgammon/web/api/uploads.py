@@ -5,7 +5,6 @@ shared."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import secrets
 import time
@@ -18,7 +17,7 @@ from backgammon.web.api import page
 from backgammon.web.errors import ApiError
 from backgammon.web.service.analysis import PLIES
 from backgammon.web.service.server import Server
-from backgammon.web.service.uploads import MAX_BYTES, Uploads, read_upload
+from backgammon.web.service.uploads import MAX_BYTES, STALE, Uploads
 from backgammon.web.store.database import UploadRow
 
 __all__ = ["upload_router"]
@@ -36,6 +35,10 @@ async def body_of(request: Request) -> bytes:
         if len(data) > MAX_BYTES:
             raise ApiError(413, "too_large", f"a match file is at most {MAX_BYTES:,} bytes")
     return bytes(data)
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "?"
 
 
 def upload_router(server: Server, uploads: Uploads) -> APIRouter:
@@ -69,20 +72,25 @@ def upload_router(server: Server, uploads: Uploads) -> APIRouter:
         ] = None,
     ) -> JSONResponse:
         """Send a .mat or SGF file (the body) to be analysed; the answer names its review."""
-        uploads.admit()
+        client = _client(request)
+        uploads.admit(client)
         data = await body_of(request)
-        record = await asyncio.to_thread(read_upload, name, data)
+        record = await uploads.read(name, data)
         text = data.decode("utf-8-sig")
-        row = UploadRow(secrets.token_urlsafe(8), time.time(), name, text, plies, verify=verify)
+        now = time.time()
+        row = UploadRow(
+            secrets.token_urlsafe(8), now, name, text, plies, verify=verify, started=now
+        )
         await server.db(store.create_upload, row, write=True)
-        uploads.start(row, record)
+        uploads.start(row, record, client)
         body = {"id": row.id, "status": "running", "review": f"/review/{row.id}"}
         return JSONResponse(body, status_code=202)
 
     @router.get("/api/uploads/{upload_id}")
-    async def status(upload_id: str) -> dict[str, Any]:
-        """``status`` running (``progress`` [done, total]), done (``analysis``) or failed
-        (``error``), with the file's ``name``."""
+    async def status(upload_id: str, request: Request) -> dict[str, Any]:
+        """``status`` running (``progress`` [done, total]; ``queue``: the analyses ahead of
+        it while it waits), done (``analysis``) or failed (``error``), with the file's
+        ``name``."""
         row = await row_of(upload_id)
         base = {"name": row.name, "plies": row.plies, "verify": row.verify}
         here = uploads.status(row)
@@ -94,9 +102,12 @@ def upload_router(server: Server, uploads: Uploads) -> APIRouter:
             return base | {"status": "done", "analysis": json.loads(row.analysis)}
         if row.error is not None:
             return base | {"status": "failed", "error": row.error}
-        # Kept but never finished here (the server restarted meanwhile): analyse it again.
-        record = await asyncio.to_thread(read_upload, row.name, row.text.encode("utf-8"))
-        uploads.start(row, record)
+        # Unfinished and not analysed here: another process is on it (it said so lately),
+        # or none is (the server restarted meanwhile) and this one takes it up.
+        if not await server.db(store.claim_upload, upload_id, time.time(), STALE, write=True):
+            return base | {"status": "running", "progress": [0, 0]}
+        record = await uploads.read(row.name, row.text.encode("utf-8"))
+        uploads.start(row, record, _client(request))
         return base | {"status": "running", "progress": [0, 0]}
 
     return router

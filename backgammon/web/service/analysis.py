@@ -153,7 +153,10 @@ class Analyses:
         job = self.running.get(match_id)
         # Done but not yet moved into the database by ``_keep``: still running.
         if job is not None and (not job.done() or (not job.exception() and out.exists())):
-            return {"status": "running", "progress": progress_of(out)}
+            ahead = analysis_pool().ahead(job)
+            return {"status": "running", "progress": progress_of(out)} | (
+                {"queue": ahead} if ahead else {}
+            )
         if job is not None and job.exception() is not None:
             return {"status": "failed", "error": str(job.exception())}
         if match_id in self.failed:

@@ -32,21 +32,25 @@ Warm = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
 class WorkerPool:
-    """``processes`` worker processes started when first needed; ``warm`` (a module-level
-    function and its arguments) runs once in each new worker before it takes jobs."""
+    """``processes`` worker processes started when first needed, ``niceness`` below the
+    server's priority; ``warm`` (a module-level function and its arguments) runs once in each
+    new worker before it takes jobs."""
 
-    def __init__(self, processes: int = 1, warm: Warm | None = None) -> None:
+    def __init__(
+        self, processes: int = 1, warm: Warm | None = None, niceness: int = NICENESS
+    ) -> None:
         if processes < 1:
             raise ValueError(f"a worker pool needs at least one process, not {processes}")
-        self.processes, self.warm = processes, warm
+        self.processes, self.warm, self.niceness = processes, warm, niceness
         self._executor: ProcessPoolExecutor | None = None
         self.warming: list[Future[Any]] = []
+        self._submitted: list[Future[Any]] = []
 
     def executor(self) -> ProcessPoolExecutor:
         """The running executor, started (each worker warming up) if there is none."""
         with _lock:
             if self._executor is None:
-                self._executor = start_pool(self.processes, niceness=NICENESS)
+                self._executor = start_pool(self.processes, niceness=self.niceness)
                 if self.warm is not None:
                     fn, args = self.warm
                     self.warming = [self._executor.submit(fn, *args) for _ in range(self.processes)]
@@ -58,10 +62,23 @@ class WorkerPool:
         """``fn(*args)`` in a worker; a pool whose worker died is replaced once."""
         executor = self.executor()
         try:
-            return executor.submit(fn, *args)
+            future = executor.submit(fn, *args)
         except BrokenProcessPool:
             self.discard(executor)
-            return self.executor().submit(fn, *args)
+            future = self.executor().submit(fn, *args)
+        with _lock:
+            self._submitted = [f for f in self._submitted if not f.done()]
+            self._submitted.append(future)
+        return future
+
+    def ahead(self, future: Future[Any]) -> int:
+        """How many jobs submitted here before ``future`` are still unfinished (0: it is
+        next or running: its place in the queue)."""
+        with _lock:
+            if future not in self._submitted:
+                return 0
+            before = self._submitted[: self._submitted.index(future)]
+            return sum(not f.done() for f in before)
 
     def discard(self, executor: ProcessPoolExecutor | None = None, *, wait: bool = False) -> None:
         """Stop the workers (of ``executor`` if it is still this pool's): a worker that hangs,
@@ -81,14 +98,14 @@ class WorkerPool:
 
 
 def shared(
-    name: str, processes: int = 1, warm: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
+    name: str, processes: int = 1, warm: Warm | None = None, niceness: int = NICENESS
 ) -> WorkerPool:
     """The pool ``name`` of this process, shared by every application in it (tests build
     many), made on first use."""
     with _lock:
         pool = _shared.get(name)
         if pool is None:
-            pool = _shared[name] = WorkerPool(processes, warm)
+            pool = _shared[name] = WorkerPool(processes, warm, niceness)
         return pool
 
 

@@ -105,6 +105,7 @@ class _Job:
     id: str
     spec: dict[str, Any]
     progress: Path
+    client: str = ""
     status: str = "queued"  # running, done, cancelled, failed
     result: dict[str, Any] | None = None
     error: str | None = None
@@ -141,14 +142,19 @@ class Rollouts:
         self.folder = Path(tempfile.mkdtemp(prefix="backgammon-rollouts-"))
         self.lock = threading.RLock()
 
-    def submit(self, spec: dict[str, Any]) -> _Job:
-        """Queue a rollout (ApiError 429 when too many are waiting)."""
+    def submit(self, spec: dict[str, Any], client: str = "") -> _Job:
+        """Queue a rollout of ``client`` (ApiError 429 when too many are waiting, or when
+        the client has one waiting or running already: one client cannot fill the queue)."""
         with self.lock:
-            waiting = len(self.queue) + (self.current is not None)
-            if waiting >= MAX_QUEUED:
+            waiting = [*self.queue, *([] if self.current is None else [self.current])]
+            if any(j.client == client for j in waiting):
+                raise ApiError(
+                    429, "one_at_a_time", "your rollout is still running: wait for it or cancel it"
+                )
+            if len(waiting) >= MAX_QUEUED:
                 raise ApiError(429, "busy", "too many rollouts are waiting: try again later")
             job_id = secrets.token_urlsafe(9)
-            job = _Job(job_id, spec, self.folder / f"{job_id}.progress")
+            job = _Job(job_id, spec, self.folder / f"{job_id}.progress", client)
             self.jobs[job_id] = job
             self.queue.append(job)
             self._forget()
@@ -174,6 +180,15 @@ class Rollouts:
             self.queue.clear()
             self.pool.close()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+    def view(self, job: _Job) -> dict[str, Any]:
+        """``job`` as the API tells it, with its place in the queue while it waits (1:
+        next)."""
+        with self.lock:
+            out = job.view()
+            if job.status == "queued" and job in self.queue:
+                out["queue"] = self.queue.index(job) + 1
+            return out
 
     def job(self, job_id: str) -> _Job:
         """The rollout ``job_id`` (ApiError 404 if this process has none)."""
