@@ -14,6 +14,7 @@ from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.positions import position_from_text
 from backgammon.cli.render import signed
 from backgammon.judging.evaluate import Evaluation, evaluate
+from backgammon.play.match import Phase
 from backgammon.players.cube import CubeState
 
 __all__ = ["add_parser", "eval_command", "evaluation_lines"]
@@ -68,8 +69,11 @@ def eval_command(args: argparse.Namespace) -> int:
         raise UsageError(f"--ply is 0, 1 or 2, not {args.ply}")
     pos, match = position_from_text(args.id)
     cube = CubeState.from_match(match) if match is not None else CubeState()
-    if match is not None and match.on_roll is not None and match.on_roll != match.turn:
-        raise UsageError("a double or resignation is pending in this ID: nothing to evaluate")
+    # A double pending is judged as gnubg's eval judges it: the doubler's position before
+    # its roll (the ID's position is the doubler's); a resignation pending has no such turn.
+    pending = match is not None and match.on_roll is not None and match.on_roll != match.turn
+    if pending and match is not None and match.phase is not Phase.DOUBLED:
+        raise UsageError("a resignation is pending in this ID: nothing to evaluate")
     e = evaluate(pos, cube, args.ply)
     if args.json:
         text = json.dumps(e.to_json(), indent=2) + "\n"
