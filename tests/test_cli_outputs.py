@@ -386,3 +386,21 @@ def test_a_well_formed_id_still_reads() -> None:
     assert match is not None and pos.position_id() == "4HPwATDgc/ABMA"
     pos, match = position_from_text("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
     assert match is not None and match.dice == (5, 2)
+
+
+def test_a_bare_position_names_its_sides_alike_with_or_without_dice() -> None:
+    """Issue 68, item 18: ``hint ID --dice 31`` said "on roll"/"opponent", without dice
+    "Player 0"/"Player 1"."""
+    for extra in ([], ["--dice", "31"]):
+        r = run_cli("hint", "4HPwATDgc/ABMA", *extra)
+        assert r.returncode == 0, r.stderr
+        assert "on roll" in r.stdout and "opponent" in r.stdout and "Player 0" not in r.stdout
+
+
+def test_one_match_is_one_match(tmp_path: Path) -> None:
+    """Issue 68, item 18: ``selfplay --games 1`` said "1 matches"."""
+    r = run_cli(
+        "selfplay", "--games", "1", "--length", "1", "--bot", "random", "--out", "g", cwd=tmp_path
+    )
+    assert r.returncode == 0, r.stderr
+    assert "1 match to 1:" in r.stdout and "matches" not in r.stdout

@@ -151,6 +151,8 @@ def hint_command(args: argparse.Namespace) -> int:
     console, unicode = make_console(args.ascii)
     pos, match = position_from_text(args.id)
     dice = parse_dice(args.dice) if args.dice else (_dice(match) if match is not None else None)
+    # A bare position names its sides as it is drawn with dice: on roll and opponent.
+    names = ("on roll", "opponent") if match is None else ("Player 0", "Player 1")
     if dice is None and match is None:  # a bare position: the cube of a money game, centred
         match = Match.from_gnubg_id(f"{pos.position_id()}:{encode_match_id(MatchIdFields())}")
     bot = load_bot(args.bot, args.ply, prune=args.prune)
@@ -161,7 +163,7 @@ def hint_command(args: argparse.Namespace) -> int:
             {1 - me: bot},
             console,
             Reader(console),
-            PlayOptions(names=("Player 0", "Player 1"), humans=frozenset({me})),
+            PlayOptions(names=names, humans=frozenset({me})),
         )
         view = dataclasses.replace(session.view(), dice=dice)
         if dice is not None and match.turn != match.on_roll:
@@ -250,7 +252,8 @@ def selfplay_command(args: argparse.Namespace) -> int:
             wins[0 if a > b else 1] += 1
             progress.advance(task)
     print(
-        f"{args.games} matches to {args.length}: {names[0]} won {wins[0]}, {names[1]} won "
+        f"{args.games} match{'es' if args.games != 1 else ''} to {args.length}: "
+        f"{names[0]} won {wins[0]}, {names[1]} won "
         f"{wins[1]} (points {points[0]}-{points[1]}); files in {out}"
     )
     return 0
