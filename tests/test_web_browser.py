@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
@@ -81,16 +81,22 @@ def server(tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
+def launch(p: Playwright) -> Browser:
+    """Chromium, its pages made past the site's Content-Security-Policy: Playwright's
+    ``wait_for_function`` probes and axe's script are strings the page would evaluate, which
+    the policy forbids (:func:`test_the_pages_run_under_their_content_security_policy` loads
+    the pages with it)."""
+    b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    context, page = b.new_context, b.new_page
+    b.new_context = lambda **kw: context(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
+    b.new_page = lambda **kw: page(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
+    return b
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """Chromium, its pages made past the site's Content-Security-Policy: Playwright's
-    ``wait_for_function`` probes are strings the page evaluates, which the policy forbids
-    (:func:`test_the_pages_run_under_their_content_security_policy` loads them with it)."""
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context, page = b.new_context, b.new_page
-        b.new_context = lambda **kw: context(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
-        b.new_page = lambda **kw: page(**{"bypass_csp": True, **kw})  # type: ignore[method-assign]
+        b = launch(p)
         yield b
         b.close()
 
