@@ -330,3 +330,77 @@ def test_the_html_report_graph_has_axes_and_fits_a_phone(tmp_path: Path) -> None
         dice = "".join(str(x) for x in d["dice"])
         assert f"{who} rolled {dice} ({d['mark']}, {1000 * d['error_emg']:.0f} mEMG)" in page
     assert "name='viewport'" in page and "svg{max-width:100%" in page
+
+
+def test_a_path_in_an_error_is_never_shortened(tmp_path: Path) -> None:
+    """Issue 68, item 13: ``convert`` to a folder that does not exist cut the path with "…"."""
+    target = tmp_path / ("a-long-folder-name-" * 5) / ("and-another-one-" * 5) / "x.sgf"
+    r = run_cli("convert", str(SAMPLE), str(target))
+    assert r.returncode == 2 and "…" not in r.stderr
+    assert f"cannot write {target}: no folder {target.parent}" in r.stderr
+
+
+def test_a_saved_match_file_follows_the_umask(tmp_path: Path) -> None:
+    """Issue 68, item 19: saved .mat files were made 0600 whatever the umask."""
+    from backgammon.cli.records import write_mat
+    from backgammon.play.match import Match
+
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "m.mat"
+        write_mat(Match(length=3), path, ("A", "B"))
+        assert path.stat().st_mode & 0o777 == 0o644
+        path.chmod(0o640)  # a file written again keeps its mode
+        write_mat(Match(length=3), path, ("A", "B"))
+        assert path.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("4HPwATDgc/ABMA:zzzz", "a Match ID has 12 characters, got 4"),
+        ("4HPwATDgc/ABMA:", "a Match ID has 12 characters, got 0"),
+        ("4HPwATDgc/ABMA:cAkAAAAAAAA", "a Match ID has 12 characters, got 11"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:77:0:0:0:0:10", "dice '77'"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10:1", "got 11"),
+    ],
+)
+def test_a_malformed_match_part_is_an_error_not_a_money_game(text: str, message: str) -> None:
+    """Issue 68, item 14: a malformed Match ID or XGID field was read silently as a money
+    game (or as no dice)."""
+    from backgammon.cli.errors import UsageError
+    from backgammon.cli.positions import position_from_text
+
+    with pytest.raises(UsageError, match=re.escape(message)):
+        position_from_text(text)
+    r = run_cli("show", text)
+    assert r.returncode == 2 and message in r.stderr and "Money game" not in r.stdout
+
+
+def test_a_well_formed_id_still_reads() -> None:
+    from backgammon.cli.positions import position_from_text
+
+    pos, match = position_from_text("4HPwATDgc/ABMA:cAkAAAAAAAAA")
+    assert match is not None and pos.position_id() == "4HPwATDgc/ABMA"
+    pos, match = position_from_text("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    assert match is not None and match.dice == (5, 2)
+
+
+def test_a_bare_position_names_its_sides_alike_with_or_without_dice() -> None:
+    """Issue 68, item 18: ``hint ID --dice 31`` said "on roll"/"opponent", without dice
+    "Player 0"/"Player 1"."""
+    for extra in ([], ["--dice", "31"]):
+        r = run_cli("hint", "4HPwATDgc/ABMA", *extra)
+        assert r.returncode == 0, r.stderr
+        assert "on roll" in r.stdout and "opponent" in r.stdout and "Player 0" not in r.stdout
+
+
+def test_one_match_is_one_match(tmp_path: Path) -> None:
+    """Issue 68, item 18: ``selfplay --games 1`` said "1 matches"."""
+    r = run_cli(
+        "selfplay", "--games", "1", "--length", "1", "--bot", "random", "--out", "g", cwd=tmp_path
+    )
+    assert r.returncode == 0, r.stderr
+    assert "1 match to 1:" in r.stdout and "matches" not in r.stdout

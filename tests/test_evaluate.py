@@ -98,3 +98,19 @@ def test_the_command_prints_and_writes_json(tmp_path: Path) -> None:
 def test_the_command_refuses_bad_input_in_a_line(args: list[str], message: str) -> None:
     r = run_cli(*args)
     assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr
+
+
+def test_eval_answers_with_a_double_pending_as_before_the_double() -> None:
+    """Issue 68, item 17: ``eval`` refused an ID with a double pending ("nothing to
+    evaluate") where ``hint`` and gnubg's ``eval`` answer: it judges the doubler's position
+    before its roll, the numbers of the same ID before the double."""
+    m = Match(length=5)
+    m.roll((3, 1))
+    m.move(m.legal_moves()[0])
+    before = m.gnubg_id()
+    m.double()
+    runs = [run_cli("eval", gnubg_id, "--json", "-") for gnubg_id in (before, m.gnubg_id())]
+    assert [r.returncode for r in runs] == [0, 0], runs[1].stderr
+    judged = [json.loads(r.stdout) for r in runs]
+    assert judged[1]["probabilities"] == judged[0]["probabilities"]
+    assert judged[1]["cube"] == judged[0]["cube"]

@@ -176,3 +176,53 @@ def test_the_checker_sees_upward_imports_and_cycles(tmp_path: Path) -> None:
 def test_no_source_file_is_over_700_lines(path: Path) -> None:
     lines = len(path.read_text("utf-8").splitlines())
     assert lines <= MAX_LINES, f"{path.relative_to(PACKAGE.parent)} has {lines} lines"
+
+
+# The web's rooms, lowest first: its shared values, the store, the service, the routes, the
+# application that puts them together, the package that serves it.
+WEB_ROOMS = (("errors", "schemas", "guards"), ("store",), ("service",), ("api",), ("app",))
+WEB = PACKAGE / "web"
+
+
+def _web_room(module: str) -> int:
+    parts = module.split(".")
+    if len(parts) == 2:
+        return len(WEB_ROOMS)
+    return next(i for i, names in enumerate(WEB_ROOMS) if parts[2] in names)
+
+
+@pytest.mark.parametrize("module", sorted(m for m in _sources() if m.startswith("backgammon.web")))
+def test_web_rooms_import_one_way(module: str) -> None:
+    web = {m for m in _graph()[module] if m.startswith("backgammon.web")}
+    higher = {m for m in web if _web_room(m) > _web_room(module)}
+    assert not higher, f"{module} imports the higher room(s) {sorted(higher)}"
+
+
+def _web_trees() -> dict[Path, ast.Module]:
+    return {p: ast.parse(p.read_text("utf-8")) for p in sorted(WEB.rglob("*.py"))}
+
+
+def test_request_and_response_models_live_only_in_the_schemas() -> None:
+    for path, tree in _web_trees().items():
+        models = [
+            node.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef)
+            and any(isinstance(b, ast.Name) and b.id == "BaseModel" for b in node.bases)
+        ]
+        assert path.name == "schemas.py" or not models, f"{path}: {models}"
+
+
+def test_routes_live_only_in_the_api_room() -> None:
+    verbs = {"get", "post", "put", "patch", "delete", "websocket"}
+    for path, tree in _web_trees().items():
+        routes = [
+            node.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            for d in node.decorator_list
+            if isinstance(d, ast.Call)
+            and isinstance(d.func, ast.Attribute)
+            and d.func.attr in verbs
+        ]
+        assert path.parent.name == "api" or not routes, f"{path}: {routes}"

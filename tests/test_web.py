@@ -21,9 +21,10 @@ from hypothesis import strategies as st
 from pghelp import postgres  # noqa: F401 (the fixture)
 
 from backgammon import Move, Position
-from backgammon.web import bots, create_app
-from backgammon.web.game import orderings
-from backgammon.web.store import Store, StoreError, database_path, database_url
+from backgammon.web import create_app
+from backgammon.web.service import bots, jobs
+from backgammon.web.service.game import orderings
+from backgammon.web.store.database import Store, StoreError, database_path, database_url
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -433,8 +434,8 @@ def test_unfinished_match_cannot_be_replayed_or_downloaded(
 def bot_wins_opening_row(match_id: str) -> Any:
     """A match against the random bot whose seed makes the bot (seat 1) win the opening."""
     from backgammon.play.dice import dice_stream
-    from backgammon.web.game import Game
-    from backgammon.web.store import MatchRow
+    from backgammon.web.service.game import Game
+    from backgammon.web.store.database import MatchRow
 
     seed = next(
         bytes([i]) * 32
@@ -451,7 +452,7 @@ def bot_wins_opening_row(match_id: str) -> Any:
 def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(db: str) -> None:
     """The server died after storing the human's opening roll, which the bot won: started
     again, the bot makes its play at once."""
-    from backgammon.web.game import Game
+    from backgammon.web.service.game import Game
 
     store = Store(db)
     row = bot_wins_opening_row("resume")
@@ -490,7 +491,7 @@ def test_database_urls(tmp_path: Path) -> None:
 
 def test_an_action_number_is_stored_only_once(db: str) -> None:
     """The primary key refuses a second action with the same number (two writers racing)."""
-    from backgammon.web.store import MatchRow
+    from backgammon.web.store.database import MatchRow
 
     store = Store(db)
     row = MatchRow("m", 0.0, 1, None, None, ("a", "b"), "00" * 32, "c", ("A", "B"))
@@ -518,8 +519,8 @@ def test_a_game_acted_on_copy_by_copy_is_the_game_replayed() -> None:
     the stored actions (R1-R33 through Match, the dice from the seed)."""
     import random
 
-    from backgammon.web.game import Game
-    from backgammon.web.store import MatchRow
+    from backgammon.web.service.game import Game
+    from backgammon.web.store.database import MatchRow
 
     rng = random.Random(7)
     for k in range(2):
@@ -644,7 +645,7 @@ def test_a_bot_that_fails_once_is_tried_again(
 ) -> None:
     """A bot that raises, or thinks past its time limit (its worker is killed), is asked
     again and the match goes on."""
-    import backgammon.web.server as web_app
+    import backgammon.web.service.server as web_app
 
     monkeypatch.setattr(web_app, "bot_action", getattr(webbots, misbehaving))
     with TestClient(create_app(db, bot_timeout=3)) as client:
@@ -661,7 +662,7 @@ def test_a_failing_bot_is_reported_and_does_not_undo_the_human_action(
 ) -> None:
     """The human's action is stored and acknowledged even if the bot then fails every
     attempt; the failure is sent to the match's WebSockets, not swallowed."""
-    import backgammon.web.server as web_app
+    import backgammon.web.service.server as web_app
 
     monkeypatch.setattr(web_app, "bot_action", webbots.crashing)
     with TestClient(create_app(db)) as client:
@@ -679,7 +680,7 @@ def test_a_failing_bot_is_reported_and_does_not_undo_the_human_action(
 def test_a_bot_left_waiting_by_a_dead_process_is_started_by_another(db: str) -> None:
     """Another process stored the human's opening roll, which the bot won (R3), and died
     before its bot answered: this running process finds the stalled bot, which plays."""
-    from backgammon.web.game import Game
+    from backgammon.web.service.game import Game
 
     row = bot_wins_opening_row("stalled")
     with TestClient(create_app(db, bot_stall=0.5)) as client:
@@ -704,8 +705,8 @@ def test_the_bot_acts_through_the_one_driver_with_every_cube_rule(
     from backgammon.play.match import Match
     from backgammon.play.rules import Rules
     from backgammon.players import CubeAction, CubeState
-    from backgammon.web import game as web_game
-    from backgammon.web.store import MatchRow
+    from backgammon.web.service import game as web_game
+    from backgammon.web.store.database import MatchRow
 
     seen: list[CubeState] = []
 
@@ -722,19 +723,19 @@ def test_the_bot_acts_through_the_one_driver_with_every_cube_rule(
         def accept_resignation(self, position: Position, points: int, cube: Any = None) -> bool:
             return True
 
-    monkeypatch.setitem(web_game._BOT_PLAYERS, "beaverer", Beaverer())
+    monkeypatch.setitem(bots._made, ("beaverer", ()), Beaverer())
     row = MatchRow("m", 0.0, 1, "beaverer", 1, ("x", "y"), "00" * 32, "", ("Me", "Bot"))
     game = web_game.Game(row)
     game.match = Match(rules=Rules.money(jacoby=True, beavers=True))
     game.match.roll((3, 1))
-    assert web_game.bot_action("beaverer", game) == {
+    assert bots.bot_action("beaverer", game) == {
         "action": "move",
         "steps": [[s, t] for s, t, _h in game.match.legal_moves()[0]],
     }
     game.match.move(game.match.legal_moves()[0])
-    assert web_game.bot_action("beaverer", game) == {"action": "double"}
+    assert bots.bot_action("beaverer", game) == {"action": "double"}
     game.match.double()
-    assert web_game.bot_action("beaverer", game) == {"action": "beaver"}
+    assert bots.bot_action("beaverer", game) == {"action": "beaver"}
     assert seen[-1] == CubeState(jacoby=True, beavers=True)
 
 
@@ -757,9 +758,8 @@ def test_an_analysis_is_kept_in_the_database(client: TestClient, db: str) -> Non
 def test_bots_think_at_a_lower_priority_than_the_server() -> None:
     """A bot worker's niceness is the server's plus NICENESS (at most 19): on a busy machine
     people's requests are answered before the bots' thinking."""
-    pool = bots._pool(1)
-    worker = pool.executor.submit(os.nice, 0).result(timeout=120)
-    assert worker == min(19, os.nice(0) + bots.NICENESS)
+    worker = bots.BotPool(1).pool.submit(os.nice, 0).result(timeout=120)
+    assert worker == min(19, os.nice(0) + jobs.NICENESS)
 
 
 def test_bot_workers_exit_when_their_server_is_killed() -> None:
@@ -771,10 +771,11 @@ def test_bot_workers_exit_when_their_server_is_killed() -> None:
 
     code = (
         "import os, sys, time\n"
-        "from backgammon.web import bots\n"
-        "pool = bots._pool(2)\n"
+        "from backgammon.web.service import bots\n"
+        "pool = bots.BotPool(2).pool\n"
+        "executor = pool.executor()\n"
         "for f in pool.warming: f.result(timeout=120)\n"
-        "print(' '.join(str(p) for p in pool.executor._processes), flush=True)\n"
+        "print(' '.join(str(p) for p in executor._processes), flush=True)\n"
         "time.sleep(600)\n"
     )
     server = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
@@ -804,7 +805,7 @@ def test_the_move_log_is_worded_as_players_read_it() -> None:
     without a play written one way whether it had dice or was closed out on the bar."""
     from backgammon.core.values import GameResult
     from backgammon.play.record import EndReason, GameEnd, Pass, Play
-    from backgammon.web.game import log_line
+    from backgammon.web.service.game import log_line
 
     names = ["Ann", "Bob"]
     line, pending = log_line(Play(0, Move([(24, 22, False), (13, 9, False)])), names, (2, 4))

@@ -14,8 +14,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from backgammon.web import create_app
-from backgammon.web.players import COOKIE
-from backgammon.web.store import Store
+from backgammon.web.api.players import COOKIE
+from backgammon.web.store.database import Store
 
 SECRET = "correct horse battery staple"
 
@@ -62,7 +62,8 @@ def test_sign_up_log_in_log_out_and_change_the_password(
     assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
     assert b.get("/api/session").json()["player"]["name"] == "Ann"
     # A password change asks the current one and ends the other sessions.
-    r = a.post("/api/accounts/password", json={"password": "nope nope", "new_password": "x" * 9})
+    wrong = {"password": "nope nope", "new_password": "another long phrase"}
+    r = a.post("/api/accounts/password", json=wrong)
     assert r.status_code == 401
     new = "a new secret phrase"
     r = a.post("/api/accounts/password", json={"password": SECRET, "new_password": new})
@@ -94,21 +95,23 @@ def test_sign_up_log_in_log_out_and_change_the_password(
     assert "$argon2id$" in text and SECRET not in text and new not in text
 
 
-def test_failed_logins_are_limited_per_name_and_per_address(
+def test_logins_are_limited_per_name_and_address_and_per_address(
     app_clients: tuple[TestClient, TestClient, TestClient],
 ) -> None:
     a, b, _ = app_clients
     sign_up(a, "Ann")
-    for _ in range(5):
+    for _ in range(9):  # ten logins of one name from one address: nine wrong, one right
         r = b.post("/api/session", json={"name": "Ann", "password": "guess guess"})
         assert r.status_code == 401
-    # The sixth try is refused before the password is checked, even the right one.
+    r = b.post("/api/session", json={"name": "Ann", "password": SECRET})
+    assert r.status_code == 200
+    # The eleventh is refused before its password is checked, even the right one.
     r = b.post("/api/session", json={"name": "Ann", "password": SECRET})
     assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_logins"
-    # Per address: twenty failures over any names, then every name is refused from there.
-    for i in range(20):
+    assert int(r.headers["Retry-After"]) >= 1
+    # Per address: thirty tries (the sign-up's included), then every name is refused.
+    for i in range(19):
         b.post("/api/session", json={"name": f"n{i}", "password": "guess guess"})
-    sign_up(a, "Bob")
     r = b.post("/api/session", json={"name": "Bob", "password": SECRET})
     assert r.status_code == 429
 

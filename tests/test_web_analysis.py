@@ -11,7 +11,7 @@ from typing import Any
 import httpx2
 import test_web_browser
 from playwright.sync_api import sync_playwright
-from test_web_browser import ARGS, CHROMIUM, Server
+from test_web_browser import Server, launch
 
 server = test_web_browser.server  # the same fixture: `backgammon serve` on a free port
 
@@ -50,7 +50,7 @@ def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Serv
         assert play_out(client, match_id, token)["over"]
         assert client.get(f"/api/matches/{match_id}/analysis").json() == {"status": "none"}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = launch(p)
         page = browser.new_page()
         page.goto(f"{server.url}/m/{match_id}")  # the match's end links to its analysis
         page.click("#end-analyse")

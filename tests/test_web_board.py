@@ -415,8 +415,8 @@ def test_any_action_is_applied_or_refused_with_nothing_changed(
 ) -> None:
     """Fuzz: whatever a seat sends (names included), Game.apply either accepts it or
     raises ActionError and leaves the match, its names and its actions as they were."""
-    from backgammon.web.game import ActionError, Game
-    from backgammon.web.store import MatchRow
+    from backgammon.web.service.game import ActionError, Game
+    from backgammon.web.store.database import MatchRow
 
     row = MatchRow("f", 0.0, 3, None, None, ("a", "b"), "00" * 32, "c", ("Ann", "Bob"))
     game = Game(row)
@@ -450,7 +450,7 @@ def test_a_database_from_before_the_options_column_is_read(db: str) -> None:  # 
 
     import sqlalchemy as sa
 
-    from backgammon.web.store import MatchRow, Store, database_url
+    from backgammon.web.store.database import MatchRow, Store, database_url
 
     old = sa.create_engine(database_url(db))
     with old.begin() as conn:
@@ -487,7 +487,7 @@ def test_a_database_from_before_the_options_column_is_read(db: str) -> None:  # 
 def test_an_internal_failure_is_answered_in_the_one_shape(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from backgammon.web.game import Game
+    from backgammon.web.service.game import Game
 
     m = create(client)
 

@@ -13,7 +13,9 @@ from fastapi.testclient import TestClient
 from backgammon.play.match import Match
 from backgammon.players import get
 from backgammon.web import create_app
-from backgammon.web.engine import RateLimiter, engine_router
+from backgammon.web.api.engine import engine_router
+from backgammon.web.app import answer_errors
+from backgammon.web.guards import RateLimiter
 
 OPENING_52 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
 TO_ROLL_ID = "4HPwATDgc/ABMA:cAkAAAAAAAAA"
@@ -109,6 +111,7 @@ def test_rate_limit_per_client() -> None:
     back with time."""
     limiter = RateLimiter(rate=1000.0, burst=3)
     app = FastAPI()
+    answer_errors(app)
     app.include_router(engine_router(RateLimiter(rate=0.001, burst=3)))
     with TestClient(app) as c:
         codes = [

@@ -16,8 +16,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from pghelp import Cluster, postgres  # noqa: F401 (the fixture)
 
-from backgammon.web import analysis as web_analysis
 from backgammon.web import create_app
+from backgammon.web.service import analysis as web_analysis
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -151,17 +151,15 @@ def test_analyses_fail_clearly_and_a_dead_worker_is_replaced(tmp_path: Path) -> 
         status = _analysis_status(client, made["id"], "failed")
         assert status["status"] == "failed" and "readonly" in status["error"]
         store.save_analysis = real
-        pool = web_analysis._pool
-        assert pool is not None
+        pool = web_analysis.analysis_pool().executor()
         for pid in list(pool._processes):  # the worker dies as a kill -9 would kill it
             os.kill(pid, signal.SIGKILL)
         time.sleep(1)
         assert client.post(f"/api/matches/{made['id']}/analysis").status_code == 202
         assert _analysis_status(client, made["id"], "done")["status"] == "done"
-        mine = list(web_analysis._folders)  # this app's progress folder
-        assert len(mine) == 1 and mine[0].is_dir()
-        assert mine[0].name.startswith("backgammon-analysis-")
-    assert not mine[0].exists()
+        mine = client.app.state.services.analyses.folder  # type: ignore[attr-defined]
+        assert mine.is_dir() and mine.name.startswith("backgammon-analysis-")
+    assert not mine.exists()
 
 
 def test_serve_ended_by_sigterm_leaks_no_semaphore(tmp_path: Path) -> None:

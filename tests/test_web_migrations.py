@@ -14,8 +14,8 @@ from fastapi.testclient import TestClient
 from pghelp import postgres  # noqa: F401 (the fixture)
 
 from backgammon.web import create_app
-from backgammon.web.migrations import HEAD
-from backgammon.web.store import Store
+from backgammon.web.store.database import Store
+from backgammon.web.store.migrations import HEAD
 
 OLD = json.loads((Path(__file__).parent / "data" / "web_db_v0.json").read_text())
 
@@ -66,7 +66,7 @@ def test_an_old_database_is_upgraded_in_place_keeping_every_match(db: str) -> No
             assert s["seq"] == len(actions) and s["commitment"] == row["commitment"]
             assert s["over"] == bool(row["over"])
         # The upgraded database takes accounts and new matches.
-        r = client.post("/api/accounts", json={"name": "Ann", "password": "p" * 10})
+        r = client.post("/api/accounts", json={"name": "Ann", "password": "a long enough secret"})
         assert r.status_code == 201
         assert client.post("/api/matches", json={"length": 1, "bot": "random"}).status_code == 201
     store = Store(db)  # opened again: nothing more to do

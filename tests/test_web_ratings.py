@@ -16,10 +16,10 @@ from pghelp import (
 )
 from test_web_cluster import Serve
 
-from backgammon.web.accounts import Accounts
-from backgammon.web.ratings import experience_factor, fibs_change, win_probability
 from backgammon.web.schemas import BOTS
-from backgammon.web.store import Store
+from backgammon.web.store.accounts import Accounts
+from backgammon.web.store.database import Store
+from backgammon.web.store.ratings import experience_factor, fibs_change, win_probability
 
 
 def test_equal_experienced_players_move_two_points_a_one_point_match() -> None:
@@ -69,7 +69,9 @@ def test_ten_racing_end_of_match_commits_on_two_processes_rate_once(
         ann = httpx2.Client(base_url=a.url, timeout=30)
         bob = httpx2.Client(base_url=b.url, timeout=30)
         for client, name in ((ann, "Ann"), (bob, "Bob")):
-            r = client.post("/api/accounts", json={"name": name, "password": "p" * 10})
+            r = client.post(
+                "/api/accounts", json={"name": name, "password": "a long enough secret"}
+            )
             assert r.status_code == 201, r.text
         m = ann.post("/api/matches", json={"length": 3, "opponent": "human", "rated": True})
         assert m.status_code == 201, m.text

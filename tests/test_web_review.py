@@ -19,7 +19,7 @@ from typing import Any
 import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
-from test_web_browser import ARGS, CHROMIUM, Server, axe_violations, free_port, page_state
+from test_web_browser import Server, axe_violations, free_port, launch, page_state
 
 from backgammon.judging.evaluate import best_plays
 from backgammon.play.match import Match
@@ -42,7 +42,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = launch(p)
         yield b
         b.close()
 

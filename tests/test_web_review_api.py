@@ -24,9 +24,9 @@ from backgammon.records import mat
 from backgammon.records.convert import read_text
 from backgammon.records.matchfile import to_match
 from backgammon.web import create_app
-from backgammon.web.game import log_line
-from backgammon.web.rollouts import BATCH
-from backgammon.web.uploads import MAX_BYTES
+from backgammon.web.service.game import log_line
+from backgammon.web.service.rollouts import BATCH
+from backgammon.web.service.uploads import MAX_BYTES
 
 SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
 SGF = Path(__file__).parent / "data" / "samples" / "gnubg107_resign_after_forced_roll.sgf"
@@ -296,17 +296,20 @@ def test_a_rollout_runs_as_the_library_rolls_out_and_one_is_cancelled(client: Te
     while client.get(f"/api/rollouts/{long['id']}").json()["status"] != "running":
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    waiting = [
-        client.post("/api/rollouts", json={"id": WHITE_TO_ROLL, "trials": 1296}) for _ in range(3)
-    ]
+    # One rollout at a time per client: the same client is refused, others queue, in order.
+    error(client.post("/api/rollouts", json={"id": WHITE_TO_ROLL}), 429, "one_at_a_time")
+    others = [TestClient(client.app, client=(f"10.0.0.{i}", 1)) for i in range(4)]
+    body = {"id": WHITE_TO_ROLL, "trials": 1296}
+    waiting = [other.post("/api/rollouts", json=body) for other in others[:3]]
     assert [w.status_code for w in waiting] == [202, 202, 202]
-    assert waiting[0].json()["status"] == "queued"
-    time.sleep(2.0)  # the rate limiter (5 at once, then one each 2 s) lets a sixth through
-    error(client.post("/api/rollouts", json={"id": WHITE_31}), 429, "busy")
+    assert [w.json()["status"] for w in waiting] == ["queued"] * 3
+    assert [w.json()["queue"] for w in waiting] == [1, 2, 3]
+    error(others[3].post("/api/rollouts", json={"id": WHITE_31}), 429, "busy")
     cancelled = client.delete(f"/api/rollouts/{long['id']}").json()
     assert cancelled["status"] == "cancelled"
     assert client.get(f"/api/rollouts/{long['id']}").json()["status"] == "cancelled"
     # The next one starts in a new worker; cancel the rest (queued ones leave the queue).
+    assert client.get(f"/api/rollouts/{waiting[2].json()['id']}").json()["queue"] == 2
     for w in waiting:
         assert client.delete(f"/api/rollouts/{w.json()['id']}").json()["status"] == "cancelled"
 

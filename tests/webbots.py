@@ -8,7 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from backgammon.web.game import Game, bot_action
+from backgammon.web.service.bots import bot_action
+from backgammon.web.service.game import Game
 
 
 def crashing(name: str, game: Game) -> dict[str, Any]:

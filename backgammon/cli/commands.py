@@ -154,6 +154,8 @@ def hint_command(args: argparse.Namespace) -> int:
     console, unicode = make_console(args.ascii)
     pos, match = position_from_text(args.id)
     dice = parse_dice(args.dice) if args.dice else (_dice(match) if match is not None else None)
+    # A bare position names its sides as it is drawn with dice: on roll and opponent.
+    names = ("on roll", "opponent") if match is None else ("Player 0", "Player 1")
     if dice is None and match is None:  # a bare position: the cube of a money game, centred
         match = Match.from_gnubg_id(f"{pos.position_id()}:{encode_match_id(MatchIdFields())}")
     if args.engine and args.bot:
@@ -166,7 +168,7 @@ def hint_command(args: argparse.Namespace) -> int:
             {1 - me: bot},
             console,
             Reader(console),
-            PlayOptions(names=("Player 0", "Player 1"), humans=frozenset({me})),
+            PlayOptions(names=names, humans=frozenset({me})),
         )
         view = dataclasses.replace(session.view(), dice=dice)
         if dice is not None and match.turn != match.on_roll:
@@ -275,7 +277,8 @@ def selfplay_command(args: argparse.Namespace) -> int:
             wins[0 if a > b else 1] += 1
             progress.advance(task)
     print(
-        f"{args.games} matches to {args.length}: {names[0]} won {wins[0]}, {names[1]} won "
+        f"{args.games} match{'es' if args.games != 1 else ''} to {args.length}: "
+        f"{names[0]} won {wins[0]}, {names[1]} won "
         f"{wins[1]} (points {points[0]}-{points[1]}); files in {out}"
     )
     return 0
@@ -319,7 +322,7 @@ def verify_command(args: argparse.Namespace) -> int:
 def serve_command(args: argparse.Namespace) -> int:
     """``backgammon serve``: the web board."""
     from backgammon.web import serve as run_server
-    from backgammon.web.store import StoreError
+    from backgammon.web.store.database import StoreError
 
     if args.workers < 1 or args.bot_processes < 1:
         raise UsageError("--workers and --bot-processes need at least 1")
@@ -330,6 +333,7 @@ def serve_command(args: argparse.Namespace) -> int:
             args.database,
             workers=args.workers,
             bot_processes=args.bot_processes,
+            trusted_proxies=args.trusted_proxy,
         )
     except StoreError as exc:
         raise UsageError(str(exc)) from exc
@@ -515,6 +519,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=2,
         help="worker processes where each server process's bots think (2)",
+    )
+    serve.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy whose X-Forwarded-For/-Proto are believed (repeatable; none)",
     )
     add_protocol_commands(sub, _BOTS)
     rollout_cli.add_parser(sub)

@@ -71,17 +71,16 @@ def port(text: str) -> int:
 
 def output_path(text: str) -> str:
     """An argparse type: ``-`` (standard output) or a file that can be written, checked
-    before any work is done so that none is lost at the end."""
+    before any work is done so that none is lost at the end (the path is said whole: one
+    cut short names no folder)."""
     if text == "-":
         return text
     path = Path(text)
     folder = path.parent
     if path.is_dir():
-        raise argparse.ArgumentTypeError(f"cannot write {clip(text)}: it is a folder")
+        raise argparse.ArgumentTypeError(f"cannot write {text}: it is a folder")
     if not folder.is_dir():
-        raise argparse.ArgumentTypeError(
-            f"cannot write {clip(text)}: no folder {clip(str(folder))}"
-        )
+        raise argparse.ArgumentTypeError(f"cannot write {text}: no folder {folder}")
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise argparse.ArgumentTypeError(f"cannot write {clip(text)}: permission denied")
+        raise argparse.ArgumentTypeError(f"cannot write {text}: permission denied")
     return text

@@ -18,6 +18,7 @@ from backgammon.cli.render import signed
 from backgammon.engine import open_engine
 from backgammon.evaluation.cube import CubeState
 from backgammon.judging.evaluate import Evaluation, evaluate
+from backgammon.play.match import Phase
 
 __all__ = ["add_parser", "eval_command", "evaluation_lines"]
 
@@ -72,8 +73,11 @@ def eval_command(args: argparse.Namespace) -> int:
         raise UsageError(f"--ply is 0, 1 or 2, not {args.ply}")
     pos, match = position_from_text(args.id)
     cube = CubeState.from_match(match) if match is not None else CubeState()
-    if match is not None and match.on_roll is not None and match.on_roll != match.turn:
-        raise UsageError("a double or resignation is pending in this ID: nothing to evaluate")
+    # A double pending is judged as gnubg's eval judges it: the doubler's position before
+    # its roll (the ID's position is the doubler's); a resignation pending has no such turn.
+    pending = match is not None and match.on_roll is not None and match.on_roll != match.turn
+    if pending and match is not None and match.phase is not Phase.DOUBLED:
+        raise UsageError("a resignation is pending in this ID: nothing to evaluate")
     if pos.is_game_over():
         raise UsageError("the game is over: there is nothing to judge")
     if args.engine:

@@ -5,25 +5,30 @@ from __future__ import annotations
 from backgammon.cli.errors import UsageError
 from backgammon.core.position import Position
 from backgammon.core.values import short_repr
+from backgammon.ids.gnubg import InvalidMatchIdError, split_gnubg_id
+from backgammon.ids.xgid import InvalidXgidError, parse_xgid
 from backgammon.play.match import Match
 
 __all__ = ["parse_dice", "position_from_text"]
 
 
 def position_from_text(text: str) -> tuple[Position, Match | None]:
-    """A position (and the match state, if given) from a Position ID, gnubg ID or XGID; an
-    ID whose match part cannot be read still gives its position."""
+    """A position (and the match state, if given) from a Position ID, gnubg ID or XGID.  An
+    ID whose match part is malformed (a short Match ID, dice 77, an eleventh XGID field) is
+    a UsageError, never read as something else; one whose fields are well formed but make
+    no match to play (a finished game) still gives its position."""
     text = text.strip()
-    if text.startswith("XGID=") or len(text.split(":")[0]) == 26:
+    xgid = text.startswith("XGID=") or len(text.split(":")[0]) == 26
+    if xgid or ":" in text:
         try:
-            match = Match.from_xgid(text)
-        except ValueError:
-            return Position.from_xgid(text), None
-        return match.position, match
-    if ":" in text:
+            parse_xgid(text) if xgid else split_gnubg_id(text)
+        except (InvalidXgidError, InvalidMatchIdError) as exc:
+            raise UsageError(str(exc)) from exc
         try:
-            match = Match.from_gnubg_id(text)
+            match = Match.from_xgid(text) if xgid else Match.from_gnubg_id(text)
         except ValueError:
+            if xgid:
+                return Position.from_xgid(text), None
             return Position.from_position_id(text.split(":")[0]), None
         return match.position, match
     return Position.from_position_id(text), None

@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import os
 import signal
+import stat
 import sys
 import tempfile
 import threading
@@ -70,6 +71,7 @@ def write_mat(m: Match, path: Path, names: tuple[str, str], comment: str = "") -
     with _signals_held():
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         try:
+            os.fchmod(fd, _file_mode(path))  # mkstemp makes it 0600 whatever the umask
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
                 f.flush()
@@ -78,6 +80,16 @@ def write_mat(m: Match, path: Path, names: tuple[str, str], comment: str = "") -
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def _file_mode(path: Path) -> int:
+    """The mode a file written at ``path`` gets: the old file's, else what the umask
+    leaves of 0666 (as ``open`` would make it)."""
+    with contextlib.suppress(OSError):
+        return stat.S_IMODE(path.stat().st_mode)
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 @contextlib.contextmanager

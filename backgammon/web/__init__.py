@@ -9,13 +9,14 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI
 
 from backgammon.web.app import create_app
 
-__all__ = ["app_from_environment", "create_app", "serve"]
+__all__ = ["app_from_environment", "create_app", "serve", "server_options"]
 
 
 def _server_process(app: FastAPI) -> FastAPI:
@@ -40,6 +41,21 @@ def app_from_environment() -> FastAPI:
     )
 
 
+def server_options(trusted_proxies: Sequence[str] = ()) -> dict[str, Any]:
+    """uvicorn's options for the server: ``X-Forwarded-For`` and ``-Proto`` are read only
+    from the ``trusted_proxies`` the operator names (none by default: uvicorn's own default
+    believes them from 127.0.0.1, so anyone behind a local proxy that does not set them could
+    pick their address and dodge the per-address limits)."""
+    # States are a few KB sent to every watcher after every action: compressing each one
+    # costs the loop more than the loopback or a LAN saves; a reverse proxy logs requests.
+    options: dict[str, Any] = {"ws_per_message_deflate": False, "access_log": False}
+    if trusted_proxies:
+        options |= {"proxy_headers": True, "forwarded_allow_ips": ",".join(trusted_proxies)}
+    else:
+        options |= {"proxy_headers": False, "forwarded_allow_ips": ""}
+    return options
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -47,19 +63,19 @@ def serve(
     *,
     workers: int = 1,
     bot_processes: int = 2,
+    trusted_proxies: Sequence[str] = (),
 ) -> None:
     """Run the web server until interrupted (matches are kept in ``database``), in
-    ``workers`` processes behind one port, each with ``bot_processes`` bot workers."""
+    ``workers`` processes behind one port, each with ``bot_processes`` bot workers; the
+    forwarded client address and scheme are believed only from ``trusted_proxies``."""
     import uvicorn
 
-    # States are a few KB sent to every watcher after every action: compressing each one
-    # costs the loop more than the loopback or a LAN saves; a reverse proxy logs requests.
-    options: dict[str, Any] = {"ws_per_message_deflate": False, "access_log": False}
+    options = server_options(trusted_proxies)
     if workers == 1:
         app = _server_process(create_app(database, bot_processes=bot_processes))
         uvicorn.run(app, host=host, port=port, log_level="info", **options)
         return
-    from backgammon.web.store import Store
+    from backgammon.web.store.database import Store
 
     Store(database).close()  # a database that cannot be opened is said here, once
     os.environ["BACKGAMMON_DATABASE"] = database

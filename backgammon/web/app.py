@@ -1,98 +1,104 @@
-"""The web application: the routes of the JSON + WebSocket API and the pages, over a
-:class:`~backgammon.web.server.Server` (see :data:`~backgammon.web.schemas.API_DOC`)."""
+"""The web application put together: the store, the live server and its services, the guards
+in front, the error answers (``{"error": {"code", "message"}}``, or a page for a browser) and
+the routers of :mod:`backgammon.web.api`.  It holds no route of its own."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import html
-import json
 import logging
+import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from importlib import resources
-from typing import Annotated, Any, Literal
 
-from fastapi import Body, FastAPI, Header, Query, Request, WebSocket
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import ValidationError
-from sqlalchemy.engine import Connection
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.websockets import WebSocketDisconnect
 
 from backgammon._version import __version__
-from backgammon.web.accounts import Accounts
-from backgammon.web.analysis import analysis_router, shutdown_analyses
-from backgammon.web.bots import BotPool, shutdown_bots
-from backgammon.web.engine import engine_router, shutdown_engine
+from backgammon.web.api.analysis import analysis_router
+from backgammon.web.api.engine import engine_router
+from backgammon.web.api.matches import matches_router
+from backgammon.web.api.players import players_router
+from backgammon.web.api.position import position_router
+from backgammon.web.api.rollouts import rollout_router
+from backgammon.web.api.uploads import upload_router
 from backgammon.web.errors import ApiError, BodyLimit, validation_message
 from backgammon.web.errors import body as error_body
-from backgammon.web.game import ActionError, Game, action_dict
-from backgammon.web.players import COOKIE, LoginLimiter, SameOrigin, players_router
-from backgammon.web.position import position_router
-from backgammon.web.rollouts import rollout_router, shutdown_rollouts
-from backgammon.web.schemas import (
-    API_DOC,
-    BOTS,
-    DEFAULT_BOT,
-    ActionIn,
-    NewMatch,
-    SeatName,
-    StateView,
-)
-from backgammon.web.server import Live, Server, pushed
-from backgammon.web.store import STORAGE_FAILURES, MatchRow, Store
-from backgammon.web.uploads import upload_router
+from backgammon.web.guards import LoginLimiter, SameOrigin, SecurityHeaders
+from backgammon.web.schemas import API_DOC, BOTS
+from backgammon.web.service import jobs
+from backgammon.web.service.analysis import Analyses
+from backgammon.web.service.bots import BotPool
+from backgammon.web.service.passwords import Passwords
+from backgammon.web.service.rollouts import Rollouts
+from backgammon.web.service.server import Server
+from backgammon.web.service.uploads import HEARTBEAT, Uploads
+from backgammon.web.store.accounts import Accounts
+from backgammon.web.store.database import STORAGE_FAILURES, Store
 
-__all__ = ["create_app"]
+__all__ = ["Services", "answer_errors", "create_app"]
 
 _log = logging.getLogger("backgammon.web")
 
 
-Auth = Annotated[str | None, Header(description="Bearer <seat token> (or the seat's cookie)")]
+@dataclass
+class Services:
+    """What one application serves from: its store and accounts, the live server, and the
+    analyses, uploads, rollouts and password hashing it runs."""
 
+    store: Store
+    accounts: Accounts
+    server: Server
+    analyses: Analyses
+    uploads: Uploads
+    rollouts: Rollouts
+    passwords: Passwords
 
-def _token(authorization: str | None, cookie: str | None) -> str | None:
-    if authorization:
-        scheme, _, value = authorization.partition(" ")
-        if scheme.lower() != "bearer" or not value.strip():
-            raise ApiError(401, "bad_authorization", "use 'Authorization: Bearer <token>'")
-        return value.strip()
-    return cookie
+    @classmethod
+    def open(
+        cls, database: str, bot_processes: int, bot_timeout: float, bot_stall: float
+    ) -> Services:
+        """The services over ``database``, bots in ``bot_processes`` workers."""
+        store = Store(database)
+        server = Server(store, BotPool(bot_processes, bot_timeout), bot_stall=bot_stall)
+        accounts = Accounts(store, BOTS)
+        return cls(
+            store, accounts, server, Analyses(store), Uploads(store), Rollouts(), Passwords()
+        )
 
+    async def resume(self) -> None:
+        """A bot whose turn it was when the server died plays on; updates are watched."""
+        unfinished = await self.server.db(lambda: self.store.match_ids(unfinished_bot_matches=True))
+        await self.server.resume_bots(unfinished)
+        await self.server.watch()
 
-def _json(text: str) -> Response:
-    return Response(text, media_type="application/json")
+    async def heartbeat(self) -> None:
+        """Say in the store which uploads this process is analysing, every
+        :data:`~backgammon.web.service.uploads.HEARTBEAT` seconds (another process then
+        waits for them instead of starting them again)."""
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            active = self.uploads.active()
+            if active:
+                with contextlib.suppress(*STORAGE_FAILURES):
+                    await self.server.db(
+                        self.store.still_analysing, active, time.time(), write=True
+                    )
 
-
-async def _receive_action(ws: WebSocket) -> dict[str, Any]:
-    """The next action sent on ``ws``: a JSON text frame holding an action object.
-
-    Anything else (a binary frame, malformed JSON, an invalid action) is an ApiError; the
-    connection stays open.
-    """
-    message = await ws.receive()
-    if message["type"] == "websocket.disconnect":
-        raise WebSocketDisconnect(message.get("code", 1000))
-    text = message.get("text")
-    if text is None:
-        raise ApiError(400, "invalid_request", "send actions as JSON text frames, not binary")
-    try:
-        parsed = json.loads(text)
-    except ValueError as exc:
-        raise ApiError(400, "malformed_json", "the message is not JSON") from exc
-    if not isinstance(parsed, dict):
-        raise ApiError(400, "invalid_request", "send an action object")
-    try:
-        action = ActionIn.model_validate(parsed)
-    except ValidationError as exc:
-        raise ApiError(400, "invalid_request", validation_message(exc.errors())) from exc
-    return action_dict(action.model_dump(exclude_none=True))
-
-
-def _page(name: str) -> str:
-    return resources.files("backgammon.web").joinpath("static", name).read_text("utf-8")
+    def close(self) -> None:
+        """Stop everything (the server is ending): the worker pools last."""
+        self.server.close()
+        self.store.close()
+        self.analyses.close()
+        self.uploads.close()
+        self.rollouts.close()
+        self.passwords.close()
+        jobs.shutdown()
 
 
 def _wants_page(request: Request) -> bool:
@@ -118,6 +124,56 @@ def _error_page(status: int, message: str) -> HTMLResponse:
     return HTMLResponse(page, status_code=status)
 
 
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    if _wants_page(request):
+        return _error_page(exc.status, exc.message)
+    body = error_body(exc.code, exc.message)
+    return JSONResponse(body, status_code=exc.status, headers=exc.headers)
+
+
+async def _bad_request(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = exc.errors()
+    first = errors[0] if errors else {}
+    if first.get("type") == "json_invalid":
+        return JSONResponse(error_body("malformed_json", "the body is not JSON"), status_code=400)
+    return JSONResponse(error_body("invalid_request", validation_message(errors)), 400)
+
+
+async def _storage(_request: Request, exc: Exception) -> JSONResponse:
+    _log.warning("storage unavailable: %s", exc)
+    message = "the match store cannot be reached or written now: try again shortly"
+    return JSONResponse(error_body("storage", message), status_code=503)
+
+
+async def _internal(_request: Request, exc: Exception) -> JSONResponse:
+    _log.error("internal error", exc_info=exc)
+    return JSONResponse(error_body("internal", "internal server error"), status_code=500)
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StarletteHTTPException)
+    if _wants_page(request):
+        return _error_page(exc.status_code, str(exc.detail))
+    codes = {404: "not_found", 405: "method_not_allowed"}
+    code = codes.get(exc.status_code, "http_error")
+    return JSONResponse(
+        error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
+    )
+
+
+def answer_errors(app: FastAPI) -> None:
+    """Every error as the one shape: 4xx for the client's, 503 for a database down or
+    read-only (never a 500), 500 for the server's own."""
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(RequestValidationError, _bad_request)
+    for failure in STORAGE_FAILURES:
+        app.add_exception_handler(failure, _storage)
+    app.add_exception_handler(Exception, _internal)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+
+
 def create_app(
     database: str = "backgammon.sqlite3",
     *,
@@ -128,323 +184,32 @@ def create_app(
     """The ASGI application over ``database``: an SQLite file (a path or sqlite:/// URL) or
     ``postgresql://...``.  Bots think in ``bot_processes`` worker processes, ``bot_timeout``
     seconds per attempt; a bot left due for ``bot_stall`` seconds is started again."""
-    store = Store(database)
-    bot_pool = BotPool(bot_processes, bot_timeout)
-    server = Server(store, bot_pool, bot_stall=bot_stall)
-    accounts = Accounts(store, BOTS)
-
-    async def resume() -> None:
-        # A bot whose turn it was when the server died plays on.
-        await server.resume_bots(
-            await server.db(lambda: store.match_ids(unfinished_bot_matches=True))
-        )
-        await server.watch()
+    services = Services.open(database, bot_processes, bot_timeout, bot_stall)
+    server = services.server
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        bot_pool.warm()
-        task = asyncio.create_task(resume())
+        server.bots.warm()
+        tasks = [asyncio.create_task(services.resume()), asyncio.create_task(services.heartbeat())]
         yield
-        task.cancel()
-        server.close()
-        store.close()
-        shutdown_analyses()
-        shutdown_engine()
-        shutdown_rollouts()
-        shutdown_bots()
+        for task in tasks:
+            task.cancel()
+        services.close()
 
     app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
-    app.state.server = server
+    app.state.server, app.state.services = server, services
     app.add_middleware(BodyLimit)
     app.add_middleware(SameOrigin)
-    app.include_router(players_router(server, accounts, LoginLimiter()))
+    app.add_middleware(SecurityHeaders)
+    answer_errors(app)
+    passwords = services.passwords
+    app.include_router(players_router(server, services.accounts, LoginLimiter(), passwords))
     app.include_router(engine_router())
-    app.include_router(analysis_router(store))
-    app.include_router(upload_router(store))
+    app.include_router(analysis_router(server, services.analyses))
+    app.include_router(upload_router(server, services.uploads))
     app.include_router(position_router())
-    app.include_router(rollout_router())
-
-    @app.exception_handler(ApiError)
-    async def _api_error(request: Request, exc: ApiError) -> Response:
-        if _wants_page(request):
-            return _error_page(exc.status, exc.message)
-        return JSONResponse(error_body(exc.code, exc.message), status_code=exc.status)
-
-    @app.exception_handler(RequestValidationError)
-    async def _bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = exc.errors()
-        first = errors[0] if errors else {}
-        if first.get("type") == "json_invalid":
-            return JSONResponse(
-                error_body("malformed_json", "the body is not JSON"), status_code=400
-            )
-        return JSONResponse(error_body("invalid_request", validation_message(errors)), 400)
-
-    async def _storage(_request: Request, exc: Exception) -> JSONResponse:
-        _log.warning("storage unavailable: %s", exc)
-        message = "the match store cannot be reached or written now: try again shortly"
-        return JSONResponse(error_body("storage", message), status_code=503)
-
-    for failure in STORAGE_FAILURES:  # a database down or read-only: 503, never a 500
-        app.add_exception_handler(failure, _storage)
-
-    @app.exception_handler(Exception)
-    async def _internal(_request: Request, exc: Exception) -> JSONResponse:
-        _log.error("internal error", exc_info=exc)
-        return JSONResponse(error_body("internal", "internal server error"), status_code=500)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        if _wants_page(request):
-            return _error_page(exc.status_code, str(exc.detail))
-        codes = {404: "not_found", 405: "method_not_allowed"}
-        code = codes.get(exc.status_code, "http_error")
-        return JSONResponse(
-            error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
-        )
-
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def home() -> str:
-        return _page("index.html")
-
+    app.include_router(rollout_router(services.rollouts))
+    app.include_router(matches_router(server, services.accounts, services.store))
     static = str(resources.files("backgammon.web").joinpath("static"))
     app.mount("/static", StaticFiles(directory=static), name="static")
-
-    @app.get("/favicon.ico", include_in_schema=False)
-    async def favicon() -> Response:
-        return Response(status_code=204)
-
-    @app.get("/p/{name:path}", response_class=HTMLResponse, include_in_schema=False)
-    async def player_page(name: str) -> str:
-        if await server.db(accounts.player, name[:64]) is None:
-            raise ApiError(404, "no_such_player", "there is no such player")
-        return _page("player.html")
-
-    @app.get("/m/{match_id}", response_class=HTMLResponse, include_in_schema=False)
-    async def match_page(match_id: str) -> str:
-        await server.load(match_id)
-        return _page("match.html")
-
-    @app.get("/m/{match_id}/join/{token}", include_in_schema=False)
-    async def join(match_id: str, token: str) -> Response:
-        live = await server.load(match_id)
-        await server.seat_of(live, token)
-        response = RedirectResponse(f"/m/{match_id}", status_code=303)
-        response.set_cookie(
-            f"bg_{match_id}", token, httponly=True, samesite="lax", max_age=90 * 24 * 3600
-        )
-        return response
-
-    @app.get("/api/bots")
-    async def bots() -> dict[str, Any]:
-        """The bots to play against (name -> name at the table) and the default one."""
-        return {"bots": dict(BOTS), "default": DEFAULT_BOT}
-
-    @app.post("/api/matches", status_code=201)
-    async def create_match(spec: NewMatch, request: Request) -> JSONResponse:
-        """Create a match; the answer holds your seat's token and link (keep them secret).
-        A rated one (logged in) waits for another account to join it."""
-        host = then = None
-        if spec.rated:
-            host = await server.db(accounts.session_player, request.cookies.get(COOKIE))
-            if host is None:
-                raise ApiError(401, "login_required", "log in to play a rated match")
-            if spec.money:
-                raise ApiError(422, "bad_rules", "a money session is not rated")
-            opponent = BOTS.get(spec.bot) if spec.opponent == "bot" else None
-
-            def then(conn: Connection, made: MatchRow) -> None:
-                assert host is not None
-                accounts.add_seat(conn, made.id, 0, host)
-                if opponent is not None:
-                    accounts.add_seat(conn, made.id, 1, opponent)
-
-        row, tokens = await server.create(spec, host=host, then=then)
-        body: dict[str, Any] = {
-            "id": row.id,
-            "seat": 0,
-            "token": tokens[0],
-            "link": f"/m/{row.id}/join/{tokens[0]}",
-            "watch": f"/m/{row.id}",
-            "commitment": row.commitment,
-        }
-        if row.bot is None and not row.public and not row.rated:
-            body["invite"] = f"/m/{row.id}/join/{tokens[1]}"
-        response = JSONResponse(body, status_code=201)
-        response.set_cookie(
-            f"bg_{row.id}", tokens[0], httponly=True, samesite="lax", max_age=90 * 24 * 3600
-        )
-        return response
-
-    @app.get("/api/lobby")
-    async def lobby(request: Request) -> dict[str, Any]:
-        """Open invitations (newest first): take a public one with POST .../claim, a rated
-        one (logged in) with POST .../join; a rated one shows its host's rating; ``yours``
-        marks those you made (your seat's cookie), which you wait on rather than join."""
-        rows = await server.db(store.open_invitations)
-        ratings = await server.db(accounts.ratings, [r.names[0] for r in rows if r.rated])
-        return {
-            "invitations": [
-                {"id": r.id, "host": r.names[0], "length": r.length, "money": r.length == 0}
-                | {"jacoby": r.jacoby, "beavers": r.beavers, "created": r.created}
-                | {"yours": server.hosts(r, request.cookies.get(f"bg_{r.id}"))}
-                | {"rated": r.rated, "invited": r.invited, "rating": ratings.get(r.names[0])}
-                for r in rows
-            ]
-        }
-
-    @app.post("/api/matches/{match_id}/claim", status_code=201)
-    async def claim(
-        match_id: str,
-        request: Request,
-        seat_name: Annotated[SeatName, Body()],
-        authorization: Auth = None,
-    ) -> JSONResponse:
-        """Take the free seat of a public invitation; the answer holds its token."""
-        live = await server.load(match_id)
-        if server.hosts(live.row, _token(authorization, request.cookies.get(f"bg_{match_id}"))):
-            raise ApiError(409, "own_invitation", "this is your own invitation: wait for a guest")
-        if live.row.rated:
-            raise ApiError(409, "rated", "log in and join: POST /api/matches/{id}/join")
-        token = await server.claim(live, seat_name.name)
-        return server.seat_response(match_id, 1, token)
-
-    @app.post("/api/matches/{match_id}/rematch", status_code=201)
-    async def rematch(match_id: str, request: Request, authorization: Auth = None) -> JSONResponse:
-        """A new match like this finished one, the same seats holding the same tokens."""
-        live = await server.load(match_id)
-        token = _token(authorization, request.cookies.get(f"bg_{match_id}"))
-        seat = await server.seat_of(live, token)
-        if seat is None or token is None:
-            raise ApiError(403, "spectator", "only the players can ask for a rematch")
-        return server.seat_response(await server.rematch(live, seat), seat, token)
-
-    @app.get("/api/matches/{match_id}", response_model=StateView)
-    async def get_state(match_id: str, request: Request, authorization: Auth = None) -> Response:
-        """The match as seen by your seat (or as a spectator)."""
-        live = await server.load(match_id)
-        seat = await server.seat_of(
-            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
-        )
-        return _json(live.state_json(await server.refresh(live), seat))
-
-    @app.post("/api/matches/{match_id}/actions", response_model=StateView)
-    async def post_action(
-        match_id: str,
-        request: Request,
-        action: Annotated[ActionIn, Body()],
-        authorization: Auth = None,
-    ) -> Response:
-        """Act for your seat; the answer is the new state as soon as your action is stored
-        (a bot's answer follows through the WebSocket)."""
-        live = await server.load(match_id)
-        seat = await server.seat_of(
-            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
-        )
-        action_in = action_dict(action.model_dump(exclude_none=True))
-        game = await server.act(live, seat, action_in, reply=True)
-        return _json(live.state_json(game, seat))
-
-    @app.get("/api/matches/{match_id}/board.svg")
-    async def board(
-        match_id: str,
-        request: Request,
-        steps: Annotated[
-            str, Query(max_length=200, description="partial play, e.g. '24-18,13-11'")
-        ] = "",
-        selected: Annotated[int | None, Query(description="a point 0-25")] = None,
-        highlight: Annotated[
-            str, Query(max_length=200, description="points 0-25 to highlight, e.g. '18,13'")
-        ] = "",
-        home: Literal["right", "left"] = "right",
-        at: Annotated[
-            int | None, Query(description="replay: the board after this many actions")
-        ] = None,
-        authorization: Auth = None,
-    ) -> Response:
-        """The board as SVG from your side, optionally with a partial play made on it."""
-        live = await server.load(match_id)
-        seat = await server.seat_of(
-            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
-        )
-        try:
-            step_list = [(int(a), int(b)) for a, b in (s.split("-") for s in steps.split(",") if s)]
-            marks = [int(p) for p in highlight.split(",") if p]
-        except ValueError as exc:
-            raise ApiError(
-                400, "bad_query", "steps are like '24-18,13-11', highlight like '18,13'"
-            ) from exc
-        if any(not 0 <= p <= 25 for p in [*marks, *([] if selected is None else [selected])]):
-            raise ApiError(422, "bad_parameter", "selected and highlight are points 0-25")
-        if at is not None and at < 0:
-            raise ApiError(422, "bad_parameter", "at is a number of actions, 0 or more")
-        game = await server.refresh(live)
-        if at is not None:
-            game = await _replayed(live, at)
-        try:
-            svg = game.svg(live.row, seat, step_list, selected, marks, home)
-        except ActionError as exc:
-            raise ApiError(exc.status, exc.code, str(exc)) from exc
-        return Response(svg, media_type="image/svg+xml")
-
-    async def _replayed(live: Live, at: int) -> Game:
-        if not (await server.refresh(live)).is_over:
-            raise ApiError(409, "not_over", "replay is for finished matches")
-        actions = live.game.actions
-        if not 0 <= at <= len(actions):
-            raise ApiError(400, "bad_step", f"step must be 0-{len(actions)}")
-        return Game.replay(live.row, actions[:at])
-
-    @app.get("/api/matches/{match_id}/replay/{at}", response_model=StateView)
-    async def replay(
-        match_id: str, at: int, request: Request, authorization: Auth = None
-    ) -> StateView:
-        """A finished match as it was after ``at`` actions (step-by-step replay)."""
-        live = await server.load(match_id)
-        seat = await server.seat_of(
-            live, _token(authorization, request.cookies.get(f"bg_{match_id}"))
-        )
-        return (await _replayed(live, at)).view(live.row, seat, replay=True)
-
-    @app.get("/api/matches/{match_id}/match.{fmt}")
-    async def download(match_id: str, fmt: Literal["mat", "sgf"]) -> Response:
-        """The finished match as a gnubg .mat or SGF file."""
-        live = await server.load(match_id)
-        if not (await server.refresh(live)).is_over:
-            raise ApiError(409, "not_over", "the match is still being played")
-        try:
-            text = live.game.export(live.row, fmt)
-        except ActionError as exc:
-            raise ApiError(exc.status, exc.code, str(exc)) from exc
-        media = "application/x-go-sgf" if fmt == "sgf" else "text/plain"
-        return Response(
-            text,
-            media_type=media,
-            headers={"Content-Disposition": f'attachment; filename="match-{match_id}.{fmt}"'},
-        )
-
-    @app.websocket("/api/matches/{match_id}/ws")
-    async def socket(ws: WebSocket, match_id: str) -> None:
-        try:
-            live = await server.load(match_id)
-            token = ws.query_params.get("token") or ws.cookies.get(f"bg_{match_id}")
-            seat = await server.seat_of(live, token)
-        except ApiError as exc:
-            await ws.close(code=4000 + exc.status, reason=exc.message)
-            return
-        await ws.accept()
-        live = server.attach(live, ws, seat, chatty=ws.query_params.get("presence") == "1")
-        try:
-            await ws.send_text(pushed(live.state_json(await server.refresh(live), seat)))
-            while True:
-                try:
-                    action = await _receive_action(ws)
-                    await server.act(live, seat, action)
-                except ApiError as exc:
-                    await ws.send_json({"type": "error", **error_body(exc.code, exc.message)})
-        except WebSocketDisconnect:
-            pass
-        finally:
-            server.detach(live, ws)
-
     return app

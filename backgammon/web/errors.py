@@ -8,6 +8,7 @@ a message never echoes more than :data:`ECHO` characters of the input.
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -19,9 +20,11 @@ __all__ = [
     "NAME_LENGTH",
     "ApiError",
     "BadNameError",
+    "account_name",
     "body",
     "bounded",
     "check_name",
+    "skeleton",
     "validation_message",
 ]
 
@@ -36,11 +39,19 @@ NAME_LENGTH = 31
 
 
 class ApiError(Exception):
-    """An error answered as ``{"error": {"code", "message"}}`` with an HTTP status."""
+    """An error answered as ``{"error": {"code", "message"}}`` with an HTTP status (and
+    ``headers``, such as ``Retry-After``)."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, bounded(message)
+        self.headers = headers
+
+    def __reduce__(self) -> tuple[type[ApiError], tuple[Any, ...]]:
+        """Pickled whole, as a worker process raises it to the server."""
+        return (ApiError, (self.status, self.code, self.message, self.headers))
 
 
 class BadNameError(ValueError):
@@ -77,6 +88,40 @@ def check_name(name: object) -> str:
     if len(text) > NAME_LENGTH:
         raise BadNameError(f"a name has at most {NAME_LENGTH} characters, not {len(text)}")
     return text
+
+
+_INVISIBLE = frozenset("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u2800\u3164\uffa0\ufeff")
+"""Characters that show nothing (fillers, blanks) though Python calls them printable."""
+
+_CONFUSABLE = str.maketrans(
+    dict(
+        zip(
+            "авьсԁеёһіјкӏмноорԛѕтуѵԝхαβεηικνορτυχω01i|",
+            "abbcdeehljklmhoopqstyvwxabenlkvoptuxwolll",
+            strict=True,
+        )
+    )
+)
+"""Letters of other scripts, and digits, taken for the Latin letters they look like (a
+name's skeleton is in one case, so "i" and "l" count as one letter)."""
+
+
+def account_name(name: str) -> str:
+    """``name`` as an account's name: :func:`check_name`'s rules on its NFKC form (full-width
+    and other compatibility forms become the plain letters), with no invisible filler."""
+    text = check_name(unicodedata.normalize("NFKC", name))
+    hidden = [c for c in text if c in _INVISIBLE or unicodedata.category(c) in ("Cf", "Zs")]
+    if any(c != " " for c in hidden):
+        raise BadNameError("a name may not hold invisible characters or fillers")
+    return text
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like, for telling names apart as people read them: its NFKC form
+    in one case, look-alike letters of other scripts (Cyrillic, Greek) and digits taken for
+    the Latin letters they mimic, spaces ignored."""
+    text = unicodedata.normalize("NFKC", name).casefold().translate(_CONFUSABLE)
+    return "".join(text.split()).replace("rn", "m")
 
 
 def validation_message(errors: Sequence[Mapping[str, Any]]) -> str:

@@ -1,4 +1,5 @@
-"""The web API's schemas: what a client sends (strictly typed) and the state it receives.
+"""The web API's schemas, every request and response model: what a client sends (strictly
+typed) and the state it receives.
 
 The state a seat sees is made as a :class:`StateView` and sent as its JSON, so the page, the
 WebSocket pushes and the OpenAPI document share one schema.
@@ -6,6 +7,8 @@ WebSocket pushes and the OpenAPI document share one schema.
 
 from __future__ import annotations
 
+import itertools
+import unicodedata
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -18,19 +21,32 @@ from pydantic import (
     StrictStr,
 )
 
-from backgammon.web.errors import check_name
+from backgammon.web.errors import account_name, check_name
 
 __all__ = [
     "API_DOC",
     "BOTS",
+    "CHAT_LINE_LENGTH",
+    "COMMON",
     "DEFAULT_BOT",
+    "MAX_CANDIDATES",
+    "MAX_TRIALS",
+    "AccountName",
     "ActionIn",
+    "ChatIn",
+    "Credentials",
     "CubeView",
     "GameEndView",
+    "NewAccount",
     "NewMatch",
+    "NewPassword",
+    "PositionEdit",
+    "RolloutIn",
     "RulesView",
     "SeatName",
     "StateView",
+    "StrongPassword",
+    "strong_password",
 ]
 
 BOTS: dict[str, str] = {
@@ -216,3 +232,138 @@ class StateView(BaseModel):
     dice_verified: bool | None = Field(
         None, description="whether every throw is the seed's (when over)"
     )
+
+
+CHAT_LINE_LENGTH = 300
+"""The longest chat line, in characters."""
+MAX_TRIALS = 1296
+"""The most trials a rollout from the web may play per candidate."""
+MAX_CANDIDATES = 5
+"""The most plays one rollout may compare."""
+
+Password = Annotated[StrictStr, Field(min_length=8, max_length=200)]
+"""A password as it is checked (one chosen before the strength rules still logs in)."""
+
+COMMON = frozenset(
+    (
+        "password",
+        "password1",
+        "passw0rd",
+        "123456789",
+        "1234567890",
+        "qwertyui",
+        "qwertyuiop",
+        "qwerty123",
+        "iloveyou",
+        "sunshine",
+        "football",
+        "baseball",
+        "welcome1",
+        "trustno1",
+        "princess",
+        "superman",
+        "letmein1",
+        "backgammon",
+        "1q2w3e4r",
+        "zaq12wsx",
+        "abc12345",
+        "azertyui",
+        "dragon12",
+        "monkey12",
+    )
+)
+"""Passwords among the first any guesser tries (beside the runs the rules refuse)."""
+
+
+def strong_password(password: str) -> str:
+    """``password`` if it is not among the first guessed: at least 8 characters besides
+    spaces (in NFKC form), 4 different ones, not a run such as 12345678 or abcdefgh, not
+    one of :data:`COMMON`; else ValueError."""
+    text = unicodedata.normalize("NFKC", password)
+    if len("".join(text.split())) < 8:
+        raise ValueError("a password has at least 8 characters besides spaces")
+    steps = {ord(b) - ord(a) for a, b in itertools.pairwise(text.casefold())}
+    if len(set(text)) < 4 or steps in ({1}, {-1}) or text.casefold() in COMMON:
+        raise ValueError("this password is among the first guessed: choose a longer phrase")
+    return password
+
+
+StrongPassword = Annotated[Password, AfterValidator(strong_password)]
+"""A new password: :data:`Password` passing :func:`strong_password`."""
+
+AccountName = Annotated[StrictStr, Field(max_length=200), AfterValidator(account_name)]
+"""An account's name: :func:`~backgammon.web.errors.account_name` (NFKC, no fillers)."""
+
+
+class Credentials(BaseModel):
+    """A name and a password (login)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: AccountName
+    password: Password
+
+
+class NewAccount(BaseModel):
+    """The name and password of a new account (sign-up)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: AccountName
+    password: StrongPassword
+
+
+class NewPassword(BaseModel):
+    """The password now and the new one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    password: Password
+    new_password: StrongPassword
+
+
+class ChatIn(BaseModel):
+    """A line to say at the table."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: StrictStr = Field(min_length=1, max_length=CHAT_LINE_LENGTH)
+
+
+class PositionEdit(BaseModel):
+    """One edit of the position ``id``: on ``point`` (White's numbering, 25 the bar), ``add``
+    a checker of ``side``, ``remove`` one or ``clear`` the side's checkers; or set what is
+    given of turn, dice ([] for none), cube, cube owner (null: centred), score, length (0:
+    money) and Crawford; ``start`` puts the checkers as a game starts."""
+
+    id: str = Field(min_length=1, max_length=100, description="a gnubg ID or an XGID")
+    point: int | None = Field(default=None, ge=1, le=25)
+    side: Literal[0, 1] = 0
+    change: Literal["add", "remove", "clear"] = "add"
+    start: bool = False
+    turn: Literal[0, 1] | None = None
+    dice: list[Annotated[int, Field(ge=1, le=6)]] | None = Field(default=None, max_length=2)
+    cube: int | None = Field(default=None, ge=1, le=4096)
+    owner: Literal[0, 1, "centre"] | None = None
+    score: list[Annotated[int, Field(ge=0, le=64)]] | None = Field(
+        default=None, min_length=2, max_length=2
+    )
+    length: int | None = Field(default=None, ge=0, le=64)
+    crawford: bool | None = None
+
+
+class RolloutIn(BaseModel):
+    """What to roll out: the position (gnubg ID or XGID); with dice in it, the plays
+    ``moves`` (else the ``top`` plays at 0-ply); without, its ``cube`` decision or the
+    position itself; and how."""
+
+    id: str = Field(min_length=1, max_length=100, description="a gnubg ID or an XGID")
+    moves: list[Annotated[str, Field(max_length=40)]] | None = Field(
+        default=None, max_length=MAX_CANDIDATES, description="the plays to roll out"
+    )
+    top: int = Field(default=MAX_CANDIDATES, ge=1, le=MAX_CANDIDATES)
+    cube: bool = False
+    trials: int = Field(default=144, ge=1, le=MAX_TRIALS)
+    truncate: int = Field(default=0, ge=0, le=200, description="plies, 0: to the end")
+    plies: int = Field(default=0, ge=0, le=1, description="the bots' lookahead")
+    seed: int = Field(default=0, ge=0, le=2**31 - 1)

@@ -1,7 +1,7 @@
-"""Rollouts from the browser: ``POST /api/rollouts`` rolls out the plays of a position's dice,
-its cube decision or the position itself (:func:`backgammon.judging.rollout.rollout`), bounded
-per request (at most :data:`MAX_TRIALS` trials and :data:`MAX_CANDIDATES` plays, 0- or 1-ply
-bots); ``GET /api/rollouts/{id}`` tells its progress and then its result; ``DELETE`` cancels it.
+"""Rollouts for the browser: the plays of a position's dice, its cube decision or the position
+itself (:func:`backgammon.judging.rollout.rollout`), bounded per request (at most
+:data:`~backgammon.web.schemas.MAX_TRIALS` trials and
+:data:`~backgammon.web.schemas.MAX_CANDIDATES` plays, 0- or 1-ply bots).
 
 Rollouts run one at a time in their own worker process (so hints and analyses never wait
 behind one), the others queue, at most :data:`MAX_QUEUED` in all.  Cancelling the one running
@@ -13,63 +13,32 @@ from __future__ import annotations
 
 import json
 import secrets
+import shutil
 import tempfile
 import threading
 import time
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
-
-from fastapi import APIRouter, Body, Request
-from pydantic import BaseModel, Field
+from typing import Any
 
 from backgammon.core.values import InvalidMoveTextError, short_repr
 from backgammon.play.match import Match, Phase
 from backgammon.players import CubeState
-from backgammon.web.bots import NICENESS
-from backgammon.web.engine import RateLimiter, match_of
 from backgammon.web.errors import ApiError
-from backgammon.workers import start_pool, stop_pool
+from backgammon.web.schemas import RolloutIn
+from backgammon.web.service.engine import match_of
+from backgammon.web.service.jobs import WorkerPool
 
-__all__ = [
-    "MAX_CANDIDATES",
-    "MAX_QUEUED",
-    "MAX_TRIALS",
-    "RolloutIn",
-    "Rollouts",
-    "rollout_router",
-    "shutdown_rollouts",
-]
+__all__ = ["BATCH", "MAX_QUEUED", "Rollouts", "spec_of"]
 
-MAX_TRIALS = 1296
-"""The most trials a rollout from the web may play per candidate."""
-MAX_CANDIDATES = 5
-"""The most plays one rollout may compare."""
 MAX_QUEUED = 4
 """Rollouts running or waiting at most; more are refused (429)."""
 BATCH = 18
 """Trials between two progress reports (the results do not depend on it)."""
 KEEP = 200
 """Finished rollouts remembered at most (the oldest are forgotten)."""
-
-
-class RolloutIn(BaseModel):
-    """What to roll out: the position (gnubg ID or XGID); with dice in it, the plays
-    ``moves`` (else the ``top`` plays at 0-ply); without, its ``cube`` decision or the
-    position itself; and how."""
-
-    id: str = Field(min_length=1, max_length=100, description="a gnubg ID or an XGID")
-    moves: list[Annotated[str, Field(max_length=40)]] | None = Field(
-        default=None, max_length=MAX_CANDIDATES, description="the plays to roll out"
-    )
-    top: int = Field(default=MAX_CANDIDATES, ge=1, le=MAX_CANDIDATES)
-    cube: bool = False
-    trials: int = Field(default=144, ge=1, le=MAX_TRIALS)
-    truncate: int = Field(default=0, ge=0, le=200, description="plies, 0: to the end")
-    plies: int = Field(default=0, ge=0, le=1, description="the bots' lookahead")
-    seed: int = Field(default=0, ge=0, le=2**31 - 1)
 
 
 def _run(spec: dict[str, Any], progress: str) -> dict[str, Any]:
@@ -102,7 +71,7 @@ def _run(spec: dict[str, Any], progress: str) -> dict[str, Any]:
     return result.to_json()
 
 
-def _spec(request: RolloutIn) -> dict[str, Any]:
+def spec_of(request: RolloutIn) -> dict[str, Any]:
     """The worker's task for ``request``, checked here: ApiError for a position or plays
     that cannot be rolled out."""
     m: Match = match_of(request.id)
@@ -136,6 +105,7 @@ class _Job:
     id: str
     spec: dict[str, Any]
     progress: Path
+    client: str = ""
     status: str = "queued"  # running, done, cancelled, failed
     result: dict[str, Any] | None = None
     error: str | None = None
@@ -168,18 +138,23 @@ class Rollouts:
         self.jobs: dict[str, _Job] = {}
         self.queue: deque[_Job] = deque()
         self.current: _Job | None = None
-        self.pool: ProcessPoolExecutor | None = None
+        self.pool = WorkerPool(1)
         self.folder = Path(tempfile.mkdtemp(prefix="backgammon-rollouts-"))
         self.lock = threading.RLock()
 
-    def submit(self, spec: dict[str, Any]) -> _Job:
-        """Queue a rollout (ApiError 429 when too many are waiting)."""
+    def submit(self, spec: dict[str, Any], client: str = "") -> _Job:
+        """Queue a rollout of ``client`` (ApiError 429 when too many are waiting, or when
+        the client has one waiting or running already: one client cannot fill the queue)."""
         with self.lock:
-            waiting = len(self.queue) + (self.current is not None)
-            if waiting >= MAX_QUEUED:
+            waiting = [*self.queue, *([] if self.current is None else [self.current])]
+            if any(j.client == client for j in waiting):
+                raise ApiError(
+                    429, "one_at_a_time", "your rollout is still running: wait for it or cancel it"
+                )
+            if len(waiting) >= MAX_QUEUED:
                 raise ApiError(429, "busy", "too many rollouts are waiting: try again later")
             job_id = secrets.token_urlsafe(9)
-            job = _Job(job_id, spec, self.folder / f"{job_id}.progress")
+            job = _Job(job_id, spec, self.folder / f"{job_id}.progress", client)
             self.jobs[job_id] = job
             self.queue.append(job)
             self._forget()
@@ -191,29 +166,42 @@ class Rollouts:
         with self.lock:
             if job.status == "queued":
                 self.queue.remove(job)
-            elif job.status == "running" and self.current is job and self.pool is not None:
-                stop_pool(self.pool)
-                self.pool, self.current = None, None
+            elif job.status == "running" and self.current is job:
+                self.pool.discard()
+                self.current = None
             else:
                 return
             job.status = "cancelled"
             self._next()
 
     def close(self) -> None:
-        """Stop the worker (the server is shutting down)."""
+        """Stop the worker and remove the progress folder (the server is shutting down)."""
         with self.lock:
             self.queue.clear()
-            if self.pool is not None:
-                stop_pool(self.pool, wait=True)
-                self.pool = None
+            self.pool.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def view(self, job: _Job) -> dict[str, Any]:
+        """``job`` as the API tells it, with its place in the queue while it waits (1:
+        next)."""
+        with self.lock:
+            out = job.view()
+            if job.status == "queued" and job in self.queue:
+                out["queue"] = self.queue.index(job) + 1
+            return out
+
+    def job(self, job_id: str) -> _Job:
+        """The rollout ``job_id`` (ApiError 404 if this process has none)."""
+        job = self.jobs.get(job_id)
+        if job is None:
+            raise ApiError(404, "not_found", f"there is no rollout {short_repr(job_id)}")
+        return job
 
     def _next(self) -> None:
         """Start the next queued rollout if none is running."""
         if self.current is not None or not self.queue:
             return
         job = self.queue.popleft()
-        if self.pool is None:
-            self.pool = start_pool(1, niceness=NICENESS)
         job.status = "running"
         self.current = job
         future = self.pool.submit(_run, job.spec, str(job.progress))
@@ -237,50 +225,3 @@ class Rollouts:
         finished = [j for j in self.jobs.values() if j.status not in ("queued", "running")]
         for job in sorted(finished, key=lambda j: j.created)[: max(0, len(finished) - KEEP)]:
             del self.jobs[job.id]
-
-
-_all: list[Rollouts] = []
-
-
-def shutdown_rollouts() -> None:
-    """Stop every rollout worker of this process."""
-    for r in _all:
-        r.close()
-
-
-def rollout_router(limiter: RateLimiter | None = None) -> APIRouter:
-    """The ``/api/rollouts`` routes, with their own queue, worker and rate limiter."""
-    router = APIRouter(prefix="/api/rollouts", tags=["rollouts"])
-    limits = limiter if limiter is not None else RateLimiter(rate=0.5, burst=5)
-    rollouts = Rollouts()
-    _all.append(rollouts)
-
-    def job_of(job_id: str) -> _Job:
-        job = rollouts.jobs.get(job_id)
-        if job is None:
-            raise ApiError(404, "not_found", f"there is no rollout {short_repr(job_id)}")
-        return job
-
-    @router.post("", status_code=202)
-    async def start(request: Request, spec: Annotated[RolloutIn, Body()]) -> dict[str, Any]:
-        """Start a rollout; the answer holds its id, to ask for progress and the result."""
-        client = request.client.host if request.client else "unknown"
-        wait = limits.wait(client)
-        if wait:
-            raise ApiError(429, "rate_limited", f"too many rollouts: try again in {wait:.1f} s")
-        return rollouts.submit(_spec(spec)).view()
-
-    @router.get("/{job_id}")
-    async def status(job_id: str) -> dict[str, Any]:
-        """``status`` queued, running (``progress`` [done, total]), done (``result``, as
-        ``backgammon rollout --json`` writes it), cancelled or failed (``error``)."""
-        return job_of(job_id).view()
-
-    @router.delete("/{job_id}")
-    async def cancel(job_id: str) -> dict[str, Any]:
-        """Cancel the rollout (a finished one stays as it is)."""
-        job = job_of(job_id)
-        rollouts.cancel(job)
-        return job.view()
-
-    return router

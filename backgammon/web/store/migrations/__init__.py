@@ -17,7 +17,7 @@ __all__ = ["BASELINE", "HEAD", "baseline_upload_columns", "migrate"]
 
 BASELINE = "0001"
 """The schema the releases before Alembic made (matches, actions, analyses, uploads)."""
-HEAD = "0003"
+HEAD = "0005"
 """The newest revision."""
 
 _LATER_COLUMNS = {"bot_since": "REAL", "options": "{} NOT NULL DEFAULT '{{}}'"}
@@ -40,7 +40,7 @@ def baseline_upload_columns() -> list[sa.Column[object]]:
 
 def _config(conn: Connection) -> Config:
     config = Config()
-    config.set_main_option("script_location", "backgammon.web:migrations")
+    config.set_main_option("script_location", "backgammon.web.store:migrations")
     config.attributes["connection"] = conn
     return config
 

@@ -1,135 +1,28 @@
 """The accounts' routes: sign-up, login sessions, players' pages and the leaderboard, who is
-online, joining a rated match, a match's chat and presence; and the two guards they need,
-the cross-site check on cookie-authenticated changes and the login limiter."""
+online, joining a rated match, a match's chat and presence (guarded by
+:class:`~backgammon.web.guards.LoginLimiter`)."""
 
 from __future__ import annotations
 
-import collections
-import json
-import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
-from backgammon.web.accounts import CHAT_LINE_LENGTH, SESSION_DAYS, Accounts
+from backgammon.web.api import seat_response
 from backgammon.web.errors import ApiError
-from backgammon.web.errors import body as error_body
-from backgammon.web.game import Game
-from backgammon.web.schemas import Name
-from backgammon.web.server import Server
-from backgammon.web.store import Locked, MatchRow
+from backgammon.web.guards import LoginLimiter
+from backgammon.web.schemas import ChatIn, Credentials, NewAccount, NewPassword
+from backgammon.web.service.game import Game
+from backgammon.web.service.passwords import Passwords
+from backgammon.web.service.server import Server
+from backgammon.web.store.accounts import SESSION_DAYS, Accounts
+from backgammon.web.store.database import Locked, MatchRow
 
-__all__ = ["COOKIE", "LoginLimiter", "SameOrigin", "players_router"]
+__all__ = ["COOKIE", "players_router"]
 
 COOKIE = "bg_session"
 """The login session's cookie (HttpOnly, SameSite=Lax)."""
-
-Password = Annotated[StrictStr, Field(min_length=8, max_length=200)]
-
-
-class Credentials(BaseModel):
-    """A name and a password (sign-up and login)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    name: Name
-    password: Password
-
-
-class NewPassword(BaseModel):
-    """The password now and the new one."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    password: Password
-    new_password: Password
-
-
-class ChatIn(BaseModel):
-    """A line to say at the table."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    text: StrictStr = Field(min_length=1, max_length=CHAT_LINE_LENGTH)
-
-
-class SameOrigin:
-    """ASGI middleware: a request that carries cookies and may change something (any method
-    but GET/HEAD/OPTIONS, or a WebSocket) is refused 403 when the browser says it comes from
-    another site: its ``Origin`` is not this host, or its ``Sec-Fetch-Site`` is
-    ``cross-site``/``same-site``.  A same-origin page sends its ``Origin`` and passes;
-    a program without cookies is not concerned."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        kind = scope["type"]
-        if kind in ("http", "websocket") and _cross_site(scope):
-            if kind == "websocket":
-                await send({"type": "websocket.close", "code": 4403})
-                return
-            payload = json.dumps(
-                error_body("cross_site", "a request from another site may not act for you")
-            ).encode()
-            headers = [(b"content-type", b"application/json")]
-            await send({"type": "http.response.start", "status": 403, "headers": headers})
-            await send({"type": "http.response.body", "body": payload})
-            return
-        await self.app(scope, receive, send)
-
-
-def _cross_site(scope: Any) -> bool:
-    if scope["type"] == "http" and scope["method"] in ("GET", "HEAD", "OPTIONS"):
-        return False
-    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope.get("headers", ())}
-    if "cookie" not in headers:
-        return False
-    fetch_site = headers.get("sec-fetch-site")
-    if fetch_site is not None and fetch_site not in ("same-origin", "none"):
-        return True
-    origin = headers.get("origin")
-    if origin is None:
-        return False
-    return bool(origin == "null" or origin.split("://", 1)[-1] != headers.get("host", ""))
-
-
-class LoginLimiter:
-    """At most ``per_name`` failed logins per name and ``per_address`` per client address
-    in ``window`` seconds (in this process): more is refused 429 before the password is
-    even checked."""
-
-    def __init__(self, per_name: int = 5, per_address: int = 20, window: float = 300.0) -> None:
-        self.limits = {"name": per_name, "address": per_address}
-        self.window = window
-        self._failures: dict[tuple[str, str], collections.deque[float]] = {}
-
-    def _recent(self, key: tuple[str, str]) -> collections.deque[float]:
-        times = self._failures.setdefault(key, collections.deque())
-        while times and times[0] < time.monotonic() - self.window:
-            times.popleft()
-        return times
-
-    def check(self, name: str, address: str) -> None:
-        """Refuse (429) a login of ``name`` from ``address`` that is over a limit."""
-        for key in (("name", name.casefold()), ("address", address)):
-            times = self._recent(key)
-            if len(times) >= self.limits[key[0]]:
-                wait = int(times[0] + self.window - time.monotonic()) + 1
-                raise ApiError(429, "too_many_logins", f"too many failed logins: wait {wait} s")
-
-    def failed(self, name: str, address: str) -> None:
-        """Count a failed login."""
-        if len(self._failures) > 100_000:
-            self._failures.clear()
-        for key in (("name", name.casefold()), ("address", address)):
-            self._recent(key).append(time.monotonic())
-
-    def succeeded(self, name: str) -> None:
-        """The name's failures are forgotten."""
-        self._failures.pop(("name", name.casefold()), None)
 
 
 def _with_session(response: Response, request: Request, token: str) -> Response:
@@ -144,7 +37,14 @@ def _with_session(response: Response, request: Request, token: str) -> Response:
     return response
 
 
-def players_router(server: Server, accounts: Accounts, limiter: LoginLimiter) -> APIRouter:
+def _address(request: Request) -> str:
+    """The client's address (a proxy's forwarded one only when the operator trusts it)."""
+    return request.client.host if request.client else "?"
+
+
+def players_router(
+    server: Server, accounts: Accounts, limiter: LoginLimiter, passwords: Passwords
+) -> APIRouter:
     """The routes of accounts, players, joining, chat and presence."""
     router = APIRouter()
 
@@ -164,24 +64,23 @@ def players_router(server: Server, accounts: Accounts, limiter: LoginLimiter) ->
     server.finished = rate
 
     @router.post("/api/accounts", status_code=201)
-    async def sign_up(credentials: Credentials, request: Request) -> Response:
+    async def sign_up(credentials: NewAccount, request: Request) -> Response:
         """Make an account (and log in): the name is yours, the rating starts at 1500."""
-        player = await server.db(
-            accounts.create, credentials.name, credentials.password, write=True
-        )
+        limiter.admit(None, _address(request))
+        hashed = await passwords.hash(credentials.password)
+        player = await server.db(accounts.create, credentials.name, hashed, write=True)
         token = await server.db(accounts.open_session, player.name, write=True)
         return _with_session(JSONResponse(player.public(), 201), request, token)
 
     @router.post("/api/session")
     async def log_in(credentials: Credentials, request: Request) -> Response:
         """Log in: the answer sets the session cookie (401 for a wrong name or password)."""
-        address = request.client.host if request.client else "?"
-        limiter.check(credentials.name, address)
-        name = await server.db(accounts.check_password, credentials.name, credentials.password)
-        if name is None:
-            limiter.failed(credentials.name, address)
+        limiter.admit(credentials.name, _address(request))
+        found = await server.db(accounts.password_of, credentials.name)
+        if not await passwords.check(None if found is None else found[1], credentials.password):
             raise ApiError(401, "bad_login", "wrong name or password")
-        limiter.succeeded(name)
+        assert found is not None
+        name = found[0]
         token = await server.db(accounts.open_session, name, write=True)
         player = await server.db(accounts.player, name)
         assert player is not None
@@ -208,13 +107,13 @@ def players_router(server: Server, accounts: Accounts, limiter: LoginLimiter) ->
     async def change_password(change: NewPassword, request: Request) -> dict[str, Any]:
         """Change your password (the current one is asked); your other sessions end."""
         name = await need_me(request)
-        address = request.client.host if request.client else "?"
-        limiter.check(name, address)
-        if await server.db(accounts.check_password, name, change.password) is None:
-            limiter.failed(name, address)
+        limiter.admit(name, _address(request))
+        found = await server.db(accounts.password_of, name)
+        if not await passwords.check(None if found is None else found[1], change.password):
             raise ApiError(401, "bad_login", "wrong password")
         token = request.cookies.get(COOKIE, "")
-        await server.db(accounts.set_password, name, change.new_password, token, write=True)
+        hashed = await passwords.hash(change.new_password)
+        await server.db(accounts.set_password, name, hashed, token, write=True)
         return {"name": name}
 
     @router.get("/api/players/{name:path}")
@@ -266,7 +165,7 @@ def players_router(server: Server, accounts: Accounts, limiter: LoginLimiter) ->
             accounts.add_seat(match.conn, match_id, 1, name)
 
         token = await server.claim(live, name, check)
-        return server.seat_response(match_id, 1, token)
+        return seat_response(request, match_id, 1, token)
 
     @router.get("/api/matches/{match_id}/presence")
     async def presence(match_id: str) -> dict[str, Any]:

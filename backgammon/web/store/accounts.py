@@ -18,11 +18,19 @@ import argon2
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from backgammon.web.errors import ApiError
-from backgammon.web.ratings import START, fibs_change
-from backgammon.web.store import Store, StoreError, hash_token
+from backgammon.web.errors import ApiError, skeleton
+from backgammon.web.store.database import Store, StoreError, hash_token
+from backgammon.web.store.ratings import START, fibs_change
 
-__all__ = ["CHAT_LINES", "CHAT_LINE_LENGTH", "ONLINE", "Accounts", "ChatLine", "Player"]
+__all__ = [
+    "CHAT_LINES",
+    "ONLINE",
+    "Accounts",
+    "ChatLine",
+    "Player",
+    "hash_password",
+    "verify_password",
+]
 
 _meta = sa.MetaData()
 _players = sa.Table(
@@ -35,6 +43,7 @@ _players = sa.Table(
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("experience", sa.Integer, nullable=False),
     sa.Column("bot", sa.Text),
+    sa.Column("skeleton", sa.Text),
 )
 _sessions = sa.Table(
     "sessions",
@@ -86,11 +95,23 @@ SESSION_DAYS = 30
 """How long a login lasts."""
 CHAT_LINES = 500
 """The most chat lines a match keeps (the chat is bounded)."""
-CHAT_LINE_LENGTH = 300
-"""The longest chat line."""
 
 _hasher = argon2.PasswordHasher()  # argon2id, 64 MiB, the library's recommended parameters
 _DUMMY = _hasher.hash("an unused password")  # checked for an unknown name: the same time
+
+
+def hash_password(password: str) -> str:
+    """The hash kept of ``password`` (CPU and 64 MiB for a while: never on the writer)."""
+    return _hasher.hash(password)
+
+
+def verify_password(stored: str | None, password: str) -> bool:
+    """Whether ``password`` is the one ``stored`` was made of (None: no account, checked
+    against a dummy all the same, so the time does not tell names apart)."""
+    try:
+        return bool(_hasher.verify(stored or _DUMMY, password)) and stored is not None
+    except (argon2.exceptions.VerificationError, argon2.exceptions.InvalidHashError):
+        return False
 
 
 @dataclass(frozen=True)
@@ -152,18 +173,27 @@ class Accounts:
                     rating=START,
                     experience=0,
                     bot=bot,
+                    skeleton=skeleton(name),
                 )
             )
 
     # ------------------------------------------------------------------ accounts
-    def create(self, name: str, password: str) -> Player:
-        """A new account (409 if the name, in any case, is taken)."""
-        hashed = _hasher.hash(password)
+    def create(self, name: str, hashed: str) -> Player:
+        """A new account with the password hash ``hashed`` (:func:`hash_password`; 409 if
+        the name, in any case, is taken, or looks like one taken: its :func:`skeleton`)."""
         now = time.time()
+        shape = skeleton(name)
         try:
             with self.store.transaction(f"create the account {name}", write=True) as conn:
                 if self._find(conn, name) is not None:
                     raise ApiError(409, "name_taken", f"the name {name!r} is taken")
+                like = conn.execute(
+                    sa.select(_players.c.name).where(_players.c.skeleton == shape)
+                ).first()
+                if like is not None:
+                    raise ApiError(
+                        409, "name_taken", f"the name {name!r} looks like {str(like[0])!r}"
+                    )
                 conn.execute(
                     sa.insert(_players).values(
                         name=name,
@@ -173,6 +203,7 @@ class Accounts:
                         rating=START,
                         experience=0,
                         bot=None,
+                        skeleton=shape,
                     )
                 )
         except StoreError as exc:  # two sign-ups with one name at once: the key refuses one
@@ -199,25 +230,17 @@ class Accounts:
         with self.store.transaction("read ratings") as conn:
             return {str(r[0]): round(float(r[1]), 2) for r in conn.execute(query)}
 
-    def check_password(self, name: str, password: str) -> str | None:
-        """The account's name if ``password`` is its password, else None (the same work is
-        done for an unknown name, so the answer's time does not tell names apart)."""
+    def password_of(self, name: str) -> tuple[str, str] | None:
+        """The account called ``name`` (in any case) and its password hash, or None (a bot,
+        or no such account)."""
         with self.store.transaction(f"read the player {name}") as conn:
             r = self._find(conn, name)
-        stored = r["password"] if r is not None and r["password"] else _DUMMY
-        try:
-            _hasher.verify(stored, password)
-        except argon2.exceptions.VerificationError:
-            return None
-        except argon2.exceptions.InvalidHashError:
-            return None
         if r is None or not r["password"]:
             return None
-        return str(r["name"])
+        return str(r["name"]), str(r["password"])
 
-    def set_password(self, name: str, password: str, keep_session: str) -> None:
-        """Change ``name``'s password and end every other session of theirs."""
-        hashed = _hasher.hash(password)
+    def set_password(self, name: str, hashed: str, keep_session: str) -> None:
+        """Set ``name``'s password hash and end every other session of theirs."""
         with self.store.transaction(f"change the password of {name}", write=True) as conn:
             conn.execute(sa.update(_players).where(_players.c.name == name).values(password=hashed))
             s = _sessions.c
@@ -412,30 +435,27 @@ class Accounts:
     def say(self, match_id: str, seat: int, name: str, text: str) -> ChatLine:
         """Keep a line of the match's chat (409 once it holds :data:`CHAT_LINES`)."""
         c = _chat.c
-        for _ in range(5):  # two lines at once: the (match, seq) key lets one in, then again
-            try:
-                with self.store.transaction(f"keep a chat line of {match_id}", write=True) as conn:
-                    count = conn.execute(
-                        sa.select(sa.func.count()).where(c.match_id == match_id)
-                    ).scalar_one()
-                    if count >= CHAT_LINES:
-                        raise ApiError(409, "chat_full", "this match's chat is full")
-                    line = ChatLine(int(count), seat, name, text, time.time())
-                    conn.execute(
-                        sa.insert(_chat).values(
-                            match_id=match_id,
-                            seq=line.seq,
-                            seat=seat,
-                            name=name,
-                            text=text,
-                            created=line.created,
-                        )
-                    )
-                return line
-            except StoreError as exc:
-                if not isinstance(exc.__cause__, sa.exc.IntegrityError):
-                    raise
-        raise ApiError(503, "storage", "the chat is busy: try again")
+        # Under the match's row lock: lines said at once (from any process) take their
+        # numbers one after the other instead of colliding on the (match, seq) key.
+        with self.store.locked(match_id) as match:
+            conn = match.conn
+            count = conn.execute(
+                sa.select(sa.func.count()).where(c.match_id == match_id)
+            ).scalar_one()
+            if count >= CHAT_LINES:
+                raise ApiError(409, "chat_full", "this match's chat is full")
+            line = ChatLine(int(count), seat, name, text, time.time())
+            conn.execute(
+                sa.insert(_chat).values(
+                    match_id=match_id,
+                    seq=line.seq,
+                    seat=seat,
+                    name=name,
+                    text=text,
+                    created=line.created,
+                )
+            )
+        return line
 
     def chat(self, match_id: str, since: int = 0) -> list[ChatLine]:
         """The match's chat from line ``since`` on."""

@@ -13,12 +13,7 @@ Black player 1.
 from __future__ import annotations
 
 import dataclasses
-from importlib import resources
-from typing import Annotated, Any, Literal
-
-from fastapi import APIRouter, Body, Query
-from fastapi.responses import HTMLResponse
-from pydantic import BaseModel, Field
+from typing import Any
 
 from backgammon.core.position import Position, encode_position_id
 from backgammon.core.values import BAR
@@ -30,35 +25,13 @@ from backgammon.ids.gnubg import (
 )
 from backgammon.play.match import Match
 from backgammon.svg import match_svg
-from backgammon.web.engine import match_of
 from backgammon.web.errors import ApiError
+from backgammon.web.schemas import PositionEdit
 
-__all__ = ["NAMES", "PositionEdit", "edited", "position_router", "view"]
+__all__ = ["NAMES", "edited", "view"]
 
 NAMES = ("White", "Black")
 """Players 0 and 1 in the editor."""
-
-
-class PositionEdit(BaseModel):
-    """One edit of the position ``id``: on ``point`` (White's numbering, 25 the bar), ``add``
-    a checker of ``side``, ``remove`` one or ``clear`` the side's checkers; or set what is
-    given of turn, dice ([] for none), cube, cube owner (null: centred), score, length (0:
-    money) and Crawford; ``start`` puts the checkers as a game starts."""
-
-    id: str = Field(min_length=1, max_length=100, description="a gnubg ID or an XGID")
-    point: int | None = Field(default=None, ge=1, le=25)
-    side: Literal[0, 1] = 0
-    change: Literal["add", "remove", "clear"] = "add"
-    start: bool = False
-    turn: Literal[0, 1] | None = None
-    dice: list[Annotated[int, Field(ge=1, le=6)]] | None = Field(default=None, max_length=2)
-    cube: int | None = Field(default=None, ge=1, le=4096)
-    owner: Literal[0, 1, "centre"] | None = None
-    score: list[Annotated[int, Field(ge=0, le=64)]] | None = Field(
-        default=None, min_length=2, max_length=2
-    )
-    length: int | None = Field(default=None, ge=0, le=64)
-    crawford: bool | None = None
 
 
 def _checkers(board: list[int], edit: PositionEdit) -> None:
@@ -138,26 +111,3 @@ def view(match: Match) -> dict[str, Any]:
         "pips": [pips[0], pips[1]] if on_roll == 0 else [pips[1], pips[0]],
         "names": list(NAMES),
     }
-
-
-def position_router() -> APIRouter:
-    """The editor's page and its two endpoints."""
-    router = APIRouter()
-
-    @router.get("/position", response_class=HTMLResponse, include_in_schema=False)
-    async def page() -> str:
-        return resources.files("backgammon.web").joinpath("static", "position.html").read_text()
-
-    @router.get("/api/position", tags=["position"])
-    async def read(
-        id: Annotated[str, Query(min_length=1, max_length=100, description="gnubg ID or XGID")],
-    ) -> dict[str, Any]:
-        """The position an ID names, as a game in play (the editor's view)."""
-        return view(edited(match_of(id), PositionEdit(id=id)))
-
-    @router.post("/api/position", tags=["position"])
-    async def edit(change: Annotated[PositionEdit, Body()]) -> dict[str, Any]:
-        """The position after one edit (the IDs, the board and the fields)."""
-        return view(edited(match_of(change.id), change))
-
-    return router

@@ -11,7 +11,7 @@ from typing import Any
 
 from backgammon.play.dice import FixedDice
 from backgammon.play.match import GameEnd, GameStart, Match
-from backgammon.web.game import Throw, log_line
+from backgammon.web.service.game import Throw, log_line
 
 __all__ = ["annotate", "log_points"]
 

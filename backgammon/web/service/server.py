@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import json
 import logging
 import re
 import secrets
@@ -22,17 +23,17 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from fastapi import WebSocket
-from fastapi.responses import JSONResponse
 from sqlalchemy.engine import Connection
 
 from backgammon.core.values import clip
 from backgammon.play.rules import RulesError
-from backgammon.web.bots import BotFailed, BotPool
 from backgammon.web.errors import ApiError
 from backgammon.web.errors import body as error_body
-from backgammon.web.game import ActionError, Game, bot_action, rules_of
 from backgammon.web.schemas import BOTS, NewMatch
-from backgammon.web.store import CHANNEL, Locked, MatchRow, Store, StoreError, hash_token
+from backgammon.web.service.bots import BotFailed, BotPool, bot_action
+from backgammon.web.service.game import ActionError, Game, rules_of
+from backgammon.web.service.sockets import Outbox
+from backgammon.web.store.database import CHANNEL, Locked, MatchRow, Store, StoreError, hash_token
 
 __all__ = ["Live", "Server", "pushed"]
 
@@ -56,6 +57,10 @@ class Live:
     views: dict[tuple[int, int | None], str] = field(default_factory=dict)
     chatty: set[WebSocket] = field(default_factory=set)
     """The sockets that asked for presence and chat messages too (``?presence=1``)."""
+    outboxes: dict[WebSocket, Outbox] = field(default_factory=dict)
+    """Each socket's queue of messages (a slow one holds up only itself)."""
+    told: dict[str, Any] | None = None
+    """The presence last sent: it is sent again only when it changes."""
 
     def state_json(self, game: Game, seat: int | None) -> str:
         """The state as ``seat`` sees ``game``, as JSON (made once per action and seat: the
@@ -113,6 +118,9 @@ class Server:
         self.closed = True
         for task in [*self._tasks, *self.bot_jobs.values()]:
             task.cancel()
+        for live in self.live.values():
+            for outbox in live.outboxes.values():
+                outbox.finish()
         self._threads.shutdown(wait=False, cancel_futures=True)
         self._writer.shutdown(wait=False, cancel_futures=True)
 
@@ -211,10 +219,29 @@ class Server:
         itself unless it was forgotten while the socket was opened); returns that match."""
         kept = self.live.setdefault(live.row.id, live)
         kept.sockets[ws] = seat
+        kept.outboxes[ws] = Outbox(ws, lambda: self.detach(kept, ws))
         if chatty:
             kept.chatty.add(ws)
-        self._spawn(self.send_chatty(kept, self.presence(kept)))
+        if not self._tell_presence(kept) and chatty:  # unchanged: only the newcomer is told
+            self.send(kept, ws, json.dumps(kept.told))
         return kept
+
+    def _tell_presence(self, live: Live) -> bool:
+        """Tell the chatty sockets the presence if it changed (a spectator coming or going
+        changes nothing, so n sockets cost n messages, not n squared); True if it did."""
+        now = self.presence(live)
+        if now == live.told:
+            return False
+        live.told = now
+        self._spawn(self.send_chatty(live, now))
+        return True
+
+    @staticmethod
+    def send(live: Live, ws: WebSocket, text: str) -> None:
+        """Queue ``text`` for ``ws`` (a watcher of ``live``), in order, without waiting."""
+        outbox = live.outboxes.get(ws)
+        if outbox is not None:
+            outbox.offer(text)
 
     @staticmethod
     def hosts(row: MatchRow, token: str | None) -> bool:
@@ -225,8 +252,11 @@ class Server:
     def detach(self, live: Live, ws: WebSocket) -> None:
         """``ws`` has closed: the others are told who is still there."""
         live.chatty.discard(ws)
-        if live.sockets.pop(ws, None) is not None or live.sockets:
-            self._spawn(self.send_chatty(live, self.presence(live)))
+        live.sockets.pop(ws, None)
+        outbox = live.outboxes.pop(ws, None)
+        if outbox is not None:
+            outbox.finish()
+        self._tell_presence(live)
 
     @staticmethod
     def presence(live: Live) -> dict[str, Any]:
@@ -260,7 +290,7 @@ class Server:
         with contextlib.suppress(StoreError):
             live.row = await self.db(self._arrive, live.row.id, write=True)
             live.views.clear()
-            await self.send_chatty(live, self.presence(live))
+            self._tell_presence(live)
 
     def _arrive(self, match_id: str) -> MatchRow:
         with self.store.locked(match_id) as match:
@@ -379,16 +409,6 @@ class Server:
             with contextlib.suppress(ApiError):
                 self._append(match, game, 1, {"action": "name", "name": name})
             return match.row(), game
-
-    def seat_response(self, match_id: str, seat: int, token: str) -> JSONResponse:
-        """The answer that gives a seat of ``match_id``: its token, link and cookie."""
-        link = f"/m/{match_id}/join/{token}"
-        body = {"id": match_id, "seat": seat, "token": token, "link": link}
-        response = JSONResponse(body, status_code=201)
-        response.set_cookie(
-            f"bg_{match_id}", token, httponly=True, samesite="lax", max_age=90 * 24 * 3600
-        )
-        return response
 
     async def act(
         self, live: Live, seat: int | None, action: dict[str, Any], *, reply: bool = False
@@ -574,22 +594,19 @@ class Server:
     async def broadcast(self, live: Live) -> None:
         """Send the new state to every open WebSocket of the match."""
         for ws, seat in list(live.sockets.items()):
-            try:
-                await ws.send_text(pushed(live.state_json(live.game, seat)))
-            except Exception:
-                live.sockets.pop(ws, None)
+            self.send(live, ws, pushed(live.state_json(live.game, seat)))
 
     async def send_all(self, live: Live, message: dict[str, Any]) -> None:
         """Send ``message`` to every open WebSocket of the match."""
+        text = json.dumps(message)
         for ws in list(live.sockets):
-            with contextlib.suppress(Exception):
-                await ws.send_json(message)
+            self.send(live, ws, text)
 
     async def send_chatty(self, live: Live, message: dict[str, Any]) -> None:
         """Send ``message`` (presence, chat) to the sockets that asked for them."""
+        text = json.dumps(message)
         for ws in list(live.chatty):
-            with contextlib.suppress(Exception):
-                await ws.send_json(message)
+            self.send(live, ws, text)
 
 
 def pushed(state_json: str) -> str:

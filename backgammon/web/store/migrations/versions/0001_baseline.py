@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from backgammon.web.migrations import baseline_upload_columns
+from backgammon.web.store.migrations import baseline_upload_columns
 
 revision = "0001"
 down_revision: str | None = None

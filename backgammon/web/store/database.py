@@ -34,7 +34,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.sql.compiler import SQLCompiler
 
-from backgammon.web.migrations import migrate
+from backgammon.web.store.migrations import migrate
 
 __all__ = [
     "CHANNEL",
@@ -105,6 +105,7 @@ _uploads = sa.Table(
     sa.Column("analysis", sa.Text),  # JSON once analysed
     sa.Column("error", sa.Text),  # why the analysis failed
     sa.Column("verify", sa.Text),  # the mark from which decisions are rolled out again
+    sa.Column("started", sa.Float),  # when a process last said it is analysing it
 )
 
 
@@ -120,6 +121,7 @@ class UploadRow:
     analysis: str | None = None
     error: str | None = None
     verify: str | None = None
+    started: float | None = None
 
 
 class StoreError(RuntimeError):
@@ -385,7 +387,7 @@ class Store:
 
     def create_upload(self, row: UploadRow) -> None:
         """Keep an uploaded match file (to be analysed)."""
-        keys = ("id", "created", "name", "text", "plies", "verify")
+        keys = ("id", "created", "name", "text", "plies", "verify", "started")
         values = {k: getattr(row, k) for k in keys}
         with self.transaction(f"store the upload {row.id}", write=True) as conn:
             conn.execute(sa.insert(_uploads).values(**values))
@@ -396,6 +398,25 @@ class Store:
         with self.transaction(f"read the upload {upload_id}") as conn:
             r = conn.execute(query).mappings().first()
         return None if r is None else UploadRow(**dict(r))
+
+    def claim_upload(self, upload_id: str, now: float, stale: float) -> bool:
+        """Take the unfinished upload ``upload_id`` to analyse it, unless another process
+        said it was analysing it less than ``stale`` seconds ago; True if taken."""
+        u = _uploads.c
+        query = (
+            sa.update(_uploads)
+            .where(u.id == upload_id, u.analysis.is_(None), u.error.is_(None))
+            .where(sa.or_(u.started.is_(None), u.started < now - stale))
+            .values(started=now)
+        )
+        with self.transaction(f"claim the upload {upload_id}", write=True) as conn:
+            return bool(conn.execute(query).rowcount == 1)
+
+    def still_analysing(self, upload_ids: Sequence[str], now: float) -> None:
+        """Say that this process is still analysing ``upload_ids``."""
+        query = sa.update(_uploads).where(_uploads.c.id.in_(list(upload_ids)))
+        with self.transaction("say which uploads are being analysed", write=True) as conn:
+            conn.execute(query.values(started=now))
 
     def finish_upload(self, upload_id: str, analysis: str | None, error: str | None) -> None:
         """Keep the analysis (JSON) of an upload, or why it failed."""

@@ -25,7 +25,6 @@ from backgammon.play.dice import AuditableDice, FixedDice, verify
 from backgammon.play.match import (
     Accept,
     Action,
-    ActionKind,
     Beaver,
     Double,
     Drop,
@@ -45,21 +44,17 @@ from backgammon.play.match import (
     Take,
 )
 from backgammon.play.rules import Rules
-from backgammon.players import Player, decide
-from backgammon.players import get as get_player
 from backgammon.svg import LastPlay, match_svg
 from backgammon.web.errors import BadNameError, check_name
 from backgammon.web.schemas import CubeView, GameEndView, RulesView, StateView
-from backgammon.web.store import MatchRow
+from backgammon.web.store.database import MatchRow
 
 __all__ = [
     "ActionError",
     "Game",
     "action_dict",
-    "bot_action",
     "log_line",
     "orderings",
-    "warm_up",
 ]
 
 # What the move log says for the actions that carry nothing but their player.
@@ -493,28 +488,3 @@ def rules_of(row: MatchRow) -> Rules:
 def _offered(m: Match) -> int | None:
     """The value a pending double (or beaver) offers, None when no double is pending."""
     return 2 * m.cube_value if m.phase is Phase.DOUBLED else None
-
-
-_BOT_PLAYERS: dict[str, Player] = {}
-
-
-def _player(name: str) -> Player:
-    if name not in _BOT_PLAYERS:
-        _BOT_PLAYERS[name] = get_player(name)
-    return _BOT_PLAYERS[name]
-
-
-def bot_action(name: str, game: Game) -> dict[str, Any]:
-    """The bot's next action in ``game`` (it is the bot's to act), decided by the player
-    ``name`` from :mod:`backgammon.players`, as a stored action."""
-    decision = decide(_player(name), game.match)
-    if decision.kind is ActionKind.MOVE:
-        move = decision.move if decision.move is not None else Move()
-        return {"action": "move", "steps": [[s, t] for s, t, _h in move]}
-    return {"action": str(decision.kind)}
-
-
-def warm_up(names: Sequence[str]) -> None:
-    """Load the bots ``names`` (their networks) in this process, before a match needs them."""
-    for name in names:
-        _player(name)
