@@ -33,7 +33,7 @@ from backgammon.engine import (
     SimpleEngine,
     open_engine,
 )
-from backgammon.engine.gnubg import popen_gnubg
+from backgammon.engine.gnubg import parse_candidates, popen_gnubg
 from backgammon.engine.process import ProcessProtocol, live_children
 from backgammon.engine.ubgi import popen_ubgi
 from backgammon.judging.evaluate import evaluate
@@ -275,3 +275,18 @@ def test_engine_player_in_decide(gnubg: SimpleEngine) -> None:
 
 def test_docstring_example() -> None:
     assert doctest.testmod(engine_module).failed == 0
+
+
+def test_gnubg_prints_minus_zero() -> None:
+    """gnubg writes a probability of -0.00000 when a lost race rounds below zero (met in a
+    played match); the play is read all the same."""
+    pos = Position.from_position_id("ZwAAAOv9CQAAAA")
+    lines = [
+        "    1. Cubeful 0-ply    8/2 5/off                    Eq.: -1.00000",
+        "       0.00000 0.00000 0.00000 - 1.00000 0.00000 0.00000",
+        "    2. Cubeful 0-ply    8/3 6/off                    Eq.: -1.00000 (-0.00000)",
+        "       -0.00000 0.00000 0.00000 - 1.00000 0.00000 0.00000",
+    ]
+    ranked = parse_candidates(lines, pos, (6, 5))
+    assert [str(r.move) for r in ranked] == ["8/2 5/off", "8/3 6/off"]
+    assert ranked[1].probabilities.win == 0.0 and ranked[1].equity == -1.0
