@@ -13,7 +13,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-PAGES = ("guide", "rules", "formats", "design", "environments", "performance", "strength")
+PAGES = (
+    "guide",
+    "rules",
+    "formats",
+    "design",
+    "environments",
+    "engines",
+    "performance",
+    "strength",
+)
 
 
 def _modules() -> set[str]:

@@ -17,7 +17,13 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from gnubg_reference import ask_gnubg_money_hints, played_game_cases
+from gnubg_reference import (
+    GnubgCube,
+    ask_gnubg_cube,
+    ask_gnubg_money_hints,
+    cube_cases,
+    played_game_cases,
+)
 
 import backgammon.engine as engine_module
 from backgammon import Match, Position
@@ -33,7 +39,7 @@ from backgammon.engine import (
     SimpleEngine,
     open_engine,
 )
-from backgammon.engine.gnubg import popen_gnubg
+from backgammon.engine.gnubg import parse_candidates, popen_gnubg
 from backgammon.engine.process import ProcessProtocol, live_children
 from backgammon.engine.ubgi import popen_ubgi
 from backgammon.evaluation.cube import CubeAction, CubeState
@@ -275,3 +281,33 @@ def test_engine_player_in_decide(gnubg: SimpleEngine) -> None:
 
 def test_docstring_example() -> None:
     assert doctest.testmod(engine_module).failed == 0
+
+
+def test_gnubg_prints_minus_zero() -> None:
+    """gnubg writes a probability of -0.00000 when a lost race rounds below zero (met in a
+    played match); the play is read all the same."""
+    pos = Position.from_position_id("ZwAAAOv9CQAAAA")
+    lines = [
+        "    1. Cubeful 0-ply    8/2 5/off                    Eq.: -1.00000",
+        "       0.00000 0.00000 0.00000 - 1.00000 0.00000 0.00000",
+        "    2. Cubeful 0-ply    8/3 6/off                    Eq.: -1.00000 (-0.00000)",
+        "       -0.00000 0.00000 0.00000 - 1.00000 0.00000 0.00000",
+    ]
+    ranked = parse_candidates(lines, pos, (6, 5))
+    assert [str(r.move) for r in ranked] == ["8/2 5/off", "8/3 6/off"]
+    assert ranked[1].probabilities.win == 0.0 and ranked[1].equity == -1.0
+
+
+def test_gnubg_cube_at_match_scores(gnubg: SimpleEngine) -> None:
+    """At 30 match scores and cubes (pre- and post-Crawford), the engine's probabilities
+    and cube action are what Debian gnubg prints for the same cases in one batch run."""
+    cases = [
+        GnubgCube(c.position, CubeState(c.length, (c.length - c.away[0], c.length - c.away[1])))
+        for c in cube_cases(30, seed=12)
+    ]
+    ask_gnubg_cube(cases, plies=0)
+    for c in cases:
+        e = gnubg.evaluate(c.position, c.state)
+        assert tuple(e.probabilities) == pytest.approx(c.probs, abs=1e-5)
+        assert (e.action is CubeAction.DOUBLE) == c.doubles, c.position.position_id()
+        assert (e.response is not CubeAction.PASS) == c.takes

@@ -97,11 +97,8 @@ class Evaluation:
     @property
     def action(self) -> CubeAction:
         """DOUBLE when the proper action is to double (or redouble), else NO_DOUBLE."""
-        return (
-            CubeAction.DOUBLE
-            if self.proper.startswith(("double", "redouble"))
-            else (CubeAction.NO_DOUBLE)
-        )
+        doubles = self.proper.startswith(("double", "redouble"))
+        return CubeAction.DOUBLE if doubles else CubeAction.NO_DOUBLE
 
     @property
     def response(self) -> CubeAction:

@@ -53,7 +53,7 @@ class BotProtocol(EngineProtocol):
         self.player = player
         self.name = player.name
 
-    def _neural(self, limit: Limit) -> NeuralPlayer:
+    def _neural(self) -> NeuralPlayer:
         if not isinstance(self.player, NeuralPlayer):
             raise EngineCapabilityError(f"{self.name} gives no evaluations")
         return self.player
@@ -66,7 +66,7 @@ class BotProtocol(EngineProtocol):
     async def evaluate(
         self, position: Position, cube: CubeState | None = None, limit: Limit = NO_LIMIT
     ) -> Evaluation:
-        bot = self._neural(limit)
+        bot = self._neural()
         plies = limit.plies if limit.plies is not None else bot.plies
         state = cube if cube is not None else CubeState()
         e, _ = await asyncio.to_thread(bot_evaluation, bot, position, state, plies)

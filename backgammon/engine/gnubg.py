@@ -41,7 +41,7 @@ GNUBG = "/usr/games/gnubg"
 """Where Debian installs gnubg (``/usr/games`` is not always on the PATH)."""
 
 _END = "zzend"
-_PROBS = r"(\d\.\d+) (\d\.\d+) (\d\.\d+) - \d\.\d+ (\d\.\d+) (\d\.\d+)"
+_PROBS = r"(-?\d\.\d+) (-?\d\.\d+) (-?\d\.\d+) - -?\d\.\d+ (-?\d\.\d+) (-?\d\.\d+)"
 _MOVE = re.compile(
     r"^\s*\d+\.\s+(?:Cubeful|Cubeless)\s+(\d+)-ply\s+(.+?)\s+Eq\.:\s+([+-]?\d+\.\d+)"
 )
