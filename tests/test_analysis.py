@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from pathlib import Path
 
 import gnubg_nn
@@ -37,10 +36,9 @@ from backgammon.judging.analysis import (
     RECHECK_ROLLOUT,
     _Judge,
     analyse,
-    mat_rows,
 )
 from backgammon.judging.evaluate import best_plays
-from backgammon.judging.results import THRESHOLDS, Judged, MarkError, mark, review_json
+from backgammon.judging.results import THRESHOLDS, Judged, MarkError, review_json
 from backgammon.play.match import Match
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records import mat
@@ -184,50 +182,6 @@ def test_crawford_hint_differs_from_the_money_hint(net: NeuralPlayer) -> None:
 def _first_games(n: int) -> MatchFile:
     record = mat.read_record(SAMPLE.read_text())
     return dataclasses.replace(record, games=record.games[:n])
-
-
-def test_analysis_json_has_the_issue_shape(tmp_path: Path) -> None:
-    out = tmp_path / "a.json"
-    page = tmp_path / "a.html"
-    sample = tmp_path / "two.mat"
-    sample.write_text(mat.write_record(_first_games(2)))
-    r = run_cli(
-        "analyse",
-        str(sample),
-        "--ply",
-        "0",
-        "--quiet",
-        "--json",
-        str(out),
-        "--html",
-        str(page),
-        timeout=300,
-    )
-    assert r.returncode == 0, r.stderr
-    assert "Overall error rate" in r.stdout
-    data = json.loads(out.read_text())
-    record = mat.read_record(sample.read_text())
-    assert [p["name"] for p in data["players"]] == list(record.players)  # left column first
-    for p in data["players"]:
-        assert set(p) >= {"name", "checker", "cube", "overall", "luck"}
-        assert set(p["checker"]) >= {"unforced", "error_emg", "rate_memg"}
-        assert set(p["cube"]) >= {"decisions", "error_emg", "rate_memg"}
-        assert set(p["overall"]) >= {"rate_memg", "pr"}
-        assert "total_emg" in p["luck"]
-        assert p["checker"]["error_emg"] >= 0 and p["cube"]["error_emg"] >= 0
-        assert p["overall"]["pr"] == pytest.approx(p["overall"]["rate_memg"] / 2)
-    rows = {g.number: set(mat_rows(g)) for g in record.games}
-    checker = [0, 0]
-    for d in data["decisions"]:
-        assert set(d) >= {"game", "move", "player", "kind", "played", "best", "error_emg", "mark"}
-        assert d["kind"] in ("checker", "double", "take") and d["player"] in (0, 1)
-        assert d["move"] in rows[d["game"]]  # the .mat's row numbers
-        assert d["mark"] == mark(d["error_emg"]) and d["error_emg"] >= 0
-        assert d["played"] != d["best"] or d["error_emg"] == 0
-        checker[d["player"]] += d["kind"] == "checker"
-    assert checker == [p["checker"]["unforced"] for p in data["players"]]
-    html = page.read_text()
-    assert html.startswith("<!doctype html>") and "<svg" in html and "polyline" in html
 
 
 def test_analysis_of_a_match_counts_unforced_plays_and_luck(net: NeuralPlayer) -> None:
@@ -374,24 +328,6 @@ def test_every_checker_decision_carries_its_review(net: NeuralPlayer) -> None:
     data = a.to_json()["decisions"]
     assert all("candidates" in x and "dice" in x for x in data if x["kind"] == "checker")
     assert all("cube" in x for x in data if x["kind"] != "checker")
-
-
-def test_analyse_text_is_a_move_by_move_review(tmp_path: Path) -> None:
-    out = tmp_path / "review.txt"
-    r = run_cli("analyse", str(SAMPLE), "--ply", "0", "--quiet", "--text", str(out))
-    assert r.returncode == 0, r.stderr
-    text = out.read_text()
-    lines = text.splitlines()
-    assert lines[0].startswith("Review at 0-ply: gnubg against root")
-    assert all(len(line) <= 80 for line in lines)
-    assert re.search(r"^ +1\. gnubg 31: 8/5 6/5 +\[best, luck [+-]\d\.\d{3}\]$", text, re.M)
-    assert re.search(r"^ +\*1\. 8/5 6/5 +[+-]\d\.\d{3}", text, re.M)  # the played one, marked
-    assert "proper: double, take" in text and "(bad)" in text
-    # Plays 0-ply marks very bad are rolled out (PLAY_ROLLOUT) and show where figures come from.
-    assert "  rollout 72" in text
-    assert text.count("\nGame ") == 3
-    r = run_cli("analyse", str(SAMPLE), "--ply", "0", "--quiet", "--text", "-")
-    assert r.returncode == 0 and "Review at 0-ply" in r.stdout
 
 
 def test_the_issues_race_play_is_judged_right(net: NeuralPlayer) -> None:

@@ -17,18 +17,40 @@ from clihelp import Terminal, last_line, run_cli
 
 from backgammon.cli import evaluate
 from backgammon.cli.commands import main
+from backgammon.evaluation.bearoff2 import TwoSidedDatabase
+from backgammon.judging.analysis import mat_rows
+from backgammon.judging.results import mark
+from backgammon.records import mat
 
 SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
+Analysed = tuple[subprocess.CompletedProcess[str], Path]
+"""One run of ``analyse``: its result and the folder it wrote its files in."""
 
 
-def test_a_dash_means_standard_output_for_analyse(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def analysed(tmp_path_factory: pytest.TempPathFactory, two_sided: TwoSidedDatabase) -> Analysed:
+    """The sample match analysed once at 0-ply by the command line in an 80-column terminal,
+    every output asked for: the JSON on standard output (so the tables go to standard
+    error), the HTML report and the move-by-move review to files.  The tests that read an
+    analysis's outputs share this one run (each analysis rolls its very bad plays out).
+    The two-sided bear-off database is built first, so standard error holds the tables alone."""
+    folder = tmp_path_factory.mktemp("analysed")
     r = run_cli(
-        "analyse", str(SAMPLE), "--ply", "0", "--quiet", "--json", "-", cwd=tmp_path, timeout=600
-    )
+        "analyse", str(SAMPLE), "--ply", "0", "--quiet", "--json", "-",
+        "--html", str(folder / "r.html"), "--text", str(folder / "review.txt"),
+        cwd=folder, timeout=600, env=NARROW,
+    )  # fmt: skip
     assert r.returncode == 0, r.stderr
+    return r, folder
+
+
+def test_a_dash_means_standard_output_for_analyse(
+    analysed: Analysed,
+) -> None:
+    r, folder = analysed
     data = json.loads(r.stdout)  # only the JSON on standard output; the tables on stderr
     assert data["plies"] == 0 and "Analysis at 0-ply" in r.stderr
-    assert not (tmp_path / "-").exists()
+    assert not (folder / "-").exists()
 
 
 @pytest.mark.parametrize(
@@ -264,7 +286,7 @@ def _wider_than_80(text: str) -> list[str]:
     return [line for line in text.splitlines() if len(line) > 80]
 
 
-def test_everything_printed_fits_80_columns(tmp_path: Path) -> None:
+def test_everything_printed_fits_80_columns(analysed: Analysed) -> None:
     """The README promises 80x24: help (every command's), hints (plays and cube) and the
     analysis with its errors list fit 80 columns, cutting no header or play."""
     listing = run_cli("--help", env=NARROW).stdout.split("COMMAND\n")[-1]
@@ -281,14 +303,14 @@ def test_everything_printed_fits_80_columns(tmp_path: Path) -> None:
     assert "4/off 1/off" in plays.stdout and _wider_than_80(plays.stdout) == []
     cube = run_cli("hint", "4HPwATDgc/ABMA:MAHgAwAAAAAE", env=NARROW)
     assert "Proper: no double" in cube.stdout and _wider_than_80(cube.stdout) == []
-    r = run_cli("analyse", str(SAMPLE), "--ply", "0", cwd=tmp_path, timeout=600, env=NARROW)
-    assert r.returncode == 0 and _wider_than_80(r.stdout) == []
+    tables = analysed[0].stderr  # the analysis's tables, on stderr beside its JSON
+    assert tables and _wider_than_80(tables) == []
     # Each error with its dice, the whole plays and the ID (no "Pla…" nor "21/…").
-    lines = r.stdout.splitlines()
+    lines = tables.splitlines()
     errors = [
         i for i, line in enumerate(lines) if re.search(r"rolled \d\d, (bad|very bad) \(", line)
     ]
-    assert errors and "…" not in r.stdout
+    assert errors and "…" not in tables
     for i in errors:
         assert re.fullmatch(r" +played \S.*, better \S.*", lines[i + 1]), lines[i + 1]
         assert re.fullmatch(r" +gnubg ID [A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}", lines[i + 2])
@@ -302,23 +324,20 @@ def test_no_table_prints_minus_zero() -> None:
     assert signed(-0.0006) == "-0.001" and signed(-0.04, 1) == "+0.0"
 
 
-def test_the_html_report_graph_has_axes_and_fits_a_phone(tmp_path: Path) -> None:
+def test_the_html_report_graph_has_axes_and_fits_a_phone(
+    analysed: Analysed,
+) -> None:
     """The report's graph says whose chance it shows, has its axes, the 50% line and the
     games' boundaries, and scales to the page (no fixed 720 px); each error shows its dice."""
-    out, data = tmp_path / "r.html", tmp_path / "r.json"
-    r = run_cli(
-        "analyse", str(SAMPLE), "--ply", "0", "--quiet", "--html", str(out), "--json", str(data),
-        timeout=600,
-    )  # fmt: skip
-    assert r.returncode == 0, r.stderr
-    page = out.read_text("utf-8")
+    r, folder = analysed
+    page = (folder / "r.html").read_text("utf-8")
     graph = page[page.index("<svg") : page.index("</svg>")]
     assert 'viewBox="0 0 720 240"' in graph and "width:100%" in graph
     assert " width=" not in graph.split(">", 1)[0]  # the <svg> tag: no fixed width
     assert all(f">{t}%</text>" in graph for t in (0, 50, 100))
     assert "game 2</text>" in graph and "game 3</text>" in graph
     assert "gnubg's match winning chance after each decision</text>" in graph
-    analysis = json.loads(data.read_text("utf-8"))
+    analysis = json.loads(r.stdout)
     marked = [
         d
         for d in analysis["decisions"]
@@ -330,3 +349,48 @@ def test_the_html_report_graph_has_axes_and_fits_a_phone(tmp_path: Path) -> None
         dice = "".join(str(x) for x in d["dice"])
         assert f"{who} rolled {dice} ({d['mark']}, {1000 * d['error_emg']:.0f} mEMG)" in page
     assert "name='viewport'" in page and "svg{max-width:100%" in page
+
+
+def test_analysis_json_has_the_issue_shape(
+    analysed: Analysed,
+) -> None:
+    r, folder = analysed
+    assert "Overall error rate" in r.stderr
+    data = json.loads(r.stdout)
+    record = mat.read_record(SAMPLE.read_text())
+    assert [p["name"] for p in data["players"]] == list(record.players)  # left column first
+    for p in data["players"]:
+        assert set(p) >= {"name", "checker", "cube", "overall", "luck"}
+        assert set(p["checker"]) >= {"unforced", "error_emg", "rate_memg"}
+        assert set(p["cube"]) >= {"decisions", "error_emg", "rate_memg"}
+        assert set(p["overall"]) >= {"rate_memg", "pr"}
+        assert "total_emg" in p["luck"]
+        assert p["checker"]["error_emg"] >= 0 and p["cube"]["error_emg"] >= 0
+        assert p["overall"]["pr"] == pytest.approx(p["overall"]["rate_memg"] / 2)
+    rows = {g.number: set(mat_rows(g)) for g in record.games}
+    checker = [0, 0]
+    for d in data["decisions"]:
+        assert set(d) >= {"game", "move", "player", "kind", "played", "best", "error_emg", "mark"}
+        assert d["kind"] in ("checker", "double", "take") and d["player"] in (0, 1)
+        assert d["move"] in rows[d["game"]]  # the .mat's row numbers
+        assert d["mark"] == mark(d["error_emg"]) and d["error_emg"] >= 0
+        assert d["played"] != d["best"] or d["error_emg"] == 0
+        checker[d["player"]] += d["kind"] == "checker"
+    assert checker == [p["checker"]["unforced"] for p in data["players"]]
+    html = (folder / "r.html").read_text()
+    assert html.startswith("<!doctype html>") and "<svg" in html and "polyline" in html
+
+
+def test_analyse_text_is_a_move_by_move_review(
+    analysed: Analysed,
+) -> None:
+    text = (analysed[1] / "review.txt").read_text()
+    lines = text.splitlines()
+    assert lines[0].startswith("Review at 0-ply: gnubg against root")
+    assert all(len(line) <= 80 for line in lines)
+    assert re.search(r"^ +1\. gnubg 31: 8/5 6/5 +\[best, luck [+-]\d\.\d{3}\]$", text, re.M)
+    assert re.search(r"^ +\*1\. 8/5 6/5 +[+-]\d\.\d{3}", text, re.M)  # the played one, marked
+    assert "proper: double, take" in text and "(bad)" in text
+    # Plays 0-ply marks very bad are rolled out (PLAY_ROLLOUT) and show where figures come from.
+    assert "  rollout 72" in text
+    assert text.count("\nGame ") == 3
