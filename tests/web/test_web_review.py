@@ -25,7 +25,7 @@ from backgammon.judging.evaluate import best_plays
 from backgammon.play.match import Match
 from backgammon.players import CubeState, get
 
-SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
+SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"
 SHOTS = Path(os.environ.get("BG_REVIEW_SHOTS", "/tmp/review-shots"))
 WHITE_TO_ROLL = "4HPwATDgc/ABMA:MAEAAAAAAAAA"
 WHITE_31 = "4HPwATDgc/ABMA:MIEFAAAAAAAA"

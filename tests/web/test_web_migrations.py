@@ -17,7 +17,7 @@ from backgammon.web import create_app
 from backgammon.web.migrations import HEAD
 from backgammon.web.store import Store
 
-OLD = json.loads((Path(__file__).parent / "data" / "web_db_v0.json").read_text())
+OLD = json.loads((Path(__file__).parent.parent / "data" / "web_db_v0.json").read_text())
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

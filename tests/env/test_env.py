@@ -512,7 +512,7 @@ def test_board_blocks_are_board_block_row_by_row() -> None:
 
 
 def test_the_example_agent_runs() -> None:
-    example = Path(__file__).resolve().parent.parent / "examples" / "train_agent.py"
+    example = Path(__file__).resolve().parents[2] / "examples" / "train_agent.py"
     run = subprocess.run(
         [sys.executable, str(example), "--games", "3", "--eval-games", "2", "--hidden", "4"],
         capture_output=True,

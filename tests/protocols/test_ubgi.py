@@ -10,9 +10,9 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from fibs_lines import FIBS_EXAMPLE
+from fuzzhelp import texts
 from matchhelp import board
-from test_fibsboard import FIBS_EXAMPLE
-from test_fuzz_readers import texts
 
 from backgammon.play.match import Match
 from backgammon.players import get

@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
+from fibs_lines import GNUBG_DOUBLED, GNUBG_MOVE, GNUBG_ROLL
+from fuzzhelp import texts
 from matchhelp import board, match_at
 from records_helpers import GNUBG
-from test_fibsboard import GNUBG_DOUBLED, GNUBG_MOVE, GNUBG_ROLL
-from test_fuzz_readers import texts
 
 from backgammon.play.ids import board_line
 from backgammon.play.match import Match

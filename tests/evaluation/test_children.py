@@ -16,7 +16,7 @@ import pytest
 from gnubg_reference import bearoff_cases, blocked_cases, played_game_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_board_properties import any_positions, played_positions
+from strategies import any_positions, played_positions
 
 from backgammon import Position
 from backgammon.core.values import DiceError

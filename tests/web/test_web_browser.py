@@ -314,7 +314,7 @@ def test_simultaneous_actions_are_accepted_once(server: Server) -> None:
 
 # ------------------------------------------------------------------ what players expect (issue 16)
 
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+AXE = Path(__file__).parent.parent / "vendor" / "axe-core" / "axe.min.js"
 
 
 def friends_match(server: Server, **spec: Any) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from backgammon.judging.analysis import mat_rows
 from backgammon.judging.results import mark
 from backgammon.records import mat
 
-SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
+SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"
 Analysed = tuple[subprocess.CompletedProcess[str], Path]
 """One run of ``analyse``: its result and the folder it wrote its files in."""
 

@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
+from fibs_lines import FIBS_EXAMPLE, GNUBG_DOUBLED, GNUBG_MOVE, GNUBG_ROLL
+from fuzzhelp import check, texts
 from matchhelp import act
 from records_helpers import GNUBG
-from test_fuzz_readers import check, texts
 
 from backgammon import Position
 from backgammon.ids.fibs import InvalidBoardLineError, format_board_line, parse_board_line
@@ -23,26 +24,6 @@ from backgammon.play.ids import board_line, gnubg_id, match_id_fields, state_fro
 from backgammon.play.match import Match, Phase
 from backgammon.play.rules import Rules
 from backgammon.play.state import MatchState
-
-# The example of the FIBS client protocol: you (O, moving 24 to 1) rolled 62 at the start.
-FIBS_EXAMPLE = (
-    "board:You:someplayer:3:0:0:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:"
-    "1:6:2:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:2:0:0:0"
-)
-# Lines gnubg 1.07 wrote to its external player 1 ("root"), after `set score 1 3` in a
-# 5-point match: root to roll; root owning a 2-cube with 31 rolled; gnubg doubled root.
-GNUBG_ROLL = (
-    "board:gnubg:root:5:1:3:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:"
-    "0:0:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1"
-)
-GNUBG_MOVE = (
-    "board:gnubg:root:5:1:3:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:1:"
-    "3:1:3:1:2:1:0:0:1:-1:0:25:0:0:0:0:0:0:0:1"
-)
-GNUBG_DOUBLED = (
-    "board:root:gnubg:5:3:1:0:-2:0:0:0:0:5:0:3:0:0:0:-5:5:0:0:0:-3:0:-5:0:0:0:0:2:0:-1:"
-    "0:0:0:0:2:0:1:1:1:-1:0:25:0:0:0:0:0:0:0:1"
-)
 
 
 def test_fibs_example_fields() -> None:

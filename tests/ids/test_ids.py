@@ -335,7 +335,7 @@ def test_whatever_the_readers_accept_the_cube_evaluation_accepts() -> None:
 def test_a_match_won_by_resigning_a_double_keeps_the_double_in_its_xgid() -> None:
     """R27 with R21: a match that ends when the doubled player resigns instead of answering
     is over, and its XGID still shows the double (as gnubg's final Match ID does); read back,
-    it writes the same XGID (found by tests/test_match_machine.py)."""
+    it writes the same XGID (found by tests/play/test_match_machine.py)."""
     text = "XGID=-aAAbBACD--AA--b---cababaA:0:0:1:D:5:4:0:5:1"
     for rules in (None, Rules(match_length=5, crawford=False, max_cube=2)):
         m = Match.from_xgid(text, rules=rules)

@@ -44,7 +44,7 @@ from backgammon.players.neural import NeuralPlayer
 from backgammon.records import mat
 from backgammon.records.matchfile import MatchFile
 
-SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
+SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"
 
 
 @pytest.fixture(scope="module")

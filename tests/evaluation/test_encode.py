@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from gnubg_reference import board_from_points, played_game_cases, to_gnubg
 from hypothesis import given, settings
-from test_board_properties import any_positions
+from strategies import any_positions
 
 from backgammon import Move, Position
 from backgammon.evaluation.encode import (

@@ -28,8 +28,8 @@ from backgammon.web.game import log_line
 from backgammon.web.rollouts import BATCH
 from backgammon.web.uploads import MAX_BYTES
 
-SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
-SGF = Path(__file__).parent / "data" / "samples" / "gnubg107_resign_after_forced_roll.sgf"
+SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"
+SGF = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_resign_after_forced_roll.sgf"
 WHITE_TO_ROLL = "4HPwATDgc/ABMA:MAEAAAAAAAAA"  # the start, White (player 0) to roll, money
 WHITE_31 = "4HPwATDgc/ABMA:MIEFAAAAAAAA"
 

@@ -24,7 +24,7 @@ from backgammon.training.trailer import (
     survival_targets,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LABELS = sorted((ROOT / "labels" / "trailer" / "round2").glob("trailer-*.npz"))
 
 

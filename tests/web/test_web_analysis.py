@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 import httpx2
+import pytest
 import test_web_browser
 from playwright.sync_api import sync_playwright
 from test_web_browser import ARGS, CHROMIUM, Server
@@ -43,6 +44,7 @@ def play_out(client: httpx2.Client, match_id: str, token: str) -> dict[str, Any]
     raise AssertionError("the match did not end")
 
 
+@pytest.mark.browser
 def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Server) -> None:
     with httpx2.Client(base_url=server.url, timeout=30) as client:
         made = client.post("/api/matches", json={"length": 1, "bot": "random"}).json()
