@@ -10,11 +10,8 @@ from typing import Any
 
 import httpx2
 import pytest
-import test_web_browser
+from browserhelp import ARGS, CHROMIUM, Server
 from playwright.sync_api import sync_playwright
-from test_web_browser import ARGS, CHROMIUM, Server
-
-server = test_web_browser.server  # the same fixture: `backgammon serve` on a free port
 
 
 def play_out(client: httpx2.Client, match_id: str, token: str) -> dict[str, Any]:

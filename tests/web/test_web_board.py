@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pghelp import postgres  # noqa: F401 (the fixture)
-from test_web import auth, db, settle  # noqa: F401 (db: the fixture)
+from webapi import auth, settle
 
 from backgammon.play.match import Match
 from backgammon.records import mat, sgf
@@ -23,7 +23,7 @@ from backgammon.web.errors import MESSAGE, NAME_LENGTH, BadNameError, check_name
 
 
 @pytest.fixture
-def client(db: str) -> Iterator[TestClient]:  # noqa: F811
+def client(db: str) -> Iterator[TestClient]:
     with TestClient(create_app(db)) as c:
         yield c
 
@@ -249,7 +249,7 @@ def test_a_newline_in_a_name_stays_on_one_line_of_each_file() -> None:
 
 def test_the_invited_friend_chooses_a_name_before_the_first_roll(
     client: TestClient,
-    db: str,  # noqa: F811
+    db: str,
 ) -> None:
     m = create(client, opponent="human", name="Ann")
     mid, tok0, tok1 = m["id"], m["token"], m["invite"].rsplit("/", 1)[1]
@@ -443,7 +443,7 @@ def test_a_seat_claimed_after_the_host_rolled_is_still_given(client: TestClient)
     assert s["seat"] == 1 and s["names"] == ["Ann", "Friend"]  # too late to choose a name
 
 
-def test_a_database_from_before_the_options_column_is_read(db: str) -> None:  # noqa: F811
+def test_a_database_from_before_the_options_column_is_read(db: str) -> None:
     """Matches stored before money sessions and the lobby existed keep playing, and the
     column added to the old table serves the lobby and rematches (SQLite and PostgreSQL)."""
     import dataclasses

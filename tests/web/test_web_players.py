@@ -11,12 +11,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from browserhelp import Server, free_port
 from playwright.sync_api import Browser, Page
-from test_web_browser import (
-    Server,
-    browser,  # noqa: F401 (the fixture)
-    free_port,
-)
 
 EVIL = "<script>alert(1)</script>"
 LINE = "<b>hi</b><img src=x onerror=alert(2)>"
@@ -37,7 +33,7 @@ def no_dialogs(page: Page, seen: list[str]) -> Page:
 
 def test_script_names_and_chat_are_text_and_the_host_waits_for_the_friend(
     server: Server,
-    browser: Browser,  # noqa: F811 (the fixture)
+    browser: Browser,
 ) -> None:
     dialogs: list[str] = []
     host = no_dialogs(browser.new_context().new_page(), dialogs)

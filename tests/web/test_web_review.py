@@ -18,8 +18,8 @@ from typing import Any
 
 import httpx2
 import pytest
+from browserhelp import ARGS, CHROMIUM, Server, axe_violations, free_port, page_state
 from playwright.sync_api import Browser, Page, sync_playwright
-from test_web_browser import ARGS, CHROMIUM, Server, axe_violations, free_port, page_state
 
 from backgammon.judging.evaluate import best_plays
 from backgammon.play.match import Match

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
-from test_web import act, auth, full_play, new_match, settle
+from webapi import act, auth, full_play, new_match, settle
 
 from backgammon.web import create_app
 from backgammon.web.schemas import StateView
