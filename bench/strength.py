@@ -3,6 +3,7 @@
     python bench/strength.py --games 10000 --opponent pubeval [--player neural] [--plies 0]
     python bench/strength.py --games 2000 --opponent gnubg
     python bench/strength.py --games 10000 --opponent gnubg --gnubg-plays contact race
+    python bench/strength.py --games 20000 --opponent gnubg --seed 1201 --compare OLD.npz
     python bench/strength.py --speed
 
 Each dice sequence is played twice with the seats swapped, so luck mostly cancels; the
@@ -11,8 +12,10 @@ against the opponent.  ``--opponent gnubg`` is GNU Backgammon's 0-ply net from t
 package gnubg-nn (a benchmark-only dependency).  ``--gnubg-plays`` hands the player's plays in
 positions of those classes (contact, crashed, race: gnubg's classes) to gnubg's 0-ply: against
 gnubg the games then part only where the player plays the other classes, so the figure is
-what the player's plays there cost, with a small error.  ``--speed`` prints the network's
-plays per second and training games per second.
+what the player's plays there cost, with a small error.  ``--compare`` plays the nets of
+other weights files on the same dice and prints each one's difference from the first with
+the standard error of the paired sequences: the duel a net passes before it ships.
+``--speed`` prints the network's plays per second and training games per second.
 """
 
 from __future__ import annotations
@@ -105,6 +108,23 @@ def duel(
 ) -> tuple[float, float, int]:
     """(ppg, standard error, games) of ``player`` (with gnubg playing for it in the classes
     ``gnubg_plays``) against ``opponent``."""
+    results = pair_results(player, opponent, games, plies, weights, jobs, seed, gnubg_plays)
+    mean, error = mean_and_error(results)
+    return mean, error, 2 * len(results)
+
+
+def pair_results(
+    player: str,
+    opponent: str,
+    games: int,
+    plies: int = 0,
+    weights: str | None = None,
+    jobs: int = 1,
+    seed: int = 0,
+    gnubg_plays: Sequence[str] = (),
+) -> list[float]:
+    """The points per game of each dice sequence of :func:`duel`, in the order of the
+    sequences (so two players' lists on one seed pair up)."""
     pairs = max(1, games // 2)
     chunk = math.ceil(pairs / jobs)
     tasks = [
@@ -124,8 +144,7 @@ def duel(
             results = [x for part in pool.map(_pairs, tasks) for x in part]
     else:
         results = _pairs(tasks[0])
-    mean, error = mean_and_error(results)
-    return mean, error, 2 * len(results)
+    return results
 
 
 class _Clock:
@@ -212,31 +231,52 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=CLASSES,
         help="gnubg 0-ply plays the player's turns in positions of these classes",
     )
+    ap.add_argument(
+        "--compare",
+        nargs="+",
+        default=None,
+        metavar="W",
+        help="also play the nets in these files on the same dice, each paired with the first",
+    )
     ap.add_argument("--speed", action="store_true")
     args = ap.parse_args(argv)
     if args.speed:
         speed(args.weights)
         return 0
-    t = time.perf_counter()
-    ppg, se, n = duel(
-        args.player,
-        args.opponent,
-        args.games,
-        args.plies,
-        args.weights,
-        args.jobs,
-        args.seed,
-        args.gnubg_plays,
-    )
-    dt = time.perf_counter() - t
     label = args.player + (f" {args.plies}-ply" if args.player in ("neural", "gnubg") else "")
     if args.gnubg_plays:
         label += f" (gnubg plays {' '.join(args.gnubg_plays)})"
     digits = 4 if args.gnubg_plays else 3
-    print(
-        f"{label} vs {args.opponent}: {ppg:+.{digits}f} ppg ± {se:.{digits}f} (1 s.e.) "
-        f"over {n} games with duplicate dice, {n / dt:.1f} games/s"
-    )
+    runs = [args.weights] if args.compare is None else [args.weights, *args.compare]
+    results = []
+    for weights in runs:
+        t = time.perf_counter()
+        results.append(
+            pair_results(
+                args.player,
+                args.opponent,
+                args.games,
+                args.plies,
+                weights,
+                args.jobs,
+                args.seed,
+                args.gnubg_plays,
+            )
+        )
+        dt = time.perf_counter() - t
+        ppg, se = mean_and_error(results[-1])
+        n = 2 * len(results[-1])
+        named = label if args.compare is None else f"{label} [{weights or 'shipped'}]"
+        print(
+            f"{named} vs {args.opponent}: {ppg:+.{digits}f} ppg ± {se:.{digits}f} (1 s.e.) "
+            f"over {n} games with duplicate dice, {n / dt:.1f} games/s"
+        )
+    for other, theirs in zip(runs[1:], results[1:], strict=True):
+        diff, se = mean_and_error([a - b for a, b in zip(results[0], theirs, strict=True)])
+        print(
+            f"paired difference, {args.weights or 'shipped'} minus {other}: "
+            f"{diff:+.{digits}f} ppg ± {se:.{digits}f} (1 s.e.)"
+        )
     return 0
 
 

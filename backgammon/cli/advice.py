@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from backgammon.cli.engines import engine_player, is_external
 from backgammon.cli.errors import UsageError
 from backgammon.cli.render import signed
 from backgammon.core.position import Position
@@ -13,11 +14,19 @@ from backgammon.core.values import Move
 from backgammon.evaluation.cube import CubeAction, to_emg
 from backgammon.judging.evaluate import best_plays
 from backgammon.play.match import ActionKind, Match, Phase
-from backgammon.players import CubeAdviser, CubeState, MoveRanker, Player, decide
+from backgammon.players import CubeAdviser, CubeState, MoveRanker, Player, RankedMove, decide
 from backgammon.players import get as get_player
 from backgammon.players.neural import PRUNE, NeuralPlayer
 
-__all__ = ["PRUNE_HELP", "Bot", "cube_hint", "hint_lines", "load_bot", "tutor_warning"]
+__all__ = [
+    "PRUNE_HELP",
+    "Bot",
+    "cube_hint",
+    "hint_lines",
+    "load_bot",
+    "ranked_lines",
+    "tutor_warning",
+]
 
 PRUNE_HELP = (
     f"plays of each roll the full net judges inside the lookahead, chosen by the pruning "
@@ -31,8 +40,9 @@ Bot = Player
 def load_bot(
     name: str | None, ply: int | None = None, seed: int | None = None, prune: int | None = None
 ) -> Bot:
-    """The named bot from ``backgammon.players`` (the best one, the neural net, by default);
-    ``prune``: the neural bot's plays a roll judged inside its lookahead."""
+    """The named bot from ``backgammon.players`` (the best one, the neural net, by default)
+    or another engine (``gnubg``, ``gnubg:2``, ``ubgi:CMD``) playing as one; ``prune``: the
+    neural bot's plays a roll judged inside its lookahead."""
     options: dict[str, Any] = {}
     if ply is not None:
         options["plies"] = ply
@@ -41,6 +51,8 @@ def load_bot(
     if name == "random" and seed is not None:
         options["seed"] = seed
     chosen = name or "neural"
+    if is_external(chosen):
+        return engine_player(chosen, ply)
     try:
         return get_player(chosen, **options)
     except ValueError as exc:
@@ -69,6 +81,14 @@ def hint_lines(
     else:
         ranked = bot.ranked_moves(position, dice, cube)
         ranked = [r for r in ranked if r.plies == ranked[0].plies][:limit]
+    return ranked_lines(ranked)
+
+
+def ranked_lines(ranked: list[RankedMove]) -> list[str]:
+    """Ranked plays, best first, two lines each as gnubg's hint prints them: EMG, in a
+    match the MWC too, each one's difference to the best (any engine's ranking)."""
+    if not ranked:
+        return ["No legal play: the turn passes."]
     best = ranked[0]
     lines = []
     for i, r in enumerate(ranked, 1):

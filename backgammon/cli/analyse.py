@@ -17,6 +17,8 @@ from rich.table import Table
 from rich.text import Text
 
 from backgammon.cli.advice import PRUNE_HELP
+from backgammon.cli.engine_analysis import run_engine_analysis
+from backgammon.cli.engines import add_engine_option, our_plies
 from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.records import read_record_file
 from backgammon.cli.render import signed
@@ -89,6 +91,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "mark is given): slower, and where the net misjudges, right",
     )
     p.add_argument("--prune", type=int, default=PRUNE, help=PRUNE_HELP)
+    add_engine_option(p)
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     marks = dict(THRESHOLDS)
     for word in ("doubtful", "bad", "very bad"):
@@ -103,6 +106,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 def analyse_command(args: argparse.Namespace) -> int:
     """Read the file, judge it with a progress bar, print the tables, write the outputs."""
+    if args.engine and args.engine.strip().lower().partition(":")[0] == "gnubg":
+        console = Console(stderr=args.json_out == "-")
+        return run_engine_analysis(args, console, write_output)
+    if args.engine:
+        why = "a UBGI engine gives decisions, not the numbers an analysis needs"
+        plies = our_plies("analyse", args.engine, why)
+        args.ply = plies if plies is not None else args.ply
     if args.ply not in (0, 1, 2):
         raise UsageError(f"--ply is 0, 1 or 2, not {args.ply}")
     if args.prune < 0:

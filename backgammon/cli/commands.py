@@ -20,8 +20,10 @@ from rich.text import Text
 
 from backgammon.cli import analyse, audit, evaluate
 from backgammon.cli import rollout as rollout_cli
-from backgammon.cli.advice import PRUNE_HELP, Bot, cube_hint, hint_lines, load_bot
+from backgammon.cli.advice import PRUNE_HELP, Bot, cube_hint, hint_lines, load_bot, ranked_lines
+from backgammon.cli.engines import add_engine_option, as_evaluation, limit_of, top_candidates
 from backgammon.cli.errors import UsageError, bound, dice_seed, output_path, positive
+from backgammon.cli.evaluate import evaluation_lines
 from backgammon.cli.positions import parse_dice, position_from_text
 from backgammon.cli.protocols import add_protocol_commands, external_command, ubgi_command
 from backgammon.cli.reader import Reader
@@ -31,6 +33,7 @@ from backgammon.cli.session import PlayOptions, Session
 from backgammon.cli.state import _actor, _dice, _length, _on_roll
 from backgammon.core.position import Position
 from backgammon.core.values import clip
+from backgammon.engine import EngineError, SimpleEngine, open_engine
 from backgammon.ids.gnubg import MatchIdFields, encode_match_id
 from backgammon.play.dice import AuditableDice, DiceSource, SeededDice
 from backgammon.play.match import Match
@@ -153,7 +156,9 @@ def hint_command(args: argparse.Namespace) -> int:
     dice = parse_dice(args.dice) if args.dice else (_dice(match) if match is not None else None)
     if dice is None and match is None:  # a bare position: the cube of a money game, centred
         match = Match.from_gnubg_id(f"{pos.position_id()}:{encode_match_id(MatchIdFields())}")
-    bot = load_bot(args.bot, args.ply, prune=args.prune)
+    if args.engine and args.bot:
+        raise UsageError("give --bot or --engine, not both")
+    bot = load_bot("random" if args.engine else args.bot, args.ply, prune=args.prune)
     if match is not None:
         me = match.turn if match.turn is not None else 0
         session = Session(
@@ -171,15 +176,35 @@ def hint_command(args: argparse.Namespace) -> int:
             pos, bottom_name="on roll", top_name="opponent", dice=dice, gnubg_id=pos.position_id()
         )
     console.print(render_board(view, unicode=unicode, width=console.width))
-    if dice is None:
-        assert match is not None
-        console.print(cube_hint(bot, match), markup=False)
-        return 0
-    console.print(f"Best plays of {dice[0]}{dice[1]}:")
     cube = CubeState.from_match(match) if match is not None else CubeState()
-    for line in hint_lines(bot, pos, dice, limit=args.count, cube=cube):
+    if args.engine:
+        with open_engine(args.engine) as engine:
+            lines = _engine_hint(engine, pos, dice, cube, args.count, args.ply)
+    elif dice is None:
+        assert match is not None
+        lines = [cube_hint(bot, match)]
+    else:
+        lines = hint_lines(bot, pos, dice, limit=args.count, cube=cube)
+    if dice is not None:
+        console.print(f"Best plays of {dice[0]}{dice[1]}:")
+    for line in lines:
         console.print(line, markup=False, soft_wrap=True)
     return 0
+
+
+def _engine_hint(
+    engine: SimpleEngine,
+    pos: Position,
+    dice: tuple[int, int] | None,
+    cube: CubeState,
+    count: int,
+    ply: int | None,
+) -> list[str]:
+    """Another engine's advice: its ranked plays of ``dice``, or its cube evaluation."""
+    if dice is None:
+        e = engine.evaluate(pos, cube, limit_of(ply))
+        return evaluation_lines(as_evaluation(e, ply or 0), cube)
+    return ranked_lines(top_candidates(engine, pos, dice, cube, count, ply))
 
 
 def convert_command(args: argparse.Namespace) -> int:
@@ -416,6 +441,7 @@ def build_parser() -> argparse.ArgumentParser:
     hint.add_argument("--bot", default=None, help=f"the bot: {_BOTS}")
     hint.add_argument("--ply", type=int, default=None, help="the bot's lookahead (0, 1, 2)")
     hint.add_argument("--count", type=int, default=5, help="how many plays to list (5)")
+    add_engine_option(hint)
     hint.add_argument("--prune", type=int, default=None, help=PRUNE_HELP)
     hint.add_argument(
         "--ascii", action="store_true", help="draw the board in plain ASCII (X and O)"
@@ -555,7 +581,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if _was_interrupted(exc):
             print(f"backgammon {args.command}: interrupted", file=sys.stderr)
             return 130
-        if not isinstance(exc, ValueError | OSError):
+        if not isinstance(exc, ValueError | OSError | EngineError):
             raise
         print(f"backgammon {args.command}: {bound(str(exc))}", file=sys.stderr)
         return 2

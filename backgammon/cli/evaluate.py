@@ -1,6 +1,7 @@
-"""``backgammon eval POSITION [--ply N] [--json OUT]``: one position judged as gnubg's
-``eval`` judges it (see :mod:`backgammon.judging.evaluate`): the five cubeless probabilities
-and equity of the side on roll, and the cube at the score in the ID."""
+"""``backgammon eval POSITION [--ply N] [--engine NAME] [--json OUT]``: one position judged
+as gnubg's ``eval`` judges it (see :mod:`backgammon.judging.evaluate`), by us or by another
+engine: the five cubeless probabilities and equity of the side on roll, and the cube at the
+score in the ID."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from backgammon.cli.engines import add_engine_option, as_evaluation, limit_of
 from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.positions import position_from_text
 from backgammon.cli.render import signed
+from backgammon.engine import open_engine
 from backgammon.evaluation.cube import CubeState
 from backgammon.judging.evaluate import Evaluation, evaluate
 
@@ -25,7 +28,8 @@ def add_parser(sub: Any) -> None:
         "eval", help="probabilities, equity and cube action of a position (gnubg's eval)"
     )
     p.add_argument("id", help="a gnubg ID (Position ID:Match ID), a Position ID or an XGID")
-    p.add_argument("--ply", type=int, default=0, help="lookahead 0, 1 or 2 (0)")
+    p.add_argument("--ply", type=int, default=None, help="lookahead 0, 1 or 2 (0; an engine's own)")
+    add_engine_option(p)
     p.add_argument(
         "--json",
         type=output_path,
@@ -64,13 +68,19 @@ def evaluation_lines(e: Evaluation, cube: CubeState) -> list[str]:
 
 def eval_command(args: argparse.Namespace) -> int:
     """Judge the position and print it, or write it as JSON."""
-    if args.ply not in (0, 1, 2):
+    if args.ply not in (None, 0, 1, 2) and not args.engine:
         raise UsageError(f"--ply is 0, 1 or 2, not {args.ply}")
     pos, match = position_from_text(args.id)
     cube = CubeState.from_match(match) if match is not None else CubeState()
     if match is not None and match.on_roll is not None and match.on_roll != match.turn:
         raise UsageError("a double or resignation is pending in this ID: nothing to evaluate")
-    e = evaluate(pos, cube, args.ply)
+    if pos.is_game_over():
+        raise UsageError("the game is over: there is nothing to judge")
+    if args.engine:
+        with open_engine(args.engine) as engine:
+            e = as_evaluation(engine.evaluate(pos, cube, limit_of(args.ply)), args.ply or 0)
+    else:
+        e = evaluate(pos, cube, args.ply or 0)
     if args.json:
         text = json.dumps(e.to_json(), indent=2) + "\n"
         if args.json == "-":

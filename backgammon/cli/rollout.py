@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from backgammon.cli.engines import add_engine_option, our_plies
 from backgammon.cli.errors import UsageError, dice_seed, output_path, positive
 from backgammon.cli.positions import parse_dice, position_from_text
 from backgammon.cli.render import signed
@@ -39,6 +40,7 @@ def add_parser(sub: Any) -> None:
         "--truncate", type=int, default=0, help="stop after N plies and evaluate (0: to the end)"
     )
     p.add_argument("--ply", type=int, default=0, help="the bots' lookahead (0, 1, 2)")
+    add_engine_option(p)
     p.add_argument("--cubeful", action="store_true", help="the bots use the cube (default: no)")
     p.add_argument("--seed", type=dice_seed, default=0, help="seed of the dice (0)")
     p.add_argument(
@@ -126,6 +128,10 @@ def rollout_command(args: argparse.Namespace) -> int:
     from backgammon.cli.state import _dice
     from backgammon.judging.rollout import RolloutSettings, rollout  # numpy and the nets: only here
 
+    if args.engine:
+        why = "a rollout here plays our nets in lockstep, and gnubg's text mode prints no rollout"
+        plies = our_plies("rollout", args.engine, why)
+        args.ply = plies if plies is not None else args.ply
     pos, match = position_from_text(args.id)
     state = CubeState.from_match(match) if match is not None else CubeState()
     dice = None

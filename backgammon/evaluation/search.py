@@ -16,6 +16,7 @@ side on roll may double, about the doubled cube.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ from backgammon.evaluation.cube import (
     cubeful,
     dead_cube_weights,
     double_pass_value,
+    to_emg,
 )
 from backgammon.evaluation.encode import after_boards, boards_array, is_race
 from backgammon.evaluation.evaluator import Evaluator
@@ -39,6 +41,7 @@ from backgammon.evaluation.probabilities import MONEY_WEIGHTS, flip_probs
 from backgammon.evaluation.prune import PruneNet, default_pruner, pruned_plays
 
 __all__ = [
+    "MoveFilter",
     "Searcher",
     "best_in_segments",
     "cube_lives",
@@ -104,6 +107,28 @@ def roll_children(pos: Position) -> tuple[list[Position], list[tuple[int, int, i
     """:func:`roll_boards` as positions."""
     boards, segments = roll_boards(pos)
     return [Position(b) for b in boards.tolist()], segments
+
+
+@dataclass(frozen=True)
+class MoveFilter:
+    """Which plays a lookahead judges deeper, chosen by their 0-ply values as gnubg's move
+    filters choose: those within ``width`` of the best, ``most`` at most, and at least
+    ``least`` of them wherever the roll has that many plays.
+
+    >>> MoveFilter(most=8, width=0.16, least=5).pick(np.array([0.3, 0.1, 0.25, -0.5, 0.0, 0.2]))
+    [0, 2, 5, 1, 4]
+    """
+
+    most: int = 8
+    width: float = 0.16
+    least: int = 0
+
+    def pick(self, values: FloatArray) -> list[int]:
+        """The indices of the plays kept, best first (``values``: their 0-ply values)."""
+        order = [int(i) for i in np.argsort(-values, kind="stable")]
+        top = values[order[0]]
+        near = sum(1 for i in order[: self.most] if values[i] >= top - self.width)
+        return order[: max(near, min(self.least, self.most))]
 
 
 def _flip_values(values: FloatArray, money: bool) -> FloatArray:
@@ -465,7 +490,7 @@ class Searcher:
         dice: Sequence[int],
         state: CubeState | None,
         plies: int = 0,
-        keep: int | None = None,
+        keep: int | MoveFilter | None = None,
         include: Sequence[Move] = (),
     ) -> list[tuple[Move, FloatArray, float, int]]:
         """Legal plays of ``dice`` judged by cubeful value for the mover (money equity per
@@ -473,9 +498,10 @@ class Searcher:
         when ``state`` is None; best first, as ``(move, mover's probabilities, value,
         plies)``.
 
-        Beyond 0-ply the plays the filter keeps (``keep`` of them if given, all within the
-        filter width otherwise up to the filter's count) and the plays in ``include`` are
-        judged at ``plies``; the others follow at 0-ply."""
+        Beyond 0-ply the plays the filter keeps (the best ``keep`` by 0-ply value, or those a
+        :class:`MoveFilter` ``keep`` picks, or by default all within the searcher's filter
+        width up to its count) and the plays in ``include`` are judged at ``plies``; the
+        others follow at 0-ply."""
         moves = position.legal_moves(dice)
         if not moves:
             return []
@@ -490,7 +516,10 @@ class Searcher:
         order = [int(i) for i in np.argsort(-v0, kind="stable")]
         if plies <= 0 or len(moves) == 1:
             return [(moves[i], probs[i], float(v0[i]), 0) for i in order]
-        chosen = self._candidates(v0, plies) if keep is None else order[:keep]
+        if isinstance(keep, MoveFilter):  # its width in EMG, as gnubg's
+            chosen = keep.pick(v0 if state is None else to_emg(v0, state, self.met))
+        else:
+            chosen = self._candidates(v0, plies) if keep is None else order[:keep]
         chosen += [i for i, m in enumerate(moves) if m in include and i not in chosen]
         deep: list[tuple[float, int, FloatArray]] = []
         afters = [position.play(moves[i]) for i in chosen]

@@ -58,9 +58,10 @@ from backgammon.evaluation.cube import (
 )
 from backgammon.evaluation.encode import boards_array, is_race
 from backgammon.evaluation.met import MatchEquityTable
+from backgammon.evaluation.search import MoveFilter
 from backgammon.judging.evaluate import proper_action
 from backgammon.judging.results import (
-    REVIEW_CANDIDATES,
+    REVIEW_FILTER,
     THRESHOLDS,
     Analysis,
     Candidate,
@@ -133,15 +134,17 @@ def judge_play(
     state: CubeState,
     move: Move,
     plies: int,
+    keep: int | MoveFilter | None = None,
 ) -> tuple[float, RankedMove, RankedMove, list[RankedMove]] | None:
     """The error (EMG) of playing ``move``, the best play, the played one and every play
-    ranked, all judged at ``plies``; None when the roll has at most one legal play."""
+    ranked, the best, the played one and those ``keep`` picks (the searcher's filter by
+    default) judged at ``plies``; None when the roll has at most one legal play."""
     legal = pos.legal_moves(dice)
     if len(legal) <= 1:
         return None
     result = pos.play(move).board
     move = next((mv for mv in legal if pos.play(mv).board == result), move)
-    ranked = bot.ranked_moves(pos, dice, state, include=[move], plies=plies)
+    ranked = bot.ranked_moves(pos, dice, state, keep=keep, include=[move], plies=plies)
     best = ranked[0]
     mine = next(r for r in ranked if r.move == move and r.plies == best.plies)
     return max(best.equity - mine.equity, 0.0), best, mine, ranked
@@ -321,13 +324,14 @@ class _Judge:
         assert dice is not None
         state = CubeState.from_match(m)
         luck, self._luck = self._luck, None
-        judged = judge_play(self.bot, m.position, dice, state, move, self.plies)
+        judged = judge_play(self.bot, m.position, dice, state, move, self.plies, REVIEW_FILTER)
         if judged is None:
             return
         error, best, mine, ranked = judged
-        shown = [r for r in ranked if r.plies == best.plies][:REVIEW_CANDIDATES]
-        if all(r.move != mine.move for r in shown):
-            shown.append(mine)
+        shown = [r for r in ranked if r.plies == best.plies]  # the played one among them
+        if best.plies == 0:  # every play was judged at 0 ply: the filter's picks
+            shown = shown[: len(REVIEW_FILTER.pick(np.array([r.equity for r in shown])))]
+            shown += [mine] if mine not in shown else []
         candidates = [Candidate.of(r) for r in shown]
         best_move = best.move
         value = best.mwc if best.mwc is not None else best.equity
@@ -376,21 +380,21 @@ class _Judge:
         played: Move,
         shown: list[RankedMove],
     ) -> tuple[float, Move, list[Candidate]]:
-        """The error of a marked play judged again by rollouts of the best and the played
-        play, the better of them, and the candidates to show with those two from the
-        rollout, best first."""
-        result = self._rollout(m, settings, dice=dice, moves=[str(best), str(played)])
+        """The error of a marked play judged again by rollouts of every shown play (the best
+        and the played one among them), the best of them, and the candidates ranked by the
+        rollout: all valued the same way, as the review shows them."""
+        by_play = {str(r.move): r.move for r in shown}
+        by_play.setdefault(str(best), best)
+        by_play.setdefault(str(played), played)
+        result = self._rollout(m, settings, dice=dice, moves=list(by_play))
         n = result.trials
         rolled = {
             c.play: Candidate(c.play, c.equity, c.probabilities, 0, c.mwc, n)
             for c in result.candidates
         }
-        by_play = {str(best): best, str(played): played}
         top = max(rolled.values(), key=lambda c: c.equity)
         error = max(top.equity - rolled[str(played)].equity, 0.0)
-        others = [Candidate.of(r) for r in shown if str(r.move) not in rolled]
-        candidates = sorted(rolled.values(), key=lambda c: -c.equity) + others
-        return error, by_play[top.move], candidates[: max(len(shown), len(rolled))]
+        return error, by_play[top.move], sorted(rolled.values(), key=lambda c: -c.equity)
 
 
 def _other(value: float, state: CubeState) -> float:

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from backgammon.core.position import Position
-from backgammon.evaluation.cube import CubeAction, CubeDecision, CubeState, to_emg
+from backgammon.engine.base import proper_action
+from backgammon.engine.bot import bot_evaluation
+from backgammon.evaluation.cube import CubeState
 from backgammon.evaluation.probabilities import Probabilities
 from backgammon.players.base import RankedMove
 from backgammon.players.neural import NeuralPlayer
@@ -72,20 +74,6 @@ class Evaluation:
         }
 
 
-def proper_action(d: CubeDecision, cube: CubeState) -> str:
-    """The proper cube action in gnubg's words: "no double, take", "double, pass", "too good
-    to double, pass", ... ("redouble" once the side on roll owns the cube)."""
-    verb = "redouble" if cube.cube_owner == 1 else "double"
-    answer = {CubeAction.PASS: "pass", CubeAction.BEAVER: "beaver"}.get(d.response, "take")
-    if d.action is CubeAction.DOUBLE:
-        first = verb
-    elif d.no_double >= d.double_pass and d.double_take >= d.double_pass:
-        first = f"too good to {verb}"
-    else:
-        first = f"no {verb}"
-    return f"{first}, {answer}"
-
-
 def evaluate(
     position: Position,
     cube: CubeState | None = None,
@@ -100,21 +88,13 @@ def evaluate(
         raise EvaluationError("the game is over: there is nothing to judge")
     bot = player if player is not None else NeuralPlayer(plies)
     state = cube if cube is not None else CubeState()
-    probs = bot.probabilities(position, plies)
-    d = bot.cube_decision(position, state, plies)
-    values = [float(to_emg(v, state, bot.met)) for v in (d.no_double, d.double_take, d.double_pass)]
-    may = state.may_double()
+    e, d = bot_evaluation(bot, position, state, plies)
     mwc = None
     if not state.is_money:
+        may = e.double_take is not None
         mwc = (d.no_double, d.double_take if may else None, d.double_pass if may else None)
-    numbers = CubeNumbers(
-        values[0],
-        values[1] if may else None,
-        values[2] if may else None,
-        proper_action(d, state) if may else "the cube is not available: no double",
-        mwc,
-    )
-    return Evaluation(plies, probs, probs.equity(), numbers)
+    numbers = CubeNumbers(e.no_double, e.double_take, e.double_pass, e.proper, mwc)
+    return Evaluation(plies, e.probabilities, e.equity, numbers)
 
 
 def best_plays(

@@ -9,13 +9,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.core.values import Move
+from backgammon.evaluation.search import MoveFilter
 from backgammon.play.state import MatchState
 from backgammon.players.base import RankedMove
 
 __all__ = [
     "MARK_WORDS",
     "RATINGS",
-    "REVIEW_CANDIDATES",
+    "REVIEW_FILTER",
     "THRESHOLDS",
     "Analysis",
     "Candidate",
@@ -97,8 +98,10 @@ def rating(rate: float) -> str:
     return "Awful!"
 
 
-REVIEW_CANDIDATES = 5
-"""Plays kept with each checker decision for the review (the played one is added)."""
+REVIEW_FILTER = MoveFilter(most=8, width=0.16, least=5)
+"""The plays the review judges at the analysis depth with each checker decision: as gnubg's
+move filter for its 2-ply analysis, up to eight within 0.16 of the best at 0-ply, and five at
+least where the roll has as many (the played one is added)."""
 
 
 @dataclass(frozen=True)

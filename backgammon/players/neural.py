@@ -24,7 +24,7 @@ from backgammon.evaluation.evaluator import CompositeEvaluator
 from backgammon.evaluation.met import KAZAROSS_XG2, MatchEquityTable
 from backgammon.evaluation.net import DEFAULT_WEIGHTS, NetPair, default_nets
 from backgammon.evaluation.probabilities import Probabilities
-from backgammon.evaluation.search import Searcher
+from backgammon.evaluation.search import MoveFilter, Searcher
 from backgammon.evaluation.trailer import TrailerNet
 from backgammon.players.base import RankedMove
 
@@ -107,14 +107,15 @@ class NeuralPlayer:
         position: Position,
         dice: Sequence[int],
         cube: CubeState | None = None,
-        keep: int | None = None,
+        keep: int | MoveFilter | None = None,
         include: Sequence[Move] = (),
         plies: int | None = None,
     ) -> list[RankedMove]:
         """Every legal play, best first, by cubeful value at the cube and score of ``cube``
-        (cubeless money equity when None), as :meth:`choose_move` judges them.  ``keep``
-        plays (the filter's choice by default) and those in ``include`` are judged at the
-        player's depth (or ``plies``), the others follow at 0-ply."""
+        (cubeless money equity when None), as :meth:`choose_move` judges them.  The best
+        ``keep`` plays (or those a :class:`~backgammon.evaluation.search.MoveFilter` picks; the
+        filter's choice by default) and those in ``include`` are judged at the player's depth
+        (or ``plies``), the others follow at 0-ply."""
         depth = self.plies if plies is None else plies
         ranked = self.searcher.rank_cubeful(position, dice, cube, depth, keep, include)
         if cube is None:

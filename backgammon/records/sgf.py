@@ -53,6 +53,7 @@ __all__ = [
     "MAX_DEPTH",
     "MatchFileError",
     "NotTextError",
+    "game_nodes",
     "point_of_letter",
     "read",
     "read_record",
@@ -438,6 +439,14 @@ def _read_move(
     steps, notes = resolve_play(position, dice, segments, text, line, marks_hits=False)
     warnings.extend(notes)
     do(FileRoll(player, dice, steps, line=line))
+
+
+def game_nodes(text: str) -> list[list[dict[str, list[str]]]]:
+    """Each game's main line as its nodes' properties (identifier to raw values), for
+    readers of what gnubg writes beside the moves (its analysis)."""
+    text = require_text(text, "sgf.game_nodes").removeprefix("\ufeff")
+    warnings: list[str] = []
+    return [[n.props for n in _main_line(t, warnings)] for t in _Parser(text).collection()]
 
 
 def read_record(text: str) -> MatchFile:

@@ -24,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from backgammon.core.position import Position
-from backgammon.players.bearoff import MAX_ROLLS, BearoffDatabase
-from backgammon.players.trailer import TrailerNet
+from backgammon.evaluation.bearoff import MAX_ROLLS, BearoffDatabase
+from backgammon.evaluation.trailer import TrailerNet
 from backgammon.training.trailer import TrailerGames
 
 GAMES = 400
