@@ -16,7 +16,7 @@ from backgammon.engine import EngineCapabilityError, Limit, SimpleEngine, open_e
 from backgammon.records.gnubg_analysis import read_gnubg_analysis
 from backgammon.records.matchfile import MatchFileError
 
-SAMPLES = Path(__file__).parent / "data" / "samples"
+SAMPLES = Path(__file__).parent.parent / "data" / "samples"
 _TOTAL = re.compile(r"^Error total EMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)")
 _RATE = re.compile(r"^Error rate mEMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)")
 _UNFORCED = re.compile(r"^Unforced moves\s+(\d+)\s+(\d+)")
