@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from pathlib import Path
+from typing import NamedTuple
 
 import gnubg_nn
 import numpy as np
@@ -19,6 +20,7 @@ from gnubg_reference import GnubgCube, ask_gnubg_cube, played_game_cases, to_gnu
 
 from backgammon import Position
 from backgammon.cli.advice import hint_lines
+from backgammon.cli.analyse import html_report
 from backgammon.evaluation.cube import (
     CubeAction,
     CubeState,
@@ -38,7 +40,7 @@ from backgammon.judging.analysis import (
     analyse,
 )
 from backgammon.judging.evaluate import best_plays
-from backgammon.judging.results import THRESHOLDS, Judged, MarkError, review_json
+from backgammon.judging.results import THRESHOLDS, Analysis, Judged, MarkError, review_json
 from backgammon.play.match import Match
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records import mat
@@ -249,14 +251,21 @@ def _bot_match(length: int, seed: int) -> MatchFile:
     return mat.read_record(mat.write_record(from_match(m, ("Left", "Right"))))
 
 
-def test_analysis_walks_a_7_point_match_with_one_match(
-    net: NeuralPlayer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from backgammon.cli.analyse import html_report
-    from backgammon.play.match import Match
+class Seven(NamedTuple):
+    """A record, its analysis, the Matches the analysis made and those its report made."""
 
+    record: MatchFile
+    analysis: Analysis
+    walked: list[str]
+    drawn: list[str]
+    page: str
+
+
+@pytest.fixture(scope="module")
+def seven(net: NeuralPlayer) -> Seven:
+    """A 7-point match of two pubeval bots, analysed at 0-ply once for the tests below (it
+    rolls out each of their many very bad plays), with the Matches the analysis made."""
     record = _bot_match(7, seed=11)
-    assert len(record.games) > 1
     made: list[str] = []
     init, resume = Match.__init__, Match._resume.__func__  # type: ignore[attr-defined]
 
@@ -268,23 +277,32 @@ def test_analysis_walks_a_7_point_match_with_one_match(
         made.append("resumed")
         return resume(cls, *args)  # type: ignore[no-any-return]
 
-    monkeypatch.setattr(Match, "__init__", counted_init)
-    monkeypatch.setattr(Match, "_resume", classmethod(counted_resume))
-    a = analyse(record, net, plies=0)
-    assert made == ["new"]  # the record is walked once, by one Match
-    page = html_report(a, "seven")
-    assert made == ["new"] + ["resumed"] * len(a.errors("bad"))  # a board per error shown
-    assert page.count("<svg") == len(a.errors("bad")) + 1  # and the graph
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Match, "__init__", counted_init)
+        patch.setattr(Match, "_resume", classmethod(counted_resume))
+        analysis = analyse(record, net, plies=0)
+        walked = list(made)
+        page = html_report(analysis, "seven")
+    return Seven(record, analysis, walked, made[len(walked) :], page)
 
 
-def test_analysis_of_a_record_starts_at_its_first_games_score(net: NeuralPlayer) -> None:
-    record = _bot_match(7, seed=5)
-    tail = dataclasses.replace(record, games=record.games[2:])
+def test_analysis_walks_a_7_point_match_with_one_match(seven: Seven) -> None:
+    a = seven.analysis
+    assert len(seven.record.games) > 1
+    assert seven.walked == ["new"]  # the record is walked once, by one Match
+    assert seven.drawn == ["resumed"] * len(a.errors("bad"))  # a board per error shown
+    assert seven.page.count("<svg") == len(a.errors("bad")) + 1  # and the graph
+
+
+def test_analysis_of_a_record_starts_at_its_first_games_score(
+    seven: Seven, net: NeuralPlayer
+) -> None:
+    record, whole = seven.record, seven.analysis
+    tail = dataclasses.replace(record, games=record.games[1:])
     assert tail.games[0].score != (0, 0)
-    whole = analyse(record, net, plies=0)
     late = analyse(tail, net, plies=0)
     # The same decisions (gnubg IDs: positions, scores, cubes) get the same judgement.
-    assert late.decisions == [d for d in whole.decisions if d.game > 2]
+    assert late.decisions == [d for d in whole.decisions if d.game > 1]
     assert late.decisions[0].state is not None
     assert late.decisions[0].state.score == tail.games[0].score
 
