@@ -26,3 +26,18 @@ def two_sided() -> TwoSidedDatabase:
     TwoSidedDatabase.load(progress=False)
     assert cache_path().exists()
     return TwoSidedDatabase.load(cache_path(), progress=False)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that drive a real browser (the ``browser`` fixture: chromium by Playwright) are
+    marked ``browser``; those on a PostgreSQL cluster of their own (``postgres``) are
+    marked ``database`` (also a test's PostgreSQL case when a fixture's parameter picks the
+    store): ``-m "not browser and not database"`` leaves them out."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if "browser" in names:
+            item.add_marker(pytest.mark.browser)
+        callspec = getattr(item, "callspec", None)
+        on_postgres = callspec is not None and "postgresql" in callspec.params.values()
+        if "postgres" in names or on_postgres:  # a store parametrized over both databases
+            item.add_marker(pytest.mark.database)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import pytest
+
 from backgammon import Move, Position
 from backgammon.play.dice import FixedDice
 from backgammon.play.match import Match
@@ -90,3 +92,11 @@ def act(m: Match, rng: random.Random, *, resign_weight: float = 0.05) -> None:
         m.reject_resignation()
     else:
         getattr(m, a)()
+
+
+def refused(m: Match, action: object, exc: type[Exception]) -> None:
+    """``action()`` raises ``exc`` and the match is exactly as it was."""
+    before = snapshot(m)
+    with pytest.raises(exc):
+        action()  # type: ignore[operator]
+    assert snapshot(m) == before

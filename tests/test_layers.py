@@ -16,8 +16,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "backgammon"
 
 # Lowest first.  Modules at the top of the package sit with the layer named for them.
-# ``engine`` (the engines' drivers) has no folder yet; its place is kept.  The command line
-# launches every face, the web server included, so it comes last.
+# The command line launches every face, the web server included, so it comes last.
 LAYERS = (
     "core",
     "ids",

@@ -36,11 +36,11 @@ RELATIVE_UP = re.compile(r"(?<![\w.])((?:\.\./)+[\w.\-/]*)")
 
 # The test modules that read tests/data (through tests/reference.py).
 DATA_TESTS = (
-    "tests/test_board.py",
-    "tests/test_ids.py",
-    "tests/test_notation.py",
-    "tests/test_mat.py",
-    "tests/test_sgf.py",
+    "tests/core/test_board.py",
+    "tests/ids/test_ids.py",
+    "tests/core/test_notation.py",
+    "tests/records/test_mat.py",
+    "tests/records/test_sgf.py",
 )
 
 

@@ -169,7 +169,7 @@ def _generate_two_free(b: tuple[int, ...], occupied: list[int], hi: int, lo: int
 def _generate_two_off(b: tuple[int, ...], occupied: list[int], hi: int, lo: int) -> list[Move]:
     """Non-doubles with no checker on the bar when something may be borne off: the plays of
     a search over both orders of the dice (the larger first; then the smaller first for
-    new results only), in its order, without the search (tests/test_movegen_order.py).
+    new results only), in its order, without the search (tests/core/test_movegen_order.py).
 
     Every first-and-second step pair of the larger die first is a play; only one checker
     taking both dice (told by its start and the blot hit on the way) can repeat.  With the
