@@ -8,9 +8,12 @@ from __future__ import annotations
 import random
 from collections import deque
 
+import gymnasium
 import numpy as np
 import pytest
+from gymnasium.utils.env_checker import data_equivalence
 
+import backgammon.env as bgenv
 from backgammon import Position
 from backgammon.env.batch import BatchEnv
 from backgammon.env.table import N_ACTIONS, EnvOptionError, InvalidActionError, Table, play_key
@@ -213,3 +216,69 @@ def test_the_net_observation_is_the_tables() -> None:
     assert table.to_act is not None
     np.testing.assert_allclose(table.observe(table.to_act), obs[0], rtol=1e-6)
     assert obs.shape[1] == len(table.observe(0)) and env.masks.shape[1] == N_ACTIONS
+
+
+# ------------------------------------------------------------------ Gymnasium's vector env
+def _make_vec(n: int, **options: object) -> gymnasium.vector.VectorEnv:
+    return gymnasium.make_vec(
+        bgenv.ENV_ID, num_envs=n, vectorization_mode="vector_entry_point", **options
+    )
+
+
+@pytest.mark.parametrize("options", [{"opponent": "random"}, {"opponent": "pubeval", "cube": True}])
+def test_the_vector_env_keeps_gymnasiums_contract(options: dict) -> None:
+    """The spaces are the single env's batched, every observation is in them, the masked
+    actions are accepted, ended episodes restart in the same step, and wrappers run."""
+    single = gymnasium.make(bgenv.ENV_ID, **options)
+    env = gymnasium.wrappers.vector.RecordEpisodeStatistics(_make_vec(8, **options))
+    assert env.metadata["autoreset_mode"] is gymnasium.vector.AutoresetMode.SAME_STEP
+    assert env.single_observation_space == single.observation_space
+    assert env.single_action_space == single.action_space
+    obs, _info = env.reset(seed=1)
+    assert env.observation_space.contains(obs)
+    returns = []
+    for _ in range(400):
+        masks = obs["action_mask"].astype(bool)
+        actions = np.array([env.single_action_space.sample(m.astype(np.int8)) for m in masks])
+        obs, rewards, terminated, truncated, info = env.step(actions)
+        assert env.observation_space.contains(obs)
+        assert rewards.shape == terminated.shape == truncated.shape == (8,)
+        assert not truncated.any() and obs["action_mask"].any(axis=1).all()
+        if "episode" in info:
+            returns.extend(info["episode"]["r"][info["_episode"]].tolist())
+    assert len(returns) > 20 and set(returns) <= {
+        -6.0,
+        -4.0,
+        -3.0,
+        -2.0,
+        -1.0,
+        1.0,
+        2.0,
+        3.0,
+        4.0,
+        6.0,
+    }
+
+
+def test_vector_seeds_give_the_same_games_at_any_num_envs() -> None:
+    def run(n: int, seed: int) -> list[np.ndarray]:
+        env = _make_vec(n, opponent="random")
+        obs, _ = env.reset(seed=seed)
+        out = [obs["observation"][:3].copy()]
+        for _ in range(50):
+            obs, *_rest = env.step(obs["action_mask"].argmax(axis=1))
+            out.append(obs["observation"][:3].copy())
+        return out
+
+    for a, b in zip(run(3, 7), run(10, 7), strict=True):
+        assert data_equivalence(a, b)
+    assert not all(data_equivalence(a, b) for a, b in zip(run(3, 7), run(3, 8), strict=True))
+
+
+@pytest.mark.parametrize(
+    "options", [{"opponent": "self"}, {"num_envs": 0}, {"render_mode": "ansi"}]
+)
+def test_bad_vector_options_are_refused(options: dict) -> None:
+    n = options.pop("num_envs", 2)
+    with pytest.raises(EnvOptionError):
+        _make_vec(n, **options)
