@@ -108,8 +108,8 @@ def _doubles(
     n = 0
     while depth >= 0:
         s = nxt[depth]
-        while s >= 1 and not _can_step(stack[depth], s, die):
-            s -= 1
+        while s >= 1 and (stack[depth, s] <= 0 or not _can_step(stack[depth], s, die)):
+            s -= 1  # (the first test spares most calls: only points holding a checker)
         if s >= 1:
             nxt[depth] = s - 1
             moved[depth] = True
