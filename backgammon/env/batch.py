@@ -125,6 +125,10 @@ class BatchEnv:
         self._settle()
         return self.obs, self.games.rewards, self.games.dones, self.masks
 
+    def sample(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
+        """A uniformly random allowed action for every game (exploration, baselines)."""
+        return lockstep.pick(self.masks, rng.random(self.n))
+
     # ------------------------------------------------------------------ reading
     @property
     def rewards(self) -> npt.NDArray[np.float32]:
@@ -155,8 +159,8 @@ class BatchEnv:
         while g.need.any():
             capacity = int(g.need.max())
             grown = lockstep.new_games(self.n, 1 << (capacity - 1).bit_length())
-            for field, old in zip(grown._fields, g, strict=True):
-                new = getattr(grown, field)
+            for field, was in zip(grown._fields, g, strict=True):
+                old, new = np.asarray(was), getattr(grown, field)
                 if field in ("plays", "names"):
                     new[:, : old.shape[1]] = old
                 else:

@@ -28,7 +28,18 @@ from backgammon.env.table import DOUBLE, DROP, POINTS, ROLL, TAKE
 from backgammon.players.children import _KEYS, apply_step, kept_plays, scratch
 from backgammon.players.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS
 
-__all__ = ["OPPONENTS", "Games", "new_games", "resume", "row_keys", "start", "step"]
+__all__ = [
+    "OPPONENTS",
+    "Games",
+    "new_games",
+    "observe",
+    "pick",
+    "resume",
+    "row_keys",
+    "start",
+    "step",
+    "to_act",
+]
 
 OPPONENTS = {"self": 0, "random": 1, "pubeval": 2}
 """Who plays player 1: nobody (the caller acts for both), or a bot played inside a step."""
@@ -632,3 +643,27 @@ def observe(
     """Write every game's observation (the board block too when ``tesauro``; else only the
     observer's board into ``views``), its mask, and the observer (the player to act)."""
     _observe(g, obs, mask, views, seen, length, cube_on, tesauro)
+
+
+@njit(cache=True)
+def _pick(masks: Any, u: Any, out: Any) -> None:
+    for i in range(masks.shape[0]):
+        m = masks[i]
+        count = 0
+        for a in range(m.shape[0]):
+            count += m[a]
+        r = min(int(u[i] * count), count - 1)
+        for a in range(m.shape[0]):
+            if m[a]:
+                if r == 0:
+                    out[i] = a
+                    break
+                r -= 1
+
+
+def pick(masks: npt.NDArray[np.bool_], u: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+    """For each row, the allowed action at the fraction ``u`` (0-1) of its allowed ones:
+    uniformly random actions when ``u`` is uniform."""
+    out = np.zeros(len(masks), np.int64)
+    _pick(masks, u, out)
+    return out
