@@ -282,3 +282,23 @@ def test_bad_vector_options_are_refused(options: dict) -> None:
     n = options.pop("num_envs", 2)
     with pytest.raises(EnvOptionError):
         _make_vec(n, **options)
+
+
+def test_sample_draws_every_allowed_action_and_no_other() -> None:
+    env = BatchEnv()
+    _obs, masks = env.reset(6, seed=4)
+    rng = np.random.default_rng(0)
+    seen = [set() for _ in range(6)]
+    for _ in range(400):
+        for i, a in enumerate(env.sample(rng)):
+            seen[i].add(int(a))
+    assert seen == [set(np.flatnonzero(m).tolist()) for m in masks]
+
+
+def test_a_positions_plays_are_the_same_when_asked_again() -> None:
+    """The plays a position keeps for its last roll are a copy each time they are given."""
+    pos = Position.initial()
+    first = pos.legal_moves((6, 6))
+    first.clear()
+    assert pos.legal_moves((6, 6)) == Position.initial().legal_moves((6, 6)) != []
+    assert pos.legal_moves((2, 1)) == Position.initial().legal_moves((1, 2))
