@@ -6,7 +6,10 @@ every step; seeds give the same games at any batch size and row offset."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from collections import deque
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -302,3 +305,15 @@ def test_a_positions_plays_are_the_same_when_asked_again() -> None:
     first.clear()
     assert pos.legal_moves((6, 6)) == Position.initial().legal_moves((6, 6)) != []
     assert pos.legal_moves((2, 1)) == Position.initial().legal_moves((1, 2))
+
+
+def test_the_batched_example_agent_runs() -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "train_batched.py"
+    run = subprocess.run(
+        [sys.executable, str(example), "--minutes", "0.05", "--games", "16", "--eval-games", "40"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "games of self-play" in run.stdout and "of 40 games won" in run.stdout
