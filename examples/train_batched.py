@@ -4,15 +4,16 @@
     python examples/train_batched.py [--minutes 4] [--games 512] [--rate 0.003] [--seed 1]
 
 The agent is TD-Gammon's method on many games at once: a numpy network (the package's 215
-network inputs, one hidden layer, a sigmoid output) estimates the chance that the side on
-roll wins.  ``--games`` games of self-play run in lockstep in one
-:class:`~backgammon.env.batch.BatchEnv`; at every step each game's mover looks at the board
-every legal play leaves (:attr:`BatchEnv.games`, the plays and their actions), takes the one
-worst for the opponent, and the network moves the estimate of the board it left last time
-towards one minus that of the board it leaves now (TD(0)), a won game's last board towards
-0, all games' errors in one gradient step.  After ``--minutes`` of CPU time it plays
-``--eval-games`` games against pubeval (``BatchEnv(opponent="pubeval")``, seeded dice not
-used in training) and prints its points a game with their standard error.
+network inputs, one hidden layer, a sigmoid output) estimates the side on roll's points,
+scaled from -3..3 to 0..1 (so gammons count).  ``--games`` games of self-play run in
+lockstep in one :class:`~backgammon.env.batch.BatchEnv`; at every step each game's mover
+looks at the board every legal play leaves (``BatchEnv.games``: the plays and their
+actions), takes the one worst for the opponent, and the network moves the estimate of the
+board it left last time towards one minus that of the board it leaves now (TD(0)), a won
+game's last board towards what its loser lost, all games' errors in one gradient step.
+After ``--minutes`` of CPU time it plays ``--eval-games`` games against pubeval
+(``BatchEnv(opponent="pubeval")``, on dice not used in training) and prints its points a
+game with their standard error.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ Array = npt.NDArray[np.float64]
 
 
 class ValueNet:
-    """P(the side on roll wins) from the network inputs of the board seen from that side,
-    trained with Adam on squared errors."""
+    """The side on roll's points (scaled to 0-1) from the network inputs of the board seen
+    from that side, trained with Adam on squared errors."""
 
     def __init__(self, hidden: int, rng: np.random.Generator, rate: float = 3e-3) -> None:
         self.params = [
@@ -68,9 +69,10 @@ class ValueNet:
             p -= self.rate * (m / (1 - 0.9**self.t)) / (np.sqrt(s / (1 - 0.999**self.t)) + 1e-8)
 
 
-def afterstates(env: BatchEnv) -> tuple[Array, Array, npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+def afterstates(env: BatchEnv) -> tuple[Array, Array, npt.NDArray[np.int64], Array]:
     """Every legal play of every game to play now: its board seen by the opponent (on roll
-    there) as network inputs, its actions, the game of each row, and whether it wins."""
+    there) as network inputs, its actions, the game of each row, and the points it wins
+    (0 unless it bears off the last checker: 1, 2 a gammon, 3 a backgammon)."""
     g = env.games
     moving = g.phase == lockstep.MOVING
     n = np.where(moving, g.n_plays, 0)
@@ -79,17 +81,21 @@ def afterstates(env: BatchEnv) -> tuple[Array, Array, npt.NDArray[np.int64], npt
     after = g.plays[rows, slot].astype(np.int64)  # the mover's view
     turned = -after[:, ::-1]  # the opponent's view, who is on roll there
     won = ~(after > 0).any(axis=1)
-    return encode(turned), g.names[rows, slot].astype(np.int64), rows, won
+    gammon = np.minimum(after, 0).sum(axis=1) == -15
+    back = (after[:, :7] < 0).any(axis=1)
+    points = np.where(won, np.where(gammon, np.where(back, 3.0, 2.0), 1.0), 0.0)
+    return encode(turned), g.names[rows, slot].astype(np.int64), rows, points
 
 
 def choose(
     net: ValueNet, env: BatchEnv, pending: npt.NDArray[np.int64]
-) -> tuple[npt.NDArray[np.int64], Array, Array, npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+) -> tuple[npt.NDArray[np.int64], Array, Array, npt.NDArray[np.bool_], Array]:
     """Each game's action (the second of a double already chosen, when one is pending),
     and for the games that chose a play: its inputs, its value for the mover, which games
-    chose, and which of them won by it."""
-    x, names, rows, won = afterstates(env)
-    worth = np.where(won, 1.0, 1.0 - net.values(x))  # for the mover
+    chose, and the points those that won by it won."""
+    x, names, rows, points = afterstates(env)
+    won = points > 0
+    worth = np.where(won, (3 + points) / 6, 1.0 - net.values(x))  # for the mover
     order = np.lexsort((-worth, rows))  # by game, best first
     first = np.ones(len(order), np.bool_)
     first[1:] = rows[order][1:] != rows[order][:-1]
@@ -105,8 +111,8 @@ def choose(
     inputs[games] = x[best]
     value = np.zeros(env.n)
     value[games] = worth[best]
-    ended = np.zeros(env.n, np.bool_)
-    ended[games] = won[best]
+    ended = np.zeros(env.n)
+    ended[games] = points[best]
     return actions, inputs, value, chose, ended
 
 
@@ -126,8 +132,9 @@ def train(net: ValueNet, games: int, seconds: float, seed: int) -> int:
         # (this mover), what this mover's choice is worth to it.
         learn = chose & has_last
         xs, targets = [last_x[learn]], [value[learn]]
-        xs.append(x[ended])
-        targets.append(np.zeros(int(ended.sum())))
+        over = ended > 0
+        xs.append(x[over])
+        targets.append((3 - ended[over]) / 6)
         net.fit(np.concatenate(xs), np.concatenate(targets))
         last_x[chose] = x[chose]
         has_last[chose] = True
