@@ -1,7 +1,7 @@
 """Train an agent on the batched environment in a few minutes, then measure it against pubeval.
 
     pip install 'backgammon[rl]'
-    python examples/train_batched.py [--minutes 4] [--games 512] [--rate 0.003] [--seed 1]
+    python examples/train_batched.py [--minutes 4] [--games 256] [--rate 0.003] [--seed 1]
 
 The agent is TD-Gammon's method on many games at once: a numpy network (the package's 215
 network inputs, one hidden layer, a sigmoid output) estimates the side on roll's points,
@@ -161,7 +161,7 @@ def evaluate(net: ValueNet, games: int, seed: int) -> tuple[float, float, float]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--minutes", type=float, default=4.0)
-    parser.add_argument("--games", type=int, default=512)
+    parser.add_argument("--games", type=int, default=256)
     parser.add_argument("--hidden", type=int, default=48)
     parser.add_argument("--eval-games", type=int, default=10_000)
     parser.add_argument("--rate", type=float, default=3e-3)
