@@ -38,6 +38,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if "browser" in names:
             item.add_marker(pytest.mark.browser)
         callspec = getattr(item, "callspec", None)
-        on_postgres = callspec is not None and "postgresql" in callspec.params.values()
+        params = callspec.params.values() if callspec is not None else ()
+        # (compared one by one: a parameter may be an array, which `in` cannot compare)
+        on_postgres = any(isinstance(v, str) and v == "postgresql" for v in params)
         if "postgres" in names or on_postgres:  # a store parametrized over both databases
             item.add_marker(pytest.mark.database)

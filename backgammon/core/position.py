@@ -62,10 +62,13 @@ class Position:
     True
     """
 
-    __slots__ = ("_board", "_hash")
+    __slots__ = ("_board", "_hash", "_plays")
 
     _board: tuple[int, ...]
     _hash: int
+    _plays: tuple[int, int, tuple[Move, ...]] | None
+    """The last roll asked of :meth:`legal_moves` and its plays: a match asks a turn's
+    plays several times (to roll, to list, to play), and a position never changes."""
 
     def __init__(self, board: Sequence[int]) -> None:
         """Make a position from the 26-number board (see the module docstring); checked."""
@@ -73,12 +76,14 @@ class Position:
         _check_board(b)
         self._board = b
         self._hash = hash(b)
+        self._plays = None
 
     @classmethod
     def _trusted(cls, board: tuple[int, ...]) -> Position:
         pos = object.__new__(cls)
         pos._board = board
         pos._hash = hash(board)
+        pos._plays = None
         return pos
 
     # ----------------------------------------------------------------- construction
@@ -256,7 +261,13 @@ class Position:
                 d1, d2 = check_dice(dice)
         else:
             d1, d2 = check_dice(dice)
-        return generate(self._board, d1, d2) if d1 >= d2 else generate(self._board, d2, d1)
+        hi, lo = (d1, d2) if d1 >= d2 else (d2, d1)
+        memo = self._plays
+        if memo is not None and memo[0] == hi and memo[1] == lo:
+            return list(memo[2])
+        moves = generate(self._board, hi, lo)
+        self._plays = (hi, lo, tuple(moves))
+        return moves
 
     def play(self, move: Iterable[Step]) -> Position:
         """The position after a play, seen from the opponent (who moves next).

@@ -1,4 +1,5 @@
-"""Environments for learning agents: PettingZoo for two agents, Gymnasium against a bot.
+"""Environments for learning agents: PettingZoo for two agents, Gymnasium against a bot,
+and many games stepped together as arrays (:mod:`backgammon.env.batch`).
 
 Install with ``pip install 'backgammon[rl]'`` (PettingZoo and Gymnasium).  Then::
 
@@ -12,10 +13,17 @@ Install with ``pip install 'backgammon[rl]'`` (PettingZoo and Gymnasium).  Then:
 
     import gymnasium, backgammon.env
     g = gymnasium.make("backgammon/Backgammon-v0", opponent="neural")
+    v = gymnasium.make_vec("backgammon/Backgammon-v0", num_envs=1024,
+                           vectorization_mode="vector_entry_point", opponent="random")
 
-Both drive a :class:`~backgammon.play.match.Match`: every rule is the package's own (the
-legal plays from :meth:`~backgammon.core.position.Position.legal_moves`, the cube and scores
-from :mod:`backgammon.play`).  Rolls, a roll with no legal play, and the roll when no double
+    from backgammon.env.batch import BatchEnv   # the arrays, self-play or against a bot
+    obs, masks = BatchEnv().reset(1024, seed=1)
+
+The single-game environments drive a :class:`~backgammon.play.match.Match`: every rule is
+the package's own (the legal plays from
+:meth:`~backgammon.core.position.Position.legal_moves`, the cube and scores from
+:mod:`backgammon.play`); the batched one is compiled and held to them game by game by its
+tests.  Rolls, a roll with no legal play, and the roll when no double
 is possible happen by themselves; an agent acts only when it has a choice.
 
 **Actions** (:data:`~backgammon.env.table.N_ACTIONS` = 680).  A checker action is
@@ -106,4 +114,8 @@ ENV_ID = "backgammon/Backgammon-v0"
 """The Gymnasium id of :class:`BackgammonEnv`."""
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="backgammon.env.single:BackgammonEnv")
+    gymnasium.register(
+        id=ENV_ID,
+        entry_point="backgammon.env.single:BackgammonEnv",
+        vector_entry_point="backgammon.env.vector:BackgammonVectorEnv",
+    )

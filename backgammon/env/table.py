@@ -21,7 +21,7 @@ import numpy.typing as npt
 from backgammon.core.position import Position
 from backgammon.core.values import Move
 from backgammon.env.observation import EXTRAS, OBSERVATIONS, board_block, board_size
-from backgammon.play.dice import SeededDice
+from backgammon.play.dice import DiceSource, SeededDice
 from backgammon.play.match import ActionKind, GameEnd, Match, MatchError, Phase
 from backgammon.play.rules import Rules
 from backgammon.players.base import Player
@@ -197,10 +197,14 @@ class Table:
         self._board_size = board_size(observation)
 
     # ------------------------------------------------------------------ starting
-    def reset(self, seed: int, gnubg_id: str | None = None) -> None:
-        """A new game (money) or match with dice from ``seed``; from gnubg's
-        ``PositionID:MatchID`` when given (its match length must agree with the options)."""
-        dice = SeededDice(seed)
+    def reset(
+        self, seed: int, gnubg_id: str | None = None, *, dice: DiceSource | None = None
+    ) -> None:
+        """A new game (money) or match with dice from ``seed`` (or the throws of ``dice``,
+        to replay given games); from gnubg's ``PositionID:MatchID`` when given (its match
+        length must agree with the options)."""
+        if dice is None:
+            dice = SeededDice(seed)
         if gnubg_id is None:
             self.match = Match(rules=self.rules, dice=dice)
         else:
