@@ -1,4 +1,4 @@
-"""Many games stepped together as arrays: the environment for training at speed.
+"""Many games stepped together as arrays: the environment for training at speed::
 
     from backgammon.env.batch import BatchEnv
     env = BatchEnv()                                  # self-play, money, no cube
