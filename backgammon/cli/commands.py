@@ -130,23 +130,28 @@ def show_command(args: argparse.Namespace) -> int:
     """``backgammon show ID``: draw a position."""
     console, unicode = make_console(args.ascii)
     pos, match = position_from_text(args.id)
-    if match is None:
-        view = BoardView(
-            pos, bottom_name="on roll", top_name="opponent", gnubg_id=pos.position_id()
-        )
-    else:
-        me = _on_roll(match)
-        me = _actor(match) if me is None else me
-        session = Session(
-            match,
-            {},
-            console,
-            Reader(console),
-            PlayOptions(names=("Player 0", "Player 1"), humans=frozenset({me})),
-        )
-        view = session.view()
+    view = _position_view(console, pos, match)
     console.print(render_board(view, unicode=unicode, width=console.width))
     return 0
+
+
+def _position_view(console: Console, pos: Position, match: Match | None) -> BoardView:
+    """How ``show`` draws a position read from an ID: a bare one from the side on roll, one
+    with a match from the side that acts, with the match's score, cube and dice."""
+    if match is None:
+        return BoardView(
+            pos, bottom_name="on roll", top_name="opponent", gnubg_id=pos.position_id()
+        )
+    me = _on_roll(match)
+    me = _actor(match) if me is None else me
+    session = Session(
+        match,
+        {},
+        console,
+        Reader(console),
+        PlayOptions(names=("Player 0", "Player 1"), humans=frozenset({me})),
+    )
+    return session.view()
 
 
 def hint_command(args: argparse.Namespace) -> int:
@@ -295,14 +300,17 @@ def train_command(args: argparse.Namespace, rest: Sequence[str]) -> int:
 
 
 def moves_command(args: argparse.Namespace) -> int:
-    """``backgammon moves ID --dice 31``: every legal play of a roll, numbered."""
-    pos = position_from_text(args.id)[0] if args.id else Position.initial()
+    """``backgammon moves ID --dice 31``: every legal play of a roll, numbered, under the
+    board drawn as ``show`` draws it."""
+    console, unicode = make_console(args.ascii)
+    pos, match = position_from_text(args.id) if args.id else (Position.initial(), None)
     dice = parse_dice(args.dice)
-    print(pos)
+    view = dataclasses.replace(_position_view(console, pos, match), dice=dice)
+    console.print(render_board(view, unicode=unicode, width=console.width))
     plays = pos.legal_moves(dice)
-    print(f"\n{len(plays)} legal plays of {dice[0]}{dice[1]}:")
+    console.print(f"\n{len(plays)} legal plays of {dice[0]}{dice[1]}:", markup=False)
     for i, play in enumerate(plays, 1):
-        print(f"{i:3d}. {play}")
+        console.print(f"{i:3d}. {play}", markup=False, soft_wrap=True)
     return 0
 
 
@@ -459,6 +467,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="a Position ID, gnubg ID or XGID (default: the starting position)",
     )
     moves.add_argument("--dice", default="31", help="the roll, e.g. 31 (31)")
+    moves.add_argument(
+        "--ascii", action="store_true", help="draw the board in plain ASCII (X and O)"
+    )
 
     convert = sub.add_parser("convert", help="convert a match file: A.mat B.sgf (or back)")
     convert.add_argument("source", help="the match file to read (.mat or .sgf)")
