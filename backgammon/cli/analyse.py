@@ -190,7 +190,7 @@ def review_lines(a: Analysis) -> list[str]:
         lines.append("")
         if d.kind == "checker" and d.dice is not None:
             luck = f", luck {signed(d.luck)}" if d.luck is not None else ""
-            lines.append(f"{d.move:>3}. {who} {d.dice[0]}{d.dice[1]}: {d.played}  [{error}{luck}]")
+            lines.append(f"{d.move:>3}. {who} {_dice(d.dice)}: {d.played}  [{error}{luck}]")
             best = d.candidates[0].equity if d.candidates else 0.0
             for i, c in enumerate(d.candidates, 1):
                 played = "*" if c.move == d.played else " "
@@ -249,9 +249,14 @@ def print_tables(console: Console, a: Analysis) -> None:
         console.print(Text(line), soft_wrap=True)
 
 
+def _dice(dice: tuple[int, int]) -> str:
+    """Dice as gnubg and our .mat files write them: the larger first (an opening 2-6: 62)."""
+    return f"{max(dice)}{min(dice)}"
+
+
 def _rolled(d: Judged) -> str:
-    """The dice of a checker play as gnubg writes them (high first), or the cube."""
-    return f"rolled {max(d.dice)}{min(d.dice)}" if d.dice else "at the cube"
+    """The dice of a checker play as the .mat writes them, or the cube."""
+    return f"rolled {_dice(d.dice)}" if d.dice else "at the cube"
 
 
 def error_lines(a: Analysis, errors: Sequence[Judged]) -> list[str]:
