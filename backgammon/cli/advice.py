@@ -23,7 +23,9 @@ __all__ = [
     "Bot",
     "cube_hint",
     "hint_lines",
+    "hint_plays",
     "load_bot",
+    "ranked_json",
     "ranked_lines",
     "tutor_warning",
 ]
@@ -76,12 +78,36 @@ def hint_lines(
     if not isinstance(bot, MoveRanker):
         move = bot.choose_move(position, dice, cube) or legal[0]
         return [f" The bot would play {move} (this bot gives no equities)."]
+    return ranked_lines(hint_plays(bot, position, dice, limit, cube))
+
+
+def hint_plays(
+    bot: MoveRanker, position: Position, dice: tuple[int, int], limit: int, cube: CubeState | None
+) -> list[RankedMove]:
+    """The ``limit`` best plays of ``dice`` that ``hint`` lists, all at one depth ([] when
+    none is legal)."""
     if isinstance(bot, NeuralPlayer):
-        ranked = best_plays(bot, position, dice, cube, limit)
-    else:
-        ranked = bot.ranked_moves(position, dice, cube)
-        ranked = [r for r in ranked if r.plies == ranked[0].plies][:limit]
-    return ranked_lines(ranked)
+        return best_plays(bot, position, dice, cube, limit)
+    ranked = bot.ranked_moves(position, dice, cube)
+    return [r for r in ranked if r.plies == ranked[0].plies][:limit] if ranked else []
+
+
+def ranked_json(ranked: list[RankedMove]) -> list[dict[str, Any]]:
+    """Ranked plays for programs, best first, as ``eval --json`` writes numbers: each
+    play's depth, the mover's five probabilities as fractions after it, its EMG, in a
+    match its MWC."""
+    out = []
+    for r in ranked:
+        play: dict[str, Any] = {
+            "move": str(r.move),
+            "ply": r.plies,
+            "probabilities": [float(x) for x in r.probabilities.array()],
+            "equity": float(r.equity),
+        }
+        if r.mwc is not None:
+            play["mwc"] = float(r.mwc)
+        out.append(play)
+    return out
 
 
 def ranked_lines(ranked: list[RankedMove]) -> list[str]:

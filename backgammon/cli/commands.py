@@ -13,17 +13,26 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from rich.console import Console
 from rich.text import Text
 
 from backgammon.cli import analyse, audit, evaluate
 from backgammon.cli import rollout as rollout_cli
-from backgammon.cli.advice import PRUNE_HELP, Bot, cube_hint, hint_lines, load_bot, ranked_lines
+from backgammon.cli.advice import (
+    PRUNE_HELP,
+    Bot,
+    cube_hint,
+    hint_lines,
+    hint_plays,
+    load_bot,
+    ranked_json,
+    ranked_lines,
+)
 from backgammon.cli.engines import add_engine_option, as_evaluation, limit_of, top_candidates
 from backgammon.cli.errors import UsageError, bound, dice_seed, output_path, positive
-from backgammon.cli.evaluate import evaluation_lines
+from backgammon.cli.evaluate import evaluation_lines, write_json
 from backgammon.cli.positions import parse_dice, position_from_text
 from backgammon.cli.protocols import add_protocol_commands, external_command, ubgi_command
 from backgammon.cli.reader import Reader
@@ -35,10 +44,12 @@ from backgammon.core.position import Position
 from backgammon.core.values import clip
 from backgammon.engine import EngineError, SimpleEngine, open_engine
 from backgammon.ids.gnubg import MatchIdFields, encode_match_id
+from backgammon.judging.evaluate import evaluate as evaluate_position
 from backgammon.play.dice import AuditableDice, DiceSource, SeededDice
-from backgammon.play.match import Match
+from backgammon.play.match import Match, Phase
 from backgammon.play.rules import Rules
-from backgammon.players import CubeState
+from backgammon.players import CubeState, MoveRanker
+from backgammon.players.neural import NeuralPlayer
 from backgammon.records import matchfile
 
 __all__ = ["main"]
@@ -182,16 +193,26 @@ def hint_command(args: argparse.Namespace) -> int:
         view = BoardView(
             pos, bottom_name="on roll", top_name="opponent", dice=dice, gnubg_id=pos.position_id()
         )
-    console.print(render_board(view, unicode=unicode, width=console.width))
     cube = CubeState.from_match(match) if match is not None else CubeState()
+    data: dict[str, Any] | None = None
     if args.engine:
         with open_engine(args.engine) as engine:
-            lines = _engine_hint(engine, pos, dice, cube, args.count, args.ply)
+            lines, data = _engine_hint(engine, pos, dice, cube, args.count, args.ply)
     elif dice is None:
         assert match is not None
         lines = [cube_hint(bot, match)]
+        if args.json:
+            data = _cube_json(bot, match, pos, cube)
+    elif isinstance(bot, MoveRanker):
+        ranked = hint_plays(bot, pos, dice, args.count, cube)
+        lines, data = ranked_lines(ranked), {"dice": list(dice), "plays": ranked_json(ranked)}
+    elif args.json:
+        raise UsageError(f"the bot {args.bot!r} gives no equities to write as JSON")
     else:
         lines = hint_lines(bot, pos, dice, limit=args.count, cube=cube)
+    if args.json and data is not None and write_json(args.json, data):
+        return 0
+    console.print(render_board(view, unicode=unicode, width=console.width))
     if dice is not None:
         console.print(f"Best plays of {dice[0]}{dice[1]}:")
     for line in lines:
@@ -206,12 +227,24 @@ def _engine_hint(
     cube: CubeState,
     count: int,
     ply: int | None,
-) -> list[str]:
-    """Another engine's advice: its ranked plays of ``dice``, or its cube evaluation."""
+) -> tuple[list[str], dict[str, Any]]:
+    """Another engine's advice, in lines and as JSON: its ranked plays of ``dice``, or its
+    cube evaluation."""
     if dice is None:
-        e = engine.evaluate(pos, cube, limit_of(ply))
-        return evaluation_lines(as_evaluation(e, ply or 0), cube)
-    return ranked_lines(top_candidates(engine, pos, dice, cube, count, ply))
+        e = as_evaluation(engine.evaluate(pos, cube, limit_of(ply)), ply or 0)
+        return evaluation_lines(e, cube), e.to_json()
+    ranked = top_candidates(engine, pos, dice, cube, count, ply)
+    return ranked_lines(ranked), {"dice": list(dice), "plays": ranked_json(ranked)}
+
+
+def _cube_json(bot: Bot, match: Match, pos: Position, cube: CubeState) -> dict[str, Any]:
+    """The bot's cube decision as ``eval --json`` writes it (a double pending: the
+    doubler's, as gnubg's eval judges it)."""
+    if match.phase not in (Phase.ROLL, Phase.DOUBLED):
+        raise UsageError("no cube decision is pending in this ID: nothing to write as JSON")
+    if not isinstance(bot, NeuralPlayer):
+        raise UsageError("only the neural bot's cube decision can be written as JSON")
+    return evaluate_position(pos, cube, bot.plies, bot).to_json()
 
 
 def convert_command(args: argparse.Namespace) -> int:
@@ -455,6 +488,13 @@ def build_parser() -> argparse.ArgumentParser:
     hint.add_argument("--count", type=int, default=5, help="how many plays to list (5)")
     add_engine_option(hint)
     hint.add_argument("--prune", type=int, default=None, help=PRUNE_HELP)
+    hint.add_argument(
+        "--json",
+        type=output_path,
+        default=None,
+        metavar="OUT",
+        help="write the ranked plays (or the cube decision) as eval does to OUT (- for stdout)",
+    )
     hint.add_argument(
         "--ascii", action="store_true", help="draw the board in plain ASCII (X and O)"
     )

@@ -20,7 +20,7 @@ from backgammon.evaluation.cube import CubeState
 from backgammon.judging.evaluate import Evaluation, evaluate
 from backgammon.play.match import Phase
 
-__all__ = ["add_parser", "eval_command", "evaluation_lines"]
+__all__ = ["add_parser", "eval_command", "evaluation_lines", "write_json"]
 
 
 def add_parser(sub: Any) -> None:
@@ -85,11 +85,18 @@ def eval_command(args: argparse.Namespace) -> int:
             e = as_evaluation(engine.evaluate(pos, cube, limit_of(args.ply)), args.ply or 0)
     else:
         e = evaluate(pos, cube, args.ply or 0)
-    if args.json:
-        text = json.dumps(e.to_json(), indent=2) + "\n"
-        if args.json == "-":
-            sys.stdout.write(text)
-            return 0
-        Path(args.json).write_text(text, encoding="utf-8")
+    if args.json and write_json(args.json, e.to_json()):
+        return 0
     print("\n".join(evaluation_lines(e, cube)))
     return 0
+
+
+def write_json(out: str, data: Any) -> bool:
+    """Write ``data`` as indented JSON to the file ``out``, or to standard output for "-"
+    (then True: nothing else is printed, so the output stays JSON)."""
+    text = json.dumps(data, indent=2) + "\n"
+    if out == "-":
+        sys.stdout.write(text)
+        return True
+    Path(out).write_text(text, encoding="utf-8")
+    return False

@@ -3,10 +3,14 @@ the dice as the .mat writes them, a loaded match with its names and opening roll
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 from pathlib import Path
 
 from clihelp import _data_home, run_cli  # noqa: F401 (an autouse fixture)
+
+from backgammon.ids.gnubg import MatchIdFields, encode_match_id
 
 GNUBG_ID = "4HPwATDgc/ABMA:cInpAAAAAAAE"  # gnubg: a 7-point match, 32 rolled
 
@@ -38,3 +42,28 @@ def test_the_text_review_writes_the_dice_as_the_mat_does(tmp_path: Path) -> None
     review = (tmp_path / "r.txt").read_text()
     assert re.search(r"^ +1\. Bob 62: 24/18 13/11 ", review, re.M), review
     assert re.search(r"^ +2\. Ann 31: 8/5 6/5 ", review, re.M), review
+
+
+def test_hint_writes_its_plays_and_cube_decision_as_json() -> None:
+    """``hint --json -``: the ranked plays with the mover's probabilities and EMG, the same
+    numbers the text prints; with no dice the cube decision exactly as ``eval --json``."""
+    r = run_cli("hint", GNUBG_ID, "--dice", "31", "--ply", "0", "--count", "3", "--json", "-")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)  # nothing but the JSON on standard output
+    plays = data["plays"]
+    assert data["dice"] == [3, 1] and len(plays) == 3
+    assert plays[0]["move"] == "8/5 6/5" and all(p["ply"] == 0 for p in plays)
+    assert [p["equity"] for p in plays] == sorted((p["equity"] for p in plays), reverse=True)
+    assert all(len(p["probabilities"]) == 5 and 0 < p["mwc"] < 1 for p in plays)
+    text = run_cli("hint", GNUBG_ID, "--dice", "31", "--ply", "0", "--count", "3")
+    assert f"8/5 6/5                0-ply EMG {plays[0]['equity']:+.3f}" in text.stdout
+    match = MatchIdFields(match_length=7, score=(2, 4), cube_value=2, cube_owner=0)
+    pending = dataclasses.replace(match, doubled=True, turn=1)
+    for position in (
+        "4HPwATDgc/ABMA",
+        *(f"4HPwATDgc/ABMA:{encode_match_id(m)}" for m in (match, pending)),
+    ):
+        hinted = run_cli("hint", position, "--ply", "0", "--json", "-")
+        judged = run_cli("eval", position, "--ply", "0", "--json", "-")
+        assert hinted.returncode == 0, hinted.stderr
+        assert json.loads(hinted.stdout) == json.loads(judged.stdout)
