@@ -602,7 +602,7 @@ def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 
                 offered = None
             elif isinstance(a, bm.GameEnd):
                 end = FileGameEnd(a.winner, a.points, a.reason is bm.EndReason.RESIGNED)
-        if rolled is not None and out:  # an unfinished game stopped after a roll
+        if rolled is not None:  # an unfinished game stopped after a roll, the opening's too
             out.append(FileRoll(rolled[0], rolled[1], (), played=False))
         if not out and end is None:
             continue  # a game not yet begun

@@ -67,3 +67,26 @@ def test_hint_writes_its_plays_and_cube_decision_as_json() -> None:
         judged = run_cli("eval", position, "--ply", "0", "--json", "-")
         assert hinted.returncode == 0, hinted.stderr
         assert json.loads(hinted.stdout) == json.loads(judged.stdout)
+
+
+def test_a_match_quit_at_the_opening_roll_goes_on_with_its_names_and_roll(
+    tmp_path: Path,
+) -> None:
+    """Quitting before the first play used to save no names and no roll: the loaded match
+    had "Player 0"/"Player 1" and threw the opening again (a way to a better opening)."""
+    first = run_cli(
+        "play", "--seed", "1", "--name", "Ann", "--bot", "random", "--out", "f.mat",
+        stdin="quit\n", cwd=tmp_path,
+    )  # fmt: skip
+    assert first.returncode == 0, first.stderr
+    opening = re.search(
+        r"Opening roll: Ann (\d), random (\d): (\w+) to play (\d\d)\.", first.stdout
+    )
+    assert opening, first.stdout
+    saved = (tmp_path / "f.mat").read_text()
+    assert "Ann : 0" in saved and "random : 0" in saved, saved
+    assert f"1) {opening[4]}: " in saved or f"{opening[4]}: \n" in saved, saved
+    again = run_cli("play", "--load", "f.mat", stdin="quit\n", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "Player 0" not in again.stdout and "Opening roll" not in again.stdout
+    assert f"{opening[3]}: your play ({opening[4]}) >" in again.stdout, again.stdout
