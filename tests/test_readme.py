@@ -72,3 +72,30 @@ def test_every_install_command_in_the_docs_installs_the_checkout() -> None:
             for extra in re.findall(r"[a-z]+", target):
                 assert extra in extras, f"{page.name}: no extra {extra!r} in pyproject.toml"
     assert ".[rl]" in found and ".[cluster]" in found
+
+
+def test_the_label_counts_in_labels_readme_are_the_files() -> None:
+    """labels/README.md's table of rolled-out positions counts the files as they are."""
+    import re
+
+    import numpy as np
+
+    labels = Path(__file__).parent.parent / "labels"
+    table = (labels / "README.md").read_text("utf-8")
+    rows = re.findall(
+        r"^\| (\*\*)?([\w-]+ ?\w*)(\*\*)? \| (\*\*)?([\d,]+)(\*\*)? \| (\*\*)?([\d,]+)", table, re.M
+    )
+    counted = {
+        name: (int(files.replace(",", "")), int(n.replace(",", "")))
+        for _, name, _, _, files, _, _, n in rows
+    }
+    assert "broad" in counted and len(counted) >= 9
+    total_files = total = 0
+    for name, (files, n) in counted.items():
+        if name == "rolled out":
+            continue
+        paths = sorted((labels / name).glob("*.npz"))
+        sizes = [len(np.load(f)["boards"]) for f in paths]
+        assert (len(paths), sum(sizes)) == (files, n), name
+        total_files, total = total_files + files, total + n
+    assert counted["rolled out"] == (total_files, total)

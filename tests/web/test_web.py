@@ -374,9 +374,12 @@ def test_a_bot_whose_turn_it_was_plays_on_after_a_restart(db: str) -> None:
     store.append("resume", 0, 0, stored)
     store.close()
     with TestClient(create_app(db)) as c:
-        for _ in range(100):  # the bot plays on in the background after start-up
+        # The bot plays on in the background after start-up; its worker (at a lower
+        # priority) may take a while to start on a busy machine, so wait up to a minute.
+        deadline = time.monotonic() + 60
+        while True:
             s = c.get("/api/matches/resume").json()
-            if s["seq"] == 2:
+            if s["seq"] == 2 or time.monotonic() > deadline:
                 break
             time.sleep(0.05)
     assert s["seq"] == 2 and s["turn"] == 0

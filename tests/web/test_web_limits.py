@@ -373,7 +373,7 @@ def test_chat_lines_said_at_once_on_postgresql_are_all_kept(pg: str) -> None:
 
 # ------------------------------------------------------------------ uploads
 
-SAMPLE = Path(__file__).parent / "data" / "samples" / "gnubg107_5pt_match.mat"
+SAMPLE = Path(__file__).parents[1] / "data" / "samples" / "gnubg107_5pt_match.mat"
 
 
 def test_uploads_are_bounded_and_queued_one_at_a_time_per_client(db: str) -> None:
