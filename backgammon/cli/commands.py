@@ -36,17 +36,22 @@ def _handler(command: str) -> Callable[[argparse.Namespace], int]:
         from backgammon.cli import protocols
 
         return protocols.external_command if command == "external" else protocols.ubgi_command
+    if command in ("moves", "convert", "verify"):
+        from backgammon.cli import plain
+
+        return {
+            "moves": plain.moves_command,
+            "convert": plain.convert_command,
+            "verify": plain.verify_command,
+        }[command]
     from backgammon.cli import handlers
 
     return {
         "play": handlers.play_command,
         "show": handlers.show_command,
         "hint": handlers.hint_command,
-        "moves": handlers.moves_command,
-        "convert": handlers.convert_command,
         "selfplay": handlers.selfplay_command,
         "serve": handlers.serve_command,
-        "verify": handlers.verify_command,
     }[command]
 
 

@@ -1,6 +1,6 @@
-"""The ``backgammon`` subcommands that have no module of their own: play, show, hint, moves,
-convert, selfplay, train, distill, verify and serve (:mod:`backgammon.cli.commands` imports
-this module only once one of them is chosen)."""
+"""The ``backgammon`` subcommands that play or serve: play, show, hint, selfplay, train,
+distill and serve (:mod:`backgammon.cli.commands` imports this module only once one of them
+is chosen; those that need no bot are in :mod:`backgammon.cli.plain`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import argparse
 import dataclasses
 import io
 import random
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
@@ -16,10 +15,9 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
-from backgammon.cli import audit
 from backgammon.cli.advice import Bot, cube_hint, hint_lines, load_bot, ranked_lines
 from backgammon.cli.engines import as_evaluation, limit_of, top_candidates
-from backgammon.cli.errors import UsageError, output_path
+from backgammon.cli.errors import UsageError
 from backgammon.cli.evaluate import evaluation_lines
 from backgammon.cli.parser import DEFAULT_LENGTH
 from backgammon.cli.positions import parse_dice, position_from_text
@@ -36,19 +34,15 @@ from backgammon.play.dice import AuditableDice, DiceSource, SeededDice
 from backgammon.play.match import Match
 from backgammon.play.rules import Rules
 from backgammon.players import CubeState
-from backgammon.records import matchfile
 
 __all__ = [
-    "convert_command",
     "hint_command",
-    "moves_command",
     "play_bots",
     "play_command",
     "selfplay_command",
     "serve_command",
     "show_command",
     "train_command",
-    "verify_command",
 ]
 
 
@@ -213,30 +207,6 @@ def _engine_hint(
     return ranked_lines(top_candidates(engine, pos, dice, cube, count, ply))
 
 
-def convert_command(args: argparse.Namespace) -> int:
-    """``backgammon convert A.mat B.sgf``: between match file formats (either way)."""
-    from backgammon.records.convert import convert, format_of_name
-
-    src, dst = Path(args.source), Path(args.target)
-    for p in (src, dst):
-        if format_of_name(p) is None:
-            raise UsageError(f"{p}: a match file's name ends in .mat or .sgf")
-    try:
-        output_path(str(dst))
-    except argparse.ArgumentTypeError as exc:
-        raise UsageError(str(exc)) from exc
-    try:
-        warnings = convert(src, dst)
-    except OSError as exc:
-        raise UsageError(f"cannot read {src}: {exc.strerror or exc}") from exc
-    except matchfile.MatchFileError as exc:
-        raise UsageError(f"{src}: {exc}") from exc
-    for warning in warnings:
-        print(f"{src}: note: {warning}", file=sys.stderr)
-    print(f"{src} -> {dst}")
-    return 0
-
-
 def play_bots(bots: tuple[Bot, Bot], length: int, seed: int, names: tuple[str, str]) -> Match:
     """A match of ``length`` points between two bots on the dice of ``seed``, played out by
     the terminal's session with nothing shown (``selfplay``, and the benches)."""
@@ -296,31 +266,6 @@ def train_command(args: argparse.Namespace, rest: Sequence[str]) -> int:
 
     program = train if args.command == "train" else distill
     return int(program.main(list(rest)) or 0)
-
-
-def moves_command(args: argparse.Namespace) -> int:
-    """``backgammon moves ID --dice 31``: every legal play of a roll, numbered."""
-    pos = position_from_text(args.id)[0] if args.id else Position.initial()
-    dice = parse_dice(args.dice)
-    print(pos)
-    plays = pos.legal_moves(dice)
-    print(f"\n{len(plays)} legal plays of {dice[0]}{dice[1]}:")
-    for i, play in enumerate(plays, 1):
-        print(f"{i:3d}. {play}")
-    return 0
-
-
-def verify_command(args: argparse.Namespace) -> int:
-    """``backgammon verify FILE.mat --seed HEX``: did every throw come from the seed?"""
-    problems = audit.check(Path(args.file), args.seed, args.commitment)
-    if problems:
-        for problem in problems:
-            print(f"{args.file}: {problem}")
-        print(f"{args.file}: NOT verified")
-        return 1
-    against = "the given commitment" if args.commitment else "the commitment the file records"
-    print(f"{args.file}: verified: every throw comes from that seed, which matches {against}")
-    return 0
 
 
 def serve_command(args: argparse.Namespace) -> int:

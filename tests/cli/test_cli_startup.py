@@ -49,6 +49,13 @@ def test_help_and_usage_errors_load_no_engine(args: tuple[str, ...]) -> None:
     assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
 
 
+def test_listing_the_plays_of_a_roll_loads_no_engine() -> None:
+    """``moves`` needs the rules only, not the bot."""
+    status, modules = _loaded("moves", "4HPwATDgc/ABMA", "--dice", "31")
+    assert status == 0
+    assert not modules & set(HEAVY), sorted(modules & set(HEAVY))
+
+
 def test_a_chosen_command_still_loads_what_it_needs() -> None:
     """The probe sees imports: a hint, which needs the net, loads numpy and numba."""
     status, modules = _loaded("hint", "4HPwATDgc/ABMA", "--dice", "31", "--ply", "0")
