@@ -5,7 +5,7 @@ import sys
 __all__ = ["main"]
 
 try:
-    from backgammon.cli import main
+    from backgammon.cli.commands import main
 except KeyboardInterrupt:  # Ctrl-C while the program is still starting
     print("backgammon: interrupted", file=sys.stderr)
     sys.exit(130)

@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from records_helpers import run_gnubg
 
 from backgammon import Position
-from backgammon.cli.commands import play_bots
+from backgammon.cli.handlers import play_bots
 from backgammon.cli.records import write_mat
 from backgammon.core.values import Move
 from backgammon.evaluation.cube import (

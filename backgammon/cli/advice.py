@@ -16,10 +16,9 @@ from backgammon.judging.evaluate import best_plays
 from backgammon.play.match import ActionKind, Match, Phase
 from backgammon.players import CubeAdviser, CubeState, MoveRanker, Player, RankedMove, decide
 from backgammon.players import get as get_player
-from backgammon.players.neural import PRUNE, NeuralPlayer
+from backgammon.players.neural import NeuralPlayer
 
 __all__ = [
-    "PRUNE_HELP",
     "Bot",
     "cube_hint",
     "hint_lines",
@@ -29,11 +28,6 @@ __all__ = [
     "ranked_lines",
     "tutor_warning",
 ]
-
-PRUNE_HELP = (
-    f"plays of each roll the full net judges inside the lookahead, chosen by the pruning "
-    f"net as gnubg's are ({PRUNE}; 0: every play)"
-)
 
 Bot = Player
 """What plays a seat: any player of :mod:`backgammon.players`."""

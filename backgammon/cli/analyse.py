@@ -16,16 +16,13 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
-from backgammon.cli.advice import PRUNE_HELP
 from backgammon.cli.engine_analysis import run_engine_analysis
-from backgammon.cli.engines import add_engine_option, our_plies
-from backgammon.cli.errors import UsageError, output_path
+from backgammon.cli.engines import our_plies
+from backgammon.cli.errors import UsageError
 from backgammon.cli.records import read_record_file
 from backgammon.cli.render import signed
 from backgammon.judging.analysis import analyse
 from backgammon.judging.results import (
-    MARK_WORDS,
-    THRESHOLDS,
     Analysis,
     Judged,
     ThresholdError,
@@ -37,71 +34,11 @@ from backgammon.records.matchfile import MatchFileError
 from backgammon.svg import match_svg
 
 __all__ = [
-    "DEFAULT_PLIES",
-    "add_parser",
     "analyse_command",
     "html_report",
     "review_lines",
     "write_output",
 ]
-
-DEFAULT_PLIES = 2
-"""The depth ``analyse`` uses unless told: the one that agrees best with gnubg's 2-ply
-judgement (docs/strength.md), in less CPU time than gnubg takes for its 2-ply analysis."""
-
-
-def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Register ``analyse`` on the ``backgammon`` command line."""
-    p = sub.add_parser("analyse", help="judge every play and cube decision of a .mat/.sgf file")
-    p.add_argument("file", help="the match file (.mat, or .sgf)")
-    p.add_argument(
-        "--ply", type=int, default=DEFAULT_PLIES, help=f"lookahead 0, 1 or 2 ({DEFAULT_PLIES})"
-    )
-    p.add_argument(
-        "--json",
-        dest="json_out",
-        type=output_path,
-        default=None,
-        metavar="OUT",
-        help="write the analysis as JSON to OUT (- for standard output)",
-    )
-    p.add_argument(
-        "--html",
-        dest="html_out",
-        type=output_path,
-        default=None,
-        metavar="OUT",
-        help="write an HTML report to OUT (- for standard output)",
-    )
-    p.add_argument(
-        "--text",
-        dest="text_out",
-        type=output_path,
-        default=None,
-        metavar="OUT",
-        help="write a move-by-move review as text to OUT (- for the terminal)",
-    )
-    p.add_argument(
-        "--verify",
-        nargs="?",
-        const="very-bad",
-        choices=[w.replace(" ", "-") for w in MARK_WORDS],
-        default=None,
-        help="roll out again every decision marked this badly or worse (very-bad if no "
-        "mark is given): slower, and where the net misjudges, right",
-    )
-    p.add_argument("--prune", type=int, default=PRUNE, help=PRUNE_HELP)
-    add_engine_option(p)
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    marks = dict(THRESHOLDS)
-    for word in ("doubtful", "bad", "very bad"):
-        p.add_argument(
-            f"--{word.replace(' ', '-')}",
-            type=float,
-            default=marks[word],
-            metavar="EMG",
-            help=f"mark errors above this {word} ({marks[word]:g}, gnubg's)",
-        )
 
 
 def analyse_command(args: argparse.Namespace) -> int:
@@ -115,6 +52,8 @@ def analyse_command(args: argparse.Namespace) -> int:
         args.ply = plies if plies is not None else args.ply
     if args.ply not in (0, 1, 2):
         raise UsageError(f"--ply is 0, 1 or 2, not {args.ply}")
+    if args.prune is None:
+        args.prune = PRUNE
     if args.prune < 0:
         raise UsageError(f"--prune is a number of plays (0: all), not {args.prune}")
     try:

@@ -4,7 +4,6 @@ and a clear line where the engine cannot answer what the command asks."""
 
 from __future__ import annotations
 
-import argparse
 from typing import Any
 
 from backgammon.cli.errors import UsageError
@@ -17,9 +16,7 @@ from backgammon.judging.evaluate import CubeNumbers, Evaluation
 from backgammon.players.base import RankedMove
 
 __all__ = [
-    "ENGINE_HELP",
     "EXTERNAL",
-    "add_engine_option",
     "as_evaluation",
     "cannot",
     "engine_from",
@@ -30,17 +27,8 @@ __all__ = [
     "top_candidates",
 ]
 
-ENGINE_HELP = (
-    "judge with another engine: gnubg, gnubg:PLIES, ubgi:CMD (any UBGI engine's command), "
-    "or one of our bots (neural:2); default ours"
-)
 EXTERNAL = ("gnubg", "ubgi")
 """The engines that are programs of their own (``play --bot`` starts them as engines)."""
-
-
-def add_engine_option(p: argparse.ArgumentParser) -> None:
-    """Give a command the ``--engine NAME`` option."""
-    p.add_argument("--engine", default=None, metavar="NAME", help=ENGINE_HELP)
 
 
 def is_external(name: str | None) -> bool:

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from backgammon.cli.engines import add_engine_option, as_evaluation, limit_of
-from backgammon.cli.errors import UsageError, output_path
+from backgammon.cli.engines import as_evaluation, limit_of
+from backgammon.cli.errors import UsageError
 from backgammon.cli.positions import position_from_text
 from backgammon.cli.render import signed
 from backgammon.engine import open_engine
@@ -20,24 +20,7 @@ from backgammon.evaluation.cube import CubeState
 from backgammon.judging.evaluate import Evaluation, evaluate
 from backgammon.play.match import Phase
 
-__all__ = ["add_parser", "eval_command", "evaluation_lines", "write_json"]
-
-
-def add_parser(sub: Any) -> None:
-    """Register ``eval`` on the ``backgammon`` command line."""
-    p = sub.add_parser(
-        "eval", help="probabilities, equity and cube action of a position (gnubg's eval)"
-    )
-    p.add_argument("id", help="a gnubg ID (Position ID:Match ID), a Position ID or an XGID")
-    p.add_argument("--ply", type=int, default=None, help="lookahead 0, 1 or 2 (0; an engine's own)")
-    add_engine_option(p)
-    p.add_argument(
-        "--json",
-        type=output_path,
-        default=None,
-        metavar="OUT",
-        help="write JSON to OUT (- for stdout)",
-    )
+__all__ = ["eval_command", "evaluation_lines", "write_json"]
 
 
 def evaluation_lines(e: Evaluation, cube: CubeState) -> list[str]:

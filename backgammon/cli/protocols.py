@@ -8,25 +8,8 @@ import contextlib
 import sys
 
 from backgammon.cli.advice import load_bot
-from backgammon.cli.errors import port
 
-__all__ = ["add_protocol_commands", "external_command", "ubgi_command"]
-
-
-def add_protocol_commands(sub: argparse._SubParsersAction, bots: str) -> None:  # type: ignore[type-arg]
-    """The two subcommands' options."""
-    ext = sub.add_parser(
-        "external", help="serve the bot to gnubg (set player 1 external HOST:PORT)"
-    )
-    ext.add_argument("--port", type=port, required=True, help="the TCP port (0: a free one)")
-    ext.add_argument("--host", default="127.0.0.1", help="the address to listen on (127.0.0.1)")
-    ext.add_argument("--bot", default=None, help=f"the bot: {bots}")
-    ext.add_argument("--ply", type=int, default=None, help="the bot's lookahead (0, 1, 2)")
-    ext.add_argument("--jacoby", action="store_true", help="money: gnubg plays the Jacoby rule")
-    ext.add_argument("--beavers", action="store_true", help="money: gnubg allows beavers")
-    ubgi = sub.add_parser("ubgi", help="the bot as a UBGI engine on standard input and output")
-    ubgi.add_argument("--bot", default=None, help=f"the bot: {bots}")
-    ubgi.add_argument("--ply", type=int, default=0, help="the lookahead (0, 1, 2; setoption plies)")
+__all__ = ["external_command", "ubgi_command"]
 
 
 def external_command(args: argparse.Namespace) -> int:

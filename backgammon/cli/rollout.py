@@ -7,15 +7,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from backgammon.cli.engines import add_engine_option, our_plies
-from backgammon.cli.errors import UsageError, dice_seed, output_path, positive
+from backgammon.cli.engines import our_plies
+from backgammon.cli.errors import UsageError
 from backgammon.cli.positions import parse_dice, position_from_text
 from backgammon.cli.render import signed
 from backgammon.players import CubeState
@@ -23,73 +23,7 @@ from backgammon.players import CubeState
 if TYPE_CHECKING:
     from backgammon.judging.rollout import RolloutResult
 
-__all__ = ["add_parser", "rollout_command"]
-
-
-def add_parser(sub: Any) -> None:
-    """Add the ``rollout`` subcommand and its options to ``sub`` (argparse subparsers)."""
-    p = sub.add_parser("rollout", help="roll out a position, the plays of a roll or the cube")
-    p.add_argument("id", help="a Position ID, a gnubg ID (position:match) or an XGID")
-    what = p.add_mutually_exclusive_group()
-    what.add_argument("--dice", default=None, help="roll out the plays of this roll, e.g. 31")
-    what.add_argument(
-        "--cube", action="store_true", help="roll out the cube decision (implies --cubeful)"
-    )
-    p.add_argument("--trials", type=positive, default=1296, help="trials per candidate (1296)")
-    p.add_argument(
-        "--truncate", type=int, default=0, help="stop after N plies and evaluate (0: to the end)"
-    )
-    p.add_argument("--ply", type=int, default=0, help="the bots' lookahead (0, 1, 2)")
-    add_engine_option(p)
-    p.add_argument("--cubeful", action="store_true", help="the bots use the cube (default: no)")
-    p.add_argument("--seed", type=dice_seed, default=0, help="seed of the dice (0)")
-    p.add_argument(
-        "--workers", type=int, default=None, help="local processes (default: one per core)"
-    )
-    p.add_argument(
-        "--ray",
-        default=None,
-        metavar="ADDRESS",
-        help="run on a Ray cluster: its address, auto (this node's), or local (start one here)",
-    )
-    p.add_argument(
-        "--top", type=positive, default=5, help="with --dice: the best N plays at 0 ply (5)"
-    )
-    p.add_argument(
-        "--no-variance-reduction",
-        dest="variance_reduction",
-        action="store_false",
-        help="plain averages (default: each roll's luck subtracted)",
-    )
-    p.add_argument(
-        "--no-quasi-random",
-        dest="quasi_random",
-        action="store_false",
-        help="pseudo-random dice only (default: the first rolls stratified)",
-    )
-    p.add_argument(
-        "--no-bearoff-truncation",
-        dest="bearoff_truncation",
-        action="store_false",
-        help="play bear-offs out (default, as gnubg: stop at the bear-off databases)",
-    )
-    p.add_argument(
-        "--prune",
-        type=int,
-        default=5,
-        metavar="N",
-        help="judge the luck of each roll, and the replies inside 1- and 2-ply bots' "
-        "lookahead, on the N plays the pruning net ranks best; the roll played is judged "
-        "on all its plays (default 5; 0: every play)",
-    )
-    p.add_argument("--target-se", type=float, default=None, help="stop once every SE is below this")
-    p.add_argument(
-        "--json",
-        type=output_path,
-        default=None,
-        metavar="OUT",
-        help="write JSON to OUT (- for stdout)",
-    )
+__all__ = ["rollout_command"]
 
 
 def _table(result: RolloutResult, match: bool, cube: bool) -> Table:

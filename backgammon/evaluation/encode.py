@@ -455,15 +455,16 @@ def _escape_table() -> IntArray:
     """For each 12-bit set of the opponent's points on the 12 points ahead of a checker (bit i:
     distance 12 - i), the rolls (of 36) with which it can move the whole roll (a double:
     two steps) to an open point through an open point: how freely a checker there gets out."""
+    m = np.arange(4096, dtype=np.int64)
+
+    def open_(d: int) -> npt.NDArray[np.bool_]:
+        closed: npt.NDArray[np.bool_] = (m >> max(12 - d, 0)) & 1 == 1
+        return np.full(m.shape, d > 12) | ~closed
+
     table = np.zeros(4096, dtype=np.int64)
-    for m in range(4096):
-
-        def open_(d: int, m: int = m) -> bool:
-            return d > 12 or not m >> (12 - d) & 1
-
-        table[m] = sum(
-            open_(a + b) and (open_(a) or open_(b)) for a in range(1, 7) for b in range(1, 7)
-        )
+    for a in range(1, 7):
+        for b in range(1, 7):
+            table += open_(a + b) & (open_(a) | open_(b))
     return table
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from backgammon.core.values import Move
 from backgammon.evaluation.search import MoveFilter
+from backgammon.judging.marks import MARK_WORDS, THRESHOLDS, Thresholds
 from backgammon.play.state import MatchState
 from backgammon.players.base import RankedMove
 
@@ -32,16 +33,6 @@ __all__ = [
     "review_json",
     "thresholds",
 ]
-
-Thresholds = tuple[tuple[str, float], ...]
-"""Marks and the errors (EMG) above which they are given, worst first."""
-
-THRESHOLDS: Thresholds = (("very bad", 0.12), ("bad", 0.06), ("doubtful", 0.03))
-"""gnubg 1.07's marks (``show analysis``): an error (EMG) above the threshold gets the word."""
-
-
-MARK_WORDS = ("doubtful", "bad", "very bad")
-"""The marks from the mildest."""
 
 
 class MarkError(ValueError):
