@@ -467,14 +467,20 @@ _WC, _WR = _weights()
 
 
 @njit(cache=True)
+def _clear_row(g: Any, i: int) -> None:
+    """Row ``i``'s per-step outputs emptied before a reset or a step writes them."""
+    g.n_throws[i] = 0
+    g.rewards[i, 0] = 0.0
+    g.rewards[i, 1] = 0.0
+    g.dones[i] = False
+    g.need[i] = 0
+
+
+@njit(cache=True)
 def _start(g: Any, length: int, cube_on: bool, opponent: int, wc: Any, wr: Any) -> None:
     work = scratch()
     for i in range(g.turn.shape[0]):
-        g.n_throws[i] = 0
-        g.rewards[i, 0] = 0.0
-        g.rewards[i, 1] = 0.0
-        g.dones[i] = False
-        g.need[i] = 0
+        _clear_row(g, i)
         _new_episode(g, i)
         _settle(g, i, length, cube_on, opponent, wc, wr, work)
 
@@ -492,11 +498,7 @@ def _step(
 ) -> None:
     work = scratch()
     for i in range(g.turn.shape[0]):
-        g.n_throws[i] = 0
-        g.rewards[i, 0] = 0.0
-        g.rewards[i, 1] = 0.0
-        g.dones[i] = False
-        g.need[i] = 0
+        _clear_row(g, i)
         if _act(g, i, actions[i], length, penalty, work):
             _settle(g, i, length, cube_on, opponent, wc, wr, work)
 
