@@ -30,19 +30,13 @@ def two_sided() -> TwoSidedDatabase:
 
 
 def _longest_files_first(items: list[pytest.Item]) -> None:
-    """Test files longest first by tests/data/durations.json (tests/durations.py makes it;
-    a file not in it counts the mean seconds a test there), each file's tests in their
+    """Test files longest first by tests/data/durations.json (tests/durations.py makes it
+    from a CI run; a file not in it yet comes after those in it), each file's tests in their
     order: CI's workers take whole files in this order (.ci/run), so the long ones start at
-    once and the short ones fill the end and both workers finish together."""
+    once, the short ones fill the end, and both workers finish together."""
     path = Path(__file__).parent / "data" / "durations.json"
     seconds: dict[str, float] = json.loads(path.read_text()) if path.exists() else {}
-    counts: dict[str, int] = {}
-    for item in items:
-        counts[item.nodeid.split("::")[0]] = counts.get(item.nodeid.split("::")[0], 0) + 1
-    known = [f for f in counts if f in seconds]
-    mean = sum(seconds[f] for f in known) / max(1, sum(counts[f] for f in known))
-    weight = {f: seconds.get(f, mean * n) for f, n in counts.items()}
-    items.sort(key=lambda item: -weight[item.nodeid.split("::")[0]])
+    items.sort(key=lambda item: -seconds.get(item.nodeid.split("::")[0], 0.0))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
