@@ -315,7 +315,7 @@ def serve_command(args: argparse.Namespace) -> int:
     engine = None
     if args.engine is not None:
         from backgammon.engine.gnubg import GnubgNotFoundError, find_gnubg
-        from backgammon.web.service.engines import ServeEngineError, check_engine
+        from backgammon.web.service.gnubg import ServeEngineError, check_engine
 
         try:
             engine = check_engine(args.engine)

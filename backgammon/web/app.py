@@ -34,7 +34,7 @@ from backgammon.web.schemas import API_DOC, BOTS
 from backgammon.web.service import jobs
 from backgammon.web.service.analysis import Analyses
 from backgammon.web.service.bots import BotPool
-from backgammon.web.service.engines import check_engine, engine_label
+from backgammon.web.service.gnubg import check_engine, engine_label
 from backgammon.web.service.passwords import Passwords
 from backgammon.web.service.rollouts import Rollouts
 from backgammon.web.service.server import Server

@@ -21,7 +21,7 @@ from webapi import new_match, play_turn, state
 
 from backgammon.records.gnubg_analysis import read_gnubg_analysis
 from backgammon.web import create_app
-from backgammon.web.service.engines import ServeEngineError, check_engine
+from backgammon.web.service.gnubg import ServeEngineError, check_engine
 from backgammon.web.service.verdicts import DISAGREE, MOST
 
 SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"

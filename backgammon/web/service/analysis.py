@@ -17,8 +17,8 @@ from typing import Any
 from backgammon.records import matchfile
 from backgammon.records.matchfile import MatchFile
 from backgammon.web.errors import ApiError
-from backgammon.web.service.engines import engine_analysis, engine_label
 from backgammon.web.service.game import Game
+from backgammon.web.service.gnubg import engine_analysis, engine_label
 from backgammon.web.service.jobs import WorkerPool, shared
 from backgammon.web.service.review import annotate
 from backgammon.web.service.server import Live

@@ -15,8 +15,8 @@ from backgammon.play.match import ActionKind
 from backgammon.players import Player, decide
 from backgammon.players import get as get_player
 from backgammon.web.schemas import BOTS, DEFAULT_BOT
-from backgammon.web.service.engines import engine_player, is_engine
 from backgammon.web.service.game import Game
+from backgammon.web.service.gnubg import engine_player, is_engine
 from backgammon.web.service.jobs import WorkerPool, shared
 from backgammon.workers import result_within
 
