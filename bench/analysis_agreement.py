@@ -49,6 +49,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
+from gnubg_reference import GnubgNet
 from records_helpers import run_gnubg
 
 from backgammon import Position
@@ -62,7 +63,6 @@ from backgammon.evaluation.cube import (
     double_pass_value,
     to_emg,
 )
-from backgammon.evaluation.probabilities import game_over_probs
 from backgammon.evaluation.search import Searcher
 from backgammon.judging.analysis import analyse, mat_rows
 from backgammon.judging.results import Analysis
@@ -219,22 +219,6 @@ def gnubg_rates(files: list[str], ply: int) -> tuple[list[float], float]:
     found = [_RATE.match(line) for line in text.splitlines() if line.startswith("Error rate")]
     overall = [m for m in found if m][2::3]  # checker, cube, overall for each file
     return [-float(v) for m in overall for v in (m.group(1), m.group(2))], seconds
-
-
-class GnubgNet:
-    """gnubg's 0-ply net (gnubg-nn) as an :class:`~backgammon.evaluation.evaluator.Evaluator`."""
-
-    def evaluate(self, boards: np.ndarray) -> np.ndarray:
-        import gnubg_nn
-
-        b = np.asarray(boards)
-        over, exact = game_over_probs(b)
-        out = np.array(exact, dtype=np.float64)
-        for i, row in enumerate(b):
-            if not over[i]:
-                not_on_roll, on_roll = Position(tuple(int(v) for v in row)).arrays()
-                out[i] = gnubg_nn.probabilities([list(not_on_roll), list(on_roll)], 0)
-        return out
 
 
 def gnubg_nodes(
