@@ -1,19 +1,20 @@
 """Train an agent on the batched environment in a few minutes, then measure it against pubeval.
 
     pip install 'backgammon[rl]'
-    python examples/train_batched.py [--minutes 4] [--games 256] [--rate 0.003] [--seed 1]
+    python examples/train_batched.py [--minutes 4] [--games 256] [--inputs 2] [--seed 1]
 
 The agent is TD-Gammon's method on many games at once: a numpy network (the package's 215
-network inputs, one hidden layer, a sigmoid output) estimates the side on roll's points,
-scaled from -3..3 to 0..1 (so gammons count).  ``--games`` games of self-play run in
+network inputs, or with ``--inputs 2`` those and 14 features of blockades and timing; one
+hidden layer, a sigmoid output) estimates the side on roll's points, scaled from -3..3 to
+0..1 (so gammons count).  ``--games`` games of self-play run in
 lockstep in one :class:`~backgammon.env.batch.BatchEnv`; at every step each game's mover
 looks at the board every legal play leaves (``BatchEnv.games``: the plays and their
 actions), takes the one worst for the opponent, and the network moves the estimate of the
 board it left last time towards one minus that of the board it leaves now (TD(0)), a won
 game's last board towards what its loser lost, all games' errors in one gradient step.
-After ``--minutes`` of CPU time it plays ``--eval-games`` games against pubeval
-(``BatchEnv(opponent="pubeval")``, on dice not used in training) and prints its points a
-game with their standard error.
+After ``--minutes`` of CPU time it plays ``--eval-games`` games against pubeval with
+duplicate dice (each row's dice twice, the net as either player, on dice not used in
+training) and prints its points a game with their standard error.
 """
 
 from __future__ import annotations
