@@ -246,7 +246,8 @@ def _find_plays(g: Any, i: int, work: Any) -> bool:
         if not keep[j]:
             continue
         if m < cap:
-            g.plays[i, m] = leaves[j]
+            for p in range(26):  # element by element: a slice costs numba a view
+                g.plays[i, m, p] = leaves[j, p]
             g.names[i, m, 0] = POINTS * srcs[j, 0] + srcs[j, 1]
             g.names[i, m, 1] = POINTS * srcs[j, 2] + srcs[j, 3] if srcs[j, 2] else -1
         m += 1

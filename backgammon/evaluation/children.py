@@ -35,25 +35,6 @@ _MAX_LEAVES = 1 << 14
 
 
 @njit(cache=True, nogil=True)
-def _can_step(b: Any, s: int, d: int) -> bool:
-    """Whether the mover may take one checker from ``s`` (25: the bar) by ``d`` pips."""
-    if b[s] <= 0 or (b[_BAR] > 0 and s != _BAR):
-        return False
-    t = s - d
-    if t >= 1:
-        return bool(b[t] >= -1)
-    for p in range(7, 26):  # bearing off: every checker home
-        if b[p] > 0:
-            return False
-    if t == 0:
-        return True
-    for p in range(s + 1, 7):  # noqa: SIM110 (numba compiles loops); a larger die: R15
-        if b[p] > 0:
-            return False
-    return True
-
-
-@njit(cache=True, nogil=True)
 def apply_step(src: Any, dst: Any, s: int, d: int) -> None:
     """``dst`` = ``src`` after the step from ``s`` by ``d`` (known legal), a blot hit."""
     for i in range(26):
@@ -68,101 +49,188 @@ def apply_step(src: Any, dst: Any, s: int, d: int) -> None:
             dst[t] += 1
 
 
-@njit(cache=True, nogil=True)
-def _record(
-    leaves: Any,
-    used: Any,
-    first: Any,
-    srcs: Any,
-    n: int,
-    board: Any,
-    steps: int,
-    die: int,
-    key: Any,
-) -> int:
-    """Put a play's board in row ``n`` of ``leaves`` (with the dice it used, its first die
-    and the source points that name it, :func:`child_plays`) if there is room; gives the new
-    row count."""
-    if n < leaves.shape[0]:
-        leaves[n] = board
-        used[n] = steps
-        first[n] = die
-        for i in range(4):
-            srcs[n, i] = key[i]
-    return n + 1
+# The search below is written out in two functions, without helpers taking the board:
+# a call that passes an array costs numba a reference count up and down, more than the
+# step itself.  A step from ``s`` by ``d`` to ``t = s - d`` is made on the board in place
+# and taken back after; it keeps the board's hash (the sum of ``(b[i] + 16) * keys[i]``)
+# and the count of the mover's checkers outside the home board (bearing off needs none).
 
 
 @njit(cache=True, nogil=True)
 def _doubles(
-    board: Any, die: int, leaves: Any, used: Any, first: Any, srcs: Any, stack: Any
+    b: Any,
+    die: int,
+    h: Any,
+    outside: int,
+    keys: Any,
+    leaves: Any,
+    used: Any,
+    first: Any,
+    srcs: Any,
+    hashes: Any,
+    nxt: Any,
+    path: Any,
+    hits: Any,
 ) -> int:
     """Record every play of a double: up to four steps from non-increasing points (bar
     first), a play ending where no step can follow; gives the row count."""
-    for i in range(26):
-        stack[0, i] = board[i]
-    nxt = np.empty(5, np.int64)
-    moved = np.zeros(5, np.bool_)
-    path = np.zeros(4, np.int64)
+    cap = leaves.shape[0]
     nxt[0] = _BAR
+    moved = 0  # bit k: depth k has stepped
     depth = 0
     n = 0
     while depth >= 0:
         s = nxt[depth]
-        while s >= 1 and (stack[depth, s] <= 0 or not _can_step(stack[depth], s, die)):
-            s -= 1  # (the first test spares most calls: only points holding a checker)
+        while s >= 1:  # the next source that may step, at or below s
+            if b[s] > 0 and (b[_BAR] <= 0 or s == _BAR):
+                t = s - die
+                if t >= 1:
+                    if b[t] >= -1:
+                        break
+                elif outside == 0:
+                    if t == 0:
+                        break
+                    higher = False  # R15: a larger die from the highest point only
+                    for p in range(s + 1, 7):
+                        if b[p] > 0:
+                            higher = True
+                            break
+                    if not higher:
+                        break
+            s -= 1
+        rec = -1  # the steps of a play to record now
+        undo = False  # take back the step from s to t (hit: a blot there was hit)
         if s >= 1:
             nxt[depth] = s - 1
-            moved[depth] = True
+            moved |= 1 << depth
             path[depth] = s
-            apply_step(stack[depth], stack[depth + 1], s, die)
-            if depth == 3:
-                n = _record(leaves, used, first, srcs, n, stack[4], 4, die, path)
-            else:
+            t = s - die
+            b[s] -= 1
+            h -= keys[s]
+            if s >= 7 and t <= 6:
+                outside -= 1
+            hit = False
+            if t >= 1:
+                if b[t] == -1:
+                    b[t] = 1
+                    b[0] -= 1
+                    h += keys[t] + keys[t] - keys[0]
+                    hit = True
+                else:
+                    b[t] += 1
+                    h += keys[t]
+            if depth < 3:
+                hits[depth] = hit
                 depth += 1
                 nxt[depth] = s
-                moved[depth] = False
+                moved &= ~(1 << depth)
+                continue
+            rec = 4
+            undo = True
         else:
-            if not moved[depth]:
+            if not moved & (1 << depth):  # no step followed: a play ends here
                 for i in range(depth, 4):
                     path[i] = 0
-                n = _record(leaves, used, first, srcs, n, stack[depth], depth, die, path)
+                rec = depth
             depth -= 1
+            if depth >= 0:
+                s = path[depth]
+                t = s - die
+                hit = hits[depth]
+                undo = True
+        if rec >= 0:
+            if n < cap:
+                for i in range(26):
+                    leaves[n, i] = b[i]
+                used[n] = rec
+                first[n] = die
+                hashes[n] = h
+                for i in range(4):
+                    srcs[n, i] = path[i]
+            n += 1
+        if undo:
+            b[s] += 1
+            h += keys[s]
+            if s >= 7 and t <= 6:
+                outside += 1
+            if t >= 1:
+                if hit:
+                    b[t] = -1
+                    b[0] += 1
+                    h -= keys[t] + keys[t] - keys[0]
+                else:
+                    b[t] -= 1
+                    h -= keys[t]
     return n
 
 
 @njit(cache=True, nogil=True)
 def _non_doubles(
-    board: Any, hi: int, lo: int, leaves: Any, used: Any, first: Any, srcs: Any, stack: Any
+    b: Any,
+    hi: int,
+    lo: int,
+    h: Any,
+    outside: int,
+    keys: Any,
+    leaves: Any,
+    used: Any,
+    first: Any,
+    srcs: Any,
+    hashes: Any,
+    occupied: Any,
+    seconds: Any,
 ) -> int:
     """Record every play of a non-double, the larger die first, then the smaller: the
     second step from the points held before the play (highest first), then from where the
     first step landed if no checker of ours was there (before them when it entered from
     the bar), as the rules core orders them; gives the row count."""
-    occupied = np.empty(26, np.int64)
+    cap = leaves.shape[0]
     n_occ = 0
     for s in range(24, 0, -1):
-        if board[s] > 0:
+        if b[s] > 0:
             occupied[n_occ] = s
             n_occ += 1
-    seconds = np.empty(27, np.int64)
-    key = np.zeros(4, np.int64)
+    on_bar = b[_BAR] > 0
     n = 0
     for order in range(2):
         da = hi if order == 0 else lo
         db = lo if order == 0 else hi
-        n_first = 1 if board[_BAR] > 0 else n_occ
-        for f in range(n_first):
-            s1 = _BAR if board[_BAR] > 0 else occupied[f]
-            if not _can_step(board, s1, da):
-                continue
-            apply_step(board, stack[1], s1, da)
+        for f in range(1 if on_bar else n_occ):
+            s1 = _BAR if on_bar else occupied[f]
             t1 = s1 - da
+            if t1 >= 1:
+                if b[t1] < -1:
+                    continue
+            elif outside:
+                continue
+            elif t1 < 0:
+                higher = False  # R15: a larger die from the highest point only
+                for p in range(s1 + 1, 7):
+                    if b[p] > 0:
+                        higher = True
+                        break
+                if higher:
+                    continue
+            new_point = t1 >= 1 and b[t1] <= 0
+            b[s1] -= 1
+            h -= keys[s1]
+            if s1 >= 7 and t1 <= 6:
+                outside -= 1
+            hit1 = False
+            if t1 >= 1:
+                if b[t1] == -1:
+                    b[t1] = 1
+                    b[0] -= 1
+                    h += keys[t1] + keys[t1] - keys[0]
+                    hit1 = True
+                else:
+                    b[t1] += 1
+                    h += keys[t1]
             k = 0
-            if stack[1, _BAR] > 0:
+            if b[_BAR] > 0:
                 seconds[0] = _BAR
                 k = 1
             else:
-                new_point = t1 >= 1 and board[t1] <= 0
                 if s1 == _BAR and new_point:
                     seconds[k] = t1
                     k += 1
@@ -175,32 +243,89 @@ def _non_doubles(
             went_on = False
             for j in range(k):
                 s2 = seconds[j]
-                if _can_step(stack[1], s2, db):
-                    apply_step(stack[1], stack[2], s2, db)
-                    key[order] = s1
-                    key[1 - order] = s2
-                    n = _record(leaves, used, first, srcs, n, stack[2], 2, da, key)
-                    went_on = True
+                if b[s2] <= 0 or (b[_BAR] > 0 and s2 != _BAR):
+                    continue
+                t2 = s2 - db
+                if t2 >= 1:
+                    if b[t2] < -1:
+                        continue
+                elif outside:
+                    continue
+                elif t2 < 0:
+                    higher = False
+                    for p in range(s2 + 1, 7):
+                        if b[p] > 0:
+                            higher = True
+                            break
+                    if higher:
+                        continue
+                went_on = True
+                if n < cap:  # the board after both steps, written without making the second
+                    for i in range(26):
+                        leaves[n, i] = b[i]
+                    leaves[n, s2] -= 1
+                    h2 = h - keys[s2]
+                    if t2 >= 1:
+                        if b[t2] == -1:
+                            leaves[n, t2] = 1
+                            leaves[n, 0] -= 1
+                            h2 += keys[t2] + keys[t2] - keys[0]
+                        else:
+                            leaves[n, t2] += 1
+                            h2 += keys[t2]
+                    used[n] = 2
+                    first[n] = da
+                    hashes[n] = h2
+                    srcs[n, order] = s1
+                    srcs[n, 1 - order] = s2
+                    srcs[n, 2] = 0
+                    srcs[n, 3] = 0
+                n += 1
             if not went_on:  # one die: a bear-off either die can make is the larger's
-                side = 0 if s1 - da <= 0 else order
-                key[side] = s1
-                key[1 - side] = 0
-                n = _record(leaves, used, first, srcs, n, stack[1], 1, da, key)
+                if n < cap:
+                    for i in range(26):
+                        leaves[n, i] = b[i]
+                    side = 0 if t1 <= 0 else order
+                    used[n] = 1
+                    first[n] = da
+                    hashes[n] = h
+                    srcs[n, side] = s1
+                    srcs[n, 1 - side] = 0
+                    srcs[n, 2] = 0
+                    srcs[n, 3] = 0
+                n += 1
+            b[s1] += 1
+            h += keys[s1]
+            if s1 >= 7 and t1 <= 6:
+                outside += 1
+            if t1 >= 1:
+                if hit1:
+                    b[t1] = -1
+                    b[0] += 1
+                    h -= keys[t1] + keys[t1] - keys[0]
+                else:
+                    b[t1] -= 1
+                    h -= keys[t1]
     return n
 
 
 @njit(cache=True, nogil=True)
-def scratch() -> tuple[Any, Any, Any, Any, Any, Any, Any, Any]:
+def scratch() -> tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any]:
     """The working arrays of :func:`kept_plays`, made once and reused for every board."""
     return (
-        np.empty((_MAX_LEAVES, 26), np.int8),  # leaves: the boards the search reached
-        np.empty(_MAX_LEAVES, np.int64),  # used: the dice each one used
-        np.empty(_MAX_LEAVES, np.int64),  # first: its first die
-        np.empty((_MAX_LEAVES, 4), np.int64),  # srcs: the source points that name it
-        np.empty((5, 26), np.int8),  # stack: the boards along the search
-        np.empty(_MAX_LEAVES, np.uint64),  # hashes
-        np.empty(_MAX_LEAVES, np.bool_),  # keep: a legal play, the first of its board
-        np.empty(2 * _MAX_LEAVES, np.int64),  # slots of the hash table
+        np.empty((_MAX_LEAVES, 26), np.int8),  # 0 leaves: the boards the search reached
+        np.empty(_MAX_LEAVES, np.int64),  # 1 used: the dice each one used
+        np.empty(_MAX_LEAVES, np.int64),  # 2 first: its first die
+        np.empty((_MAX_LEAVES, 4), np.int64),  # 3 srcs: the source points that name it
+        np.empty(26, np.int8),  # 4 the board the search steps on
+        np.empty(_MAX_LEAVES, np.uint64),  # 5 hashes
+        np.empty(_MAX_LEAVES, np.bool_),  # 6 keep: a legal play, the first of its board
+        np.empty(2 * _MAX_LEAVES, np.int64),  # 7 slots of the hash table
+        np.empty(5, np.int64),  # 8 a double's next source point at each depth
+        np.empty(4, np.int64),  # 9 the sources of the double's play being searched
+        np.empty(5, np.bool_),  # 10 whether each of its steps hit
+        np.empty(26, np.int64),  # 11 the points holding the mover's checkers
+        np.empty(27, np.int64),  # 12 the second steps' sources
     )
 
 
@@ -209,14 +334,40 @@ def kept_plays(board: Any, hi: int, lo: int, work: Any, keys: Any) -> int:
     """Search the plays of ``hi``-``lo`` from ``board`` (the mover's ``int8`` view) into
     ``work`` (:func:`scratch`); gives the row count, the legal plays being the rows whose
     ``keep`` flag is set, in the rules core's order.  ``keys``: 26 random multipliers that
-    hash a board (equal hashes are compared in full)."""
-    leaves, used, first, srcs, stack, hashes, keep, slots = work
+    hash a board (equal hashes are compared in full); each step updates the hash."""
+    leaves, used, first, srcs, b, hashes, keep, slots = (
+        work[0],
+        work[1],
+        work[2],
+        work[3],
+        work[4],
+        work[5],
+        work[6],
+        work[7],
+    )
+    h = np.uint64(0)
+    outside = 0
+    for i in range(26):
+        b[i] = board[i]
+        h += np.uint64(board[i] + 16) * keys[i]
+        if i >= 7 and board[i] > 0:
+            outside += board[i]
     if hi == lo:
-        n = _doubles(board, hi, leaves, used, first, srcs, stack)
+        n = _doubles(
+            b, hi, h, outside, keys, leaves, used, first, srcs, hashes, work[8], work[9], work[10]
+        )
     else:
-        n = _non_doubles(board, hi, lo, leaves, used, first, srcs, stack)
+        n = _non_doubles(
+            b, hi, lo, h, outside, keys, leaves, used, first, srcs, hashes, work[11], work[12]
+        )
     if n == 0:  # no play: the turn is lost
-        n = _record(leaves, used, first, srcs, 0, board, 0, hi, np.zeros(4, np.int64))
+        for i in range(26):
+            leaves[0, i] = b[i]
+        used[0] = 0
+        first[0] = hi
+        hashes[0] = h
+        srcs[0, :] = 0
+        n = 1
     if n > _MAX_LEAVES:
         raise ValueError("too many plays for the kernel's buffer")
     most = 0
@@ -238,9 +389,7 @@ def kept_plays(board: Any, hi: int, lo: int, work: Any, keys: Any) -> int:
     for j in range(n):
         if not keep[j]:
             continue
-        h = np.uint64(0)
-        for i in range(26):
-            h += np.uint64(leaves[j, i] + 16) * keys[i]
+        h = hashes[j]
         at = int(h >> np.uint64(40)) & (size - 1)
         while slots[at] >= 0:
             o = slots[at]
@@ -256,7 +405,6 @@ def kept_plays(board: Any, hi: int, lo: int, work: Any, keys: Any) -> int:
             at = (at + 1) & (size - 1)
         if keep[j]:
             slots[at] = j
-            hashes[j] = h
     return n
 
 

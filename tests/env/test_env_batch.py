@@ -317,3 +317,29 @@ def test_the_batched_example_agent_runs() -> None:
     )
     assert run.returncode == 0, run.stderr
     assert "games of self-play" in run.stdout and "of 40 games won" in run.stdout
+
+
+def test_the_batched_example_plays_pubeval_as_the_batched_bot_does() -> None:
+    # The duplicate-dice measure plays pubeval itself (as either player); as player 1 its
+    # plays must be the batched bot's, game for game, or the measure is not against pubeval.
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "examples" / "train_batched.py"
+    spec = importlib.util.spec_from_file_location("train_batched", path)
+    assert spec is not None and spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    net = example.ValueNet(example.n_inputs(1), 8, np.random.default_rng(3))
+    ours = example.first_games(net, 5, 0, 64, 0)
+    env = BatchEnv(opponent="pubeval")
+    env.reset(64, seed=5)
+    pending = np.full(64, -1, np.int64)
+    theirs = np.zeros(64, np.float32)
+    over = np.zeros(64, np.bool_)
+    while not over.all():
+        actions, *_rest = example.choose(net, env, pending)
+        _obs, rewards, dones, _masks = env.step(actions)
+        fresh = dones & ~over
+        theirs[fresh] = rewards[fresh, 0]
+        over |= dones
+    assert (ours == theirs).all() and (ours != 0).all()
