@@ -458,10 +458,11 @@ class Session:
         kind = _COMMAND_KINDS.get(command)
         if kind is None:  # pragma: no cover - the callers pass only the commands above
             raise UsageError(f"{command} is not possible now")
-        level = _RESIGN_WORDS.get(rest.strip().lower() or "single") if command == "resign" else ""
+        word = rest.strip().lower() if kind is ActionKind.RESIGN else ""
+        level = _RESIGN_WORDS.get(word or "single")
         if level is None:
             raise UsageError(f"resign single, gammon or backgammon, not {short_repr(rest.strip())}")
-        m.apply(Act(kind, level=level or "single"))
+        m.apply(Act(kind, level=level))
         if command == "double":
             self.say(f"{_act(who, 'offer')} the cube at {m.cube_value * 2}.", "bold magenta")
         elif command == "take":
