@@ -136,12 +136,11 @@ def test_the_web_acts_through_apply(watch: Watch, monkeypatch: pytest.MonkeyPatc
     a resignation rejected on the way: each request is made an act once and applied."""
     row = MatchRow("m", 0.0, 3, None, None, ("a", "b"), "00" * 32, "c", ("A", "B"))
     game = Game(row)
-    for seat in (0, 1):
-        monkeypatch.setitem(web_bots._made, (f"seat{seat}", ()), _Doubler(7 + seat))
+    for k in (0, 1):
+        monkeypatch.setitem(web_bots._made, (f"seat{k}", ()), _Doubler(7 + k))
     resigned = False
     while not game.is_over:
-        seat = game.actor()
-        seat = 0 if seat is None else seat
+        seat = game.actor() or 0  # either seat may throw the opening roll
         if not resigned and game.match.phase is Phase.ROLL:
             game.apply(seat, {"action": "resign", "level": "single"})
             game.apply(1 - seat, {"action": "reject"})
