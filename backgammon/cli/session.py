@@ -30,8 +30,9 @@ from backgammon.cli.state import (
 from backgammon.core.position import Position
 from backgammon.core.turn import TurnEntry, format_partial
 from backgammon.core.values import Move, short_repr
+from backgammon.play.actions import thrown
 from backgammon.play.dice import AuditableDice, DiceSource, verify
-from backgammon.play.match import ActionKind, Match, Phase
+from backgammon.play.match import Act, ActionKind, Match, Phase
 from backgammon.players import CubeState, MoveRanker, decide
 
 __all__ = ["HELP", "PlayOptions", "Session"]
@@ -68,6 +69,20 @@ _RESIGN_WORDS |= {
     "bg": "backgammon",
     "3": "backgammon",
 }
+
+_ROLL = Act(ActionKind.ROLL)
+"""A roll thrown from the session's dice."""
+_COMMAND_KINDS = {
+    "double": ActionKind.DOUBLE,
+    "take": ActionKind.TAKE,
+    "pass": ActionKind.DROP,
+    "beaver": ActionKind.BEAVER,
+    "raccoon": ActionKind.RACCOON,
+    "accept": ActionKind.ACCEPT,
+    "reject": ActionKind.REJECT,
+    "resign": ActionKind.RESIGN,
+}
+"""The act each cube or resignation command makes."""
 
 _ALIASES = {
     "r": "roll",
@@ -306,7 +321,7 @@ class Session:
         m = self.match
         phase = _phase(m)
         if phase == "opening":
-            throw = m.roll()
+            throw = thrown(m.apply(_ROLL))
             if throw is not None and m.phase is Phase.OPENING:
                 self.say(f"Opening roll: {throw[0]} and {throw[1]}, a tie: thrown again.")
                 return
@@ -330,7 +345,7 @@ class Session:
         """The player on roll throws; a lost turn is reported."""
         m = self.match
         roller = _on_roll(m)
-        throw = m.roll()
+        throw = thrown(m.apply(_ROLL))
         if throw is None:
             who = self._name(roller)
             be = "are" if who == "You" else "is"
@@ -353,7 +368,7 @@ class Session:
             self.roll()
             return
         dice, level = _dice(m), m.resignation
-        decision.apply(m)
+        m.apply(decision)
         if kind is ActionKind.MOVE:
             assert dice is not None
             self.say(f"{name} rolls {dice[0]}{dice[1]} and plays {decision.move}.", "bold")
@@ -439,41 +454,30 @@ class Session:
             return
         if command == "roll":
             self.roll()
-        elif command == "double":
-            m.double()
+            return
+        kind = _COMMAND_KINDS.get(command)
+        if kind is None:  # pragma: no cover - the callers pass only the commands above
+            raise UsageError(f"{command} is not possible now")
+        word = rest.strip().lower() if kind is ActionKind.RESIGN else ""
+        level = _RESIGN_WORDS.get(word or "single")
+        if level is None:
+            raise UsageError(f"resign single, gammon or backgammon, not {short_repr(rest.strip())}")
+        m.apply(Act(kind, level=level))
+        if command == "double":
             self.say(f"{_act(who, 'offer')} the cube at {m.cube_value * 2}.", "bold magenta")
         elif command == "take":
-            m.take()
             self.say(f"{_act(who, 'take')}: the cube is at {m.cube_value}.", "bold magenta")
         elif command == "pass":
-            m.drop()
             self.say(f"{_act(who, 'pass')}.", "bold magenta")
-        elif command == "beaver":
-            m.beaver()
+        elif command in ("beaver", "raccoon"):
             self.say(
-                f"{_act(who, 'beaver')}: the cube is offered at {m.cube_value * 2}.", "bold magenta"
-            )
-        elif command == "raccoon":
-            m.raccoon()
-            self.say(
-                f"{_act(who, 'raccoon')}: the cube is offered at {m.cube_value * 2}.",
+                f"{_act(who, command)}: the cube is offered at {m.cube_value * 2}.",
                 "bold magenta",
             )
-        elif command == "accept":
-            m.accept_resignation()
         elif command == "reject":
-            m.reject_resignation()
             self.say(f"{_act(who, 'reject')} the resignation: play on.")
         elif command == "resign":
-            kind = _RESIGN_WORDS.get(rest.strip().lower() or "single")
-            if kind is None:
-                raise UsageError(
-                    f"resign single, gammon or backgammon, not {short_repr(rest.strip())}"
-                )
-            m.resign(kind)
-            self.say(f"{_act(who, 'offer')} to resign a {kind} game.", "bold")
-        else:  # pragma: no cover - the callers pass only the commands above
-            raise UsageError(f"{command} is not possible now")
+            self.say(f"{_act(who, 'offer')} to resign a {level} game.", "bold")
 
     def common(self, command: str, rest: str, actor: int) -> bool:
         """Commands that change nothing in the match; True when ``command`` was one."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
-from backgammon.play.match import Match
+from backgammon.play.match import Act, ActionKind, Match
 
 
 def _act(who: str, verb: str) -> str:
@@ -52,7 +52,7 @@ def _length(m: Match) -> int:
 
 
 def _play(m: Match, move: Move) -> None:
-    m.move(move)
+    m.apply(Act(ActionKind.MOVE, move))
 
 
 def _resignation_text(m: Match) -> str:

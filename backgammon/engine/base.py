@@ -281,8 +281,8 @@ class SimpleEngine:
         return self._run(self.protocol.analyse_file(path, limit))
 
     def play(self, match: Match, limit: Limit = NO_LIMIT) -> Decision:
-        """The decision ``match`` waits for, made by the engine (apply it with
-        :meth:`Decision.apply`)."""
+        """The decision ``match`` waits for, made by the engine (an action: make it with
+        :meth:`Match.apply`)."""
         return decide(EnginePlayer(self, limit), match)
 
     def close(self) -> None:

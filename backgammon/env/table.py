@@ -22,7 +22,7 @@ from backgammon.core.position import Position
 from backgammon.core.values import Move
 from backgammon.env.observation import EXTRAS, OBSERVATIONS, board_block, board_size
 from backgammon.play.dice import DiceSource, SeededDice
-from backgammon.play.match import ActionKind, GameEnd, Match, MatchError, Phase
+from backgammon.play.match import Act, ActionKind, GameEnd, Match, MatchError, Phase
 from backgammon.play.rules import Rules
 from backgammon.players.base import Player
 from backgammon.players.driver import decide
@@ -56,6 +56,13 @@ DROP = ROLL + 3
 """Pass (drop) the cube offered: the game is lost at the cube's value."""
 N_ACTIONS = ROLL + 4
 """Size of the action space: 676 checker actions and the four cube actions."""
+_CUBE_ACTS = {
+    ROLL: Act(ActionKind.ROLL),
+    DOUBLE: Act(ActionKind.DOUBLE),
+    TAKE: Act(ActionKind.TAKE),
+    DROP: Act(ActionKind.DROP),
+}
+"""The match's act for each number that is not a checker action (a roll throws the dice)."""
 
 
 class EnvOptionError(ValueError):
@@ -325,14 +332,8 @@ class Table:
             self._finish()
             return StepResult((rewards[0], rewards[1]), True, illegal=True)
         then = self._choices[a]
-        if a == ROLL:
-            self.match.roll()
-        elif a == DOUBLE:
-            self.match.double()
-        elif a == TAKE:
-            self.match.take()
-        elif a == DROP:
-            self.match.drop()
+        if a in _CUBE_ACTS:
+            self.match.apply(_CUBE_ACTS[a])
         elif isinstance(then, dict):  # the first half of a double: its second is asked next
             self._half = steps_of_action(a)
             self._view = (self._partial(next(iter(then.values()))), player)
@@ -350,10 +351,10 @@ class Table:
             raise InvalidActionError("the episode is over: reset the table")
         decision = decide(bot, self.match)
         if decision.kind is ActionKind.MOVE:
-            assert decision.move is not None
+            assert isinstance(decision.move, Move)
             self._play(decision.move)
         else:
-            decision.apply(self.match)
+            self.match.apply(decision)
         rewards = [0.0, 0.0]
         self._advance(rewards)
         return StepResult((rewards[0], rewards[1]), self.done)
@@ -376,7 +377,7 @@ class Table:
         assert mover is not None
         self._view = (self.match.position.play(move), 1 - mover)
         self._half = None
-        self.match.move(move)
+        self.match.apply(Act(ActionKind.MOVE, move))
 
     def _set_choices(self, choices: Mapping[int, Move | dict[int, Move] | None]) -> None:
         self._choices = dict(choices)
@@ -405,12 +406,12 @@ class Table:
         while not self.done:
             phase = m.phase
             if phase is Phase.OPENING:
-                m.roll()
+                m.apply(_CUBE_ACTS[ROLL])
             elif phase is Phase.ROLL:
                 if m.may_double():
                     self._set_choices({ROLL: None, DOUBLE: None})
                     break
-                m.roll()
+                m.apply(_CUBE_ACTS[ROLL])
             elif phase is Phase.MOVE:
                 legal = m.legal_moves()
                 if legal != [Move()]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from backgammon.play.dice import AuditableDice, DiceSource, FixedDice, SeededDice, verify
 from backgammon.play.match import (
     Accept,
+    Act,
     Action,
     ActionKind,
     Beaver,
@@ -49,6 +50,7 @@ from backgammon.play.rules import Rules, RulesError
 
 __all__ = [
     "Accept",
+    "Act",
     "Action",
     "ActionKind",
     "AuditableDice",

@@ -1,10 +1,12 @@
-"""The one dispatch of an action: :func:`act` makes an action of a kind (a bot's, the web's,
-a file's), :func:`apply` a record entry through it, :func:`extend` a record's entries in
-order, checking the match records exactly them."""
+"""The one action value and its one dispatch: an :class:`Act` is what a player does (its kind
+as :func:`legal_actions` names it, with the dice, play or level it needs); :func:`step`
+makes it on a state, :func:`apply` an act or a record entry read as the act it records, and
+:func:`extend` a record's entries in order, checking the match records exactly them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from backgammon.core.values import GameResult, Move, short_repr
 from backgammon.play.dice import DiceSource
@@ -43,7 +45,59 @@ from backgammon.play.state import (
     take,
 )
 
-__all__ = ["act", "apply", "entries_since", "entry_count", "extend"]
+__all__ = [
+    "Act",
+    "act_of",
+    "apply",
+    "entries_since",
+    "entry_count",
+    "extend",
+    "kind_of",
+    "step",
+    "thrown",
+]
+
+Played = Move | str | Sequence[Sequence[int]]
+"""A play as an act carries it: a play from ``legal_moves``, its steps, or its notation."""
+
+
+@dataclass(frozen=True, repr=False)
+class Act:
+    """What a player does, the one action every face builds (a bot, the web, the terminal,
+    the environments, a file): its ``kind`` (a :func:`legal_actions` name) for ``player``
+    (None: the player to act); a roll's ``dice`` (None: thrown from the match's dice
+    source), a move's ``move``, a resignation's ``level``.  Checked when it is made."""
+
+    kind: ActionKind
+    move: Played | None = None
+    player: int | None = None
+    dice: Sequence[int] | None = None
+    level: str | int | GameResult = "single"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", kind_of(self.kind))
+        if isinstance(self.dice, list):  # a value: equal acts compare equal
+            object.__setattr__(self, "dice", tuple(self.dice))
+        if isinstance(self.move, list):
+            steps = tuple(tuple(s) if isinstance(s, list) else s for s in self.move)
+            object.__setattr__(self, "move", steps)
+
+    def __repr__(self) -> str:
+        shown = [repr(self.kind)]
+        for name, default in (("move", None), ("player", None), ("dice", None)):
+            if getattr(self, name) != default:
+                shown.append(f"{name}={getattr(self, name)!r}")
+        if self.kind is ActionKind.RESIGN:
+            shown.append(f"level={self.level!r}")
+        return f"Act({', '.join(shown)})"
+
+
+def kind_of(kind: ActionKind | str) -> ActionKind:
+    """The kind named ``kind``; :class:`IllegalActionError` for anything else."""
+    try:
+        return ActionKind(kind)
+    except ValueError:
+        raise IllegalActionError(f"not an action: {short_repr(kind)}") from None
 
 
 _ANSWERS: dict[ActionKind, Callable[..., MatchState]] = {
@@ -57,31 +111,19 @@ _ANSWERS: dict[ActionKind, Callable[..., MatchState]] = {
 }
 
 
-def act(
-    s: MatchState,
-    kind: ActionKind | str,
-    *,
-    player: int | None = None,
-    dice: Sequence[int] | None = None,
-    play: Move | str | Sequence[Sequence[int]] | None = None,
-    level: str | int | GameResult = "single",
-    source: DiceSource | None = None,
-) -> MatchState:
-    """Make the action of ``kind`` (as :func:`legal_actions` names it) for ``player``
-    (default: the player to act): the one dispatch of an action, whoever chose it (a bot,
-    the web, a file, a record).  A roll uses ``dice`` or throws from ``source``; ``play``
-    is a move's, ``level`` a resignation's."""
-    try:
-        k = ActionKind(kind)
-    except ValueError:
-        raise IllegalActionError(f"not an action: {short_repr(kind)}") from None
+def step(s: MatchState, a: Act, source: DiceSource | None = None) -> MatchState:
+    """The state after ``a``: the one place an action changes a match, whoever chose it.  A
+    roll without dice throws from ``source``."""
+    if not isinstance(a, Act):
+        raise IllegalActionError(f"not an action: {short_repr(a, 80)}")
+    k = a.kind
     if k is ActionKind.ROLL:
-        return roll(s, dice, player=player, source=source)[0]
+        return roll(s, a.dice, player=a.player, source=source)[0]
     if k is ActionKind.MOVE:
-        return move(s, Move() if play is None else play, player=player)
+        return move(s, Move() if a.move is None else a.move, player=a.player)
     if k is ActionKind.RESIGN:
-        return resign(s, level, player=player)
-    return _ANSWERS[k](s, player=player)
+        return resign(s, a.level, player=a.player)
+    return _ANSWERS[k](s, player=a.player)
 
 
 _AUTOMATIC = (GameStart, GameEnd)
@@ -96,29 +138,46 @@ _ENTRY_KINDS: dict[type, ActionKind] = {
 }
 
 
-def apply(s: MatchState, a: Action) -> MatchState:
-    """Make the action a record entry describes (through :func:`act`), with the dice it
-    records (none are thrown); the automatic entries (``GameStart``, ``GameEnd``) and
-    anything that is not a record entry are refused with :class:`IllegalActionError`."""
-    if isinstance(a, OpeningRoll):
-        return act(s, ActionKind.ROLL, dice=(a.die0, a.die1))
-    if isinstance(a, Roll):
-        return act(s, ActionKind.ROLL, dice=a.dice, player=a.player)
-    if isinstance(a, Play):
-        return act(s, ActionKind.MOVE, play=a.move, player=a.player)
-    if isinstance(a, Resign):
-        return act(s, ActionKind.RESIGN, level=a.level, player=a.player)
-    if isinstance(a, Pass):
+def act_of(s: MatchState, e: Action) -> Act:
+    """The act a record entry records at ``s``, with the dice it records (none are thrown);
+    the automatic entries (``GameStart``, ``GameEnd``) and anything that is not a record
+    entry are refused with :class:`IllegalActionError`."""
+    if isinstance(e, OpeningRoll):
+        return Act(ActionKind.ROLL, dice=(e.die0, e.die1))
+    if isinstance(e, Roll):
+        return Act(ActionKind.ROLL, dice=e.dice, player=e.player)
+    if isinstance(e, Play):
+        return Act(ActionKind.MOVE, e.move, player=e.player)
+    if isinstance(e, Resign):
+        return Act(ActionKind.RESIGN, player=e.player, level=e.level)
+    if isinstance(e, Pass):
         # Made by roll() for a closed-out player who could have doubled (R13).
-        if s.phase is Phase.ROLL and not s.position.is_closed_out:
-            raise IllegalActionError(f"{a}: the player on roll is not closed out (R13)")
-        return act(s, ActionKind.ROLL, player=a.player)
-    if isinstance(a, _AUTOMATIC):
-        raise IllegalActionError(f"{a} is recorded by the match itself, not played")
-    kind = _ENTRY_KINDS.get(type(a))
+        if s.phase is not Phase.ROLL or not s.position.is_closed_out:
+            raise IllegalActionError(f"{e}: the player on roll is not closed out (R13)")
+        return Act(ActionKind.ROLL, player=e.player)
+    if isinstance(e, _AUTOMATIC):
+        raise IllegalActionError(f"{e} is recorded by the match itself, not played")
+    kind = _ENTRY_KINDS.get(type(e))
     if kind is not None:
-        return act(s, kind, player=a.player)
-    raise IllegalActionError(f"not a record entry: {short_repr(a, 80)}")
+        return Act(kind, player=e.player)
+    raise IllegalActionError(f"not a record entry: {short_repr(e, 80)}")
+
+
+def apply(s: MatchState, a: Act | Action, source: DiceSource | None = None) -> MatchState:
+    """The state after ``a``: an :class:`Act`, or a record entry made as the act it
+    records (:func:`act_of`)."""
+    return step(s, a if isinstance(a, Act) else act_of(s, a), source)
+
+
+def thrown(entries: Iterable[Action]) -> tuple[int, int] | None:
+    """The throw a roll's record entries hold (an opening roll's as (die0, die1)); None
+    when the roll was a pass (R13)."""
+    for e in entries:
+        if isinstance(e, OpeningRoll):
+            return (e.die0, e.die1)
+        if isinstance(e, Roll):
+            return e.dice
+    return None
 
 
 def extend(s: MatchState, actions: Iterable[Action]) -> MatchState:
@@ -133,7 +192,7 @@ def extend(s: MatchState, actions: Iterable[Action]) -> MatchState:
         a = todo[i]
         start = entry_count(s)
         try:
-            s = apply(s, a)
+            s = step(s, act_of(s, a))
         except ValueError as exc:  # MatchError and the board's move and dice errors
             raise ReplayError(f"action {i} ({short_repr(a, 80)}) is refused: {exc}") from exc
         new = entries_since(s, start)

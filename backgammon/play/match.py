@@ -51,6 +51,7 @@ from backgammon.ids.gnubg import MatchIdFields
 from backgammon.play import actions as dispatch
 from backgammon.play import ids as matchids
 from backgammon.play import state as ms
+from backgammon.play.actions import Act
 from backgammon.play.dice import DiceError, DiceSource, SeededDice
 from backgammon.play.ids import IllegalPositionError
 from backgammon.play.record import (
@@ -88,6 +89,7 @@ from backgammon.play.state import (
 
 __all__ = [
     "Accept",
+    "Act",
     "Action",
     "ActionKind",
     "Beaver",
@@ -245,6 +247,28 @@ class Match:
         return ms.legal_actions(self._s)
 
     # ----------------------------------------------------------------------- actions
+    def apply(self, a: Act | Action) -> tuple[Action, ...]:
+        """Make ``a``, the one way a match changes: an :class:`Act` (a roll without dice
+        throws from :attr:`dice_source`), or a record entry made as the act it records (with
+        its dice; the automatic ``GameStart`` and ``GameEnd`` are refused).  Returns the
+        record entries it made (the roll, the play, a game's end); a refusal changes nothing."""
+        start = dispatch.entry_count(self._s)
+        self._s = dispatch.apply(self._s, a, self.dice_source)
+        return tuple(dispatch.entries_since(self._s, start))
+
+    def act(
+        self,
+        kind: ActionKind | str,
+        *,
+        player: int | None = None,
+        dice: Sequence[int] | None = None,
+        play: Move | str | Sequence[Sequence[int]] | None = None,
+        level: str | int | GameResult = "single",
+    ) -> tuple[Action, ...]:
+        """Make the :class:`Act` of ``kind`` (a :meth:`legal_actions` name) with these
+        arguments (see :class:`Act`); returns the record entries it made."""
+        return self.apply(Act(dispatch.kind_of(kind), play, player, dice, level))
+
     def roll(
         self, dice: Sequence[int] | None = None, *, player: int | None = None
     ) -> tuple[int, int] | None:
@@ -256,34 +280,33 @@ class Match:
         ``Pass``) and None is returned; numbers given then are checked but not used.  With no
         legal play the turn is lost at once (R10).
         """
-        self._s, throw = ms.roll(self._s, dice, player=player, source=self.dice_source)
-        return throw
+        return dispatch.thrown(self.apply(Act(ActionKind.ROLL, player=player, dice=dice)))
 
     def move(
         self, play: Move | str | Sequence[Sequence[int]], *, player: int | None = None
     ) -> None:
         """Play the rolled dice: a play from :meth:`legal_moves`, its steps, or its notation."""
-        self._s = ms.move(self._s, play, player=player)
+        self.apply(Act(ActionKind.MOVE, play, player))
 
     def double(self, *, player: int | None = None) -> None:
         """Offer the cube at twice its value (R23-R29)."""
-        self._s = ms.double(self._s, player=player)
+        self.apply(Act(ActionKind.DOUBLE, player=player))
 
     def take(self, *, player: int | None = None) -> None:
         """Accept the pending offer: the cube doubles and changes hands (R24-R25, R32)."""
-        self._s = ms.take(self._s, player=player)
+        self.apply(Act(ActionKind.TAKE, player=player))
 
     def drop(self, *, player: int | None = None) -> None:
         """Pass the pending offer: the other player scores the value before it (R24)."""
-        self._s = ms.drop(self._s, player=player)
+        self.apply(Act(ActionKind.DROP, player=player))
 
     def beaver(self, *, player: int | None = None) -> None:
         """Redouble at once while keeping the cube (money play, R32)."""
-        self._s = ms.beaver(self._s, player=player)
+        self.apply(Act(ActionKind.BEAVER, player=player))
 
     def raccoon(self, *, player: int | None = None) -> None:
         """Answer a beaver by redoubling again, keeping the cube (money play, R32)."""
-        self._s = ms.raccoon(self._s, player=player)
+        self.apply(Act(ActionKind.RACCOON, player=player))
 
     def resign(
         self, level: str | int | GameResult = "single", *, player: int | None = None
@@ -293,42 +316,16 @@ class Match:
         The player to act may resign before or after rolling, or instead of answering a
         double (as in gnubg; accepted, it scores the level x the cube before the double).
         """
-        self._s = ms.resign(self._s, level, player=player)
+        self.apply(Act(ActionKind.RESIGN, player=player, level=level))
 
     def accept_resignation(self, *, player: int | None = None) -> None:
         """Accept the opponent's resignation: the game ends at the level offered x the cube
         (R21; the Jacoby rule does not reduce what a player chose to give, as in gnubg)."""
-        self._s = ms.accept_resignation(self._s, player=player)
+        self.apply(Act(ActionKind.ACCEPT, player=player))
 
     def reject_resignation(self, *, player: int | None = None) -> None:
         """Reject the opponent's resignation: play goes on where it stopped."""
-        self._s = ms.reject_resignation(self._s, player=player)
-
-    def act(
-        self,
-        kind: ActionKind | str,
-        *,
-        player: int | None = None,
-        dice: Sequence[int] | None = None,
-        play: Move | str | Sequence[Sequence[int]] | None = None,
-        level: str | int | GameResult = "single",
-    ) -> tuple[Action, ...]:
-        """Make the action of ``kind`` (a :meth:`legal_actions` name) for ``player``
-        (default: the player to act): a roll uses ``dice`` or throws from
-        :attr:`dice_source`; ``play`` is a move's (a play, its steps or its notation),
-        ``level`` a resignation's.  The one dispatch of an action, for bots, the web, files
-        and records; returns the record entries it made (the roll, the play, a game's end)."""
-        start = dispatch.entry_count(self._s)
-        self._s = dispatch.act(
-            self._s,
-            kind,
-            player=player,
-            dice=dice,
-            play=play,
-            level=level,
-            source=self.dice_source,
-        )
-        return tuple(dispatch.entries_since(self._s, start))
+        self.apply(Act(ActionKind.REJECT, player=player))
 
     # ----------------------------------------------------------------------- ids
     def match_id_fields(self) -> MatchIdFields:
@@ -437,12 +434,6 @@ class Match:
         is not one, or no sequence at all.  No dice are thrown: each roll brings its own.
         """
         self._s = dispatch.extend(self._s, actions)
-
-    def apply(self, a: Action) -> None:
-        """Make the action a record entry describes, with the dice it records (none are
-        thrown); the automatic entries (``GameStart``, ``GameEnd``) and anything that is not
-        a record entry are refused with :class:`IllegalActionError`."""
-        self._s = dispatch.apply(self._s, a)
 
     def __repr__(self) -> str:
         r = self._s.rules

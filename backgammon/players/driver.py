@@ -2,42 +2,32 @@
 
 :func:`decide` asks a :class:`~backgammon.players.base.Player` what to do in whatever
 phase the match is in (roll or double, play the dice, answer a double or a beaver, answer a
-resignation) and returns a :class:`Decision`; :meth:`Decision.apply` makes it on the match.
+resignation) and returns the :class:`~backgammon.play.actions.Act`, which
+:meth:`Match.apply` makes.
 
     >>> from backgammon import Match
     >>> from backgammon.players import decide, get
     >>> m = Match(length=3)
     >>> decide(get("pubeval"), m)
-    Decision(kind='roll', move=None)
+    Act('roll')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from backgammon.core.position import Position
 from backgammon.core.values import Move
 from backgammon.evaluation.cube import CubeAction, CubeState
-from backgammon.play.match import ActionKind, IllegalActionError, Match, MatchOverError, Phase
+from backgammon.play.match import Act, ActionKind, IllegalActionError, Match, MatchOverError, Phase
 from backgammon.players.base import CubeAdviser, Player
 
 __all__ = ["Decision", "decide"]
 
 
-@dataclass(frozen=True)
-class Decision:
-    """A bot's action: its kind, as :meth:`Match.legal_actions` names it (roll, double,
-    move, take, drop, beaver, accept, reject), and for a move the play."""
-
-    kind: ActionKind
-    move: Move | None = None
-
-    def apply(self, match: Match) -> None:
-        """Make this decision on ``match`` (:meth:`Match.act`)."""
-        match.act(self.kind, play=self.move)
+Decision = Act
+"""A bot's decision is an :class:`~backgammon.play.actions.Act` (the name stays for callers)."""
 
 
-def decide(player: Player, match: Match) -> Decision:
+def decide(player: Player, match: Match) -> Act:
     """What ``player`` does now in ``match``, as the player who must act (MatchOverError
     once the match is over).
 
@@ -49,12 +39,12 @@ def decide(player: Player, match: Match) -> Decision:
     if phase is Phase.OVER:
         raise MatchOverError("the match is over: nothing to decide")
     if phase is Phase.OPENING:
-        return Decision(ActionKind.ROLL)
+        return Act(ActionKind.ROLL)
     position, cube = match.position, CubeState.from_match(match)
     if phase is Phase.ROLL:
         if match.may_double() and player.cube_action(position, cube) is CubeAction.DOUBLE:
-            return Decision(ActionKind.DOUBLE)
-        return Decision(ActionKind.ROLL)
+            return Act(ActionKind.DOUBLE)
+        return Act(ActionKind.ROLL)
     if phase is Phase.MOVE:
         dice = match.dice
         assert dice is not None
@@ -62,11 +52,11 @@ def decide(player: Player, match: Match) -> Decision:
         if move is None:  # the match passes a roll without a play itself: not expected
             legal = match.legal_moves()
             move = legal[0] if legal else Move()
-        return Decision(ActionKind.MOVE, move)
+        return Act(ActionKind.MOVE, move)
     if phase is Phase.DOUBLED:
-        return Decision(_answer(player, match, position, cube))
+        return Act(_answer(player, match, position, cube))
     if phase is Phase.RESIGNED:
-        return Decision(ActionKind.ACCEPT if _accepts(player, match) else ActionKind.REJECT)
+        return Act(ActionKind.ACCEPT if _accepts(player, match) else ActionKind.REJECT)
     raise IllegalActionError(f"no decision in the phase {phase!r}")  # pragma: no cover
 
 

@@ -32,7 +32,7 @@ def answer_text(player: Player, match: Match, *, plain: bool = False) -> str:
     beaver, accept, reject) or the play in gnubg notation (``plain``: UBGI's steps)."""
     d = decide(player, match)
     if d.kind is ActionKind.MOVE:
-        move = d.move if d.move is not None else Move()
+        move = d.move if isinstance(d.move, Move) else Move()  # decide gives a Move
         return plain_move(move) if plain else str(move)
     return _WORDS[d.kind]
 

@@ -126,7 +126,7 @@ def test_gnubg_plays_a_match_to_the_end(gnubg: SimpleEngine) -> None:
     m = Match(length=3)
     m.roll((5, 2))
     while m.phase is not Phase.OVER:
-        gnubg.play(m).apply(m)
+        m.apply(gnubg.play(m))
     assert max(m.score) >= 3
 
 
@@ -162,7 +162,7 @@ def test_ubgi_peer_plays_as_our_bot() -> None:
         m = Match(length=3)
         m.roll((3, 1))
         while m.phase not in (Phase.OVER, Phase.RESIGNED):
-            e.play(m).apply(m)
+            m.apply(e.play(m))
         assert m.phase is Phase.OVER
 
 

@@ -247,7 +247,7 @@ def _bot_match(length: int, seed: int) -> MatchFile:
     bot = get("pubeval")
     m = Match(length=length, dice=SeededDice(seed))
     while not m.is_over:
-        decide(bot, m).apply(m)
+        m.apply(decide(bot, m))
     return mat.read_record(mat.write_record(from_match(m, ("Left", "Right"))))
 
 

@@ -74,7 +74,7 @@ def test_the_opening_is_a_roll_and_apply_makes_it() -> None:
     m = Match(length=3, dice=FixedDice([(3, 1)]))  # not a tie, which is thrown again (R3)
     d = decide(Spy(double=True), m)
     assert d == Decision(ActionKind.ROLL)
-    d.apply(m)
+    m.apply(d)
     assert m.phase in (Phase.MOVE, Phase.ROLL) and m.on_roll is not None
 
 
@@ -114,7 +114,7 @@ def test_the_play_of_the_dice_is_the_players_and_is_applied() -> None:
     assert d.kind is ActionKind.MOVE and d.move == m.legal_moves()[-1]
     assert spy.seen[-1][1] == m.position
     assert spy.seen[-1][2] == CubeState(match_length=5)
-    d.apply(m)
+    m.apply(d)
     assert m.turn == 1 and m.phase is Phase.ROLL
 
 
@@ -142,7 +142,7 @@ def test_the_answer_to_a_double(rules: Rules, answer: CubeAction, kind: ActionKi
     # Judged from the doubler's side, as the Player protocol has it.
     assert what == "answer" and position == m.position
     assert cube == CubeState(jacoby=rules.jacoby, beavers=rules.beavers)
-    decide(spy, m).apply(m)
+    m.apply(decide(spy, m))
     after = {ActionKind.TAKE: Phase.ROLL, ActionKind.BEAVER: Phase.DOUBLED}
     assert m.phase is after.get(kind, Phase.OPENING)  # a drop ends the game
 
@@ -173,7 +173,7 @@ def test_the_doubler_answers_a_beaver_by_its_cubeful_equities(
     assert cube is not None and cube.cube_value == 2 and cube.cube_owner == -1
     # A player without cubeful equities takes.
     assert decide(Spy(answer=CubeAction.PASS), m) == Decision(ActionKind.TAKE)
-    decide(adviser, m).apply(m)
+    m.apply(decide(adviser, m))
     if kind is ActionKind.TAKE:
         assert m.phase is Phase.ROLL and m.cube_value == 4 and m.cube_owner == 0
     else:
@@ -189,7 +189,7 @@ def test_a_resignation_is_judged_from_the_resigners_side() -> None:
     what, position, cube = spy.seen[-1]
     assert what == "resign 2" and position == m.position
     assert cube == CubeState(match_length=7, score=(5, 2))
-    decide(spy, m).apply(m)
+    m.apply(decide(spy, m))
     assert m.phase is Phase.ROLL and m.turn == 1
 
 
@@ -203,7 +203,7 @@ def test_a_resignation_instead_of_a_take_is_judged_from_the_resigner() -> None:
     _, position, cube = spy.seen[-1]
     assert position == m.position.flip()  # the resigner's side, not the doubler's
     assert cube == CubeState(match_length=7, score=(5, 2))
-    decide(spy, m).apply(m)
+    m.apply(decide(spy, m))
     assert m.score == (3, 5)
 
 
@@ -229,9 +229,9 @@ def test_nothing_to_decide_once_the_match_is_over() -> None:
     m.accept_resignation()
     with pytest.raises(ValueError, match="over"):
         decide(Spy(), m)
-    # A decision is made through Match.act, so the rules refuse what is not possible now
-    # and what is no action at all.
+    # A decision is an action Match.apply makes, so the rules refuse what is not possible
+    # now, and what is no action at all is refused when it is made.
     with pytest.raises(ValueError, match="cannot resign now"):
-        Decision(ActionKind.RESIGN).apply(Match(length=1))
+        Match(length=1).apply(Decision(ActionKind.RESIGN))
     with pytest.raises(IllegalActionError, match="not an action"):
-        Decision("sing").apply(Match(length=1))  # type: ignore[arg-type]
+        Decision("sing")  # type: ignore[arg-type]

@@ -47,7 +47,7 @@ def bot_action(name: str, game: Game) -> dict[str, Any]:
     ``name`` from :mod:`backgammon.players`, as a stored action."""
     decision = decide(bot(name), game.match)
     if decision.kind is ActionKind.MOVE:
-        move = decision.move if decision.move is not None else Move()
+        move = decision.move if isinstance(decision.move, Move) else Move()  # decide gives one
         return {"action": "move", "steps": [[s, t] for s, t, _h in move]}
     return {"action": str(decision.kind)}
 

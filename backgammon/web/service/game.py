@@ -21,10 +21,13 @@ from backgammon.core.values import (
     Move,
     short_repr,
 )
+from backgammon.play.actions import thrown
 from backgammon.play.dice import AuditableDice, FixedDice, verify
 from backgammon.play.match import (
     Accept,
+    Act,
     Action,
+    ActionKind,
     Beaver,
     Double,
     Drop,
@@ -198,9 +201,9 @@ class Game:
         return m.turn is None or m.turn == seat
 
     def apply(self, seat: int, action: dict[str, Any]) -> dict[str, Any]:
-        """Make ``action`` for ``seat`` through :meth:`Match.act`, which checks it (once)
-        before it changes anything; returns it as stored.  An ActionError (or any refusal)
-        leaves the game exactly as it was."""
+        """Make ``action`` for ``seat``: the request made an :class:`Act` once, which
+        :meth:`Match.apply` checks before it changes anything; returns it as stored.  An
+        ActionError (or any refusal) leaves the game exactly as it was."""
         m = self.match
         if m.is_over:
             raise ActionError(409, "match_over", "the match is over")
@@ -212,10 +215,9 @@ class Game:
         if not self.may_act(seat):
             raise ActionError(409, "not_your_turn", "it is not your turn to act")
         stored: dict[str, Any] = {"seat": seat, "action": kind}
-        level = action.get("level") or "single"
-        play = _play_of(action, m)
+        act = _act_of(seat, action, m)
         try:
-            made = m.act(kind, player=seat, play=play, level=level)
+            made = m.apply(act)
         except NotYourTurnError as exc:
             raise ActionError(409, "not_your_turn", str(exc)) from exc
         except (IllegalMoveError, InvalidMoveTextError, AmbiguousMoveError) as exc:
@@ -223,16 +225,16 @@ class Game:
         except ValueError as exc:
             raise ActionError(409, "not_allowed", str(exc)) from exc
         if kind == "roll":
-            thrown = next((_dice_of(a) for a in made if isinstance(a, (Roll, OpeningRoll))), None)
-            stored["dice"] = thrown
-            if "dice" in action and action["dice"] != thrown:
+            throw = thrown(made)
+            stored["dice"] = None if throw is None else list(throw)
+            if "dice" in action and action["dice"] != stored["dice"]:
                 raise ActionError(500, "replay", "stored dice differ from the seed's")
         elif kind == "move":
             move = next(a.move for a in made if isinstance(a, Play))
             stored["move"] = str(move)
             stored["steps"] = [[s, t] for s, t, _h in move]
         elif kind == "resign":
-            stored["level"] = level
+            stored["level"] = act.level
         self.actions.append(stored)
         return stored
 
@@ -382,13 +384,10 @@ class Game:
         for k in range(len(game) - 1, -1, -1):
             a = game[k]
             if isinstance(a, Play):
-                throws = (
-                    _throw(b) for b in game[k - 1 :: -1] if isinstance(b, (Roll, OpeningRoll))
-                )
-                thrown = next(throws, None) if k else None
-                if thrown is None or a.player == m.on_roll:
+                throw = thrown(game[k - 1 :: -1]) if k else None
+                if throw is None or a.player == m.on_roll:
                     return None
-                return a.player, thrown, [(s, t) for s, t, _h in a.move]
+                return a.player, throw, [(s, t) for s, t, _h in a.move]
             if isinstance(a, (Roll, OpeningRoll, Pass, GameStart, GameEnd)):
                 return None
         return None
@@ -452,8 +451,15 @@ _KINDS = ("roll", "move", "double", "take", "drop", "beaver", "resign", "accept"
 """The actions a seat may send (besides 'name'); a raccoon is not offered on the web."""
 
 
+def _act_of(seat: int, action: dict[str, Any], m: Match) -> Act:
+    """The request ``action`` of ``seat`` as the match's action (a roll throws from the
+    seed's dice; a stored throw is checked after it)."""
+    level = action.get("level") or "single"
+    return Act(ActionKind(action["action"]), _play_of(action, m), seat, level=level)
+
+
 def _play_of(action: dict[str, Any], m: Match) -> list[Any] | str | None:
-    """A move action's play as :meth:`Match.act` takes it: its steps, else its text."""
+    """A move action's play as an :class:`Act` carries it: its steps, else its text."""
     if action.get("action") != "move":
         return None
     if m.dice is None:
@@ -467,16 +473,6 @@ def _play_of(action: dict[str, Any], m: Match) -> list[Any] | str | None:
     if not isinstance(text, str):
         raise ActionError(400, "missing_move", "a move needs 'move' (text) or 'steps'")
     return text
-
-
-def _throw(a: Roll | OpeningRoll) -> tuple[int, int]:
-    """The two numbers of a throw (an opening roll's: the two players' dice)."""
-    return (a.die0, a.die1) if isinstance(a, OpeningRoll) else a.dice
-
-
-def _dice_of(a: Roll | OpeningRoll) -> list[int]:
-    """The numbers a roll entry records (an opening roll: player 0's die, then player 1's)."""
-    return list(_throw(a))
 
 
 def rules_of(row: MatchRow) -> Rules:
