@@ -9,7 +9,7 @@ import contextlib
 import html
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from importlib import resources
 
@@ -61,12 +61,20 @@ class Services:
 
     @classmethod
     def open(
-        cls, database: str, bot_processes: int, bot_timeout: float, bot_stall: float
+        cls,
+        database: str,
+        bot_processes: int,
+        bot_timeout: float,
+        bot_stall: float,
+        clock: Callable[[], float] = time.time,
     ) -> Services:
-        """The services over ``database``, bots in ``bot_processes`` workers."""
+        """The services over ``database``, bots in ``bot_processes`` workers, the matches'
+        clocks on ``clock``."""
         store = Store(database)
-        server = Server(store, BotPool(bot_processes, bot_timeout), bot_stall=bot_stall)
+        bots = BotPool(bot_processes, bot_timeout)
+        server = Server(store, bots, bot_stall=bot_stall, clock=clock)
         accounts = Accounts(store, BOTS)
+        server.accounts = accounts
         return cls(
             store, accounts, server, Analyses(store), Uploads(store), Rollouts(), Passwords()
         )
@@ -180,16 +188,20 @@ def create_app(
     bot_processes: int = 2,
     bot_timeout: float = 10.0,
     bot_stall: float = 15.0,
+    clock: Callable[[], float] = time.time,
 ) -> FastAPI:
     """The ASGI application over ``database``: an SQLite file (a path or sqlite:/// URL) or
     ``postgresql://...``.  Bots think in ``bot_processes`` worker processes, ``bot_timeout``
-    seconds per attempt; a bot left due for ``bot_stall`` seconds is started again."""
-    services = Services.open(database, bot_processes, bot_timeout, bot_stall)
+    seconds per attempt; a bot left due for ``bot_stall`` seconds is started again.
+    ``clock`` is the time the match clocks and invitations run on (tests inject theirs)."""
+    services = Services.open(database, bot_processes, bot_timeout, bot_stall, clock)
     server = services.server
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         server.bots.warm()
+        with contextlib.suppress(*STORAGE_FAILURES):  # before serving; else at the next start
+            await server.rate_unrated()
         tasks = [asyncio.create_task(services.resume()), asyncio.create_task(services.heartbeat())]
         yield
         for task in tasks:

@@ -13,11 +13,10 @@ from backgammon.web.api import seat_response
 from backgammon.web.errors import ApiError
 from backgammon.web.guards import LoginLimiter
 from backgammon.web.schemas import ChatIn, Credentials, NewAccount, NewPassword
-from backgammon.web.service.game import Game
 from backgammon.web.service.passwords import Passwords
 from backgammon.web.service.server import Server
 from backgammon.web.store.accounts import SESSION_DAYS, Accounts
-from backgammon.web.store.database import Locked, MatchRow
+from backgammon.web.store.database import Locked
 
 __all__ = ["COOKIE", "players_router"]
 
@@ -56,12 +55,6 @@ def players_router(
         if name is None:
             raise ApiError(401, "login_required", "log in first")
         return name
-
-    def rate(row: MatchRow, game: Game) -> None:
-        if game.match.winner is not None:
-            accounts.settle(row.id, row.length, game.match.winner)
-
-    server.finished = rate
 
     @router.post("/api/accounts", status_code=201)
     async def sign_up(credentials: NewAccount, request: Request) -> Response:

@@ -33,6 +33,7 @@ from backgammon.web.schemas import BOTS, NewMatch
 from backgammon.web.service.bots import BotFailed, BotPool, bot_action
 from backgammon.web.service.game import ActionError, Game, rules_of
 from backgammon.web.service.sockets import Outbox
+from backgammon.web.store.accounts import Accounts
 from backgammon.web.store.database import CHANNEL, Locked, MatchRow, Store, StoreError, hash_token
 
 __all__ = ["Live", "Server", "pushed"]
@@ -79,9 +80,17 @@ class Server:
     under the database's lock of its match, so several processes may serve one database."""
 
     def __init__(
-        self, store: Store, bots: BotPool, *, bot_stall: float = 15.0, keep: int = 100
+        self,
+        store: Store,
+        bots: BotPool,
+        *,
+        bot_stall: float = 15.0,
+        keep: int = 100,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.store, self.bots, self.bot_stall = store, bots, bot_stall
+        self.now = clock
+        """The time the clocks and invitations run on (seconds, as :func:`time.time`)."""
         self.live: dict[str, Live] = {}  # least recently loaded first
         self.keep = keep
         self._in_play = 0  # matches beyond ``keep`` the last look found still in play
@@ -91,9 +100,9 @@ class Server:
         self._heard: dict[str, int] = {}  # match id -> actions heard of meanwhile
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed = False
-        self.finished: Callable[[MatchRow, Game], object] | None = None
-        """Called (in a database thread) with each finished rated match this process sees:
-        the accounts' rating of it, which must be idempotent."""
+        self.accounts: Accounts | None = None
+        """The accounts that rate a rated match in the transaction that ends it (committed
+        with its last action or not at all)."""
         self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
         # SQLite lets one writer in at a time and makes the others sleep and poll for the
         # lock: this process's writes queue on one thread instead (PostgreSQL takes many).
@@ -130,7 +139,6 @@ class Server:
         if live is None:
             row, game = await self.db(self._read, match_id)
             live = self.live.pop(match_id, None) or Live(row, game)  # loaded meanwhile?
-            self._rate(live)  # a process may have died before rating it
         self.live[match_id] = live
         self._forget_idle()
         return live
@@ -176,21 +184,33 @@ class Server:
         if game.seq > live.game.seq:
             live.game = game
             self._spawn(self.broadcast(live))
-            self._rate(live)
 
-    def _rate(self, live: Live) -> None:
-        """Have a finished rated match rated (once, whoever asks: see ``finished``)."""
-        finished, game = self.finished, live.game
-        if finished is not None and live.row.rated and game.is_over:
-            self._spawn(self._call_finished(finished, live.row, game))
+    async def rate_unrated(self) -> list[str]:
+        """Rate every finished rated match that no rating records (ended by a release that
+        rated after the commit, by a process that died in between): the job each process
+        finishes at start-up.  Returns the ids it rated."""
+        accounts = self.accounts
+        if accounts is None:
+            return []
+        ids = await self.db(functools.partial(self.store.match_ids, finished_rated=True))
+        done = []
+        for match_id in await self.db(accounts.unrated, ids):
+            if await self.db(self._rate_stored, match_id, write=True):
+                done.append(match_id)
+        return done
 
-    async def _call_finished(
-        self, finished: Callable[[MatchRow, Game], object], row: MatchRow, game: Game
-    ) -> None:
-        try:
-            await self.db(finished, row, game, write=True)
-        except StoreError as exc:  # tried again when the match is next loaded
-            _log.warning("rating match %s: %s", row.id, exc)
+    def _rate_stored(self, match_id: str) -> bool:
+        with self.store.locked(match_id) as match:
+            row = match.row()
+            game = Game.replay(row, [a for _seat, a in match.actions()])
+            return self._rate(match, game)
+
+    def _rate(self, match: Locked, game: Game) -> bool:
+        """Rate ``game``'s match if it is a finished rated one, in ``match``'s transaction."""
+        winner = game.match.winner
+        if self.accounts is None or not game.row.rated or winner is None:
+            return False
+        return self.accounts.settle_in(match.conn, game.row.id, game.row.length, winner)
 
     def poke(self, match_id: str, actions: int | None = None) -> None:
         """Another process stored an action (the match has ``actions`` if known): watchers
@@ -432,9 +452,6 @@ class Server:
             except StoreError as exc:
                 raise ApiError(503, "storage", str(exc)) from exc
             self.adopt(live, game)
-            if self.finished is not None and live.row.rated and game.is_over:
-                # The last action of a rated match is acknowledged once it is rated.
-                await self._call_finished(self.finished, live.row, game)
         finally:
             self._acted(live)
         if _bot_due(live.row, game):
@@ -478,6 +495,8 @@ class Server:
             with contextlib.suppress(ActionError):
                 stored = game.apply(seat, action)
                 due = _bot_due(row, game)
+                if row.rated and game.is_over:
+                    raise ActionError(409, "rated", "rated under the lock, below")
                 if self.store.append_next(
                     row.id, game.seq - 1, seat, stored, over=game.is_over, bot_due=due
                 ):
@@ -491,15 +510,17 @@ class Server:
             self._append(match, game, seat, action)
         return game
 
-    @staticmethod
-    def _append(match: Locked, game: Game, seat: int, action: dict[str, Any]) -> None:
-        """Apply ``action`` to ``game`` (a copy) and store it in ``match``'s transaction."""
+    def _append(self, match: Locked, game: Game, seat: int, action: dict[str, Any]) -> None:
+        """Apply ``action`` to ``game`` (a copy) and store it in ``match``'s transaction;
+        the last action of a rated match is rated in that same transaction."""
         try:
             stored = game.apply(seat, action)  # Match checks first: a refusal changes nothing
         except ActionError as exc:
             raise ApiError(exc.status, exc.code, str(exc)) from exc
         due = _bot_due(game.row, game)
         match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due)
+        if game.is_over:
+            self._rate(match, game)
 
     def start_bot(self, live: Live, *, fresh: bool = False) -> None:
         """Let the bot make every action that is its to make (unless it already is);

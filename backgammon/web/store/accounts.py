@@ -314,56 +314,66 @@ class Accounts:
             return self.seat_holders(conn, match_id)
 
     def settle(self, match_id: str, length: int, winner_seat: int) -> bool:
-        """Move both ratings of the finished rated match ``match_id`` (won by
-        ``winner_seat``) by the FIBS formula, once: the players' rows are locked, a match
-        already rated is left alone, and the ``(match, player)`` key of the rating history
-        refuses a second change whatever process tries.  True if this call changed them."""
+        """:meth:`settle_in` in a transaction of its own."""
         try:
             with self.store.transaction(f"rate match {match_id}", write=True) as conn:
-                holders = self.seat_holders(conn, match_id)
-                if set(holders) != {0, 1}:
-                    return False
-                p = _players.c
-                names = sorted({holders[0], holders[1]})
-                locked = conn.execute(
-                    sa.select(_players).where(p.name.in_(names)).order_by(p.name).with_for_update()
-                ).mappings()
-                rows = {r["name"]: r for r in locked}
-                done = sa.select(_ratings.c.player).where(_ratings.c.match_id == match_id)
-                if conn.execute(done).first() is not None or len(rows) != 2:
-                    return False
-                win, lose = rows[holders[winner_seat]], rows[holders[1 - winner_seat]]
-                change = fibs_change(
-                    win["rating"], lose["rating"], length, win["experience"], lose["experience"]
-                )
-                now = time.time()
-                for r, after, exp, won in (
-                    (win, change.winner_rating, change.winner_experience, 1),
-                    (lose, change.loser_rating, change.loser_experience, 0),
-                ):
-                    other = lose["name"] if won else win["name"]
-                    conn.execute(
-                        sa.update(_players)
-                        .where(p.name == r["name"])
-                        .values(rating=after, experience=exp)
-                    )
-                    conn.execute(
-                        sa.insert(_ratings).values(
-                            match_id=match_id,
-                            player=r["name"],
-                            opponent=other,
-                            won=won,
-                            before=r["rating"],
-                            after=after,
-                            experience=exp,
-                            created=now,
-                        )
-                    )
+                return self.settle_in(conn, match_id, length, winner_seat)
         except StoreError as exc:
             if isinstance(exc.__cause__, sa.exc.IntegrityError):
                 return False  # another process rated it first
             raise
+
+    def settle_in(self, conn: Connection, match_id: str, length: int, winner_seat: int) -> bool:
+        """Move both ratings of the finished rated match ``match_id`` (won by
+        ``winner_seat``) by the FIBS formula, in ``conn``'s transaction (the one that ends
+        the match, so a match is never over and unrated), once: the players' rows are
+        locked and a match already rated is left alone.  True if this call rated it."""
+        holders = self.seat_holders(conn, match_id)
+        if set(holders) != {0, 1}:
+            return False
+        p = _players.c
+        names = sorted({holders[0], holders[1]})
+        locked = conn.execute(
+            sa.select(_players).where(p.name.in_(names)).order_by(p.name).with_for_update()
+        ).mappings()
+        rows = {r["name"]: r for r in locked}
+        done = sa.select(_ratings.c.player).where(_ratings.c.match_id == match_id)
+        if conn.execute(done).first() is not None or len(rows) != 2:
+            return False
+        win, lose = rows[holders[winner_seat]], rows[holders[1 - winner_seat]]
+        change = fibs_change(
+            win["rating"], lose["rating"], length, win["experience"], lose["experience"]
+        )
+        now = time.time()
+        for r, after, exp, won in (
+            (win, change.winner_rating, change.winner_experience, 1),
+            (lose, change.loser_rating, change.loser_experience, 0),
+        ):
+            other = lose["name"] if won else win["name"]
+            conn.execute(
+                sa.update(_players).where(p.name == r["name"]).values(rating=after, experience=exp)
+            )
+            conn.execute(
+                sa.insert(_ratings).values(
+                    match_id=match_id,
+                    player=r["name"],
+                    opponent=other,
+                    won=won,
+                    before=r["rating"],
+                    after=after,
+                    experience=exp,
+                    created=now,
+                )
+            )
         return True
+
+    def unrated(self, match_ids: list[str]) -> list[str]:
+        """Those of ``match_ids`` (finished rated matches) that no rating records."""
+        r = _ratings.c
+        query = sa.select(r.match_id).where(r.match_id.in_(match_ids)).distinct()
+        with self.store.transaction("read which matches are rated") as conn:
+            rated = {str(row[0]) for row in conn.execute(query)}
+        return [m for m in match_ids if m not in rated]
 
     def history(self, name: str) -> list[dict[str, Any]]:
         """``name``'s rating changes, oldest first."""

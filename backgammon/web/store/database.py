@@ -355,14 +355,21 @@ class Store:
             return _rematch_id(conn, match_id)
 
     def match_ids(
-        self, *, unfinished_bot_matches: bool = False, bot_due_before: float | None = None
+        self,
+        *,
+        unfinished_bot_matches: bool = False,
+        bot_due_before: float | None = None,
+        finished_rated: bool = False,
     ) -> list[str]:
         """Every stored match, oldest first; or only the unfinished ones against a bot; or
-        those whose bot has been due to act since before ``bot_due_before``."""
+        those whose bot has been due to act since before ``bot_due_before``; or the
+        finished rated ones."""
         m = _matches.c
         query = sa.select(m.id).order_by(m.created)
         if unfinished_bot_matches:
             query = query.where(m.over == 0, m.bot.is_not(None))
+        if finished_rated:
+            query = query.where(m.over == 1, m.options["rated"].as_boolean())
         if bot_due_before is not None:
             query = query.where(m.over == 0, m.bot_since < bot_due_before)
         with self.transaction("list matches") as conn:

@@ -1,0 +1,129 @@
+"""Fair rated play (issue 67, items 1-5): a rated match rated in the transaction that ends
+it (or at the next start-up), clocks and forfeits on an injected time source, invitations
+withdrawn and expired, no engine help to a seat of a rated match in play, ratings that a
+pair's repeats or new accounts cannot farm, sign-ups limited per address, and seat cookies
+that a logout or a password change ends.  Each runs on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from backgammon.web import create_app
+from backgammon.web.store import accounts as accounts_module
+from backgammon.web.store.database import Store
+
+SECRET = "correct horse battery staple"
+
+
+@dataclass
+class Site:
+    """One server (its database, an injected clock) and a browser per player."""
+
+    db: str
+    app: Any
+    now: list[float]
+
+    def browser(self) -> TestClient:
+        return TestClient(self.app)
+
+    def sign_up(self, name: str) -> TestClient:
+        c = self.browser()
+        r = c.post("/api/accounts", json={"name": name, "password": SECRET})
+        assert r.status_code == 201, r.text
+        return c
+
+
+@pytest.fixture
+def site(db: str) -> Iterator[Site]:
+    now = [1_000_000.0]
+    app = create_app(db, bot_processes=1, clock=lambda: now[0])
+    with TestClient(app):
+        yield Site(db, app, now)
+
+
+def rated_pair(site: Site, a: TestClient, b: TestClient, **spec: Any) -> tuple[str, list[str]]:
+    """A rated match made by ``a`` and joined by ``b``: its id and the two seat tokens."""
+    made = a.post("/api/matches", json={"length": 1, "opponent": "human", "rated": True, **spec})
+    assert made.status_code == 201, made.text
+    joined = b.post(f"/api/matches/{made.json()['id']}/join")
+    assert joined.status_code == 201, joined.text
+    return made.json()["id"], [made.json()["token"], joined.json()["token"]]
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def to_resignation(c: TestClient, mid: str, tokens: list[str]) -> int:
+    """Roll the opening and have the mover offer a resignation; returns the mover."""
+    url = f"/api/matches/{mid}/actions"
+    s = c.post(url, json={"action": "roll"}, headers=auth(tokens[0])).json()
+    while s["on_roll"] is None:
+        s = c.post(url, json={"action": "roll"}, headers=auth(tokens[0])).json()
+    mover = int(s["on_roll"])
+    r = c.post(url, json={"action": "resign", "level": "single"}, headers=auth(tokens[mover]))
+    assert r.status_code == 200, r.text
+    return mover
+
+
+def stored(db: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
+    store = Store(db)
+    try:
+        with store.engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(sa.text(sql), params)]
+    finally:
+        store.close()
+
+
+# ---------------------------------------------------------------- 4: rated with its end
+
+
+def test_a_rated_match_never_ends_unrated_when_the_rating_fails(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, bob = site.sign_up("Ann"), site.sign_up("Bob")
+    mid, tokens = rated_pair(site, ann, bob)
+    mover = to_resignation(ann, mid, tokens)
+
+    def database_fails(*_args: Any) -> None:
+        raise sa.exc.OperationalError("UPDATE players", {}, Exception("the database failed"))
+
+    monkeypatch.setattr(accounts_module, "fibs_change", database_fails)
+    url = f"/api/matches/{mid}/actions"
+    r = ann.post(url, json={"action": "accept"}, headers=auth(tokens[1 - mover]))
+    # The end and its rating are one commit: neither is kept, the match goes on.
+    assert r.status_code == 503, r.text
+    assert stored(site.db, "SELECT over FROM matches WHERE id = :m", m=mid) == [(0,)]
+    assert stored(site.db, "SELECT * FROM ratings WHERE match_id = :m", m=mid) == []
+    monkeypatch.undo()
+    r = ann.post(url, json={"action": "accept"}, headers=auth(tokens[1 - mover]))
+    assert r.status_code == 200 and r.json()["over"], r.text
+    assert stored(site.db, "SELECT over FROM matches WHERE id = :m", m=mid) == [(1,)]
+    rows = stored(site.db, "SELECT player, won FROM ratings WHERE match_id = :m", m=mid)
+    winner, loser = ["Ann", "Bob"][1 - mover], ["Ann", "Bob"][mover]
+    assert sorted(rows) == sorted([(winner, 1), (loser, 0)])
+
+
+def test_a_finished_unrated_match_is_rated_at_start_up(site: Site) -> None:
+    ann, bob = site.sign_up("Ann"), site.sign_up("Bob")
+    mid, tokens = rated_pair(site, ann, bob)
+    mover = to_resignation(ann, mid, tokens)
+    server = site.app.state.server
+    server.accounts = None  # as a release that rated after the commit, and died between
+    r = ann.post(
+        f"/api/matches/{mid}/actions", json={"action": "accept"}, headers=auth(tokens[1 - mover])
+    )
+    assert r.status_code == 200 and r.json()["over"]
+    assert stored(site.db, "SELECT * FROM ratings WHERE match_id = :m", m=mid) == []
+    # Another process starts: no one opens the match, yet it is rated, once.
+    for _ in range(2):
+        with TestClient(create_app(site.db, bot_processes=1)) as other:
+            winner = ["Ann", "Bob"][1 - mover]
+            assert other.get(f"/api/players/{winner}").json()["rating"] == pytest.approx(1510)
+    assert len(stored(site.db, "SELECT * FROM ratings WHERE match_id = :m", m=mid)) == 2
