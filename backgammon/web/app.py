@@ -34,6 +34,7 @@ from backgammon.web.schemas import API_DOC, BOTS
 from backgammon.web.service import jobs
 from backgammon.web.service.analysis import Analyses
 from backgammon.web.service.bots import BotPool
+from backgammon.web.service.fairness import EngineBar
 from backgammon.web.service.passwords import Passwords
 from backgammon.web.service.rollouts import Rollouts
 from backgammon.web.service.server import Server
@@ -216,11 +217,12 @@ def create_app(
     answer_errors(app)
     passwords = services.passwords
     app.include_router(players_router(server, services.accounts, LoginLimiter(), passwords))
-    app.include_router(engine_router())
-    app.include_router(analysis_router(server, services.analyses))
-    app.include_router(upload_router(server, services.uploads))
+    bar = EngineBar(server, services.accounts)
+    app.include_router(engine_router(bar))
+    app.include_router(analysis_router(server, services.analyses, bar))
+    app.include_router(upload_router(server, services.uploads, bar))
     app.include_router(position_router())
-    app.include_router(rollout_router(services.rollouts))
+    app.include_router(rollout_router(services.rollouts, bar))
     app.include_router(matches_router(server, services.accounts, services.store))
     static = str(resources.files("backgammon.web").joinpath("static"))
     app.mount("/static", StaticFiles(directory=static), name="static")

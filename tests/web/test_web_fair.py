@@ -127,3 +127,39 @@ def test_a_finished_unrated_match_is_rated_at_start_up(site: Site) -> None:
             winner = ["Ann", "Bob"][1 - mover]
             assert other.get(f"/api/players/{winner}").json()["rating"] == pytest.approx(1510)
     assert len(stored(site.db, "SELECT * FROM ratings WHERE match_id = :m", m=mid)) == 2
+
+
+# ---------------------------------------------------------------- 2: no engine help
+
+
+def test_no_engine_help_to_a_seat_of_a_rated_match_in_play(site: Site) -> None:
+    ann, bob, guest = site.sign_up("Ann"), site.sign_up("Bob"), site.browser()
+    mid, tokens = rated_pair(site, ann, bob)
+    url = f"/api/matches/{mid}/actions"
+    s = ann.post(url, json={"action": "roll"}, headers=auth(tokens[0])).json()
+    while s["on_roll"] is None:
+        s = ann.post(url, json={"action": "roll"}, headers=auth(tokens[0])).json()
+    other = {"xgid": "XGID=--A-bBBBB--BbB-----dbbc-B-:0:0:1:31:6:4:1:7:10"}  # not this match's
+    # (The engine itself may be slow to start on a loaded machine: only the bar is tested.)
+    assert guest.get("/api/engine/hint", params=other).status_code != 403
+    for who in (ann, bob):  # a seat, whatever position it asks about
+        for path in ("/api/engine/hint", "/api/engine/eval"):
+            r = who.get(path, params=other)
+            assert r.status_code == 403 and r.json()["error"]["code"] == "rated_in_play"
+        r = who.post("/api/rollouts", json={"id": other["xgid"], "trials": 1})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "rated_in_play"
+        r = who.post("/api/uploads", params={"name": "m.mat"}, content=b"x")
+        assert r.status_code == 403
+    # Anyone asking about the match's own position and dice (a helper, a second browser).
+    r = guest.get("/api/engine/hint", params={"gnubgid": s["gnubg_id"]})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "rated_in_play"
+    r = guest.post(f"/api/matches/{mid}/analysis")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "rated_in_play"
+    assert s["rated"] is True  # the page hides its hints and analysis by it
+    # Once the match is over the help comes back.
+    mover = s["on_roll"]
+    r = ann.post(url, json={"action": "resign", "level": "single"}, headers=auth(tokens[mover]))
+    r = ann.post(url, json={"action": "accept"}, headers=auth(tokens[1 - mover]))
+    assert r.json()["over"]
+    assert ann.get("/api/engine/hint", params=other).status_code != 403
+    assert guest.get("/api/engine/hint", params={"gnubgid": s["gnubg_id"]}).status_code != 403

@@ -267,6 +267,7 @@ class Game:
                 money=m.rules.match_length is None, jacoby=m.rules.jacoby, beavers=m.rules.beavers
             ),
             bot=row.bot,
+            rated=row.rated,
             length=row.length,
             score=list(m.score),
             game=m.game_number,

@@ -83,7 +83,12 @@ _chat = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
 )
 _matches = sa.table(
-    "matches", sa.column("id"), sa.column("created"), sa.column("length"), sa.column("over")
+    "matches",
+    sa.column("id"),
+    sa.column("created"),
+    sa.column("length"),
+    sa.column("over"),
+    sa.column("options", sa.JSON),
 )
 _analyses = sa.table("analyses", sa.column("match_id"), sa.column("analysis"))
 
@@ -312,6 +317,23 @@ class Accounts:
         """:meth:`seat_holders` in a transaction of its own."""
         with self.store.transaction(f"read the seats of match {match_id}") as conn:
             return self.seat_holders(conn, match_id)
+
+    def playing_rated(self, name: str) -> bool:
+        """Whether ``name`` holds a seat of a rated match in play (both seats held)."""
+        s, m = _seats.c, _matches.c
+        other = _seats.alias("other")
+        query = (
+            sa.select(s.match_id)
+            .select_from(
+                _seats.join(_matches, m.id == s.match_id).join(
+                    other, sa.and_(other.c.match_id == s.match_id, other.c.seat != s.seat)
+                )
+            )
+            .where(s.player == name, m.over == 0, m.options["rated"].as_boolean())
+            .limit(1)
+        )
+        with self.store.transaction(f"read the matches of {name}") as conn:
+            return conn.execute(query).first() is not None
 
     def settle(self, match_id: str, length: int, winner_seat: int) -> bool:
         """:meth:`settle_in` in a transaction of its own."""
