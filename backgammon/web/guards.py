@@ -19,12 +19,18 @@ from backgammon.web.errors import ApiError
 from backgammon.web.errors import body as error_body
 
 __all__ = [
+    "SIGN_UPS",
     "LoginLimiter",
     "RateLimiter",
     "SameOrigin",
     "SecurityHeaders",
     "content_security_policy",
 ]
+
+
+SIGN_UPS = 3
+"""The most accounts made from one address in 24 hours (kept in the store, so every process
+and a restart count them)."""
 
 
 class SameOrigin:

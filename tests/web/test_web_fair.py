@@ -163,3 +163,61 @@ def test_no_engine_help_to_a_seat_of_a_rated_match_in_play(site: Site) -> None:
     assert r.json()["over"]
     assert ann.get("/api/engine/hint", params=other).status_code != 403
     assert guest.get("/api/engine/hint", params={"gnubgid": s["gnubg_id"]}).status_code != 403
+
+
+# ---------------------------------------------------------------- 3: rating farming
+
+
+def rated_match(store: Store, accounts: Any, a: str, b: str) -> str:
+    """A rated 1-point match held by the accounts ``a`` (seat 0) and ``b`` (seat 1)."""
+    import secrets
+
+    from backgammon.web.store.database import MatchRow
+
+    row = MatchRow(
+        secrets.token_urlsafe(8), 0.0, 1, None, None, ("x", "y"), "00", "c", (a, b), rated=True
+    )
+
+    def seats(conn: Any) -> None:
+        accounts.add_seat(conn, row.id, 0, a)
+        accounts.add_seat(conn, row.id, 1, b)
+
+    store.create_match(row, seats)
+    return row.id
+
+
+def test_new_accounts_and_a_pairs_repeats_cannot_farm_a_rating(site: Site) -> None:
+    accounts = site.app.state.services.accounts
+    store = site.app.state.services.store
+    for name in ("Farmer", *(f"Sock{i}" for i in range(8)), "Real"):
+        accounts.create(name, "not a hash")
+
+    def rating(name: str) -> float:
+        return float(accounts.player(name).rating)
+
+    # Eight new accounts lose to the farmer: only the first five (until the farmer is
+    # established) move the farmer's rating; the farmer's later wins over new accounts
+    # give nothing.
+    after = []
+    for i in range(8):
+        accounts.settle(rated_match(store, accounts, "Farmer", f"Sock{i}"), 1, 0)
+        after.append(rating("Farmer"))
+    assert after[4] > after[3] > 1500
+    assert after[7] == after[6] == after[5] == after[4] < 1560
+    assert rating("Sock7") < 1500  # the new account's own rating moves
+    # A pair's fourth match in a day moves neither rating.
+    for _ in range(4):
+        accounts.settle(rated_match(store, accounts, "Real", "Sock0"), 1, 1)
+    history = accounts.history("Real")
+    assert [h["before"] != h["after"] for h in history] == [True, True, True, False]
+    assert accounts.player("Real").experience == 3
+
+
+def test_sign_ups_are_limited_per_address(site: Site) -> None:
+    c = site.browser()
+    for i in range(3):
+        r = c.post("/api/accounts", json={"name": f"Acc{i}", "password": SECRET})
+        assert r.status_code == 201, r.text
+    r = c.post("/api/accounts", json={"name": "Acc3", "password": SECRET})
+    assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_sign_ups"
+    assert c.get("/api/players/Acc3").status_code == 404

@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse, Response
 
 from backgammon.web.api import seat_response
 from backgammon.web.errors import ApiError
-from backgammon.web.guards import LoginLimiter
+from backgammon.web.guards import SIGN_UPS, LoginLimiter
 from backgammon.web.schemas import ChatIn, Credentials, NewAccount, NewPassword
 from backgammon.web.service.passwords import Passwords
 from backgammon.web.service.server import Server
@@ -61,7 +61,9 @@ def players_router(
         """Make an account (and log in): the name is yours, the rating starts at 1500."""
         limiter.admit(None, _address(request))
         hashed = await passwords.hash(credentials.password)
-        player = await server.db(accounts.create, credentials.name, hashed, write=True)
+        player = await server.db(
+            accounts.create, credentials.name, hashed, _address(request), SIGN_UPS, write=True
+        )
         token = await server.db(accounts.open_session, player.name, write=True)
         return _with_session(JSONResponse(player.public(), 201), request, token)
 

@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 
 from backgammon.web.errors import ApiError, skeleton
 from backgammon.web.store.database import Store, StoreError, hash_token
-from backgammon.web.store.ratings import START, fibs_change
+from backgammon.web.store.ratings import ESTABLISHED, PAIR_PER_DAY, START, fibs_change
 
 __all__ = [
     "CHAT_LINES",
@@ -44,6 +44,7 @@ _players = sa.Table(
     sa.Column("experience", sa.Integer, nullable=False),
     sa.Column("bot", sa.Text),
     sa.Column("skeleton", sa.Text),
+    sa.Column("origin", sa.Text),
 )
 _sessions = sa.Table(
     "sessions",
@@ -64,6 +65,7 @@ _ratings = sa.Table(
     sa.Column("after", sa.Float, nullable=False),
     sa.Column("experience", sa.Integer, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("counted", sa.Integer, nullable=False),
 )
 _seats = sa.Table(
     "seats",
@@ -183,13 +185,28 @@ class Accounts:
             )
 
     # ------------------------------------------------------------------ accounts
-    def create(self, name: str, hashed: str) -> Player:
+    def create(
+        self, name: str, hashed: str, origin: str | None = None, per_day: int | None = None
+    ) -> Player:
         """A new account with the password hash ``hashed`` (:func:`hash_password`; 409 if
-        the name, in any case, is taken, or looks like one taken: its :func:`skeleton`)."""
+        the name, in any case, is taken, or looks like one taken: its :func:`skeleton`);
+        ``origin``: the address it comes from, which may make ``per_day`` (else 429)."""
         now = time.time()
         shape = skeleton(name)
+        origin = None if origin is None else hash_token(origin)
         try:
             with self.store.transaction(f"create the account {name}", write=True) as conn:
+                p = _players.c
+                if origin is not None and per_day is not None:
+                    recent = sa.select(sa.func.count()).where(
+                        p.origin == origin, p.created > now - 86400
+                    )
+                    if conn.execute(recent).scalar_one() >= per_day:
+                        raise ApiError(
+                            429,
+                            "too_many_sign_ups",
+                            f"at most {per_day} accounts a day are made from one address",
+                        )
                 if self._find(conn, name) is not None:
                     raise ApiError(409, "name_taken", f"the name {name!r} is taken")
                 like = conn.execute(
@@ -209,6 +226,7 @@ class Accounts:
                         experience=0,
                         bot=None,
                         skeleton=shape,
+                        origin=origin,
                     )
                 )
         except StoreError as exc:  # two sign-ups with one name at once: the key refuses one
@@ -367,11 +385,14 @@ class Accounts:
             win["rating"], lose["rating"], length, win["experience"], lose["experience"]
         )
         now = time.time()
-        for r, after, exp, won in (
-            (win, change.winner_rating, change.winner_experience, 1),
-            (lose, change.loser_rating, change.loser_experience, 0),
+        counts = self._counts(conn, win, lose, now)
+        for r, after, exp, won, counted in (
+            (win, change.winner_rating, change.winner_experience, 1, counts[0]),
+            (lose, change.loser_rating, change.loser_experience, 0, counts[1]),
         ):
             other = lose["name"] if won else win["name"]
+            if not counted:
+                after, exp = r["rating"], r["experience"]
             conn.execute(
                 sa.update(_players).where(p.name == r["name"]).values(rating=after, experience=exp)
             )
@@ -385,9 +406,38 @@ class Accounts:
                     after=after,
                     experience=exp,
                     created=now,
+                    counted=int(counted),
                 )
             )
         return True
+
+    @staticmethod
+    def _counts(
+        conn: Connection, a: sa.RowMapping, b: sa.RowMapping, now: float
+    ) -> tuple[bool, bool]:
+        """Whether a match between the players ``a`` and ``b`` moves each one's rating:
+        not beyond the pair's :data:`PAIR_PER_DAY` in 24 hours, and not an established
+        rating against an account that is not (:data:`ESTABLISHED`)."""
+        r = _ratings.c
+        pair = conn.execute(
+            sa.select(sa.func.count()).where(
+                r.player == a["name"],
+                r.opponent == b["name"],
+                r.counted == 1,
+                r.created > now - 86400,
+            )
+        ).scalar_one()
+        if pair >= PAIR_PER_DAY:
+            return False, False
+
+        def established(player: sa.RowMapping) -> bool:
+            if player["bot"] is not None:
+                return True
+            moved = sa.select(sa.func.count()).where(r.player == player["name"], r.counted == 1)
+            return bool(conn.execute(moved).scalar_one() >= ESTABLISHED)
+
+        ea, eb = established(a), established(b)
+        return (not ea or eb), (not eb or ea)
 
     def unrated(self, match_ids: list[str]) -> list[str]:
         """Those of ``match_ids`` (finished rated matches) that no rating records."""
