@@ -221,3 +221,34 @@ def test_sign_ups_are_limited_per_address(site: Site) -> None:
     r = c.post("/api/accounts", json={"name": "Acc3", "password": SECRET})
     assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_sign_ups"
     assert c.get("/api/players/Acc3").status_code == 404
+
+
+# ---------------------------------------------------------------- 5: seat cookies end
+
+
+def test_logging_out_or_a_new_password_ends_the_rated_seat_cookie(site: Site) -> None:
+    ann, bob = site.sign_up("Ann"), site.sign_up("Bob")
+    mid, tokens = rated_pair(site, ann, bob)
+    url = f"/api/matches/{mid}/actions"
+    old = site.browser()  # a copy of Ann's 90-day seat cookie
+    old.cookies.set(f"bg_{mid}", ann.cookies[f"bg_{mid}"])
+    assert old.get(f"/api/matches/{mid}").json()["seat"] == 0
+    assert ann.delete("/api/session").status_code == 204
+    # The cookie (or its token) plays the match no more, from any browser.
+    r = old.post(url, json={"action": "roll"})
+    assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+    r = site.browser().post(url, json={"action": "roll"}, headers=auth(tokens[0]))
+    assert r.status_code == 403
+    # Logged in again, Ann takes her seat back with a new token.
+    r = ann.post("/api/session", json={"name": "Ann", "password": SECRET})
+    assert r.status_code == 200
+    back = ann.post(f"/api/matches/{mid}/join")
+    assert back.status_code == 201 and back.json()["seat"] == 0, back.text
+    assert ann.post(url, json={"action": "roll"}).status_code == 200
+    # A new password: Bob's old seat cookie ends too; the browser that changed it goes on.
+    stolen = site.browser()
+    stolen.cookies.set(f"bg_{mid}", bob.cookies[f"bg_{mid}"])
+    new = {"password": SECRET, "new_password": "another secret phrase"}
+    assert bob.post("/api/accounts/password", json=new).status_code == 200
+    assert stolen.get(f"/api/matches/{mid}").status_code == 403
+    assert bob.get(f"/api/matches/{mid}").json()["seat"] == 1

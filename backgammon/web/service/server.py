@@ -267,7 +267,14 @@ class Server:
     def hosts(row: MatchRow, token: str | None) -> bool:
         """True when ``token`` holds seat 0 of ``row``: the one who made the invitation,
         who is not offered it in the lobby and may not take its other seat too."""
-        return bool(token) and secrets.compare_digest(hash_token(token or ""), row.token_hashes[0])
+        return Server.holds(row, 0, token)
+
+    @staticmethod
+    def holds(row: MatchRow, seat: int, token: str | None) -> bool:
+        """True when ``token`` holds ``seat`` of ``row``."""
+        return bool(token) and secrets.compare_digest(
+            hash_token(token or ""), row.token_hashes[seat]
+        )
 
     def detach(self, live: Live, ws: WebSocket) -> None:
         """``ws`` has closed: the others are told who is still there."""
@@ -292,6 +299,11 @@ class Server:
         if not token:
             return None
         digest = hash_token(token)
+        if live.row.rated and not live.game.is_over:
+            # Another process may have given the seat a new token (a logout): read again.
+            row = await self.db(self.store.get_match, live.row.id)
+            if row is not None:
+                live.row = row
         for _ in range(2):
             for seat, stored in enumerate(live.row.token_hashes):
                 if secrets.compare_digest(digest, stored):
@@ -304,6 +316,27 @@ class Server:
             if row is not None:
                 live.row = row
         raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
+
+    async def reseat(self, match_id: str, seat: int) -> str:
+        """A new token for ``seat`` of ``match_id``, stored before it is answered: the old
+        one (a cookie kept 90 days) holds the seat no more, and its sockets here close."""
+        token = secrets.token_urlsafe(18)
+
+        def store_it() -> MatchRow:
+            with self.store.locked(match_id) as match:
+                return match.set_token(seat, hash_token(token))
+
+        try:
+            row = await self.db(store_it, write=True)
+        except StoreError as exc:
+            raise ApiError(503, "storage", str(exc)) from exc
+        live = self.live.get(match_id)
+        if live is not None:
+            live.row = row
+            for ws, held in list(live.sockets.items()):
+                if held == seat:
+                    self._spawn(_close(ws))
+        return token
 
     async def arrive(self, live: Live) -> None:
         """Seat 1 has come to the match (its token was used): stored, and the host told."""
@@ -628,6 +661,12 @@ class Server:
         text = json.dumps(message)
         for ws in list(live.chatty):
             self.send(live, ws, text)
+
+
+async def _close(ws: WebSocket) -> None:
+    """Close a socket whose seat's token has been replaced."""
+    with contextlib.suppress(Exception):
+        await ws.close(code=4403, reason="this seat's token has been replaced: log in again")
 
 
 def pushed(state_json: str) -> str:

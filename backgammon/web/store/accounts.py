@@ -336,6 +336,17 @@ class Accounts:
         with self.store.transaction(f"read the seats of match {match_id}") as conn:
             return self.seat_holders(conn, match_id)
 
+    def rated_seats(self, name: str) -> list[tuple[str, int]]:
+        """The seats (match id, seat) ``name`` holds in rated matches not over."""
+        s, m = _seats.c, _matches.c
+        query = (
+            sa.select(s.match_id, s.seat)
+            .select_from(_seats.join(_matches, m.id == s.match_id))
+            .where(s.player == name, m.over == 0, m.options["rated"].as_boolean())
+        )
+        with self.store.transaction(f"read the matches of {name}") as conn:
+            return [(str(r[0]), int(r[1])) for r in conn.execute(query)]
+
     def playing_rated(self, name: str) -> bool:
         """Whether ``name`` holds a seat of a rated match in play (both seats held)."""
         s, m = _seats.c, _matches.c

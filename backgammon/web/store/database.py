@@ -240,6 +240,14 @@ class Locked:
         """Give the free seat 1 (a public invitation's) to ``token_hash``; False if taken."""
         return _claim(self._conn, self.match_id, token_hash)
 
+    def set_token(self, seat: int, token_hash: str) -> MatchRow:
+        """Make ``token_hash`` the only token of ``seat`` (the old one no longer holds it)."""
+        column = "token0" if seat == 0 else "token1"
+        self._conn.execute(
+            _matches.update().where(_matches.c.id == self.match_id).values({column: token_hash})
+        )
+        return self.row()
+
     def set_options(self, **changes: Any) -> MatchRow:
         """Change optional facts of the match (e.g. ``arrived=True``); returns the row."""
         row = dataclasses.replace(self.row(), **changes)
