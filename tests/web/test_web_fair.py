@@ -6,6 +6,7 @@ that a logout or a password change ends.  Each runs on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -13,8 +14,10 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from webapi import bot_wins_opening_row
 
 from backgammon.web import create_app
+from backgammon.web.service.game import Game, orderings
 from backgammon.web.store import accounts as accounts_module
 from backgammon.web.store.database import Store
 
@@ -252,3 +255,143 @@ def test_logging_out_or_a_new_password_ends_the_rated_seat_cookie(site: Site) ->
     assert bob.post("/api/accounts/password", json=new).status_code == 200
     assert stolen.get(f"/api/matches/{mid}").status_code == 403
     assert bob.get(f"/api/matches/{mid}").json()["seat"] == 1
+
+
+# ---------------------------------------------------------------- 1: clocks, invitations
+
+
+def opening(c: TestClient, mid: str, tokens: list[str]) -> dict[str, Any]:
+    """The state once the opening roll has fallen (a tie is thrown again)."""
+    url = f"/api/matches/{mid}/actions"
+    s = c.post(url, json={"action": "roll"}, headers=auth(tokens[0])).json()
+    while s["on_roll"] is None:
+        s = c.post(url, json={"action": "roll"}, headers=auth(tokens[0])).json()
+    return dict(s)
+
+
+def test_a_rated_match_is_timed_and_a_player_out_of_time_loses_it_rated(site: Site) -> None:
+    ann, bob = site.sign_up("Ann"), site.sign_up("Bob")
+    mid, tokens = rated_pair(site, ann, bob)
+    s = ann.get(f"/api/matches/{mid}").json()
+    assert s["clock"]["delay"] == 12 and s["clock"]["reserve"] == [60, 60]
+    assert s["clock"]["running"] is None  # the opening roll: either may throw
+    s = opening(ann, mid, tokens)
+    mover = s["on_roll"]
+    assert s["clock"]["running"] == mover and s["clock"]["deadline"] == site.now[0] + 72
+    # 20 s on a play: 8 beyond the delay come off the mover's reserve.
+    site.now[0] += 20
+    s = ann.get(f"/api/matches/{mid}", headers=auth(tokens[mover])).json()
+    longest = max(len(o) for o in s["plays"])
+    play = next(o for o in s["plays"] if len(o) == longest)
+    url = f"/api/matches/{mid}/actions"
+    r = ann.post(url, json={"action": "move", "steps": play}, headers=auth(tokens[mover]))
+    assert r.status_code == 200, r.text
+    s = r.json()
+    assert s["clock"]["reserve"][mover] == 52 and s["clock"]["running"] == 1 - mover
+    # The other seat stops playing: past its delay and reserve it may not act and loses.
+    site.now[0] += 12 + 60.5
+    r = ann.post(url, json={"action": "roll"}, headers=auth(tokens[1 - mover]))
+    assert r.status_code == 409 and r.json()["error"]["code"] == "out_of_time"
+    s = ann.get(f"/api/matches/{mid}").json()
+    assert s["over"] and s["lost_on_time"] == 1 - mover and s["winner"] == mover
+    names = ["Ann", "Bob"]
+    assert ann.get(f"/api/players/{names[mover]}").json()["rating"] == pytest.approx(1510)
+    assert ann.get(f"/api/players/{names[1 - mover]}").json()["rating"] == pytest.approx(1490)
+
+
+def test_a_player_who_is_gone_loses_on_time_when_no_one_looks(site: Site) -> None:
+    ann, bob = site.sign_up("Ann"), site.sign_up("Bob")
+    mid, tokens = rated_pair(site, ann, bob, clock={"delay": 5, "reserve": 30})
+    s = opening(ann, mid, tokens)
+    assert s["clock"]["reserve"] == [30, 30]
+    site.now[0] += 36
+    swept = site.app.state.server.sweep  # what every process runs every few seconds
+    with TestClient(site.app) as c:
+        assert mid in c.portal.call(swept)
+    rows = stored(site.db, "SELECT player, won FROM ratings WHERE match_id = :m", m=mid)
+    winner = ["Ann", "Bob"][1 - s["on_roll"]]
+    assert (winner, 1) in rows and len(rows) == 2
+    assert stored(site.db, "SELECT over FROM matches WHERE id = :m", m=mid) == [(1,)]
+
+
+def test_untimed_by_default_unrated_and_a_clock_chosen_in_the_invitation(site: Site) -> None:
+    c = site.browser()
+    r = c.post("/api/matches", json={"length": 3, "opponent": "human"})
+    assert c.get(f"/api/matches/{r.json()['id']}").json()["clock"] is None
+    spec = {"length": 3, "opponent": "human", "clock": {"delay": 8, "reserve": 240}}
+    r = c.post("/api/matches", json=spec)
+    clock = c.get(f"/api/matches/{r.json()['id']}").json()["clock"]
+    assert (clock["delay"], clock["reserve"]) == (8, [240, 240])
+    ann = site.sign_up("Ann")
+    spec = {"length": 3, "opponent": "human", "rated": True, "clock": None}
+    r = ann.post("/api/matches", json=spec)
+    assert ann.get(f"/api/matches/{r.json()['id']}").json()["clock"] is None
+    bad = c.post("/api/matches", json={"length": 3, "clock": {"delay": -1}})
+    assert bad.status_code == 400
+
+
+def test_invitations_are_withdrawn_by_their_host_and_expire(site: Site) -> None:
+    host, guest = site.browser(), site.browser()
+    made = host.post("/api/matches", json={"length": 1, "opponent": "human", "public": True})
+    mid = made.json()["id"]
+    assert [i["id"] for i in guest.get("/api/lobby").json()["invitations"]] == [mid]
+    r = guest.delete(f"/api/matches/{mid}")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_host"
+    assert host.delete(f"/api/matches/{mid}").status_code == 204
+    assert guest.get("/api/lobby").json()["invitations"] == []
+    r = guest.post(f"/api/matches/{mid}/claim", json={"name": "Late"})
+    assert r.status_code == 409
+    s = guest.get(f"/api/matches/{mid}").json()
+    assert s["over"] and s["closed"] == "withdrawn" and s["winner"] is None
+    # Once joined it cannot be withdrawn.
+    made = host.post("/api/matches", json={"length": 1, "opponent": "human", "public": True})
+    mid = made.json()["id"]
+    assert guest.post(f"/api/matches/{mid}/claim", json={"name": "Gil"}).status_code == 201
+    r = host.delete(f"/api/matches/{mid}")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "joined"
+    s = opening(host, mid, [made.json()["token"]])  # untimed: no clock runs mid-game
+    assert s["clock"] is None and not s["over"]
+    # An invitation no one joins expires after an hour; a match left idle a day is closed.
+    made = host.post("/api/matches", json={"length": 1, "opponent": "human", "public": True})
+    late = made.json()["id"]
+    site.now[0] += 3601
+    assert guest.get("/api/lobby").json()["invitations"] == []
+    assert guest.get(f"/api/matches/{late}").json()["closed"] == "expired"
+    assert guest.get(f"/api/matches/{mid}").json()["over"] is False
+    site.now[0] += 86400
+    s = guest.get(f"/api/matches/{mid}").json()
+    assert s["closed"] == "abandoned" and s["over"] and s["winner"] is None
+    assert stored(site.db, "SELECT over FROM matches WHERE id = :m", m=mid) == [(1,)]
+
+
+def test_a_timed_match_starts_when_both_have_come(site: Site) -> None:
+    ann, bob = site.sign_up("Ann"), site.sign_up("Bob")
+    made = ann.post("/api/matches", json={"length": 1, "opponent": "human", "rated": True})
+    mid, token = made.json()["id"], made.json()["token"]
+    url = f"/api/matches/{mid}/actions"
+    r = ann.post(url, json={"action": "roll"}, headers=auth(token))
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_arrived"
+    assert ann.get(f"/api/matches/{mid}").json()["seq"] == 0
+    site.now[0] += 600  # the wait costs no one anything
+    assert bob.post(f"/api/matches/{mid}/join").status_code == 201
+    s = opening(ann, mid, [token])
+    assert s["clock"]["reserve"] == [60, 60] and s["clock"]["deadline"] == site.now[0] + 72
+
+
+def test_a_bot_to_act_or_a_match_from_before_clocks_is_never_closed_as_left() -> None:
+    row = dataclasses.replace(bot_wins_opening_row("bot"), created=1000.0)
+    later = 1000.0 + 2 * 86400
+    assert Game(row).expiry(row, later) == {"action": "close", "reason": "abandoned", "at": later}
+    game = Game(row)
+    game.apply(0, {"action": "roll", "at": 1000.0})
+    assert game.actor() == 1 and game.expiry(row, later) is None  # the bot's to play
+    legacy = Game(row)
+    legacy.apply(0, {"action": "roll"})  # stored before actions carried their time
+    legacy.apply(1, {"action": "move", "steps": bot_play(legacy)})
+    assert legacy.actor() == 0 and legacy.expiry(row, later) is None
+
+
+def bot_play(game: Game) -> list[tuple[int, int]]:
+    """A legal play of the seat on roll (one of the longest)."""
+    plays = orderings(game.match.position, game.match.dice)
+    return max(plays, key=len)

@@ -172,12 +172,45 @@ class Server:
         return row, Game.replay(row, [a for _seat, a in self.store.actions(match_id)])
 
     async def refresh(self, live: Live) -> Game:
-        """The match with every action stored so far (by any process)."""
+        """The match with every action stored so far (by any process), ended first if its
+        clock or its invitation has run out meanwhile."""
         game = live.game
         self.adopt(
             live, await self.db(lambda: game.extended(self.store.actions(live.row.id, game.seq)))
         )
+        due = live.game.due(live.row)
+        if due is not None and due < self.now():
+            await self.expire(live)
         return live.game
+
+    async def expire(self, live: Live, *, withdraw: bool = False) -> Game:
+        """Store the server's action ending ``live``'s match if one is due now (a forfeit
+        on time, an expired invitation, a match left by both players), or, ``withdraw``,
+        the host's withdrawal of an invitation no one has joined (409 otherwise); a rated
+        match lost on time is rated in the same transaction."""
+        try:
+            game = await self.db(self._expire, live.row.id, live.game, withdraw, write=True)
+        except StoreError as exc:
+            raise ApiError(503, "storage", str(exc)) from exc
+        self.adopt(live, game)
+        return live.game
+
+    def _expire(self, match_id: str, known: Game, withdraw: bool) -> Game:
+        now = self.now()
+        with self.store.locked(match_id) as match:
+            row = match.row()
+            game = known.extended(match.actions(known.seq)).copy()
+            if withdraw:
+                if game.is_over or row.arrived:
+                    raise ApiError(409, "joined", "only an invitation no one has joined")
+                end: dict[str, Any] | None = {"action": "close", "reason": "withdrawn"}
+            else:
+                end = game.expiry(row, now)
+            if end is not None:
+                self._append(match, game, None, {**end, "at": now})
+            else:  # a seat was taken meanwhile, say: when to look next
+                match.set_due(game.due(row))
+            return game
 
     def adopt(self, live: Live, game: Game) -> None:
         """Make ``game`` the live one if it is further on, and tell the watchers."""
@@ -207,7 +240,7 @@ class Server:
 
     def _rate(self, match: Locked, game: Game) -> bool:
         """Rate ``game``'s match if it is a finished rated one, in ``match``'s transaction."""
-        winner = game.match.winner
+        winner = game.winner
         if self.accounts is None or not game.row.rated or winner is None:
             return False
         return self.accounts.settle_in(match.conn, game.row.id, game.row.length, winner)
@@ -369,7 +402,7 @@ class Server:
         joined = spec.rated and bot is None  # seat 1 is joined by a logged-in account
         row = MatchRow(
             id=secrets.token_urlsafe(8),
-            created=time.time(),
+            created=self.now(),
             length=0 if spec.money else spec.length,
             bot=bot,
             bot_seat=1 if bot else None,
@@ -386,14 +419,16 @@ class Server:
             rated=spec.rated,
             invited=spec.invite if joined else None,
             arrived=bot is not None,
+            clock=_clock(spec),
         )
         try:
             rules_of(row)
         except RulesError as exc:
             raise ApiError(422, "bad_rules", str(exc)) from exc
         also = None if then is None else (lambda conn: then(conn, row))
-        await self.db(self.store.create_match, row, also, write=True)
-        self.live[row.id] = Live(row, Game(row))
+        game = Game(row)
+        await self.db(self.store.create_match, row, also, game.due(row), write=True)
+        self.live[row.id] = Live(row, game)
         self._forget_idle()
         return row, tokens
 
@@ -415,14 +450,15 @@ class Server:
             new = dataclasses.replace(
                 old,
                 id=secrets.token_urlsafe(8),
-                created=time.time(),
+                created=self.now(),
                 seed=seed.hex(),
                 commitment=Game.commitment_of(seed),
                 names=(names[0], names[1]),
                 public=False,
                 rematch_of=old.id,
+                dated=True,
             )
-            return match.rematch(new).id
+            return match.rematch(new, Game(new).due(new)).id
 
     async def claim(
         self, live: Live, name: str, check: Callable[[Locked], None] | None = None
@@ -452,12 +488,14 @@ class Server:
         check: Callable[[Locked], None] | None,
     ) -> tuple[MatchRow, Game]:
         with self.store.locked(match_id) as match:
+            game = known.extended(match.actions(known.seq)).copy()
+            if game.is_over:
+                raise ApiError(409, "closed", "this invitation was withdrawn or has expired")
             if check is not None:
                 check(match)
             if not match.claim_seat(token_hash):
                 raise ApiError(409, "seat_taken", "this invitation has been taken")
             match.set_options(arrived=True)
-            game = known.extended(match.actions(known.seq)).copy()
             # The host may have rolled: the seat is still given, the name stays.
             with contextlib.suppress(ApiError):
                 self._append(match, game, 1, {"action": "name", "name": name})
@@ -473,6 +511,7 @@ class Server:
             raise ApiError(403, "spectator", "spectators cannot act: open your seat's link")
         if live.row.rated and action.get("action") == "name":
             raise ApiError(409, "rated", "in a rated match each seat is its account's name")
+        action = {**action, "at": self.now()}
         self._acting[live.row.id] = self._acting.get(live.row.id, 0) + 1
         try:
             # The watchers' views are made in the same thread, after the commit: the event
@@ -484,6 +523,10 @@ class Server:
                 )
             except StoreError as exc:
                 raise ApiError(503, "storage", str(exc)) from exc
+            except ApiError as exc:
+                if exc.code == "out_of_time":
+                    await self.expire(live)
+                raise
             self.adopt(live, game)
         finally:
             self._acted(live)
@@ -519,7 +562,8 @@ class Server:
     def _commit(self, row: MatchRow, known: Game, seat: int, action: dict[str, Any]) -> Game:
         action = dict(action)
         seq = action.pop("seq", None)
-        if seq is None or seq == known.seq:
+        waits = row.clock is not None and not row.arrived  # perhaps stale: see under the lock
+        if (seq is None or seq == known.seq) and not waits:
             # Usually this process knows every stored action: the action is checked on
             # what it knows and stored as the next one, which the database refuses if
             # another process stored that one first.  Then (or if the rules refuse it,
@@ -531,11 +575,20 @@ class Server:
                 if row.rated and game.is_over:
                     raise ActionError(409, "rated", "rated under the lock, below")
                 if self.store.append_next(
-                    row.id, game.seq - 1, seat, stored, over=game.is_over, bot_due=due
+                    row.id,
+                    game.seq - 1,
+                    seat,
+                    stored,
+                    over=game.is_over,
+                    bot_due=due,
+                    due=game.due(row),
                 ):
                     return game
         with self.store.locked(row.id) as match:
             game = known.extended(match.actions(known.seq)).copy()
+            fresh = match.row()
+            if fresh.clock is not None and not fresh.arrived and action.get("action") != "name":
+                raise ApiError(409, "not_arrived", "a timed match starts when both have come")
             if seq is not None and seq != game.seq:
                 raise ApiError(
                     409, "stale", f"you have seen {seq} actions but the match has {game.seq}"
@@ -543,7 +596,7 @@ class Server:
             self._append(match, game, seat, action)
         return game
 
-    def _append(self, match: Locked, game: Game, seat: int, action: dict[str, Any]) -> None:
+    def _append(self, match: Locked, game: Game, seat: int | None, action: dict[str, Any]) -> None:
         """Apply ``action`` to ``game`` (a copy) and store it in ``match``'s transaction;
         the last action of a rated match is rated in that same transaction."""
         try:
@@ -551,7 +604,8 @@ class Server:
         except ActionError as exc:
             raise ApiError(exc.status, exc.code, str(exc)) from exc
         due = _bot_due(game.row, game)
-        match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due)
+        look = game.due(match.row())
+        match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due, due=look)
         if game.is_over:
             self._rate(match, game)
 
@@ -618,6 +672,8 @@ class Server:
                                 self.poke(match_id)
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + sweep
+                with contextlib.suppress(StoreError, ApiError):
+                    await self.sweep()
                 with contextlib.suppress(StoreError):
                     before = time.time() - self.bot_stall
                     await self.resume_bots(
@@ -626,6 +682,15 @@ class Server:
                         )
                     )
             await asyncio.sleep(poll)
+
+    async def sweep(self) -> list[str]:
+        """End every match whose clock, invitation or idleness has run out (each process
+        looks every few seconds: a player who is gone loses on time all the same)."""
+        ids = await self.db(functools.partial(self.store.match_ids, due_before=self.now()))
+        for match_id in ids:
+            with contextlib.suppress(StoreError, ApiError):  # the others are ended all the same
+                await self.refresh(await self.load(match_id))
+        return ids
 
     async def _listen(self) -> None:
         import psycopg
@@ -672,6 +737,19 @@ async def _close(ws: WebSocket) -> None:
 def pushed(state_json: str) -> str:
     """The WebSocket message carrying a state."""
     return '{"type": "state", "state": ' + state_json + "}"
+
+
+def _clock(spec: NewMatch) -> tuple[int, int] | None:
+    """The match's (delay, reserve): as asked, else on by default in a rated match (the
+    reserve 60 s a point, 10 minutes for a money session)."""
+    clock = spec.clock if "clock" in spec.model_fields_set else None
+    if clock is None and ("clock" in spec.model_fields_set or not spec.rated):
+        return None
+    delay = 12 if clock is None else clock.delay
+    reserve = None if clock is None else clock.reserve
+    if reserve is None:
+        reserve = 600 if spec.money else 60 * spec.length
+    return delay, reserve
 
 
 def _bot_due(row: MatchRow, game: Game) -> bool:
