@@ -9,7 +9,7 @@ import contextlib
 import html
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from importlib import resources
 
@@ -34,6 +34,7 @@ from backgammon.web.schemas import API_DOC, BOTS
 from backgammon.web.service import jobs
 from backgammon.web.service.analysis import Analyses
 from backgammon.web.service.bots import BotPool
+from backgammon.web.service.fairness import EngineBar
 from backgammon.web.service.gnubg import check_engine, engine_label
 from backgammon.web.service.passwords import Passwords
 from backgammon.web.service.rollouts import Rollouts
@@ -68,17 +69,20 @@ class Services:
         bot_timeout: float,
         bot_stall: float,
         engine: str | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> Services:
-        """The services over ``database``, bots in ``bot_processes`` workers; with an
-        ``engine`` (``gnubg[:PLIES]``) it is a bot too and judges beside us."""
+        """The services over ``database``, bots in ``bot_processes`` workers, the matches'
+        clocks on ``clock``; with an ``engine`` (``gnubg[:PLIES]``) it is a bot too and
+        judges beside us."""
         store = Store(database)
         names = dict(BOTS)
         if engine is not None:
             engine = check_engine(engine)
             names[engine] = engine_label(engine)
         pool = BotPool(bot_processes, bot_timeout, names=names)
-        server = Server(store, pool, bot_stall=bot_stall)
+        server = Server(store, pool, bot_stall=bot_stall, clock=clock)
         accounts = Accounts(store, names)
+        server.accounts = accounts
         analyses, uploads = Analyses(store, engine), Uploads(store, engine)
         return cls(store, accounts, server, analyses, uploads, Rollouts(), Passwords())
 
@@ -192,18 +196,22 @@ def create_app(
     bot_timeout: float = 10.0,
     bot_stall: float = 15.0,
     engine: str | None = None,
+    clock: Callable[[], float] = time.time,
 ) -> FastAPI:
     """The ASGI application over ``database``: an SQLite file (a path or sqlite:/// URL) or
     ``postgresql://...``.  Bots think in ``bot_processes`` worker processes, ``bot_timeout``
     seconds per attempt; a bot left due for ``bot_stall`` seconds is started again.  An
     ``engine`` (``gnubg`` or ``gnubg:PLIES``; none by default) is a bot in the lobby and
-    judges every analysis beside ours."""
-    services = Services.open(database, bot_processes, bot_timeout, bot_stall, engine)
+    judges every analysis beside ours.  ``clock`` is the time the match clocks and
+    invitations run on (tests inject theirs)."""
+    services = Services.open(database, bot_processes, bot_timeout, bot_stall, engine, clock)
     server = services.server
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         server.bots.warm()
+        with contextlib.suppress(*STORAGE_FAILURES):  # before serving; else at the next start
+            await server.rate_unrated()
         tasks = [asyncio.create_task(services.resume()), asyncio.create_task(services.heartbeat())]
         yield
         for task in tasks:
@@ -218,11 +226,12 @@ def create_app(
     answer_errors(app)
     passwords = services.passwords
     app.include_router(players_router(server, services.accounts, LoginLimiter(), passwords))
-    app.include_router(engine_router())
-    app.include_router(analysis_router(server, services.analyses))
-    app.include_router(upload_router(server, services.uploads))
+    bar = EngineBar(server, services.accounts)
+    app.include_router(engine_router(bar))
+    app.include_router(analysis_router(server, services.analyses, bar))
+    app.include_router(upload_router(server, services.uploads, bar))
     app.include_router(position_router())
-    app.include_router(rollout_router(services.rollouts))
+    app.include_router(rollout_router(services.rollouts, bar))
     app.include_router(matches_router(server, services.accounts, services.store))
     static = str(resources.files("backgammon.web").joinpath("static"))
     app.mount("/static", StaticFiles(directory=static), name="static")

@@ -19,12 +19,25 @@ from backgammon.web.errors import ApiError
 from backgammon.web.errors import body as error_body
 
 __all__ = [
+    "INVITATION_TTL",
+    "LEFT_AFTER",
+    "SIGN_UPS",
     "LoginLimiter",
     "RateLimiter",
     "SameOrigin",
     "SecurityHeaders",
     "content_security_policy",
 ]
+
+
+INVITATION_TTL = 3600.0
+"""An invitation no one has joined expires after this many seconds."""
+LEFT_AFTER = 86400.0
+"""A match unfinished with no action for this many seconds, and no clock running, has been
+left by both players: it is closed (unrated)."""
+SIGN_UPS = 3
+"""The most accounts made from one address in 24 hours (kept in the store, so every process
+and a restart count them)."""
 
 
 class SameOrigin:

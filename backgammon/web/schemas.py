@@ -34,6 +34,8 @@ __all__ = [
     "AccountName",
     "ActionIn",
     "ChatIn",
+    "ClockIn",
+    "ClockView",
     "Credentials",
     "CubeView",
     "GameEndView",
@@ -97,6 +99,17 @@ Name = Annotated[StrictStr, Field(max_length=200), AfterValidator(check_name)]
 huge one is refused before it is read)."""
 
 
+class ClockIn(BaseModel):
+    """A match's time control: a delay per action, then a reserve for the whole match."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    delay: StrictInt = Field(12, ge=0, le=120, description="free seconds for each action")
+    reserve: StrictInt | None = Field(
+        None, ge=10, le=7200, description="seconds for the match past the delays (60 a point)"
+    )
+
+
 class NewMatch(BaseModel):
     """How to start a match (types are strict: ``"3"`` or ``true`` is not a length)."""
 
@@ -115,6 +128,11 @@ class NewMatch(BaseModel):
     )
     invite: Name | None = Field(
         None, description="a rated match against a human: the only account that may join"
+    )
+    clock: ClockIn | None = Field(
+        None,
+        description="time control (omitted: on in a rated match, off otherwise; null: off); "
+        "a seat whose reserve runs out loses the match",
     )
 
 
@@ -194,6 +212,19 @@ class GameEndView(BaseModel):
     score: list[int] = Field(description="the score after it")
 
 
+class ClockView(BaseModel):
+    """The match's clock as of its last action (``since``): the running seat's reserve
+    starts to fall ``delay`` seconds after it, and the match is lost at ``deadline``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    delay: int
+    reserve: list[float] = Field(description="each seat's reserve left, in seconds")
+    running: int | None = Field(description="the seat whose clock runs")
+    since: float = Field(description="when it started (seconds since the epoch)")
+    deadline: float | None = Field(description="when the running seat loses on time")
+
+
 class StateView(BaseModel):
     """A match as one seat (or a spectator) sees it."""
 
@@ -205,6 +236,7 @@ class StateView(BaseModel):
     names: list[str]
     rules: RulesView
     bot: str | None
+    rated: bool = Field(False, description="a rated match: no engine help until it is over")
     length: int = Field(description="match length, 0 for a money session")
     score: list[int]
     game: int = Field(description="game number, from 1")
@@ -219,6 +251,9 @@ class StateView(BaseModel):
     xgid: str
     over: bool
     winner: int | None
+    clock: ClockView | None = Field(None, description="time control, null when untimed")
+    closed: str | None = Field(None, description="closed unfinished: withdrawn/expired/abandoned")
+    lost_on_time: int | None = Field(None, description="the seat that lost on time")
     commitment: str = Field(description="SHA-256 of the dice seed, published at the start")
     actions: list[str] = Field(description="what you may do now")
     plays: list[list[tuple[int, int]]] = Field(

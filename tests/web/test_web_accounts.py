@@ -221,13 +221,16 @@ def test_a_rated_match_against_a_bot_rates_the_bot_too(
         r = a.post(url, json={"action": "resign", "level": "backgammon"}, headers=auth)
         assert r.status_code == 200, r.text
     while True:
-        bot = a.get("/api/players/Beginner bot").json()
-        if bot["experience"] == 1 or time.monotonic() > deadline:
+        ann = a.get("/api/players/Ann").json()
+        if ann["experience"] == 1 or time.monotonic() > deadline:
             break
         time.sleep(0.05)
-    ann = a.get("/api/players/Ann").json()
-    assert bot["experience"] == ann["experience"] == 1 and bot["bot"] == "random"
-    assert bot["rating"] + ann["rating"] == pytest.approx(3000)
+    bot = a.get("/api/players/Beginner bot").json()
+    assert ann["experience"] == 1 and ann["rating"] != pytest.approx(1500)
+    # The bot is established and Ann is not yet: her match moves her rating, not the bot's.
+    assert bot["bot"] == "random" and bot["experience"] == 0
+    assert bot["rating"] == pytest.approx(1500)
+    assert [h["match"] for h in bot["history"]] == [m["id"]]
 
 
 def test_chat_between_the_seats_read_by_spectators(

@@ -112,7 +112,7 @@ def test_rate_limit_per_client() -> None:
     limiter = RateLimiter(rate=1000.0, burst=3)
     app = FastAPI()
     answer_errors(app)
-    app.include_router(engine_router(RateLimiter(rate=0.001, burst=3)))
+    app.include_router(engine_router(limiter=RateLimiter(rate=0.001, burst=3)))
     with TestClient(app) as c:
         codes = [
             c.get("/api/engine/hint", params={"gnubgid": TO_ROLL_ID}).status_code for _ in range(5)

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from backgammon.play.match import Match
 from backgammon.web.api import page
+from backgammon.web.api.players import COOKIE
 from backgammon.web.errors import ApiError
 from backgammon.web.service.analysis import Analyses
+from backgammon.web.service.fairness import EngineBar
 from backgammon.web.service.server import Server
 
 __all__ = ["analysis_router"]
@@ -24,8 +26,9 @@ NAMES = 100
 31 characters)."""
 
 
-def analysis_router(server: Server, analyses: Analyses) -> APIRouter:
-    """The analysis endpoints for the matches of ``server``."""
+def analysis_router(server: Server, analyses: Analyses, bar: EngineBar | None = None) -> APIRouter:
+    """The analysis endpoints for the matches of ``server``; ``bar`` refuses an analysis to
+    a seat of a rated match in play."""
     router = APIRouter()
 
     @router.get("/m/{match_id}/analysis", response_class=HTMLResponse, include_in_schema=False)
@@ -34,9 +37,15 @@ def analysis_router(server: Server, analyses: Analyses) -> APIRouter:
         return page("analysis.html")
 
     @router.post("/api/matches/{match_id}/analysis", status_code=202)
-    async def start(match_id: str) -> JSONResponse:
-        """Start analysing the match (finished, or against the bot so far)."""
-        analyses.start(await server.load(match_id))
+    async def start(match_id: str, request: Request) -> JSONResponse:
+        """Start analysing the match (finished, or an unrated one against the bot so far)."""
+        live = await server.load(match_id)
+        game = await server.refresh(live)
+        if live.row.rated and not game.is_over:
+            raise ApiError(403, "rated_in_play", "a rated match is analysed once it is over")
+        if bar is not None:
+            await bar.check(request.cookies.get(COOKIE))
+        analyses.start(live)
         return JSONResponse({"status": "running"}, status_code=202)
 
     @router.get("/api/matches/{match_id}/analysis")

@@ -10,9 +10,11 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from backgammon.play.match import Phase
+from backgammon.web.api.players import COOKIE
 from backgammon.web.errors import ApiError
 from backgammon.web.guards import RateLimiter
 from backgammon.web.service.engine import MAX_PLAYS, evaluation, hint, match_in, think
+from backgammon.web.service.fairness import EngineBar
 
 __all__ = ["engine_router"]
 
@@ -22,8 +24,9 @@ Plies = Annotated[int, Query(ge=0, le=2, description="lookahead (0, 1 or 2)")]
 Count = Annotated[int, Query(ge=1, le=MAX_PLAYS, description="plays listed at most")]
 
 
-def engine_router(limiter: RateLimiter | None = None) -> APIRouter:
-    """The ``/api/engine`` routes, with their own rate limiter."""
+def engine_router(bar: EngineBar | None = None, limiter: RateLimiter | None = None) -> APIRouter:
+    """The ``/api/engine`` routes, with their own rate limiter; ``bar`` refuses them to a
+    seat of a rated match in play."""
     router = APIRouter(prefix="/api/engine", tags=["engine"])
     limits = limiter if limiter is not None else RateLimiter()
 
@@ -51,6 +54,8 @@ def engine_router(limiter: RateLimiter | None = None) -> APIRouter:
         (``backgammon hint``'s list), or its cube decision."""
         admit(request)
         match = match_in(xgid, gnubgid, (Phase.ROLL, Phase.MOVE, Phase.DOUBLED))
+        if bar is not None:
+            await bar.check(request.cookies.get(COOKIE), match)
         return await think(hint, match, plies, count)
 
     @router.get("/eval")
@@ -61,6 +66,8 @@ def engine_router(limiter: RateLimiter | None = None) -> APIRouter:
         probabilities, the equity and the cube (``backgammon eval``'s numbers)."""
         admit(request)
         match = match_in(xgid, gnubgid, (Phase.ROLL, Phase.MOVE))
+        if bar is not None:
+            await bar.check(request.cookies.get(COOKIE), match)
         return await think(evaluation, match, plies)
 
     return router

@@ -19,6 +19,7 @@ from backgammon.web.api import page, seat_cookie, seat_response
 from backgammon.web.api.players import COOKIE
 from backgammon.web.errors import ApiError, validation_message
 from backgammon.web.errors import body as error_body
+from backgammon.web.guards import INVITATION_TTL
 from backgammon.web.schemas import (
     DEFAULT_BOT,
     ActionIn,
@@ -150,12 +151,24 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
         seat_cookie(response, request, row.id, tokens[0])
         return response
 
+    @router.delete("/api/matches/{match_id}", status_code=204)
+    async def withdraw(match_id: str, request: Request, authorization: Auth = None) -> Response:
+        """Withdraw your invitation (seat 0's token or cookie) while no one has joined it:
+        it leaves the lobby and the match is closed (409 ``joined`` once someone has)."""
+        live = await server.load(match_id)
+        if not server.hosts(live.row, _token(authorization, request.cookies.get(f"bg_{match_id}"))):
+            raise ApiError(403, "not_host", "only the one who made the invitation withdraws it")
+        await server.expire(live, withdraw=True)
+        return Response(status_code=204)
+
     @router.get("/api/lobby")
     async def lobby(request: Request) -> dict[str, Any]:
         """Open invitations (newest first): take a public one with POST .../claim, a rated
         one (logged in) with POST .../join; a rated one shows its host's rating; ``yours``
-        marks those you made (your seat's cookie), which you wait on rather than join."""
-        rows = await server.db(store.open_invitations)
+        marks those you made (your seat's cookie), which you wait on rather than join.
+        An invitation no one joins expires after an hour."""
+        since = server.now() - INVITATION_TTL
+        rows = await server.db(lambda: store.open_invitations(since=since))
         ratings = await server.db(accounts.ratings, [r.names[0] for r in rows if r.rated])
         return {
             "invitations": [

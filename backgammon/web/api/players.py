@@ -9,15 +9,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
 
-from backgammon.web.api import seat_response
+from backgammon.web.api import seat_cookie, seat_response
 from backgammon.web.errors import ApiError
-from backgammon.web.guards import LoginLimiter
+from backgammon.web.guards import SIGN_UPS, LoginLimiter
 from backgammon.web.schemas import ChatIn, Credentials, NewAccount, NewPassword
-from backgammon.web.service.game import Game
 from backgammon.web.service.passwords import Passwords
 from backgammon.web.service.server import Server
 from backgammon.web.store.accounts import SESSION_DAYS, Accounts
-from backgammon.web.store.database import Locked, MatchRow
+from backgammon.web.store.database import Locked
 
 __all__ = ["COOKIE", "players_router"]
 
@@ -57,18 +56,14 @@ def players_router(
             raise ApiError(401, "login_required", "log in first")
         return name
 
-    def rate(row: MatchRow, game: Game) -> None:
-        if game.match.winner is not None:
-            accounts.settle(row.id, row.length, game.match.winner)
-
-    server.finished = rate
-
     @router.post("/api/accounts", status_code=201)
     async def sign_up(credentials: NewAccount, request: Request) -> Response:
         """Make an account (and log in): the name is yours, the rating starts at 1500."""
         limiter.admit(None, _address(request))
         hashed = await passwords.hash(credentials.password)
-        player = await server.db(accounts.create, credentials.name, hashed, write=True)
+        player = await server.db(
+            accounts.create, credentials.name, hashed, _address(request), SIGN_UPS, write=True
+        )
         token = await server.db(accounts.open_session, player.name, write=True)
         return _with_session(JSONResponse(player.public(), 201), request, token)
 
@@ -93,19 +88,31 @@ def players_router(
         player = None if name is None else await server.db(accounts.player, name)
         return {"player": None if player is None else player.public()}
 
+    async def new_seat_tokens(name: str) -> dict[str, str]:
+        """New tokens for ``name``'s seats in rated matches not over (match id -> token):
+        the old ones, in cookies kept 90 days, hold them no more."""
+        seats = await server.db(accounts.rated_seats, name)
+        return {match_id: await server.reseat(match_id, seat) for match_id, seat in seats}
+
     @router.delete("/api/session", status_code=204)
     async def log_out(request: Request) -> Response:
-        """Log out: the session ends and its cookie is cleared."""
+        """Log out: the session ends, its cookie is cleared, and the seats of the account's
+        rated matches in play are taken back (``POST .../join`` logged in gives them again)."""
         token = request.cookies.get(COOKIE)
+        response = Response(status_code=204)
+        name = await me(request)
         if token:
             await server.db(accounts.close_session, token, write=True)
-        response = Response(status_code=204)
+        if name is not None:
+            for match_id in await new_seat_tokens(name):
+                response.delete_cookie(f"bg_{match_id}")
         response.delete_cookie(COOKIE)
         return response
 
     @router.post("/api/accounts/password")
-    async def change_password(change: NewPassword, request: Request) -> dict[str, Any]:
-        """Change your password (the current one is asked); your other sessions end."""
+    async def change_password(change: NewPassword, request: Request) -> Response:
+        """Change your password (the current one is asked); your other sessions end, and so
+        do the seat tokens of your rated matches in play (this browser gets new ones)."""
         name = await need_me(request)
         limiter.admit(name, _address(request))
         found = await server.db(accounts.password_of, name)
@@ -114,7 +121,10 @@ def players_router(
         token = request.cookies.get(COOKIE, "")
         hashed = await passwords.hash(change.new_password)
         await server.db(accounts.set_password, name, hashed, token, write=True)
-        return {"name": name}
+        response = JSONResponse({"name": name})
+        for match_id, seat_token in (await new_seat_tokens(name)).items():
+            seat_cookie(response, request, match_id, seat_token)
+        return response
 
     @router.get("/api/players/{name:path}")
     async def player(name: str) -> dict[str, Any]:
@@ -152,6 +162,14 @@ def players_router(
         live = await server.load(match_id)
         if not live.row.rated:
             raise ApiError(409, "not_rated", "join a rated match; a friend's match has a link")
+        held = await server.db(accounts.holders, match_id)
+        mine = [seat for seat, holder in held.items() if holder == name]
+        cookie = request.cookies.get(f"bg_{match_id}")
+        if mine and 1 in held and not (await server.refresh(live)).is_over:
+            if server.holds(live.row, mine[0], cookie):
+                raise ApiError(409, "seat_taken", "you hold this seat already")
+            # Your own seat again (after a logout): a new token, the old one no more.
+            return seat_response(request, match_id, mine[0], await server.reseat(match_id, mine[0]))
 
         def check(match: Locked) -> None:
             row = match.row()

@@ -8,16 +8,22 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
 
+from backgammon.web.api.players import COOKIE
 from backgammon.web.errors import ApiError
 from backgammon.web.guards import RateLimiter
 from backgammon.web.schemas import RolloutIn
+from backgammon.web.service.engine import match_of
+from backgammon.web.service.fairness import EngineBar
 from backgammon.web.service.rollouts import Rollouts, spec_of
 
 __all__ = ["rollout_router"]
 
 
-def rollout_router(rollouts: Rollouts, limiter: RateLimiter | None = None) -> APIRouter:
-    """The ``/api/rollouts`` routes over ``rollouts``, with their own rate limiter."""
+def rollout_router(
+    rollouts: Rollouts, bar: EngineBar | None = None, limiter: RateLimiter | None = None
+) -> APIRouter:
+    """The ``/api/rollouts`` routes over ``rollouts``, with their own rate limiter; ``bar``
+    refuses them to a seat of a rated match in play."""
     router = APIRouter(prefix="/api/rollouts", tags=["rollouts"])
     limits = limiter if limiter is not None else RateLimiter(rate=0.5, burst=5)
 
@@ -28,6 +34,8 @@ def rollout_router(rollouts: Rollouts, limiter: RateLimiter | None = None) -> AP
         wait = limits.wait(client)
         if wait:
             raise ApiError(429, "rate_limited", f"too many rollouts: try again in {wait:.1f} s")
+        if bar is not None:
+            await bar.check(request.cookies.get(COOKIE), match_of(spec.id))
         return rollouts.view(rollouts.submit(spec_of(spec), client))
 
     @router.get("/{job_id}")

@@ -14,8 +14,10 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 
 from backgammon.web.api import page
+from backgammon.web.api.players import COOKIE
 from backgammon.web.errors import ApiError
 from backgammon.web.service.analysis import PLIES
+from backgammon.web.service.fairness import EngineBar
 from backgammon.web.service.server import Server
 from backgammon.web.service.uploads import MAX_BYTES, STALE, Uploads
 from backgammon.web.store.database import UploadRow
@@ -41,8 +43,9 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else "?"
 
 
-def upload_router(server: Server, uploads: Uploads) -> APIRouter:
-    """The upload endpoints and pages over ``uploads``."""
+def upload_router(server: Server, uploads: Uploads, bar: EngineBar | None = None) -> APIRouter:
+    """The upload endpoints and pages over ``uploads``; ``bar`` refuses an analysis to a
+    seat of a rated match in play."""
     router = APIRouter()
     store = uploads.store
 
@@ -73,6 +76,8 @@ def upload_router(server: Server, uploads: Uploads) -> APIRouter:
     ) -> JSONResponse:
         """Send a .mat or SGF file (the body) to be analysed; the answer names its review."""
         client = _client(request)
+        if bar is not None:
+            await bar.check(request.cookies.get(COOKIE))
         uploads.admit(client)
         data = await body_of(request)
         record = await uploads.read(name, data)

@@ -49,7 +49,8 @@ from backgammon.play.match import (
 from backgammon.play.rules import Rules
 from backgammon.svg import LastPlay, match_svg
 from backgammon.web.errors import BadNameError, check_name
-from backgammon.web.schemas import CubeView, GameEndView, RulesView, StateView
+from backgammon.web.guards import INVITATION_TTL, LEFT_AFTER
+from backgammon.web.schemas import ClockView, CubeView, GameEndView, RulesView, StateView
 from backgammon.web.store.database import MatchRow
 
 __all__ = [
@@ -141,6 +142,19 @@ class Game:
         self.names = list(row.names)
         """The names at the table: the row's, as renamed by 'name' actions."""
         self._log: _Log = (0, [], None, ())
+        self.reserve = [float(row.clock[1]), float(row.clock[1])] if row.clock else [0.0, 0.0]
+        """Each seat's reserve left (seconds) when ``running``'s clock last started."""
+        self.running: int | None = None
+        """The seat whose clock runs (its turn; a bot's never does), None if none."""
+        self.since = row.created
+        """When the last action was made (``running``'s clock started then)."""
+        self.lost_on_time: int | None = None
+        """The seat that lost the match on time."""
+        self.closed: str | None = None
+        """Why the match was closed unfinished: withdrawn, expired or abandoned."""
+        self.untimed = not row.dated
+        """True for a match made, or an action stored, without its time (before clocks):
+        how long the match has been idle is unknown, so it is never closed as abandoned."""
 
     @staticmethod
     def commitment_of(seed: bytes) -> str:
@@ -152,7 +166,7 @@ class Game:
         """The game after its stored actions, replayed through Match (dice from the seed)."""
         game = cls(row)
         for action in actions:
-            game.apply(int(action["seat"]), dict(action))
+            game.apply(action.get("seat"), dict(action))
         return game
 
     def copy(self, *, dice: bool = True) -> Game:
@@ -161,6 +175,8 @@ class Game:
         a worker process can unpickle)."""
         twin = Game.__new__(Game)
         twin.row, twin.actions, twin.names = self.row, list(self.actions), list(self.names)
+        twin.reserve, twin.running, twin.since = list(self.reserve), self.running, self.since
+        twin.lost_on_time, twin.closed, twin.untimed = self.lost_on_time, self.closed, self.untimed
         twin._log = self._log  # its list of lines is replaced, never changed
         twin.match = copy.copy(self.match)
         if dice:
@@ -175,7 +191,7 @@ class Game:
             return self
         game = self.copy()
         for _seat, action in stored:
-            game.apply(int(action["seat"]), dict(action))
+            game.apply(action.get("seat"), dict(action))
         return game
 
     @property
@@ -185,29 +201,123 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        """True when the match has been won."""
-        return self.match.is_over
+        """True when the match has been won (or lost on time), or closed unfinished."""
+        return self.match.is_over or self.lost_on_time is not None or self.closed is not None
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won the match (on time too), None while it goes on or if closed."""
+        if self.lost_on_time is not None:
+            return 1 - self.lost_on_time
+        return self.match.winner
 
     def actor(self) -> int | None:
         """The seat that must act now (None at an opening roll, which either may throw,
         and once the match is over)."""
-        return self.match.turn
+        return None if self.is_over else self.match.turn
 
     def may_act(self, seat: int | None) -> bool:
         """True when ``seat`` is the one to act (either seat may throw an opening roll)."""
         m = self.match
-        if seat is None or m.is_over:
+        if seat is None or self.is_over:
             return False
         return m.turn is None or m.turn == seat
 
-    def apply(self, seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    @property
+    def deadline(self) -> float | None:
+        """When the running seat's delay and reserve run out (None: no clock runs)."""
+        clock = self.row.clock
+        if clock is None or self.running is None:
+            return None
+        return self.since + clock[0] + self.reserve[self.running]
+
+    def _tick(self, at: float | None) -> None:
+        """The clock at an action made at ``at``: the running seat pays what it took beyond
+        the delay from its reserve, and the seat to act next starts its own."""
+        if at is None:
+            self.untimed = True
+            return
+        clock = self.row.clock
+        if clock is not None and self.running is not None:
+            spent = max(0.0, at - self.since - clock[0])
+            self.reserve[self.running] = max(0.0, self.reserve[self.running] - spent)
+        self.since = at
+        turn = self.actor()
+        if turn is None and not self.is_over and self.row.bot_seat is not None:
+            turn = 1 - self.row.bot_seat  # an opening roll against the bot: only you throw
+        untimed = clock is None or turn is None or turn == self.row.bot_seat
+        self.running = None if untimed else turn
+
+    def expiry(self, row: MatchRow, now: float) -> dict[str, Any] | None:
+        """The server's action that ends the match at ``now``, if one is due: a forfeit on
+        time, an invitation no one joined in time, a match left idle by both players."""
+        if self.is_over:
+            return None
+        deadline = self.deadline
+        if deadline is not None and now > deadline:
+            return {"action": "timeout", "loser": self.running, "at": now}
+        if not row.arrived and now > row.created + INVITATION_TTL:
+            return {"action": "close", "reason": "expired", "at": now}
+        left = self._left()
+        if left is not None and now > left:
+            return {"action": "close", "reason": "abandoned", "at": now}
+        return None
+
+    def _left(self) -> float | None:
+        """When the match counts as left by both players: a day after its last action when
+        no clock runs and no bot is to act (None: never, as things stand)."""
+        bot_due = self.row.bot_seat is not None and self.actor() == self.row.bot_seat
+        if self.running is not None or bot_due or self.untimed:
+            return None
+        return self.since + LEFT_AFTER
+
+    def due(self, row: MatchRow) -> float | None:
+        """When :meth:`expiry` may next have something to do (None: never, it is over)."""
+        if self.is_over:
+            return None
+        times = [self.deadline, row.created + INVITATION_TTL if not row.arrived else None]
+        times.append(self._left())
+        return min((t for t in times if t is not None), default=None)
+
+    def _end(self, action: dict[str, Any]) -> dict[str, Any]:
+        """A server's action ending the match: lost on time, or closed unfinished."""
+        at = action.get("at")
+        if action["action"] == "timeout":
+            loser = action.get("loser")
+            if loser not in (0, 1):
+                raise ActionError(400, "bad_action", "a timeout names the seat that lost")
+            stored: dict[str, Any] = {"seat": None, "action": "timeout", "loser": loser}
+            self._tick(at)
+            self.lost_on_time = loser
+        else:
+            reason = action.get("reason")
+            if reason not in ("withdrawn", "expired", "abandoned"):
+                raise ActionError(400, "bad_action", "a match is withdrawn, expired or abandoned")
+            stored = {"seat": None, "action": "close", "reason": reason}
+            self.closed = reason
+        if at is not None:
+            stored["at"] = at
+        self.running = None
+        self.actions.append(stored)
+        return stored
+
+    def apply(self, seat: int | None, action: dict[str, Any]) -> dict[str, Any]:
         """Make ``action`` for ``seat``: the request made an :class:`Act` once, which
         :meth:`Match.apply` checks before it changes anything; returns it as stored.  An
-        ActionError (or any refusal) leaves the game exactly as it was."""
+        ActionError (or any refusal) leaves the game exactly as it was.  ``at`` in the
+        action is when it was made."""
         m = self.match
-        if m.is_over:
+        if self.is_over:
             raise ActionError(409, "match_over", "the match is over")
         kind = action.get("action")
+        at = action.get("at")
+        if kind in ("timeout", "close"):
+            return self._end(action)
+        deadline = self.deadline
+        if at is not None and deadline is not None and at > deadline:
+            raise ActionError(409, "out_of_time", "your time ran out: the match is lost")
+        if seat is None:
+            raise ActionError(403, "spectator", "only a seat acts")
         if kind == "name":
             return self._rename(seat, action)
         if kind not in _KINDS:
@@ -235,7 +345,10 @@ class Game:
             stored["steps"] = [[s, t] for s, t, _h in move]
         elif kind == "resign":
             stored["level"] = act.level
+        if at is not None:
+            stored["at"] = at
         self.actions.append(stored)
+        self._tick(at)
         return stored
 
     def _rename(self, seat: int, action: dict[str, Any]) -> dict[str, Any]:
@@ -248,7 +361,9 @@ class Game:
             name = check_name(action.get("name"))
         except BadNameError as exc:
             raise ActionError(400, "bad_name", str(exc)) from exc
-        stored = {"seat": seat, "action": "name", "name": name}
+        stored: dict[str, Any] = {"seat": seat, "action": "name", "name": name}
+        if action.get("at") is not None:
+            stored["at"] = action["at"]
         self.names[seat] = name
         self.actions.append(stored)
         return stored
@@ -259,7 +374,7 @@ class Game:
         m = self.match
         mine = self.may_act(seat) and not replay
         actions = [str(a) for a in m.legal_actions() if str(a) != "raccoon"] if mine else []
-        over = m.is_over
+        over = self.is_over
         return StateView(
             id=row.id,
             seq=self.seq,
@@ -269,6 +384,7 @@ class Game:
                 money=m.rules.match_length is None, jacoby=m.rules.jacoby, beavers=m.rules.beavers
             ),
             bot=row.bot,
+            rated=row.rated,
             length=row.length,
             score=list(m.score),
             game=m.game_number,
@@ -282,7 +398,10 @@ class Game:
             gnubg_id=m.gnubg_id(),
             xgid=m.xgid(),
             over=over,
-            winner=m.winner,
+            winner=self.winner,
+            clock=self.clock_view(),
+            closed=self.closed,
+            lost_on_time=self.lost_on_time,
             commitment=row.commitment,
             actions=actions,
             plays=orderings(m.position, m.dice) if "move" in actions and m.dice else [],
@@ -292,6 +411,20 @@ class Game:
             seed=row.seed if over else None,
             rolls=[list(r) for r in m.record.rolls()] if over else None,
             dice_verified=verify(m.record, row.seed, row.commitment) if over else None,
+        )
+
+    def clock_view(self) -> ClockView | None:
+        """The clock as the state carries it (None: untimed)."""
+        clock = self.row.clock
+        if clock is None:
+            return None
+        reserve = [round(r, 1) for r in self.reserve]
+        return ClockView(
+            delay=clock[0],
+            reserve=reserve,
+            running=self.running,
+            since=self.since,
+            deadline=self.deadline,
         )
 
     def log(self, row: MatchRow) -> list[str]:

@@ -33,6 +33,7 @@ from backgammon.web.schemas import NewMatch
 from backgammon.web.service.bots import BotFailed, BotPool, bot_action
 from backgammon.web.service.game import ActionError, Game, rules_of
 from backgammon.web.service.sockets import Outbox
+from backgammon.web.store.accounts import Accounts
 from backgammon.web.store.database import CHANNEL, Locked, MatchRow, Store, StoreError, hash_token
 
 __all__ = ["Live", "Server", "pushed"]
@@ -79,9 +80,17 @@ class Server:
     under the database's lock of its match, so several processes may serve one database."""
 
     def __init__(
-        self, store: Store, bots: BotPool, *, bot_stall: float = 15.0, keep: int = 100
+        self,
+        store: Store,
+        bots: BotPool,
+        *,
+        bot_stall: float = 15.0,
+        keep: int = 100,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.store, self.bots, self.bot_stall = store, bots, bot_stall
+        self.now = clock
+        """The time the clocks and invitations run on (seconds, as :func:`time.time`)."""
         self.live: dict[str, Live] = {}  # least recently loaded first
         self.keep = keep
         self._in_play = 0  # matches beyond ``keep`` the last look found still in play
@@ -91,9 +100,9 @@ class Server:
         self._heard: dict[str, int] = {}  # match id -> actions heard of meanwhile
         self._tasks: set[asyncio.Task[None]] = set()
         self.closed = False
-        self.finished: Callable[[MatchRow, Game], object] | None = None
-        """Called (in a database thread) with each finished rated match this process sees:
-        the accounts' rating of it, which must be idempotent."""
+        self.accounts: Accounts | None = None
+        """The accounts that rate a rated match in the transaction that ends it (committed
+        with its last action or not at all)."""
         self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
         # SQLite lets one writer in at a time and makes the others sleep and poll for the
         # lock: this process's writes queue on one thread instead (PostgreSQL takes many).
@@ -130,7 +139,6 @@ class Server:
         if live is None:
             row, game = await self.db(self._read, match_id)
             live = self.live.pop(match_id, None) or Live(row, game)  # loaded meanwhile?
-            self._rate(live)  # a process may have died before rating it
         self.live[match_id] = live
         self._forget_idle()
         return live
@@ -164,33 +172,78 @@ class Server:
         return row, Game.replay(row, [a for _seat, a in self.store.actions(match_id)])
 
     async def refresh(self, live: Live) -> Game:
-        """The match with every action stored so far (by any process)."""
+        """The match with every action stored so far (by any process), ended first if its
+        clock or its invitation has run out meanwhile."""
         game = live.game
         self.adopt(
             live, await self.db(lambda: game.extended(self.store.actions(live.row.id, game.seq)))
         )
+        due = live.game.due(live.row)
+        if due is not None and due < self.now():
+            await self.expire(live)
         return live.game
+
+    async def expire(self, live: Live, *, withdraw: bool = False) -> Game:
+        """Store the server's action ending ``live``'s match if one is due now (a forfeit
+        on time, an expired invitation, a match left by both players), or, ``withdraw``,
+        the host's withdrawal of an invitation no one has joined (409 otherwise); a rated
+        match lost on time is rated in the same transaction."""
+        try:
+            game = await self.db(self._expire, live.row.id, live.game, withdraw, write=True)
+        except StoreError as exc:
+            raise ApiError(503, "storage", str(exc)) from exc
+        self.adopt(live, game)
+        return live.game
+
+    def _expire(self, match_id: str, known: Game, withdraw: bool) -> Game:
+        now = self.now()
+        with self.store.locked(match_id) as match:
+            row = match.row()
+            game = known.extended(match.actions(known.seq)).copy()
+            if withdraw:
+                if game.is_over or row.arrived:
+                    raise ApiError(409, "joined", "only an invitation no one has joined")
+                end: dict[str, Any] | None = {"action": "close", "reason": "withdrawn"}
+            else:
+                end = game.expiry(row, now)
+            if end is not None:
+                self._append(match, game, None, {**end, "at": now})
+            else:  # a seat was taken meanwhile, say: when to look next
+                match.set_due(game.due(row))
+            return game
 
     def adopt(self, live: Live, game: Game) -> None:
         """Make ``game`` the live one if it is further on, and tell the watchers."""
         if game.seq > live.game.seq:
             live.game = game
             self._spawn(self.broadcast(live))
-            self._rate(live)
 
-    def _rate(self, live: Live) -> None:
-        """Have a finished rated match rated (once, whoever asks: see ``finished``)."""
-        finished, game = self.finished, live.game
-        if finished is not None and live.row.rated and game.is_over:
-            self._spawn(self._call_finished(finished, live.row, game))
+    async def rate_unrated(self) -> list[str]:
+        """Rate every finished rated match that no rating records (ended by a release that
+        rated after the commit, by a process that died in between): the job each process
+        finishes at start-up.  Returns the ids it rated."""
+        accounts = self.accounts
+        if accounts is None:
+            return []
+        ids = await self.db(functools.partial(self.store.match_ids, finished_rated=True))
+        done = []
+        for match_id in await self.db(accounts.unrated, ids):
+            if await self.db(self._rate_stored, match_id, write=True):
+                done.append(match_id)
+        return done
 
-    async def _call_finished(
-        self, finished: Callable[[MatchRow, Game], object], row: MatchRow, game: Game
-    ) -> None:
-        try:
-            await self.db(finished, row, game, write=True)
-        except StoreError as exc:  # tried again when the match is next loaded
-            _log.warning("rating match %s: %s", row.id, exc)
+    def _rate_stored(self, match_id: str) -> bool:
+        with self.store.locked(match_id) as match:
+            row = match.row()
+            game = Game.replay(row, [a for _seat, a in match.actions()])
+            return self._rate(match, game)
+
+    def _rate(self, match: Locked, game: Game) -> bool:
+        """Rate ``game``'s match if it is a finished rated one, in ``match``'s transaction."""
+        winner = game.winner
+        if self.accounts is None or not game.row.rated or winner is None:
+            return False
+        return self.accounts.settle_in(match.conn, game.row.id, game.row.length, winner)
 
     def poke(self, match_id: str, actions: int | None = None) -> None:
         """Another process stored an action (the match has ``actions`` if known): watchers
@@ -247,7 +300,14 @@ class Server:
     def hosts(row: MatchRow, token: str | None) -> bool:
         """True when ``token`` holds seat 0 of ``row``: the one who made the invitation,
         who is not offered it in the lobby and may not take its other seat too."""
-        return bool(token) and secrets.compare_digest(hash_token(token or ""), row.token_hashes[0])
+        return Server.holds(row, 0, token)
+
+    @staticmethod
+    def holds(row: MatchRow, seat: int, token: str | None) -> bool:
+        """True when ``token`` holds ``seat`` of ``row``."""
+        return bool(token) and secrets.compare_digest(
+            hash_token(token or ""), row.token_hashes[seat]
+        )
 
     def detach(self, live: Live, ws: WebSocket) -> None:
         """``ws`` has closed: the others are told who is still there."""
@@ -272,6 +332,11 @@ class Server:
         if not token:
             return None
         digest = hash_token(token)
+        if live.row.rated and not live.game.is_over:
+            # Another process may have given the seat a new token (a logout): read again.
+            row = await self.db(self.store.get_match, live.row.id)
+            if row is not None:
+                live.row = row
         for _ in range(2):
             for seat, stored in enumerate(live.row.token_hashes):
                 if secrets.compare_digest(digest, stored):
@@ -284,6 +349,27 @@ class Server:
             if row is not None:
                 live.row = row
         raise ApiError(403, "bad_token", "this token does not hold a seat in this match")
+
+    async def reseat(self, match_id: str, seat: int) -> str:
+        """A new token for ``seat`` of ``match_id``, stored before it is answered: the old
+        one (a cookie kept 90 days) holds the seat no more, and its sockets here close."""
+        token = secrets.token_urlsafe(18)
+
+        def store_it() -> MatchRow:
+            with self.store.locked(match_id) as match:
+                return match.set_token(seat, hash_token(token))
+
+        try:
+            row = await self.db(store_it, write=True)
+        except StoreError as exc:
+            raise ApiError(503, "storage", str(exc)) from exc
+        live = self.live.get(match_id)
+        if live is not None:
+            live.row = row
+            for ws, held in list(live.sockets.items()):
+                if held == seat:
+                    self._spawn(_close(ws))
+        return token
 
     async def arrive(self, live: Live) -> None:
         """Seat 1 has come to the match (its token was used): stored, and the host told."""
@@ -317,7 +403,7 @@ class Server:
         joined = spec.rated and bot is None  # seat 1 is joined by a logged-in account
         row = MatchRow(
             id=secrets.token_urlsafe(8),
-            created=time.time(),
+            created=self.now(),
             length=0 if spec.money else spec.length,
             bot=bot,
             bot_seat=1 if bot else None,
@@ -334,14 +420,16 @@ class Server:
             rated=spec.rated,
             invited=spec.invite if joined else None,
             arrived=bot is not None,
+            clock=_clock(spec),
         )
         try:
             rules_of(row)
         except RulesError as exc:
             raise ApiError(422, "bad_rules", str(exc)) from exc
         also = None if then is None else (lambda conn: then(conn, row))
-        await self.db(self.store.create_match, row, also, write=True)
-        self.live[row.id] = Live(row, Game(row))
+        game = Game(row)
+        await self.db(self.store.create_match, row, also, game.due(row), write=True)
+        self.live[row.id] = Live(row, game)
         self._forget_idle()
         return row, tokens
 
@@ -363,14 +451,15 @@ class Server:
             new = dataclasses.replace(
                 old,
                 id=secrets.token_urlsafe(8),
-                created=time.time(),
+                created=self.now(),
                 seed=seed.hex(),
                 commitment=Game.commitment_of(seed),
                 names=(names[0], names[1]),
                 public=False,
                 rematch_of=old.id,
+                dated=True,
             )
-            return match.rematch(new).id
+            return match.rematch(new, Game(new).due(new)).id
 
     async def claim(
         self, live: Live, name: str, check: Callable[[Locked], None] | None = None
@@ -400,12 +489,14 @@ class Server:
         check: Callable[[Locked], None] | None,
     ) -> tuple[MatchRow, Game]:
         with self.store.locked(match_id) as match:
+            game = known.extended(match.actions(known.seq)).copy()
+            if game.is_over:
+                raise ApiError(409, "closed", "this invitation was withdrawn or has expired")
             if check is not None:
                 check(match)
             if not match.claim_seat(token_hash):
                 raise ApiError(409, "seat_taken", "this invitation has been taken")
             match.set_options(arrived=True)
-            game = known.extended(match.actions(known.seq)).copy()
             # The host may have rolled: the seat is still given, the name stays.
             with contextlib.suppress(ApiError):
                 self._append(match, game, 1, {"action": "name", "name": name})
@@ -421,6 +512,7 @@ class Server:
             raise ApiError(403, "spectator", "spectators cannot act: open your seat's link")
         if live.row.rated and action.get("action") == "name":
             raise ApiError(409, "rated", "in a rated match each seat is its account's name")
+        action = {**action, "at": self.now()}
         self._acting[live.row.id] = self._acting.get(live.row.id, 0) + 1
         try:
             # The watchers' views are made in the same thread, after the commit: the event
@@ -432,10 +524,11 @@ class Server:
                 )
             except StoreError as exc:
                 raise ApiError(503, "storage", str(exc)) from exc
+            except ApiError as exc:
+                if exc.code == "out_of_time":
+                    await self.expire(live)
+                raise
             self.adopt(live, game)
-            if self.finished is not None and live.row.rated and game.is_over:
-                # The last action of a rated match is acknowledged once it is rated.
-                await self._call_finished(self.finished, live.row, game)
         finally:
             self._acted(live)
         if _bot_due(live.row, game):
@@ -470,7 +563,8 @@ class Server:
     def _commit(self, row: MatchRow, known: Game, seat: int, action: dict[str, Any]) -> Game:
         action = dict(action)
         seq = action.pop("seq", None)
-        if seq is None or seq == known.seq:
+        waits = row.clock is not None and not row.arrived  # perhaps stale: see under the lock
+        if (seq is None or seq == known.seq) and not waits:
             # Usually this process knows every stored action: the action is checked on
             # what it knows and stored as the next one, which the database refuses if
             # another process stored that one first.  Then (or if the rules refuse it,
@@ -479,12 +573,23 @@ class Server:
             with contextlib.suppress(ActionError):
                 stored = game.apply(seat, action)
                 due = _bot_due(row, game)
+                if row.rated and game.is_over:
+                    raise ActionError(409, "rated", "rated under the lock, below")
                 if self.store.append_next(
-                    row.id, game.seq - 1, seat, stored, over=game.is_over, bot_due=due
+                    row.id,
+                    game.seq - 1,
+                    seat,
+                    stored,
+                    over=game.is_over,
+                    bot_due=due,
+                    due=game.due(row),
                 ):
                     return game
         with self.store.locked(row.id) as match:
             game = known.extended(match.actions(known.seq)).copy()
+            fresh = match.row()
+            if fresh.clock is not None and not fresh.arrived and action.get("action") != "name":
+                raise ApiError(409, "not_arrived", "a timed match starts when both have come")
             if seq is not None and seq != game.seq:
                 raise ApiError(
                     409, "stale", f"you have seen {seq} actions but the match has {game.seq}"
@@ -492,15 +597,18 @@ class Server:
             self._append(match, game, seat, action)
         return game
 
-    @staticmethod
-    def _append(match: Locked, game: Game, seat: int, action: dict[str, Any]) -> None:
-        """Apply ``action`` to ``game`` (a copy) and store it in ``match``'s transaction."""
+    def _append(self, match: Locked, game: Game, seat: int | None, action: dict[str, Any]) -> None:
+        """Apply ``action`` to ``game`` (a copy) and store it in ``match``'s transaction;
+        the last action of a rated match is rated in that same transaction."""
         try:
             stored = game.apply(seat, action)  # Match checks first: a refusal changes nothing
         except ActionError as exc:
             raise ApiError(exc.status, exc.code, str(exc)) from exc
         due = _bot_due(game.row, game)
-        match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due)
+        look = game.due(match.row())
+        match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due, due=look)
+        if game.is_over:
+            self._rate(match, game)
 
     def start_bot(self, live: Live, *, fresh: bool = False) -> None:
         """Let the bot make every action that is its to make (unless it already is);
@@ -565,6 +673,8 @@ class Server:
                                 self.poke(match_id)
             if time.monotonic() >= next_sweep:
                 next_sweep = time.monotonic() + sweep
+                with contextlib.suppress(StoreError, ApiError):
+                    await self.sweep()
                 with contextlib.suppress(StoreError):
                     before = time.time() - self.bot_stall
                     await self.resume_bots(
@@ -573,6 +683,15 @@ class Server:
                         )
                     )
             await asyncio.sleep(poll)
+
+    async def sweep(self) -> list[str]:
+        """End every match whose clock, invitation or idleness has run out (each process
+        looks every few seconds: a player who is gone loses on time all the same)."""
+        ids = await self.db(functools.partial(self.store.match_ids, due_before=self.now()))
+        for match_id in ids:
+            with contextlib.suppress(StoreError, ApiError):  # the others are ended all the same
+                await self.refresh(await self.load(match_id))
+        return ids
 
     async def _listen(self) -> None:
         import psycopg
@@ -610,9 +729,28 @@ class Server:
             self.send(live, ws, text)
 
 
+async def _close(ws: WebSocket) -> None:
+    """Close a socket whose seat's token has been replaced."""
+    with contextlib.suppress(Exception):
+        await ws.close(code=4403, reason="this seat's token has been replaced: log in again")
+
+
 def pushed(state_json: str) -> str:
     """The WebSocket message carrying a state."""
     return '{"type": "state", "state": ' + state_json + "}"
+
+
+def _clock(spec: NewMatch) -> tuple[int, int] | None:
+    """The match's (delay, reserve): as asked, else on by default in a rated match (the
+    reserve 60 s a point, 10 minutes for a money session)."""
+    clock = spec.clock if "clock" in spec.model_fields_set else None
+    if clock is None and ("clock" in spec.model_fields_set or not spec.rated):
+        return None
+    delay = 12 if clock is None else clock.delay
+    reserve = None if clock is None else clock.reserve
+    if reserve is None:
+        reserve = 600 if spec.money else 60 * spec.length
+    return delay, reserve
 
 
 def _bot_due(row: MatchRow, game: Game) -> bool:

@@ -225,8 +225,8 @@ function render(animate) {
     renderLog(s.log, -1);
   }
   $("btn-rematch").classList.toggle("hidden", !(s.over && s.seat !== null));
-  // Against the bot the match so far can be analysed; between two people only once it is over.
-  $("analyse-box").classList.toggle("hidden", !(s.over || s.bot !== null));
+  // Against the bot the match so far can be analysed (unless rated); between two people only once it is over.
+  $("analyse-box").classList.toggle("hidden", !(s.over || (s.bot !== null && !s.rated)));
   $("analyse-link").href = `/m/${matchId}/analysis`;
   if (s.over) {
     $("seed-box").classList.remove("hidden");

@@ -16,6 +16,7 @@
   function wanted() {
     // The gnubg ID to advise on now, or why there is none.
     if (typeof state === "undefined" || !state) return { why: "" };
+    if (state.rated && !state.over) return { why: "No engine help in a rated match until it ends." };
     if (state.bot === null && !state.over) return { why: "Hints are off between two people until the match ends." };
     if (state.over) {
       if (typeof replayAt === "undefined" || replayAt === null) return { why: "Step through the replay to get hints on its positions." };
@@ -42,7 +43,7 @@
     if (typeof state === "undefined" || !state) return;
     box.classList.remove("hidden");
     const w = wanted();
-    on.disabled = state.bot === null && !state.over;
+    on.disabled = (state.bot === null || state.rated) && !state.over;
     depth.disabled = on.disabled;
     if (!on.checked || !w.id) { asked = ""; out.textContent = on.checked ? w.why : ""; return; }
     const key = `${w.id}|${depth.value}`;

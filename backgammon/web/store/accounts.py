@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 
 from backgammon.web.errors import ApiError, skeleton
 from backgammon.web.store.database import Store, StoreError, hash_token
-from backgammon.web.store.ratings import START, fibs_change
+from backgammon.web.store.ratings import ESTABLISHED, PAIR_PER_DAY, START, fibs_change
 
 __all__ = [
     "CHAT_LINES",
@@ -44,6 +44,7 @@ _players = sa.Table(
     sa.Column("experience", sa.Integer, nullable=False),
     sa.Column("bot", sa.Text),
     sa.Column("skeleton", sa.Text),
+    sa.Column("origin", sa.Text),
 )
 _sessions = sa.Table(
     "sessions",
@@ -64,6 +65,7 @@ _ratings = sa.Table(
     sa.Column("after", sa.Float, nullable=False),
     sa.Column("experience", sa.Integer, nullable=False),
     sa.Column("created", sa.Float, nullable=False),
+    sa.Column("counted", sa.Integer, nullable=False),
 )
 _seats = sa.Table(
     "seats",
@@ -83,7 +85,12 @@ _chat = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
 )
 _matches = sa.table(
-    "matches", sa.column("id"), sa.column("created"), sa.column("length"), sa.column("over")
+    "matches",
+    sa.column("id"),
+    sa.column("created"),
+    sa.column("length"),
+    sa.column("over"),
+    sa.column("options", sa.JSON),
 )
 _analyses = sa.table("analyses", sa.column("match_id"), sa.column("analysis"))
 
@@ -178,13 +185,28 @@ class Accounts:
             )
 
     # ------------------------------------------------------------------ accounts
-    def create(self, name: str, hashed: str) -> Player:
+    def create(
+        self, name: str, hashed: str, origin: str | None = None, per_day: int | None = None
+    ) -> Player:
         """A new account with the password hash ``hashed`` (:func:`hash_password`; 409 if
-        the name, in any case, is taken, or looks like one taken: its :func:`skeleton`)."""
+        the name, in any case, is taken, or looks like one taken: its :func:`skeleton`);
+        ``origin``: the address it comes from, which may make ``per_day`` (else 429)."""
         now = time.time()
         shape = skeleton(name)
+        origin = None if origin is None else hash_token(origin)
         try:
             with self.store.transaction(f"create the account {name}", write=True) as conn:
+                p = _players.c
+                if origin is not None and per_day is not None:
+                    recent = sa.select(sa.func.count()).where(
+                        p.origin == origin, p.created > now - 86400
+                    )
+                    if conn.execute(recent).scalar_one() >= per_day:
+                        raise ApiError(
+                            429,
+                            "too_many_sign_ups",
+                            f"at most {per_day} accounts a day are made from one address",
+                        )
                 if self._find(conn, name) is not None:
                     raise ApiError(409, "name_taken", f"the name {name!r} is taken")
                 like = conn.execute(
@@ -204,6 +226,7 @@ class Accounts:
                         experience=0,
                         bot=None,
                         skeleton=shape,
+                        origin=origin,
                     )
                 )
         except StoreError as exc:  # two sign-ups with one name at once: the key refuses one
@@ -313,57 +336,127 @@ class Accounts:
         with self.store.transaction(f"read the seats of match {match_id}") as conn:
             return self.seat_holders(conn, match_id)
 
+    def rated_seats(self, name: str) -> list[tuple[str, int]]:
+        """The seats (match id, seat) ``name`` holds in rated matches not over."""
+        s, m = _seats.c, _matches.c
+        query = (
+            sa.select(s.match_id, s.seat)
+            .select_from(_seats.join(_matches, m.id == s.match_id))
+            .where(s.player == name, m.over == 0, m.options["rated"].as_boolean())
+        )
+        with self.store.transaction(f"read the matches of {name}") as conn:
+            return [(str(r[0]), int(r[1])) for r in conn.execute(query)]
+
+    def playing_rated(self, name: str) -> bool:
+        """Whether ``name`` holds a seat of a rated match in play (both seats held)."""
+        s, m = _seats.c, _matches.c
+        other = _seats.alias("other")
+        query = (
+            sa.select(s.match_id)
+            .select_from(
+                _seats.join(_matches, m.id == s.match_id).join(
+                    other, sa.and_(other.c.match_id == s.match_id, other.c.seat != s.seat)
+                )
+            )
+            .where(s.player == name, m.over == 0, m.options["rated"].as_boolean())
+            .limit(1)
+        )
+        with self.store.transaction(f"read the matches of {name}") as conn:
+            return conn.execute(query).first() is not None
+
     def settle(self, match_id: str, length: int, winner_seat: int) -> bool:
-        """Move both ratings of the finished rated match ``match_id`` (won by
-        ``winner_seat``) by the FIBS formula, once: the players' rows are locked, a match
-        already rated is left alone, and the ``(match, player)`` key of the rating history
-        refuses a second change whatever process tries.  True if this call changed them."""
+        """:meth:`settle_in` in a transaction of its own."""
         try:
             with self.store.transaction(f"rate match {match_id}", write=True) as conn:
-                holders = self.seat_holders(conn, match_id)
-                if set(holders) != {0, 1}:
-                    return False
-                p = _players.c
-                names = sorted({holders[0], holders[1]})
-                locked = conn.execute(
-                    sa.select(_players).where(p.name.in_(names)).order_by(p.name).with_for_update()
-                ).mappings()
-                rows = {r["name"]: r for r in locked}
-                done = sa.select(_ratings.c.player).where(_ratings.c.match_id == match_id)
-                if conn.execute(done).first() is not None or len(rows) != 2:
-                    return False
-                win, lose = rows[holders[winner_seat]], rows[holders[1 - winner_seat]]
-                change = fibs_change(
-                    win["rating"], lose["rating"], length, win["experience"], lose["experience"]
-                )
-                now = time.time()
-                for r, after, exp, won in (
-                    (win, change.winner_rating, change.winner_experience, 1),
-                    (lose, change.loser_rating, change.loser_experience, 0),
-                ):
-                    other = lose["name"] if won else win["name"]
-                    conn.execute(
-                        sa.update(_players)
-                        .where(p.name == r["name"])
-                        .values(rating=after, experience=exp)
-                    )
-                    conn.execute(
-                        sa.insert(_ratings).values(
-                            match_id=match_id,
-                            player=r["name"],
-                            opponent=other,
-                            won=won,
-                            before=r["rating"],
-                            after=after,
-                            experience=exp,
-                            created=now,
-                        )
-                    )
+                return self.settle_in(conn, match_id, length, winner_seat)
         except StoreError as exc:
             if isinstance(exc.__cause__, sa.exc.IntegrityError):
                 return False  # another process rated it first
             raise
+
+    def settle_in(self, conn: Connection, match_id: str, length: int, winner_seat: int) -> bool:
+        """Move both ratings of the finished rated match ``match_id`` (won by
+        ``winner_seat``) by the FIBS formula, in ``conn``'s transaction (the one that ends
+        the match, so a match is never over and unrated), once: the players' rows are
+        locked and a match already rated is left alone.  True if this call rated it."""
+        holders = self.seat_holders(conn, match_id)
+        if set(holders) != {0, 1}:
+            return False
+        p = _players.c
+        names = sorted({holders[0], holders[1]})
+        locked = conn.execute(
+            sa.select(_players).where(p.name.in_(names)).order_by(p.name).with_for_update()
+        ).mappings()
+        rows = {r["name"]: r for r in locked}
+        done = sa.select(_ratings.c.player).where(_ratings.c.match_id == match_id)
+        if conn.execute(done).first() is not None or len(rows) != 2:
+            return False
+        win, lose = rows[holders[winner_seat]], rows[holders[1 - winner_seat]]
+        change = fibs_change(
+            win["rating"], lose["rating"], length, win["experience"], lose["experience"]
+        )
+        now = time.time()
+        counts = self._counts(conn, win, lose, now)
+        for r, after, exp, won, counted in (
+            (win, change.winner_rating, change.winner_experience, 1, counts[0]),
+            (lose, change.loser_rating, change.loser_experience, 0, counts[1]),
+        ):
+            other = lose["name"] if won else win["name"]
+            if not counted:
+                after, exp = r["rating"], r["experience"]
+            conn.execute(
+                sa.update(_players).where(p.name == r["name"]).values(rating=after, experience=exp)
+            )
+            conn.execute(
+                sa.insert(_ratings).values(
+                    match_id=match_id,
+                    player=r["name"],
+                    opponent=other,
+                    won=won,
+                    before=r["rating"],
+                    after=after,
+                    experience=exp,
+                    created=now,
+                    counted=int(counted),
+                )
+            )
         return True
+
+    @staticmethod
+    def _counts(
+        conn: Connection, a: sa.RowMapping, b: sa.RowMapping, now: float
+    ) -> tuple[bool, bool]:
+        """Whether a match between the players ``a`` and ``b`` moves each one's rating:
+        not beyond the pair's :data:`PAIR_PER_DAY` in 24 hours, and not an established
+        rating against an account that is not (:data:`ESTABLISHED`)."""
+        r = _ratings.c
+        pair = conn.execute(
+            sa.select(sa.func.count()).where(
+                r.player == a["name"],
+                r.opponent == b["name"],
+                r.counted == 1,
+                r.created > now - 86400,
+            )
+        ).scalar_one()
+        if pair >= PAIR_PER_DAY:
+            return False, False
+
+        def established(player: sa.RowMapping) -> bool:
+            if player["bot"] is not None:
+                return True
+            moved = sa.select(sa.func.count()).where(r.player == player["name"], r.counted == 1)
+            return bool(conn.execute(moved).scalar_one() >= ESTABLISHED)
+
+        ea, eb = established(a), established(b)
+        return (not ea or eb), (not eb or ea)
+
+    def unrated(self, match_ids: list[str]) -> list[str]:
+        """Those of ``match_ids`` (finished rated matches) that no rating records."""
+        r = _ratings.c
+        query = sa.select(r.match_id).where(r.match_id.in_(match_ids)).distinct()
+        with self.store.transaction("read which matches are rated") as conn:
+            rated = {str(row[0]) for row in conn.execute(query)}
+        return [m for m in match_ids if m not in rated]
 
     def history(self, name: str) -> list[dict[str, Any]]:
         """``name``'s rating changes, oldest first."""

@@ -72,6 +72,8 @@ _matches = sa.Table(
     sa.Column("bot_since", sa.Float),
     # MatchRow.options(): money rules, lobby, rematch (JSON text on SQLite, json on PostgreSQL).
     sa.Column("options", sa.JSON, nullable=False, server_default=sa.text("'{}'")),
+    # When the server must next look at it: a clock runs out, an invitation expires...
+    sa.Column("due", sa.Float),
 )
 _actions = sa.Table(
     "actions",
@@ -195,11 +197,14 @@ class MatchRow:
     rated: bool = False
     invited: str | None = None  # the only account that may join (a rated invitation)
     arrived: bool = True  # whether seat 1 has come (a friend's seat opened once)
+    clock: tuple[int, int] | None = None  # (delay, reserve) in seconds; None: untimed
+    dated: bool = True  # False: made before clocks, its idleness unknown (never closed as left)
 
     def options(self) -> dict[str, Any]:
         """The optional facts, stored as one JSON column (money rules, lobby, rematch,
-        rating, the invited account, the friend's arrival)."""
-        return {
+        rating, the invited account, the friend's arrival, the clock: none in a match made
+        before clocks, which stays undated)."""
+        options: dict[str, Any] = {
             "jacoby": self.jacoby,
             "beavers": self.beavers,
             "public": self.public,
@@ -208,6 +213,9 @@ class MatchRow:
             "invited": self.invited,
             "arrived": self.arrived,
         }
+        if self.dated:
+            options["clock"] = None if self.clock is None else list(self.clock)
+        return options
 
 
 StoredAction = tuple[int | None, dict[str, Any]]
@@ -240,6 +248,18 @@ class Locked:
         """Give the free seat 1 (a public invitation's) to ``token_hash``; False if taken."""
         return _claim(self._conn, self.match_id, token_hash)
 
+    def set_token(self, seat: int, token_hash: str) -> MatchRow:
+        """Make ``token_hash`` the only token of ``seat`` (the old one no longer holds it)."""
+        column = "token0" if seat == 0 else "token1"
+        self._conn.execute(
+            _matches.update().where(_matches.c.id == self.match_id).values({column: token_hash})
+        )
+        return self.row()
+
+    def set_due(self, due: float | None) -> None:
+        """When the server must look at the match next (None: never)."""
+        self._conn.execute(_matches.update().where(_matches.c.id == self.match_id).values(due=due))
+
     def set_options(self, **changes: Any) -> MatchRow:
         """Change optional facts of the match (e.g. ``arrived=True``); returns the row."""
         row = dataclasses.replace(self.row(), **changes)
@@ -248,14 +268,15 @@ class Locked:
         )
         return row
 
-    def rematch(self, new: MatchRow) -> MatchRow:
-        """The rematch of this match: the one made already, or ``new``, stored now."""
+    def rematch(self, new: MatchRow, due: float | None = None) -> MatchRow:
+        """The rematch of this match: the one made already, or ``new``, stored now (to be
+        looked at again by ``due``)."""
         made = _rematch_id(self._conn, self.match_id)
         if made is not None:
             row = _row_of(self._conn, made)
             if row is not None:
                 return row
-        _insert(self._conn, new)
+        _insert(self._conn, new, due)
         return new
 
     def append(
@@ -266,11 +287,14 @@ class Locked:
         *,
         over: bool = False,
         bot_due: bool = False,
+        due: float | None = None,
     ) -> None:
         """Store action number ``seq``; ``over`` marks the match finished, ``bot_due`` says
-        the bot is to act next."""
+        the bot is to act next, ``due`` when the server must look at the match next."""
         cursor = self._conn.connection.cursor()
-        _append(cursor, self._store.append_sql, self.match_id, seq, seat, action, over, bot_due)
+        _append(
+            cursor, self._store.append_sql, self.match_id, seq, seat, action, over, bot_due, due
+        )
 
 
 class Store:
@@ -319,10 +343,16 @@ class Store:
             )
             yield Locked(self, conn, match_id)
 
-    def create_match(self, row: MatchRow, then: Callable[[Connection], None] | None = None) -> None:
-        """Store a new match (and what ``then`` writes, in the same transaction)."""
+    def create_match(
+        self,
+        row: MatchRow,
+        then: Callable[[Connection], None] | None = None,
+        due: float | None = None,
+    ) -> None:
+        """Store a new match (and what ``then`` writes, in the same transaction), to be
+        looked at again by ``due``."""
         with self.transaction(f"create match {row.id}", write=True) as conn:
-            _insert(conn, row)
+            _insert(conn, row, due)
             if then is not None:
                 then(conn)
 
@@ -336,12 +366,13 @@ class Store:
         with self.transaction(f"claim a seat of match {match_id}", write=True) as conn:
             return _claim(conn, match_id, token_hash)
 
-    def open_invitations(self, limit: int = 50) -> list[MatchRow]:
-        """Public and rated invitations whose seat 1 is still free, newest first."""
+    def open_invitations(self, limit: int = 50, since: float = 0.0) -> list[MatchRow]:
+        """Public and rated invitations made after ``since`` whose seat 1 is still free,
+        newest first."""
         m = _matches.c
         query = (
             sa.select(_matches)
-            .where(m.over == 0, m.bot.is_(None), m.token1 == "")
+            .where(m.over == 0, m.bot.is_(None), m.token1 == "", m.created > since)
             .where(sa.or_(m.options["public"].as_boolean(), m.options["rated"].as_boolean()))
             .order_by(m.created.desc())
             .limit(limit)
@@ -355,14 +386,24 @@ class Store:
             return _rematch_id(conn, match_id)
 
     def match_ids(
-        self, *, unfinished_bot_matches: bool = False, bot_due_before: float | None = None
+        self,
+        *,
+        unfinished_bot_matches: bool = False,
+        bot_due_before: float | None = None,
+        finished_rated: bool = False,
+        due_before: float | None = None,
     ) -> list[str]:
         """Every stored match, oldest first; or only the unfinished ones against a bot; or
-        those whose bot has been due to act since before ``bot_due_before``."""
+        those whose bot has been due to act since before ``bot_due_before``; or the
+        finished rated ones; or the unfinished ones due a look before ``due_before``."""
         m = _matches.c
         query = sa.select(m.id).order_by(m.created)
         if unfinished_bot_matches:
             query = query.where(m.over == 0, m.bot.is_not(None))
+        if due_before is not None:
+            query = query.where(m.over == 0, m.due < due_before)
+        if finished_rated:
+            query = query.where(m.over == 1, m.options["rated"].as_boolean())
         if bot_due_before is not None:
             query = query.where(m.over == 0, m.bot_since < bot_due_before)
         with self.transaction("list matches") as conn:
@@ -461,6 +502,7 @@ class Store:
         *,
         over: bool = False,
         bot_due: bool = False,
+        due: float | None = None,
     ) -> bool:
         """Store action number ``seq`` unless the match has one already: False then (the
         caller's picture of the match is stale), and nothing is written.  Made for the
@@ -479,7 +521,7 @@ class Store:
                 conn.autocommit = True
             else:
                 _begin_immediate(conn)
-            _append(raw.cursor(), self.append_sql, match_id, seq, seat, action, over, bot_due)
+            _append(raw.cursor(), self.append_sql, match_id, seq, seat, action, over, bot_due, due)
             if not self.is_postgresql:
                 raw.commit()
         except dbapi.IntegrityError:
@@ -521,7 +563,9 @@ _APPEND = (
     ),
     _matches.update()
     .where(_matches.c.id == sa.bindparam("match"))
-    .values(over=sa.bindparam("over"), bot_since=sa.bindparam("bot_since")),
+    .values(
+        over=sa.bindparam("over"), bot_since=sa.bindparam("bot_since"), due=sa.bindparam("due")
+    ),
 )
 """What storing an action writes: the action, and the match's state (as one transaction)."""
 _APPEND_NOTIFY = sa.select(
@@ -554,6 +598,7 @@ def _append(
     action: dict[str, Any],
     over: bool,
     bot_due: bool,
+    due: float | None = None,
 ) -> None:
     """Store action ``seq`` with the driver's ``cursor`` (in a transaction it holds)."""
     now = time.time()
@@ -565,6 +610,7 @@ def _append(
         "now": now,
         "over": int(over),
         "bot_since": now if bot_due else None,
+        "due": due,
         "channel": CHANNEL,
         "payload": f"{match_id} {seq + 1}",
     }
@@ -572,7 +618,7 @@ def _append(
         cursor.execute(sql, values if order is None else [values[k] for k in order])
 
 
-def _insert(conn: Connection, row: MatchRow) -> None:
+def _insert(conn: Connection, row: MatchRow, due: float | None = None) -> None:
     conn.execute(
         _matches.insert().values(
             id=row.id,
@@ -587,6 +633,7 @@ def _insert(conn: Connection, row: MatchRow) -> None:
             names=json.dumps(list(row.names)),
             over=0,
             options=row.options(),
+            due=due,
         )
     )
 
@@ -616,6 +663,8 @@ def _match_row(r: sa.RowMapping) -> MatchRow:
         rated=bool(options.get("rated", False)),
         invited=options.get("invited"),
         arrived=bool(options.get("arrived", True)),
+        clock=None if not options.get("clock") else (options["clock"][0], options["clock"][1]),
+        dated="clock" in options,
     )
 
 

@@ -15,10 +15,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["START", "Change", "experience_factor", "fibs_change", "win_probability"]
+__all__ = [
+    "ESTABLISHED",
+    "PAIR_PER_DAY",
+    "START",
+    "Change",
+    "experience_factor",
+    "fibs_change",
+    "win_probability",
+]
 
 START = 1500.0
 """Every player's first rating."""
+ESTABLISHED = 5
+"""An account is established once this many rated matches have moved its rating (a bot
+always is): a match against an account that is not does not move an established rating."""
+PAIR_PER_DAY = 3
+"""Only the first this many rated matches of one pair in 24 hours move their ratings."""
 
 
 @dataclass(frozen=True)

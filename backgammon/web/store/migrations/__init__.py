@@ -17,7 +17,7 @@ __all__ = ["BASELINE", "HEAD", "baseline_upload_columns", "migrate"]
 
 BASELINE = "0001"
 """The schema the releases before Alembic made (matches, actions, analyses, uploads)."""
-HEAD = "0005"
+HEAD = "0006"
 """The newest revision."""
 
 _LATER_COLUMNS = {"bot_since": "REAL", "options": "{} NOT NULL DEFAULT '{{}}'"}
