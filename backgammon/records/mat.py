@@ -22,6 +22,7 @@ from backgammon.core.notation import parse_segments
 from backgammon.core.values import Step, short_repr
 from backgammon.play import match as bm
 from backgammon.play.match import Match
+from backgammon.play.record import MatchRecord
 from backgammon.records.matchfile import (
     FileAction,
     FileDouble,
@@ -36,6 +37,7 @@ from backgammon.records.matchfile import (
     NotTextError,
     apply_action,
     from_match,
+    from_record,
     game_end,
     position_for,
     read_number,
@@ -160,8 +162,10 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
         i += 1
 
 
-def write_record(record: MatchFile) -> str:
+def write_record(record: MatchFile | MatchRecord) -> str:
     """The .mat text gnubg 1.07 would export for this match."""
+    if isinstance(record, MatchRecord):
+        record = from_record(record)
     out: list[str] = []
     for tag in _GNUBG_TAGS:
         value = record.tag(tag)

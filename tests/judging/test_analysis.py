@@ -44,7 +44,7 @@ from backgammon.judging.results import THRESHOLDS, Analysis, Judged, MarkError, 
 from backgammon.play.match import Match
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records import mat
-from backgammon.records.matchfile import MatchFile
+from backgammon.records.matchfile import MatchFile, to_record
 
 SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"
 
@@ -277,10 +277,11 @@ def seven(net: NeuralPlayer) -> Seven:
         made.append("resumed")
         return resume(cls, *args)  # type: ignore[no-any-return]
 
+    walked_record = to_record(record)  # read: what a reader gives
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Match, "__init__", counted_init)
         patch.setattr(Match, "_resume", classmethod(counted_resume))
-        analysis = analyse(record, net, plies=0)
+        analysis = analyse(walked_record, net, plies=0)
         walked = list(made)
         page = html_report(analysis, "seven")
     return Seven(record, analysis, walked, made[len(walked) :], page)

@@ -138,6 +138,9 @@ class Game:
         self.names = list(row.names)
         """The names at the table: the row's, as renamed by 'name' actions."""
         self._log: _Log = (0, [], None, ())
+        self.ends = [_entries(self.match)]
+        """The number of record entries after each number of stored actions (0 first): where
+        a walk of the record stands after each (the review's replay steps)."""
 
     @staticmethod
     def commitment_of(seed: bytes) -> str:
@@ -158,6 +161,7 @@ class Game:
         a worker process can unpickle)."""
         twin = Game.__new__(Game)
         twin.row, twin.actions, twin.names = self.row, list(self.actions), list(self.names)
+        twin.ends = list(self.ends)
         twin._log = self._log  # its list of lines is replaced, never changed
         twin.match = copy.copy(self.match)
         if dice:
@@ -234,6 +238,7 @@ class Game:
         elif kind == "resign":
             stored["level"] = level
         self.actions.append(stored)
+        self.ends.append(_entries(m))
         return stored
 
     def _rename(self, seat: int, action: dict[str, Any]) -> dict[str, Any]:
@@ -249,6 +254,7 @@ class Game:
         stored = {"seat": seat, "action": "name", "name": name}
         self.names[seat] = name
         self.actions.append(stored)
+        self.ends.append(self.ends[-1])
         return stored
 
     # ------------------------------------------------------------------ views
@@ -477,6 +483,11 @@ def _throw(a: Roll | OpeningRoll) -> tuple[int, int]:
 def _dice_of(a: Roll | OpeningRoll) -> list[int]:
     """The numbers a roll entry records (an opening roll: player 0's die, then player 1's)."""
     return list(_throw(a))
+
+
+def _entries(m: Match) -> int:
+    """How many entries the match's record holds, over all its games."""
+    return sum(len(g) for g in m.record.games)
 
 
 def rules_of(row: MatchRow) -> Rules:

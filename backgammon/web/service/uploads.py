@@ -16,8 +16,10 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from backgammon.records.convert import detect_format, format_of_name, read_any
-from backgammon.records.matchfile import MatchFile, MatchFileError, to_match
+from backgammon.play.record import MatchRecord
+from backgammon.records.convert import detect_format, format_of_name, read_record_text
+from backgammon.records.matchfile import MatchFileError
+from backgammon.records.walk import steps_made
 from backgammon.web.errors import ApiError
 from backgammon.web.service.analysis import (
     analysed,
@@ -26,7 +28,7 @@ from backgammon.web.service.analysis import (
     write_result,
 )
 from backgammon.web.service.jobs import shared
-from backgammon.web.service.review import annotate
+from backgammon.web.service.review import ReviewLog, annotate
 from backgammon.web.store.database import Store, UploadRow
 from backgammon.workers import result_within
 
@@ -67,10 +69,12 @@ _SUFFIXES = (".mat", ".sgf", ".txt")
 """File names taken: the two formats, and a text export (its format told by its text)."""
 
 
-def _job(record: MatchFile, out: str, plies: int, verify: str | None) -> None:
-    """In the worker: analyse an uploaded file, each decision numbered as its move log."""
-    result = analysed(record, out, plies, verify)
-    annotate(result, to_match(record), record.players)
+def _job(record: MatchRecord, out: str, plies: int, verify: str | None) -> None:
+    """In the worker: analyse an uploaded file, each decision numbered as its move log, in
+    one walk of its record."""
+    log = ReviewLog(record.players)
+    result = analysed(record, out, plies, verify, visitors=(log,))
+    annotate(result, log)
     write_result(out, result)
 
 
@@ -79,8 +83,9 @@ def _warm() -> None:
     this function has imported the readers and the rules."""
 
 
-def read_upload(name: str, data: bytes, limit: int = MAX_DECISIONS) -> MatchFile:
-    """The match file ``data`` called ``name``, read and replayed by the rules; ApiError 415
+def read_upload(name: str, data: bytes, limit: int = MAX_DECISIONS) -> MatchRecord:
+    """The match file ``data`` called ``name``, read into its record (the rules check every
+    action as it is read); ApiError 415
     for what is not a match file's name or text, 422 for a file that cannot be read, 413 for
     one holding more than ``limit`` actions."""
     suffix = Path(name).suffix.lower()
@@ -93,10 +98,10 @@ def read_upload(name: str, data: bytes, limit: int = MAX_DECISIONS) -> MatchFile
     if not text.strip():
         raise ApiError(422, "unreadable", "the file is empty")
     try:
-        record = read_any(text, detect_format(text, name if format_of_name(name) else None))
+        record = read_record_text(text, detect_format(text, name if format_of_name(name) else None))
     except (MatchFileError, ValueError) as exc:
         raise ApiError(422, "unreadable", f"cannot read the match: {exc}") from exc
-    decisions = sum(len(g.actions) for g in record.games)
+    decisions = steps_made(record)
     if not decisions:
         raise ApiError(422, "unreadable", "the file holds no game to analyse")
     if decisions > limit:
@@ -145,7 +150,7 @@ class Uploads:
         if len(active) >= MAX_RUNNING:
             raise ApiError(429, "busy", "too many files are being analysed: try again later")
 
-    async def read(self, name: str, data: bytes) -> MatchFile:
+    async def read(self, name: str, data: bytes) -> MatchRecord:
         """:func:`read_upload` in a worker process, within :data:`READ_LIMIT` (ApiError 413
         past it: the file is too long to be read here)."""
         # Reading is what the sender waits for: at the server's own priority, but apart.
@@ -162,7 +167,7 @@ class Uploads:
             pool.discard(executor)
             raise ApiError(503, "unavailable", "the file could not be read now") from exc
 
-    def start(self, row: UploadRow, record: MatchFile, client: str = "") -> None:
+    def start(self, row: UploadRow, record: MatchRecord, client: str = "") -> None:
         """Analyse ``record`` in the worker (once at a time per upload in this process)."""
         job = self.running.get(row.id)
         if job is not None and not job.done():
