@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from backgammon.play.record import MatchRecord
-from backgammon.records.convert import detect_format, format_of_name, read_record_text
-from backgammon.records.matchfile import MatchFileError
-from backgammon.records.walk import steps_made
+from backgammon.records.convert import detect_format, format_of_name, read_text
+from backgammon.records.matchfile import MatchFileError, to_record
 from backgammon.web.errors import ApiError
 from backgammon.web.service.analysis import (
     analysed,
@@ -85,9 +84,8 @@ def _warm() -> None:
 
 def read_upload(name: str, data: bytes, limit: int = MAX_DECISIONS) -> MatchRecord:
     """The match file ``data`` called ``name``, read into its record (the rules check every
-    action as it is read); ApiError 415
-    for what is not a match file's name or text, 422 for a file that cannot be read, 413 for
-    one holding more than ``limit`` actions."""
+    action); ApiError 415 for what is not a match file's name or text, 422 for a file that
+    cannot be read, 413 for one holding more than ``limit`` actions."""
     suffix = Path(name).suffix.lower()
     if suffix not in _SUFFIXES:
         raise ApiError(415, "wrong_type", "send a .mat or .sgf match file")
@@ -98,10 +96,11 @@ def read_upload(name: str, data: bytes, limit: int = MAX_DECISIONS) -> MatchReco
     if not text.strip():
         raise ApiError(422, "unreadable", "the file is empty")
     try:
-        record = read_record_text(text, detect_format(text, name if format_of_name(name) else None))
+        file = read_text(text, detect_format(text, name if format_of_name(name) else None))
+        record = to_record(file)  # the rules check every action
     except (MatchFileError, ValueError) as exc:
         raise ApiError(422, "unreadable", f"cannot read the match: {exc}") from exc
-    decisions = steps_made(record)
+    decisions = sum(len(g.actions) for g in file.games)  # a roll and its play count once
     if not decisions:
         raise ApiError(422, "unreadable", "the file holds no game to analyse")
     if decisions > limit:
