@@ -460,3 +460,43 @@ def test_verify_rolls_out_a_checker_play_the_search_marks(net: NeuralPlayer) -> 
 def test_verify_takes_only_a_mark() -> None:
     with pytest.raises(MarkError, match="doubtful, bad, very bad"):
         analyse(Match(length=3), verify="awful")
+
+
+def _tied_and_rejected() -> Match:
+    """A 3-point match of random actions on seeded dice with a tied opening throw and a
+    rejected resignation (seed 2 has both: a file holds neither)."""
+    import random
+
+    from backgammon.play.dice import SeededDice
+    from backgammon.play.match import OpeningRoll, Reject
+    from tests.matchhelp import act
+
+    rng = random.Random(2)
+    m = Match(length=3, dice=SeededDice(2))
+    while not m.is_over:
+        act(m, rng)
+    acts = list(m.record.actions())
+    assert any(isinstance(a, OpeningRoll) and a.die0 == a.die1 for a in acts)
+    assert any(isinstance(a, Reject) for a in acts)
+    return m
+
+
+def test_a_live_match_is_walked_as_its_file_is(
+    net: NeuralPlayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The analysis walks a live match's own record (tied openings and rejected resignations
+    in it) and numbers its rows, games and luck as the .mat file written of it says."""
+    from backgammon.judging.analysis import mat_rows
+    from backgammon.records.convert import read_record_text
+
+    monkeypatch.setattr(_Judge, "_recheck", lambda *_a, **_k: None)  # the walk under test
+    m = _tied_and_rejected()
+    live = analyse(m, net, plies=0, names=("Ann", "Bob"))
+    filed = analyse(read_record_text(mat.write(m, ("Ann", "Bob")), "mat"), net, plies=0)
+    assert live.decisions == filed.decisions and live.decisions
+    assert [p.luck_emg for p in live.players] == [p.luck_emg for p in filed.players]
+    assert [p.result for p in live.players] == [p.result for p in filed.players]
+    # The rows are the file's: every judged play stands on a row of its game.
+    record = mat.read_record(mat.write(m, ("Ann", "Bob")))
+    rows = {g.number: set(mat_rows(g)) for g in record.games}
+    assert all(d.move in rows[d.game] for d in live.decisions)
