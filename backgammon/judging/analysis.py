@@ -1,9 +1,10 @@
 """Judging a played match as GNU Backgammon does: every checker play and cube decision, the
 error rates, the marks, the luck of every roll.
 
-:func:`analyse` takes a :class:`~backgammon.play.match.Match` or a match-file model
-(:class:`~backgammon.records.matchfile.MatchFile`, what ``.mat`` and SGF files read into) and a
-network player, and returns an :class:`Analysis`.  The definitions are gnubg's
+:func:`analyse` takes a :class:`~backgammon.play.match.Match` or a
+:class:`~backgammon.play.record.MatchRecord` (what ``.mat`` and SGF files read into,
+:func:`~backgammon.records.convert.read_record_text`) and a network player, and returns an
+:class:`Analysis`.  The definitions are gnubg's
 (``analysis.c``):
 
 * every value is cubeful at the real score, cube and Crawford state, expressed as equity
@@ -93,15 +94,7 @@ from backgammon.play.match import (
 from backgammon.play.record import MatchRecord
 from backgammon.players.base import RankedMove
 from backgammon.players.neural import NeuralPlayer
-from backgammon.records import matchfile
-from backgammon.records.matchfile import (
-    FileDouble,
-    FileDrop,
-    FileRoll,
-    FileTake,
-    GameFile,
-    MatchFile,
-)
+from backgammon.records.matchfile import as_written
 from backgammon.records.walk import Visitor, steps_made, walk
 
 __all__ = [
@@ -111,7 +104,6 @@ __all__ = [
     "analyse",
     "cube_errors",
     "judge_play",
-    "mat_rows",
 ]
 
 _CLOSE = 0.16  # a no-double counts as a cube decision when doubling was wrong by less
@@ -420,39 +412,11 @@ def _other(value: float, state: CubeState) -> float:
     return -value if state.is_money else 1.0 - value
 
 
-def mat_rows(game: GameFile) -> list[int]:
-    """The .mat row of each action of a game (two half-rows a row; player 1's opening
-    roll takes the right half of row 1; the take of a beaver has no half-row)."""
-    out = []
-    i = (
-        1
-        if game.actions and isinstance(game.actions[0], FileRoll) and game.actions[0].player
-        else 0
-    )
-    doubler: int | None = None
-    redoubles = 0
-    for a in game.actions:
-        out.append((i >> 1) + 1)
-        if isinstance(a, FileDouble):
-            if doubler is not None and a.player != doubler:
-                redoubles += 1
-            doubler = a.player
-        elif isinstance(a, FileTake | FileDrop):
-            odd = redoubles % 2 == 1
-            doubler, redoubles = None, 0
-            if odd:
-                continue
-        if isinstance(a, FileRoll) and not a.played:
-            continue
-        i += 1
-    return out
-
-
 class _Rows:
     """The .mat row of each step of a game as a walk meets them (two half-rows a row;
     player 1's opening roll takes the right half of row 1; a roll not played, the take of a
     beaver, a tied opening throw and a rejected resignation take none): what
-    :func:`mat_rows` counts on a file."""
+    :func:`backgammon.records.mat.rows` counts on a file."""
 
     def __init__(self) -> None:
         self.half = 0
@@ -596,7 +560,7 @@ def _counted(a: Action) -> bool:
 
 
 def analyse(
-    source: Match | MatchRecord | MatchFile,
+    source: Match | MatchRecord,
     player: NeuralPlayer | None = None,
     plies: int = 2,
     names: tuple[str, str] | None = None,
@@ -606,7 +570,7 @@ def analyse(
     verify: str | None = None,
     visitors: Sequence[Visitor] = (),
 ) -> Analysis:
-    """Judge every decision of ``source`` (a Match, a record, or a file model) at ``plies``
+    """Judge every decision of ``source`` (a Match or a record) at ``plies``
     with ``player`` (the shipped net by default), marking errors by ``marks``, in one walk
     of its record that ``visitors`` share.  Unless ``rollouts`` is False, a marked race
     play and a cube decision marked very bad are judged again by rollouts
@@ -615,11 +579,9 @@ def analyse(
     bad') or worse, when it is given, by rollouts to the end.  ``progress(done, total)`` is
     called after each step."""
     if isinstance(source, Match):
-        record = matchfile.as_written(source, names or ("Player 0", "Player 1"))
-    elif isinstance(source, MatchRecord):
-        record = source
+        record = as_written(source, names or ("Player 0", "Player 1"))
     else:
-        record = matchfile.to_record(source)
+        record = source
     bot = player if player is not None else NeuralPlayer(0)
     judge = _Judge(bot, plies, names or record.players, marks, rollouts, verify)
     analyser = Analyser(judge, bot.met, steps_made(record), progress)
