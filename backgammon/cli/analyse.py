@@ -30,7 +30,7 @@ from backgammon.judging.results import (
 )
 from backgammon.play.match import Match
 from backgammon.players.neural import PRUNE, NeuralPlayer
-from backgammon.records.matchfile import MatchFileError, to_record
+from backgammon.records.matchfile import MatchFileError
 from backgammon.records.walk import steps_made
 from backgammon.svg import match_svg
 
@@ -62,10 +62,7 @@ def analyse_command(args: argparse.Namespace) -> int:
     except ThresholdError as exc:
         raise UsageError(str(exc)) from exc
     path = Path(args.file)
-    try:
-        record = to_record(read_record_file(path))
-    except MatchFileError as exc:
-        raise UsageError(f"{path}: {exc}") from exc
+    record = read_record_file(path)
     # The tables go to standard error when an output is written to standard output.
     console = Console(stderr="-" in (args.json_out, args.html_out, args.text_out))
     bot = NeuralPlayer(0, prune=args.prune)

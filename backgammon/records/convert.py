@@ -33,6 +33,7 @@ __all__ = [
     "read_record_text",
     "read_text",
     "write_text",
+    "written_actions",
 ]
 
 FORMATS = ("mat", "sgf")
@@ -117,6 +118,12 @@ def read_record_text(text: str, fmt: str, warnings: list[str] | None = None) -> 
     if warnings is not None:
         warnings.extend(file.warnings)
     return to_record(file, [])
+
+
+def written_actions(record: MatchRecord) -> int:
+    """How many actions a match file writes of ``record``: a roll and its play once, an
+    accepted resignation once, tied opening throws and rejected resignations not at all."""
+    return sum(len(g.actions) for g in from_record(record).games)
 
 
 def convert_text(text: str, source: str, target: str) -> tuple[str, list[str]]:

@@ -4,15 +4,23 @@ a dance's dice (R13); writing the record gives the file's own text."""
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
 
+from backgammon.core.values import GameResult
 from backgammon.play.match import GameStart, Match, Pass, Play
 from backgammon.play.record import Action
 from backgammon.records import mat, sgf
-from backgammon.records.convert import convert_text, read_record_text, read_text, write_text
-from backgammon.records.matchfile import MatchFile, from_match, from_record, to_record
+from backgammon.records.convert import (
+    convert_text,
+    read_record_text,
+    read_text,
+    write_text,
+    written_actions,
+)
+from backgammon.records.matchfile import MatchFile, as_written, from_match, from_record, to_record
 from backgammon.records.walk import Visitor, walk
 from tests.records_helpers import beavered_money_match, closed_out_game, random_match
 
@@ -109,3 +117,46 @@ def test_a_live_match_writes_as_before() -> None:
     m = random_match(5, 5)
     assert from_match(m, ("A  b", "")) == from_record(to_record(from_match(m, ("A  b", ""))))
     assert from_match(m, ("A  b", "")).players == ("A b", "Player 1")
+
+
+@pytest.mark.parametrize(("fmt", "text"), _generated())
+def test_a_record_counts_the_actions_its_file_writes(fmt: str, text: str) -> None:
+    """An upload's size as its file counts it (a roll and its play once), off its record."""
+    file = read_text(text, fmt)
+    written = sum(len(g.actions) for g in file.games)
+    assert written_actions(read_record_text(text, fmt)) == written > 0
+
+
+def test_a_live_match_counts_what_its_file_would_hold() -> None:
+    """A tied opening throw and a rejected resignation are in the record, not in a file."""
+    m = Match(length=3)
+    m.roll(dice=(2, 2))
+    m.roll(dice=(3, 1))
+    m.move("8/5 6/5")
+    m.resign(GameResult.GAMMON)
+    m.reject_resignation()
+    m.roll(dice=(6, 4))
+    m.move("24/14")
+    record = as_written(m, ("a", "b"))
+    assert len(list(m.record.actions())) == 8
+    assert written_actions(record) == 2  # the opening play, the roll 64 and its play
+    assert written_actions(read_record_text(mat.write(m, ("a", "b")), "mat")) == 2
+
+
+def test_outside_records_no_module_uses_the_file_model() -> None:
+    """The file model (``File*``, ``MatchFile``, its replay) stays inside the readers and
+    writers: the other layers hold a MatchRecord and walk it."""
+    root = Path(__file__).parents[2] / "backgammon"
+    allowed = {"MatchFileError", "NotTextError", "as_written"}
+    used: dict[str, set[str]] = {}
+    for path in root.rglob("*.py"):
+        if path.is_relative_to(root / "records"):
+            continue
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "backgammon.records.matchfile":
+                used.setdefault(str(path), set()).update(a.name for a in node.names)
+            elif isinstance(node, ast.Attribute) and ast.unparse(node.value) == "matchfile":
+                used.setdefault(str(path), set()).add(node.attr)
+    assert used  # the errors are imported from it
+    assert {p: names - allowed for p, names in used.items() if names - allowed} == {}

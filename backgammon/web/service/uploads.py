@@ -17,8 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from backgammon.play.record import MatchRecord
-from backgammon.records.convert import detect_format, format_of_name, read_text
-from backgammon.records.matchfile import MatchFileError, to_record
+from backgammon.records.convert import (
+    detect_format,
+    format_of_name,
+    read_record_text,
+    written_actions,
+)
+from backgammon.records.matchfile import MatchFileError
 from backgammon.web.errors import ApiError
 from backgammon.web.service.analysis import (
     analysed,
@@ -96,11 +101,11 @@ def read_upload(name: str, data: bytes, limit: int = MAX_DECISIONS) -> MatchReco
     if not text.strip():
         raise ApiError(422, "unreadable", "the file is empty")
     try:
-        file = read_text(text, detect_format(text, name if format_of_name(name) else None))
-        record = to_record(file)  # the rules check every action
+        fmt = detect_format(text, name if format_of_name(name) else None)
+        record = read_record_text(text, fmt)  # the rules check every action
     except (MatchFileError, ValueError) as exc:
         raise ApiError(422, "unreadable", f"cannot read the match: {exc}") from exc
-    decisions = sum(len(g.actions) for g in file.games)  # a roll and its play count once
+    decisions = written_actions(record)  # as the file counts them: a roll and its play once
     if not decisions:
         raise ApiError(422, "unreadable", "the file holds no game to analyse")
     if decisions > limit:
