@@ -22,6 +22,15 @@ PostgreSQL, this client).  With ``--accounts`` every client first signs up (an a
 on the server) and plays rated matches with its session cookie (and its ``Origin``, as the
 page sends it), its WebSocket asking for presence too; each finished match then moves two
 ratings.
+
+``--attacks none,logins,signups,uploads,sockets,chat,rollouts`` repeats each run during
+each of issue 68's attacks, one at a time, with ``none`` (the same load unattacked) first:
+``logins`` 40 wrong passwords at once, again and again, against one account; ``signups``
+two sign-ups a second (argon2 hashes); ``uploads`` the sample 5-point match sent for a
+2-ply analysis again and again; ``sockets`` 300 WebSockets on one match, asking for
+presence and never reading; ``chat`` 10 chat lines at once every 0.1 s; ``rollouts`` four
+rollouts of 1,296 trials at once, again as each is refused or done.  Each row says what the
+attack sent and the match actions' p95 beside the unattacked run's (aim: within 5x).
 """
 
 from __future__ import annotations
@@ -141,6 +150,92 @@ class Load:
         return times
 
 
+ATTACKS = ("none", "logins", "signups", "uploads", "sockets", "chat", "rollouts")
+SAMPLE = Path(__file__).resolve().parent.parent / "tests/data/samples/gnubg107_5pt_match.mat"
+
+
+async def _post(session: aiohttp.ClientSession, url: str, **kw: Any) -> int:
+    """A POST's status (0 when it could not be sent), its body read."""
+    try:
+        async with session.post(url, **kw) as r:
+            await r.read()
+            return r.status
+    except aiohttp.ClientError:
+        return 0
+
+
+async def attack(kind: str, url: str, until: float) -> int:
+    """Run the attack ``kind`` (see the module's text) until ``until``, on connections of
+    its own (the players' pool stays theirs): the requests sent."""
+    connector = aiohttp.TCPConnector(limit=0)
+    jar = aiohttp.DummyCookieJar()
+    async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as session:
+        return await _attack(kind, session, url, until)
+
+
+async def _attack(kind: str, session: aiohttp.ClientSession, url: str, until: float) -> int:
+    sent = 0
+    if kind == "logins":
+        victim = {"name": f"victim-{secrets.token_hex(4)}", "password": "the right one"}
+        await _post(session, f"{url}/api/accounts", json=victim)
+        wrong = {"name": victim["name"], "password": "a wrong password"}
+        while time.monotonic() < until:
+            burst = [_post(session, f"{url}/api/session", json=wrong) for _ in range(40)]
+            await asyncio.gather(*burst)
+            sent += 40
+    elif kind == "signups":
+        pending: set[asyncio.Task[int]] = set()
+        while time.monotonic() < until:
+            account = {"name": f"s-{secrets.token_hex(6)}", "password": "a load test"}
+            task = asyncio.ensure_future(_post(session, f"{url}/api/accounts", json=account))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+            sent += 1
+            await asyncio.sleep(0.5)
+        await asyncio.gather(*pending)
+    elif kind == "uploads":
+        data = SAMPLE.read_bytes()
+        params = {"name": SAMPLE.name, "plies": "2"}
+        while time.monotonic() < until:
+            status = await _post(session, f"{url}/api/uploads", params=params, data=data)
+            sent += 1
+            await asyncio.sleep(0.2 if status == 202 else 1.0)
+    elif kind == "sockets":
+        async with session.post(f"{url}/api/matches", json={"length": 25}) as r:
+            m = await r.json()
+        ws_url = f"{url}/api/matches/{m['id']}/ws?token={m['token']}&presence=1"
+        async with contextlib.AsyncExitStack() as stack:
+            for _ in range(300):  # opened and never read
+                with contextlib.suppress(aiohttp.ClientError):
+                    await stack.enter_async_context(session.ws_connect(ws_url, compress=0))
+                    sent += 1
+            await asyncio.sleep(max(0.0, until - time.monotonic()))
+    elif kind == "chat":
+        async with session.post(f"{url}/api/matches", json={"length": 25}) as r:
+            m = await r.json()
+        headers = {"Authorization": f"Bearer {m['token']}"}
+        chat = f"{url}/api/matches/{m['id']}/chat"
+        while time.monotonic() < until:
+            lines = [
+                _post(session, chat, json={"text": f"line {k}"}, headers=headers) for k in range(10)
+            ]
+            await asyncio.gather(*lines)
+            sent += 10
+            await asyncio.sleep(0.1)
+    elif kind == "rollouts":
+        body = {"id": "4HPwATDgc/ABMA:cAkAAAAAAAAA", "top": 5, "trials": 1296}
+
+        async def one() -> None:
+            nonlocal sent
+            while time.monotonic() < until:
+                status = await _post(session, f"{url}/api/rollouts", json=body)
+                sent += 1
+                await asyncio.sleep(5.0 if status == 202 else 1.0)
+
+        await asyncio.gather(*(one() for _ in range(4)))
+    return sent
+
+
 def choose(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     """A random legal action of the human (never a double or resignation), None when it is
     not theirs to act."""
@@ -224,6 +319,7 @@ async def measure(
     think: float,
     postgres: int | None = None,
     accounts: bool = False,
+    attack_kind: str = "none",
 ) -> dict[str, Any]:
     # One lean client process (uvloop, aiohttp's C parser, no cookie jar: every player
     # authenticates with its token) so that little of the measured latency is the client's.
@@ -239,7 +335,11 @@ async def measure(
         sched = _sched(server, postgres)
         players = [load.player(random.Random(k), logins[k]) for k in range(matches)]
         trivial = asyncio.ensure_future(load.trivial(load.end))
+        attacking = asyncio.ensure_future(
+            attack(attack_kind, url, load.end) if attack_kind != "none" else _none()
+        )
         await asyncio.gather(*players)
+        sent = await attacking
         busy = await trivial
         elapsed = time.monotonic() - started
         server_cpu, client_cpu = cpu_seconds(server) - cpu[0], time.process_time() - cpu[1]
@@ -266,7 +366,12 @@ async def measure(
         "errors": load.errors,
         "waits": waits,
         "matches": load.matches,
+        "sent": sent,
     }
+
+
+async def _none() -> int:
+    return 0
 
 
 def _sched(server: int, postgres: int | None) -> dict[str, list[float]]:
@@ -308,6 +413,26 @@ def serve(database: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     return proc, url
 
 
+def report(workers: int, kind: str, r: dict[str, Any]) -> None:
+    """The two lines of a run."""
+    print(
+        f"{workers:>7}  {kind:<10} {r['human/s']:8.1f} {r['stored/s']:8.1f}"
+        f"  {r['act50']:6.1f} {r['act95']:6.1f} {r['act99']:6.1f}"
+        f"      {r['idle50']:5.1f} {r['idle95']:5.1f} -> "
+        f"{r['busy50']:5.1f} {r['busy95']:6.1f}"
+        f"   {r['busy95'] / r['idle95']:9.1f}x"
+        f"   {r['act95'] / 50:9.2f}x"
+        f"   {r['server ms']:17.2f} {r['client ms']:6.2f}  {r['cores']:5.2f}"
+        + (f"  ({r['errors']} refused)" if r["errors"] else ""),
+        flush=True,
+    )
+    print(
+        "         CPU cores / waiting for a CPU (s per s): "
+        + ", ".join(f"{k} {v[0]:.2f}/{v[1]:.2f}" for k, v in r["waits"].items()),
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--matches", type=int, default=20)
@@ -320,7 +445,18 @@ def main() -> None:
     parser.add_argument(
         "--accounts", action="store_true", help="logged-in players in rated matches"
     )
+    parser.add_argument(
+        "--attacks",
+        default="none",
+        help="each run again during each attack: " + ",".join(ATTACKS) + " (none)",
+    )
     args = parser.parse_args()
+    attacks = args.attacks.split(",")
+    if any(a not in ATTACKS for a in attacks):
+        parser.error(f"--attacks are among {','.join(ATTACKS)}")
+    if "none" in attacks:
+        attacks.remove("none")
+    attacks.insert(0, "none")
     if not 1 <= args.matches <= 200 or not 1 <= args.seconds <= 600:
         parser.error("--matches 1-200 and --seconds 1-600 keep the run bounded")
     if not 0 <= args.think <= 10:
@@ -339,43 +475,40 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             for workers in (int(w) for w in args.servers.split(",")):
                 for kind in args.databases.split(","):
-                    if kind == "sqlite":
-                        database = str(Path(tmp) / f"load-{workers}.sqlite3")
-                    else:
-                        assert cluster is not None
-                        database = cluster.new_database()
-                    proc, url = serve(database, workers)
-                    try:
-                        r = uvloop.run(
-                            measure(
-                                url,
-                                args.matches,
-                                args.seconds,
-                                proc.pid,
-                                args.think,
-                                postmaster(cluster) if kind != "sqlite" else None,
-                                args.accounts,
+                    unattacked = float("nan")
+                    for attack_kind in attacks:
+                        if kind == "sqlite":
+                            database = str(Path(tmp) / f"load-{workers}-{attack_kind}.sqlite3")
+                        else:
+                            assert cluster is not None
+                            database = cluster.new_database()
+                        proc, url = serve(database, workers)
+                        try:
+                            r = uvloop.run(
+                                measure(
+                                    url,
+                                    args.matches,
+                                    args.seconds,
+                                    proc.pid,
+                                    args.think,
+                                    postmaster(cluster) if kind != "sqlite" else None,
+                                    args.accounts,
+                                    attack_kind,
+                                )
                             )
-                        )
-                    finally:
-                        proc.terminate()
-                        proc.wait(30)
-                    print(
-                        f"{workers:>7}  {kind:<10} {r['human/s']:8.1f} {r['stored/s']:8.1f}"
-                        f"  {r['act50']:6.1f} {r['act95']:6.1f} {r['act99']:6.1f}"
-                        f"      {r['idle50']:5.1f} {r['idle95']:5.1f} -> "
-                        f"{r['busy50']:5.1f} {r['busy95']:6.1f}"
-                        f"   {r['busy95'] / r['idle95']:9.1f}x"
-                        f"   {r['act95'] / 50:9.2f}x"
-                        f"   {r['server ms']:17.2f} {r['client ms']:6.2f}  {r['cores']:5.2f}"
-                        + (f"  ({r['errors']} refused)" if r["errors"] else ""),
-                        flush=True,
-                    )
-                    print(
-                        "         CPU cores / waiting for a CPU (s per s): "
-                        + ", ".join(f"{k} {v[0]:.2f}/{v[1]:.2f}" for k, v in r["waits"].items()),
-                        flush=True,
-                    )
+                        finally:
+                            proc.terminate()
+                            proc.wait(30)
+                        report(workers, kind, r)
+                        if attack_kind == "none":
+                            unattacked = r["act95"]
+                        else:
+                            print(
+                                f"         attack {attack_kind}: {r['sent']} requests sent;"
+                                f" action p95 {r['act95']:.1f} ms against {unattacked:.1f} ms"
+                                f" unattacked: {r['act95'] / unattacked:.1f}x (aim: within 5x)",
+                                flush=True,
+                            )
     finally:
         if cluster is not None:
             cluster.stop()

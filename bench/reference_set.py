@@ -2,13 +2,15 @@
 
     python bench/reference_set.py [FILE ...] [--plies 0 1 2] [--weights W] [--limit N]
 
-The files (``labels/broad/*.npz`` by default: every contact position of gnubg 0-ply's
-self-play, rolled out by our bot to the end; no shipped net was fitted to them) hold boards
-seen from the side on roll and the five probabilities the rollouts gave.  For each depth,
-our player's judgement (the shipped net or ``--weights``) and gnubg's (gnubg-nn, a
-benchmark-only dependency) of the same positions are compared with the rollouts: the root
-mean square distance of the win chance (points) and of the cubeless money equity, with the
-CPU time each took.  The rollouts' own noise adds to every distance alike.
+The reference set (``labels/broad`` seeds 33000-33002 by default, kept out of every fit:
+every contact position of gnubg 0-ply's self-play) holds boards seen from the side on roll,
+rolled out to the end by our bot (the broad file) and by gnubg (``labels/reference``, made
+by ``bench/reference_gnubg.py``).  For each depth, our player's judgement (the shipped net
+or ``--weights``) and gnubg's (gnubg-nn, a benchmark-only dependency) of the same positions
+are compared with each program's rollouts and with their mean: the root mean square
+distance of the win chance (points) and of the cubeless money equity, with the CPU time
+each took.  The rollouts' own noise adds to every distance alike; gnubg's standard errors
+give its size, printed first.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from backgammon.evaluation.probabilities import cubeless_equity
 from backgammon.players.neural import NeuralPlayer
 
 ROOT = Path(__file__).resolve().parent.parent
+REFERENCE_SEEDS = (33000, 33001, 33002)
+"""The broad files that form the reference set (bench/reference_gnubg.py rolls out the same)."""
 
 
 def load(files: list[Path], limit: int | None) -> tuple[list[Position], np.ndarray]:
@@ -52,6 +56,18 @@ def distances(judged: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
     return win, float(np.sqrt(np.mean(eq**2)))
 
 
+def gnubg_rollouts(files: list[Path]) -> np.ndarray | None:
+    """gnubg's rollouts of ``files`` (``labels/reference/gnubg-SEED.npz``), when all exist."""
+    probs = []
+    for f in files:
+        g = ROOT / "labels" / "reference" / f"gnubg-{f.stem.split('-')[-1]}.npz"
+        if not g.exists():
+            return None
+        with np.load(g) as d:
+            probs.append(d["probs"].astype(np.float64))
+    return np.concatenate(probs)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", nargs="*", type=Path)
@@ -59,11 +75,19 @@ def main() -> int:
     ap.add_argument("--weights", default=None)
     ap.add_argument("--limit", type=int, default=None, help="the first N positions only")
     args = ap.parse_args()
-    files = args.files or sorted((ROOT / "labels" / "broad").glob("*.npz"))
+    files = args.files or [ROOT / "labels" / "broad" / f"broad-{s}.npz" for s in REFERENCE_SEEDS]
     positions, truth = load(files, args.limit)
+    theirs = gnubg_rollouts(files)
+    truths = {"our": truth}
+    if theirs is not None:
+        theirs = theirs[: len(truth)]
+        truths = {"our": truth, "gnubg's": theirs, "mean": (truth + theirs) / 2}
+        win, eq = distances(truth, theirs)
+        print(f"the two programs' rollouts apart: {win:.2f} points of win, {eq:.3f} equity (rms)")
     ours = NeuralPlayer(0, weights=args.weights)
     print(f"{len(positions)} positions of {len(files)} files, rms from the rollouts")
-    print("judge        win (points)  cubeless equity  CPU s")
+    print("judge       " + "".join(f"{k + ' rollouts':>26}" for k in truths) + "   CPU s")
+    print("            " + "   win (points)  equity   " * len(truths))
     for plies in args.plies:
         for name in ("ours", "gnubg"):
             t = time.process_time()
@@ -74,8 +98,11 @@ def main() -> int:
                     [gnubg_nn.probabilities(to_gnubg(p), plies)[:5] for p in positions]
                 )
             cpu = time.process_time() - t
-            win, eq = distances(judged, truth)
-            print(f"{name:6} {plies}-ply {win:12.2f}  {eq:15.3f}  {cpu:6.1f}")
+            cells = ""
+            for t_probs in truths.values():
+                win, eq = distances(judged, t_probs)
+                cells += f"{win:15.2f} {eq:7.3f}    "
+            print(f"{name:6} {plies}-ply{cells}{cpu:6.1f}")
     return 0
 
 

@@ -1,4 +1,5 @@
 import atexit
+import json
 import os
 import shutil
 import sys
@@ -28,11 +29,22 @@ def two_sided() -> TwoSidedDatabase:
     return TwoSidedDatabase.load(cache_path(), progress=False)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def _longest_files_first(items: list[pytest.Item]) -> None:
+    """Test files longest first by tests/data/durations.json (tests/durations.py makes it
+    from a CI run; a file not in it yet comes after those in it), each file's tests in their
+    order: CI's workers take whole files in this order (.ci/run), so the long ones start at
+    once, the short ones fill the end, and both workers finish together."""
+    path = Path(__file__).parent / "data" / "durations.json"
+    seconds: dict[str, float] = json.loads(path.read_text()) if path.exists() else {}
+    items.sort(key=lambda item: -seconds.get(item.nodeid.split("::")[0], 0.0))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests that drive a real browser (the ``browser`` fixture: chromium by Playwright) are
     marked ``browser``; those on a PostgreSQL cluster of their own (``postgres``) are
     marked ``database`` (also a test's PostgreSQL case when a fixture's parameter picks the
-    store): ``-m "not browser and not database"`` leaves them out."""
+    store): ``-m "not browser and not database"`` leaves them out.  On xdist's workers the
+    files come longest first."""
     for item in items:
         names = getattr(item, "fixturenames", ())
         if "browser" in names:
@@ -43,3 +55,5 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         on_postgres = any(isinstance(v, str) and v == "postgresql" for v in params)
         if "postgres" in names or on_postgres:  # a store parametrized over both databases
             item.add_marker(pytest.mark.database)
+    if hasattr(config, "workerinput"):  # an xdist worker: every worker sorts alike
+        _longest_files_first(items)

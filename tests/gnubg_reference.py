@@ -23,6 +23,7 @@ from backgammon import Position
 from backgammon.evaluation.bearoff import position_index
 from backgammon.evaluation.bearoff2 import N_SIDE
 from backgammon.evaluation.cube import CubeState
+from backgammon.evaluation.probabilities import game_over_probs
 from backgammon.ids.gnubg import GameState, MatchIdFields, encode_match_id
 
 Case = tuple[Position, int, int]
@@ -376,3 +377,18 @@ def ask_gnubg_money_hints(positions: list[Position]) -> list[tuple[float, dict[s
         action = next(line for line in lines if line.startswith("Proper cube action:"))
         answers.append((cubeless, values, action.split(":", 1)[1].strip()))
     return answers
+
+
+class GnubgNet:
+    """gnubg's 0-ply net (gnubg-nn) as an :class:`~backgammon.evaluation.evaluator.Evaluator`:
+    our analysis with it measures our definitions against gnubg's, its net's error aside."""
+
+    def evaluate(self, boards: np.ndarray) -> np.ndarray:
+        b = np.asarray(boards)
+        over, exact = game_over_probs(b)
+        out = np.array(exact, dtype=np.float64)
+        for i, row in enumerate(b):
+            if not over[i]:
+                not_on_roll, on_roll = Position(tuple(int(v) for v in row)).arrays()
+                out[i] = gnubg_nn.probabilities([list(not_on_roll), list(on_roll)], 0)
+        return out

@@ -1,8 +1,10 @@
-"""The reference site builds with warnings as errors and holds every page and every module;
-the wheel carries py.typed (the package's types reach its users)."""
+"""The reference site builds with warnings as errors and holds every page and every module,
+a quick start and a page a topic whose examples run, and signatures that name defaults; the
+wheel carries py.typed (the package's types reach its users)."""
 
 from __future__ import annotations
 
+import doctest
 import re
 import subprocess
 import sys
@@ -23,6 +25,9 @@ PAGES = (
     "performance",
     "strength",
 )
+# The quick start and one page a topic, as python-chess's site has, each with examples.
+TOPICS = ("core", "records", "bots", "engines", "web", "environments")
+EXAMPLES = ("quickstart", *(f"topics/{t}" for t in TOPICS))
 
 
 def _modules() -> set[str]:
@@ -61,8 +66,10 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_the_site_holds_the_user_pages(site: Path) -> None:
     index = (site / "index.html").read_text("utf-8")
     assert "Backgammon done right" in index  # the README is the front page
-    for page in (*PAGES, "training", "changelog"):
+    for page in (*PAGES, *EXAMPLES, "training", "changelog"):
         assert (site / f"{page}.html").is_file(), page
+    for topic in TOPICS:  # the quick start leads to every topic, by a link that works
+        assert f'href="topics/{topic}.html"' in (site / "quickstart.html").read_text("utf-8")
     assert "R13" in (site / "rules.html").read_text("utf-8")
     assert "Keep a Changelog" in (site / "changelog.html").read_text("utf-8")
 
@@ -79,6 +86,27 @@ def test_the_api_pages_describe_the_modules(site: Path) -> None:
     assert 'id="backgammon.play.match.Match"' in play
     # A name a package re-exports is described once, where it is defined.
     assert 'id="backgammon.core.Position"' not in core
+
+
+@pytest.mark.parametrize("page", EXAMPLES)
+def test_the_quick_start_and_topic_examples_run(page: str) -> None:
+    """Each page's ``>>>`` examples run as written and print what the page says."""
+    result = doctest.testfile(str(DOCS / f"{page}.md"), module_relative=False)
+    assert result.attempted >= 5, page
+    assert result.failed == 0, page
+
+
+def test_signatures_name_a_default_instead_of_printing_it(site: Path) -> None:
+    """``met=KAZAROSS_XG2`` shows the table's name (its value is 77,671 characters, which
+    made api/players.html 2.1 MB) and numpy's ArrayLike is named, not spelt out."""
+    cube = (site / "api" / "evaluation.html").read_text("utf-8")
+    to_emg = cube[cube.index('id="backgammon.evaluation.cube.to_emg"') :]
+    signature = to_emg[: to_emg.index("</dt>")]
+    assert re.search(r"met</span>.*?KAZAROSS_XG2</span>", signature, re.S), signature
+    assert "ArrayLike" in signature and "_SupportsArray" not in cube
+    assert "0.67736" not in cube  # no entry of the table itself
+    for page in site.rglob("*.html"):
+        assert page.stat().st_size < 600_000, page.name
 
 
 def test_the_wheel_carries_py_typed(tmp_path: Path) -> None:

@@ -312,6 +312,16 @@ def serve_command(args: argparse.Namespace) -> int:
 
     if args.workers < 1 or args.bot_processes < 1:
         raise UsageError("--workers and --bot-processes need at least 1")
+    engine = None
+    if args.engine is not None:
+        from backgammon.engine.gnubg import GnubgNotFoundError, find_gnubg
+        from backgammon.web.service.gnubg import ServeEngineError, check_engine
+
+        try:
+            engine = check_engine(args.engine)
+            find_gnubg()
+        except (ServeEngineError, GnubgNotFoundError) as exc:
+            raise UsageError(str(exc)) from exc
     try:
         run_server(
             args.host,
@@ -320,6 +330,7 @@ def serve_command(args: argparse.Namespace) -> int:
             workers=args.workers,
             bot_processes=args.bot_processes,
             trusted_proxies=args.trusted_proxy,
+            engine=engine,
         )
     except StoreError as exc:
         raise UsageError(str(exc)) from exc

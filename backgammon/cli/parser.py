@@ -238,6 +238,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ADDRESS",
         help="a reverse proxy whose X-Forwarded-For/-Proto are believed (repeatable; none)",
     )
+    serve.add_argument(
+        "--engine",
+        default=None,
+        metavar="gnubg[:PLIES]",
+        help="gnubg as a bot in the lobby and its verdicts beside ours in reviews (off)",
+    )
     _protocol_commands(sub, _BOTS)
     _rollout(sub)
     _analyse(sub)

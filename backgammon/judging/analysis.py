@@ -34,7 +34,8 @@ error rates, the marks, the luck of every roll.
   blunders: where the net misjudges a blitz, a prime or a cube, lookahead inherits its
   error and only playing on finds it;
 * luck of a roll: the value of the best play of the roll rolled minus the average over the
-  36 rolls (the 30 non-doubles for an opening roll), at 0-ply; the luck-adjusted result is
+  36 rolls, at 0-ply, cubeful; for an opening roll the average is over the 30 ways it
+  falls, 15 of them the opponent's to play (gnubg's ``LuckFirst``); the luck-adjusted result is
   the result (MWC won, or points in money) minus the luck in the same unit, the opponent's
   luck added back.
 """
@@ -310,16 +311,24 @@ class _Judge:
         self.add(m, where, "take", played, right, error, cube=self.cube_values(m))
 
     def luck(self, m: Match, player: int, dice: tuple[int, int], opening: bool) -> None:
-        """The luck of ``dice`` for ``player`` (before the play)."""
+        """The luck of ``dice`` for ``player`` (before the play): the value of the roll's
+        best play against the mean over the rolls; at the opening (gnubg's ``LuckFirst``)
+        the mean is over the 30 ways the opening roll falls, 15 of them the opponent's to
+        play, so winning the opening roll is luck too."""
         pos = m.position
         state = CubeState.from_match(m)
         by_roll = self.bot.searcher.roll_values(pos, state)
-        rolls = [(a, b) for a, b in iter_rolls() if not (opening and a == b)]
-        weights = np.array([1.0 if (a == b or opening) else 2.0 for a, b in rolls])
-        values = np.array([by_roll[r] for r in rolls])
-        mean = float(weights @ values / weights.sum())
         hi, lo = max(dice), min(dice)
-        rolled = values[rolls.index((hi, lo))]
+        rolled = by_roll[(hi, lo)]
+        if opening:
+            theirs = self.bot.searcher.roll_values(pos.flip(), state.flip())
+            splits = [(a, b) for a, b in iter_rolls() if a != b]
+            total = sum(by_roll[r] + _other(theirs[r], state) for r in splits)
+            mean = total / (2 * len(splits))
+        else:
+            weights = np.array([1.0 if a == b else 2.0 for a, b in iter_rolls()])
+            values = np.array([by_roll[r] for r in iter_rolls()])
+            mean = float(weights @ values / weights.sum())
         luck_emg = _emg_diff(float(rolled), mean, state)
         self._luck = (player, luck_emg)
         s = self.stats[player]

@@ -32,11 +32,12 @@ def _server_process(app: FastAPI) -> FastAPI:
 
 def app_from_environment() -> FastAPI:
     """The application of one of several worker processes: ``BACKGAMMON_DATABASE`` and
-    ``BACKGAMMON_BOT_PROCESSES`` say what ``serve`` was given."""
+    ``BACKGAMMON_BOT_PROCESSES`` (and ``BACKGAMMON_ENGINE``) say what ``serve`` was given."""
     return _server_process(
         create_app(
             os.environ.get("BACKGAMMON_DATABASE", "backgammon.sqlite3"),
             bot_processes=int(os.environ.get("BACKGAMMON_BOT_PROCESSES", "2")),
+            engine=os.environ.get("BACKGAMMON_ENGINE") or None,
         )
     )
 
@@ -64,15 +65,17 @@ def serve(
     workers: int = 1,
     bot_processes: int = 2,
     trusted_proxies: Sequence[str] = (),
+    engine: str | None = None,
 ) -> None:
     """Run the web server until interrupted (matches are kept in ``database``), in
     ``workers`` processes behind one port, each with ``bot_processes`` bot workers; the
-    forwarded client address and scheme are believed only from ``trusted_proxies``."""
+    forwarded client address and scheme are believed only from ``trusted_proxies``;
+    ``engine`` (``gnubg[:PLIES]``, off by default) plays in the lobby and judges beside us."""
     import uvicorn
 
     options = server_options(trusted_proxies)
     if workers == 1:
-        app = _server_process(create_app(database, bot_processes=bot_processes))
+        app = _server_process(create_app(database, bot_processes=bot_processes, engine=engine))
         uvicorn.run(app, host=host, port=port, log_level="info", **options)
         return
     from backgammon.web.store.database import Store
@@ -80,6 +83,7 @@ def serve(
     Store(database).close()  # a database that cannot be opened is said here, once
     os.environ["BACKGAMMON_DATABASE"] = database
     os.environ["BACKGAMMON_BOT_PROCESSES"] = str(bot_processes)
+    os.environ["BACKGAMMON_ENGINE"] = engine or ""
     uvicorn.run(
         "backgammon.web:app_from_environment",
         factory=True,

@@ -34,6 +34,7 @@ from backgammon.web.schemas import API_DOC, BOTS
 from backgammon.web.service import jobs
 from backgammon.web.service.analysis import Analyses
 from backgammon.web.service.bots import BotPool
+from backgammon.web.service.gnubg import check_engine, engine_label
 from backgammon.web.service.passwords import Passwords
 from backgammon.web.service.rollouts import Rollouts
 from backgammon.web.service.server import Server
@@ -61,15 +62,25 @@ class Services:
 
     @classmethod
     def open(
-        cls, database: str, bot_processes: int, bot_timeout: float, bot_stall: float
+        cls,
+        database: str,
+        bot_processes: int,
+        bot_timeout: float,
+        bot_stall: float,
+        engine: str | None = None,
     ) -> Services:
-        """The services over ``database``, bots in ``bot_processes`` workers."""
+        """The services over ``database``, bots in ``bot_processes`` workers; with an
+        ``engine`` (``gnubg[:PLIES]``) it is a bot too and judges beside us."""
         store = Store(database)
-        server = Server(store, BotPool(bot_processes, bot_timeout), bot_stall=bot_stall)
-        accounts = Accounts(store, BOTS)
-        return cls(
-            store, accounts, server, Analyses(store), Uploads(store), Rollouts(), Passwords()
-        )
+        names = dict(BOTS)
+        if engine is not None:
+            engine = check_engine(engine)
+            names[engine] = engine_label(engine)
+        pool = BotPool(bot_processes, bot_timeout, names=names)
+        server = Server(store, pool, bot_stall=bot_stall)
+        accounts = Accounts(store, names)
+        analyses, uploads = Analyses(store, engine), Uploads(store, engine)
+        return cls(store, accounts, server, analyses, uploads, Rollouts(), Passwords())
 
     async def resume(self) -> None:
         """A bot whose turn it was when the server died plays on; updates are watched."""
@@ -180,11 +191,14 @@ def create_app(
     bot_processes: int = 2,
     bot_timeout: float = 10.0,
     bot_stall: float = 15.0,
+    engine: str | None = None,
 ) -> FastAPI:
     """The ASGI application over ``database``: an SQLite file (a path or sqlite:/// URL) or
     ``postgresql://...``.  Bots think in ``bot_processes`` worker processes, ``bot_timeout``
-    seconds per attempt; a bot left due for ``bot_stall`` seconds is started again."""
-    services = Services.open(database, bot_processes, bot_timeout, bot_stall)
+    seconds per attempt; a bot left due for ``bot_stall`` seconds is started again.  An
+    ``engine`` (``gnubg`` or ``gnubg:PLIES``; none by default) is a bot in the lobby and
+    judges every analysis beside ours."""
+    services = Services.open(database, bot_processes, bot_timeout, bot_stall, engine)
     server = services.server
 
     @contextlib.asynccontextmanager

@@ -263,8 +263,11 @@ class Seven(NamedTuple):
 
 @pytest.fixture(scope="module")
 def seven(net: NeuralPlayer) -> Seven:
-    """A 7-point match of two pubeval bots, analysed at 0-ply once for the tests below (it
-    rolls out each of their many very bad plays), with the Matches the analysis made."""
+    """A 7-point match of two pubeval bots, analysed at 0-ply once for the tests below, with
+    the Matches the analysis made.  Without rollouts: the walk and the record's score are
+    what these tests judge, and rolling out the pubeval bots' many very bad plays (twice,
+    with the tail's analysis) was the longest part of CI (test_a_contact_play_is_rolled_
+    out_only_when_marked_very_bad and the review's tests roll plays out)."""
     record = _bot_match(7, seed=11)
     made: list[str] = []
     init, resume = Match.__init__, Match._resume.__func__  # type: ignore[attr-defined]
@@ -281,7 +284,7 @@ def seven(net: NeuralPlayer) -> Seven:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Match, "__init__", counted_init)
         patch.setattr(Match, "_resume", classmethod(counted_resume))
-        analysis = analyse(walked_record, net, plies=0)
+        analysis = analyse(walked_record, net, plies=0, rollouts=False)
         walked = list(made)
         page = html_report(analysis, "seven")
     return Seven(record, analysis, walked, made[len(walked) :], page)
@@ -301,7 +304,7 @@ def test_analysis_of_a_record_starts_at_its_first_games_score(
     record, whole = seven.record, seven.analysis
     tail = dataclasses.replace(record, games=record.games[1:])
     assert tail.games[0].score != (0, 0)
-    late = analyse(to_record(tail), net, plies=0)
+    late = analyse(to_record(tail), net, plies=0, rollouts=False)  # as the whole was
     # The same decisions (gnubg IDs: positions, scores, cubes) get the same judgement.
     assert late.decisions == [d for d in whole.decisions if d.game > 1]
     assert late.decisions[0].state is not None

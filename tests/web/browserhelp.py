@@ -49,15 +49,15 @@ def free_port() -> int:
 class Server:
     """``backgammon serve`` as a child process on a free port."""
 
-    def __init__(self, database: Path, port: int) -> None:
-        self.database, self.port = database, port
+    def __init__(self, database: Path, port: int, *options: str) -> None:
+        self.database, self.port, self.options = database, port, options
         self.url = f"http://127.0.0.1:{port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         cmd = [sys.executable, "-m", "backgammon", "serve", "--port", str(self.port)]
         self.proc = subprocess.Popen(
-            [*cmd, "--database", str(self.database)],
+            [*cmd, "--database", str(self.database), *self.options],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

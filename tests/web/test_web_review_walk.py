@@ -80,7 +80,7 @@ def test_a_web_match_is_replayed_once_to_be_reviewed(
     counted = _Counted(monkeypatch)
     monkeypatch.setattr(web_analysis, "write_result", lambda _out, r: kept.append(r))
     kept: list[dict[str, Any]] = []
-    web_analysis._job(job, out, 0)
+    web_analysis._job(job, out, 0, None)
     assert counted.made == ["new"]  # one Match, driven once through the record
     monkeypatch.undo()
     (result,) = kept
@@ -105,11 +105,12 @@ def test_a_web_match_is_replayed_once_to_be_reviewed(
 def test_an_upload_is_replayed_once_after_it_is_read(
     name: str, tmp_path: Path, quick: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    record = uploads.read_upload(name, (SAMPLES / name).read_bytes())
+    data = (SAMPLES / name).read_bytes()
+    record = uploads.read_upload(name, data)
     kept: list[dict[str, Any]] = []
     counted = _Counted(monkeypatch)
     monkeypatch.setattr(uploads, "write_result", lambda _out, r: kept.append(r))
-    uploads._job(record, str(tmp_path / "u.json"), 0, None)
+    uploads._job(record, str(tmp_path / "u.json"), 0, None, data.decode(), None)
     assert counted.made == ["new"]
     (result,) = kept
     assert result["names"] == list(record.players)

@@ -20,7 +20,6 @@ from backgammon.web.api.players import COOKIE
 from backgammon.web.errors import ApiError, validation_message
 from backgammon.web.errors import body as error_body
 from backgammon.web.schemas import (
-    BOTS,
     DEFAULT_BOT,
     ActionIn,
     NewMatch,
@@ -115,7 +114,7 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
     @router.get("/api/bots")
     async def bots() -> dict[str, Any]:
         """The bots to play against (name -> name at the table) and the default one."""
-        return {"bots": dict(BOTS), "default": DEFAULT_BOT}
+        return {"bots": dict(server.bots.names), "default": DEFAULT_BOT}
 
     @router.post("/api/matches", status_code=201)
     async def create_match(spec: NewMatch, request: Request) -> JSONResponse:
@@ -128,7 +127,7 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
                 raise ApiError(401, "login_required", "log in to play a rated match")
             if spec.money:
                 raise ApiError(422, "bad_rules", "a money session is not rated")
-            opponent = BOTS.get(spec.bot) if spec.opponent == "bot" else None
+            opponent = server.bots.names.get(spec.bot) if spec.opponent == "bot" else None
 
             def then(conn: Connection, made: MatchRow) -> None:
                 assert host is not None

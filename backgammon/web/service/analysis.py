@@ -17,12 +17,15 @@ from typing import Any
 
 from backgammon.play.match import Match
 from backgammon.play.record import MatchRecord
+from backgammon.records.matchfile import as_written
 from backgammon.records.walk import Visitor
 from backgammon.web.errors import ApiError
 from backgammon.web.service.game import Game
+from backgammon.web.service.gnubg import engine_analysis, engine_label
 from backgammon.web.service.jobs import WorkerPool, shared
 from backgammon.web.service.review import ReplaySteps, ReviewLog, annotate, replay_steps
 from backgammon.web.service.server import Live
+from backgammon.web.service.verdicts import engine_column
 from backgammon.web.store.database import Store
 
 __all__ = [
@@ -31,6 +34,7 @@ __all__ = [
     "analysed",
     "analysis_pool",
     "progress_of",
+    "second_opinion",
     "write_result",
 ]
 
@@ -88,24 +92,36 @@ def progress_of(out: Path) -> list[int]:
     return [int(x) for x in done] if isinstance(done, list) and len(done) == 2 else [0, 0]
 
 
-def _job(game: Game, out: str, plies: int) -> None:
+def second_opinion(result: dict[str, Any], record: MatchRecord, engine: str | None) -> None:
+    """In a worker: the engine's verdicts on ``record`` beside ours in ``result`` (gnubg's
+    own analysis of the file), when the server has an engine."""
+    if engine is not None:
+        report = engine_analysis(engine, record)
+        rates = (report.error_rate(0), report.error_rate(1))
+        engine_column(result, report.analysis, engine_label(engine), rates)
+
+
+def _job(game: Game, out: str, plies: int, engine: str | None) -> None:
     """In the worker: analyse a web match, with each decision's replay step and log line,
-    all in one walk of its record."""
+    all in one walk of its record, and the engine's verdicts beside ours when the server
+    has one."""
     names = (game.names[0], game.names[1])  # as the match page names them
     log, steps = ReviewLog(game.names), ReplaySteps(game.ends)
     result = analysed(game.match, out, plies, names=names, visitors=(log, steps))
     result["seq"] = game.seq
     replay_steps(result["decisions"], steps.ids())
     annotate(result, log)
+    second_opinion(result, as_written(game.match, names), engine)
     write_result(out, result)
 
 
 class Analyses:
     """The analyses of the matches of ``store`` started by this process: at most one at a
-    time per match, its progress read from its file, its result moved into the database."""
+    time per match, its progress read from its file, its result moved into the database;
+    with an ``engine`` (``gnubg[:PLIES]``), its verdicts beside ours."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, store: Store, engine: str | None = None) -> None:
+        self.store, self.engine = store, engine
         self.folder = Path(tempfile.mkdtemp(prefix="backgammon-analysis-"))
         self.running: dict[str, Future[None]] = {}
         self.failed: dict[str, str] = {}
@@ -137,7 +153,7 @@ class Analyses:
         self.folder.mkdir(parents=True, exist_ok=True)
         out, seq = self._out(match_id), game.seq
         self.failed.pop(match_id, None)
-        job = analysis_pool().submit(_job, game.copy(dice=False), str(out), PLIES)
+        job = analysis_pool().submit(_job, game.copy(dice=False), str(out), PLIES, self.engine)
         job.add_done_callback(lambda j: self._keep(match_id, seq, j))
         self.running[match_id] = job
 

@@ -14,8 +14,9 @@ from backgammon.core.values import Move
 from backgammon.play.match import ActionKind
 from backgammon.players import Player, decide
 from backgammon.players import get as get_player
-from backgammon.web.schemas import DEFAULT_BOT
+from backgammon.web.schemas import BOTS, DEFAULT_BOT
 from backgammon.web.service.game import Game
+from backgammon.web.service.gnubg import engine_player, is_engine
 from backgammon.web.service.jobs import WorkerPool, shared
 from backgammon.workers import result_within
 
@@ -33,10 +34,11 @@ Decider = Callable[[str, Game], dict[str, Any]]
 
 def bot(name: str, **options: Any) -> Player:
     """The player ``name`` of :func:`backgammon.players.get` with ``options`` (``plies``),
-    made once per process: the one place the web makes a bot."""
+    or the server's engine (``gnubg[:PLIES]``, one per worker), made once per process: the
+    one place the web makes a bot."""
     key = (name, tuple(sorted(options.items())))
     if key not in _made:
-        _made[key] = get_player(name, **options)
+        _made[key] = engine_player(name) if is_engine(name) else get_player(name, **options)
     return _made[key]
 
 
@@ -62,12 +64,20 @@ class BotFailed(RuntimeError):
 
 class BotPool:
     """Bot decisions in ``processes`` worker processes: each attempt has ``timeout``
-    seconds, and a failure is tried again up to ``attempts`` times in all."""
+    seconds, and a failure is tried again up to ``attempts`` times in all.  ``names``: the
+    bots to play against (name -> name at the table), the server's engine among them."""
 
-    def __init__(self, processes: int = 2, timeout: float = 10.0, attempts: int = 3) -> None:
+    def __init__(
+        self,
+        processes: int = 2,
+        timeout: float = 10.0,
+        attempts: int = 3,
+        names: dict[str, str] | None = None,
+    ) -> None:
         if processes < 1 or timeout <= 0 or attempts < 1:
             raise ValueError("a bot pool needs >= 1 process, a positive timeout, >= 1 attempt")
         self.processes, self.timeout, self.attempts = processes, timeout, attempts
+        self.names = dict(BOTS) if names is None else names
 
     @property
     def pool(self) -> WorkerPool:

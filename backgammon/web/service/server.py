@@ -29,7 +29,7 @@ from backgammon.core.values import clip
 from backgammon.play.rules import RulesError
 from backgammon.web.errors import ApiError
 from backgammon.web.errors import body as error_body
-from backgammon.web.schemas import BOTS, NewMatch
+from backgammon.web.schemas import NewMatch
 from backgammon.web.service.bots import BotFailed, BotPool, bot_action
 from backgammon.web.service.game import ActionError, Game, rules_of
 from backgammon.web.service.sockets import Outbox
@@ -306,12 +306,13 @@ class Server:
         """Store a new match (with what ``then`` writes, in the same transaction); returns
         it with the two seat tokens.  ``host``: the logged-in account creating it (its name
         at the table; a rated match against a human leaves seat 1 free to be joined)."""
-        if spec.opponent == "bot" and spec.bot not in BOTS:
-            raise ApiError(422, "no_such_bot", f"unknown bot {spec.bot!r}; try {sorted(BOTS)}")
+        bots = self.bots.names
+        if spec.opponent == "bot" and spec.bot not in bots:
+            raise ApiError(422, "no_such_bot", f"unknown bot {spec.bot!r}; try {sorted(bots)}")
         tokens = [secrets.token_urlsafe(18), secrets.token_urlsafe(18)]
         seed = secrets.token_bytes(32)
         bot = spec.bot if spec.opponent == "bot" else None
-        names = (host or spec.name, BOTS[spec.bot] if bot else "Friend")
+        names = (host or spec.name, bots[spec.bot] if bot else "Friend")
         public = spec.public and bot is None  # seat 1 is claimed from the lobby
         joined = spec.rated and bot is None  # seat 1 is joined by a logged-in account
         row = MatchRow(

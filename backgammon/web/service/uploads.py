@@ -29,10 +29,12 @@ from backgammon.web.service.analysis import (
     analysed,
     analysis_pool,
     progress_of,
+    second_opinion,
     write_result,
 )
 from backgammon.web.service.jobs import shared
 from backgammon.web.service.review import ReviewLog, annotate
+from backgammon.web.service.verdicts import engine_column, file_analysis
 from backgammon.web.store.database import Store, UploadRow
 from backgammon.workers import result_within
 
@@ -73,12 +75,20 @@ _SUFFIXES = (".mat", ".sgf", ".txt")
 """File names taken: the two formats, and a text export (its format told by its text)."""
 
 
-def _job(record: MatchRecord, out: str, plies: int, verify: str | None) -> None:
+def _job(
+    record: MatchRecord, out: str, plies: int, verify: str | None, text: str, engine: str | None
+) -> None:
     """In the worker: analyse an uploaded file, each decision numbered as its move log, in
-    one walk of its record."""
+    one walk of its record; beside ours, gnubg's verdicts as the file carries them (an SGF
+    gnubg analysed: nothing recomputed), else the server's engine's."""
     log = ReviewLog(record.players)
     result = analysed(record, out, plies, verify, visitors=(log,))
     annotate(result, log)
+    carried = file_analysis(text)
+    if carried is not None:
+        engine_column(result, carried, "GNU Backgammon (from the file)")
+    else:
+        second_opinion(result, record, engine)
     write_result(out, result)
 
 
@@ -119,8 +129,8 @@ class Uploads:
     """The uploads of ``store`` analysed by this process: at most :data:`MAX_RUNNING` at a
     time, each once, its progress read from its file, its result moved into the database."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, store: Store, engine: str | None = None) -> None:
+        self.store, self.engine = store, engine
         self.folder = Path(tempfile.mkdtemp(prefix="backgammon-uploads-"))
         self.running: dict[str, Future[None]] = {}
         self.clients: dict[str, str] = {}
@@ -177,7 +187,9 @@ class Uploads:
         if job is not None and not job.done():
             return
         out = self.folder / f"{row.id}.json"
-        job = analysis_pool().submit(_job, record, str(out), row.plies, row.verify)
+        job = analysis_pool().submit(
+            _job, record, str(out), row.plies, row.verify, row.text, self.engine
+        )
         job.add_done_callback(lambda j: self._keep(row.id, j))
         self.running[row.id] = job
         self.clients[row.id] = client

@@ -81,6 +81,28 @@ function verdict(d) {
   return `Played <b>${played}</b>${markHtml(d)}: it loses ${lost(d)} against <b>${best}</b>.`;
 }
 
+// ------------------------------------------------------------------ the second judge
+// With the server's engine (or a file gnubg analysed) each decision carries the engine's
+// verdict beside ours (d.engine), and those where the two differ most are marked (d.disagree).
+function engineVerdict(d) {
+  const e = d.engine;
+  if (!A.engine || !e) return "";
+  const mark = e.mark ? ` <span class="mark mark-${e.mark.replace(" ", "-")}">${esc(e.mark)}</span>` : "";
+  const said = e.error_emg === undefined ? `marks it${mark || " unmarked"}`
+    : e.error_emg > 0 ? `says it loses ${e.error_emg.toFixed(3)} EMG against <b>${esc(e.best)}</b>${mark}`
+    : "says it is the best play";
+  const luck = e.luck_emg === undefined ? "" : `; luck of the roll ${signed(e.luck_emg)} EMG`;
+  const differ = d.disagree ? ` <span class="tag disagree">the judges differ by ${(1000 * d.disagree).toFixed(0)} mEMG</span>` : "";
+  return `${esc(A.engine.name)} ${said}${luck}.${differ}`;
+}
+function engineCost(d) {
+  // The list's second column: the engine's cost of each decision, and where the judges differ.
+  if (!A.engine) return "";
+  const e = d.engine;
+  const cost = e && e.error_emg > 0 ? `−${(1000 * e.error_emg).toFixed(0)}` : e ? "0" : "–";
+  return ` <span class="engine-cost${d.disagree ? " disagree" : ""}" title="${esc(A.engine.name)}">${esc(A.engine.name.split(" (")[0].replace("GNU Backgammon", "gnubg"))} ${cost}${d.disagree ? " ≠" : ""}</span>`;
+}
+
 // ------------------------------------------------------------------ the decision
 function boardUrl(d) {
   const q = new URLSearchParams({ gnubg_id: d.gnubg_id, viewer, name0: names[0], name1: names[1] });
@@ -135,6 +157,8 @@ function showDecision(focusPanel) {
   $("d-body").innerHTML = d.kind === "checker" && d.candidates ? candidates(d) : d.cube ? cubeTable(d) : "";
   $("d-luck").textContent = d.luck_emg === undefined ? "" :
     `Luck of the roll: ${signed(d.luck_emg)} EMG (${d.luck_emg >= 0 ? "lucky" : "unlucky"} for ${names[d.player]}).`;
+  $("d-engine").innerHTML = engineVerdict(d);
+  $("d-engine").hidden = !$("d-engine").innerHTML;
   const links = [`<a href="/position?id=${encodeURIComponent(d.gnubg_id)}">Open this position in the editor</a>`];
   if (!upload && over && d.step !== undefined) links.push(`<a id="to-replay" href="/m/${id}?at=${d.step}">Show it in the match's replay</a>`);
   $("d-links").innerHTML = links.join(" · ");
@@ -205,7 +229,7 @@ function list() {
     li.dataset.i = i;
     if (d.line !== undefined) li.value = d.line;
     const cost = d.error_emg > 0 && d.mark ? ` −${(1000 * d.error_emg).toFixed(0)}` : "";
-    li.innerHTML = `<button type="button">${esc(headline(d))}${markHtml(d)}${cost ? `<span class="mark mark-${d.mark.replace(" ", "-")}">${cost}</span>` : ""}</button>`;
+    li.innerHTML = `<button type="button">${esc(headline(d))}${markHtml(d)}${cost ? `<span class="mark mark-${d.mark.replace(" ", "-")}">${cost}</span>` : ""}${engineCost(d)}</button>`;
     li.firstChild.onclick = () => go(i, true);
     ol.appendChild(li);
   }
@@ -283,6 +307,12 @@ function players(a) {
     ["Luck (EMG)", (p) => signed(p.luck.total_emg)],
     ["Luck-adjusted result", (p) => signed(p.luck.luck_adjusted_result)],
   ];
+  if (a.engine) {
+    const e = (k) => (p) => { const v = a.engine.players[a.players.indexOf(p)][k]; return v === undefined || v === null ? "–" : k === "luck_emg" ? signed(v) : v.toFixed(1); };
+    rows.push([`${esc(a.engine.name)}: overall error rate (mEMG)`, e("rate_memg")],
+      [`${esc(a.engine.name)}: checker error rate (mEMG)`, e("checker_rate_memg")],
+      [`${esc(a.engine.name)}: luck (EMG)`, e("luck_emg")]);
+  }
   $("players").innerHTML = `<thead><tr><th scope="col"><span class="sr-only">Measure</span></th>${names.map((n) => `<th scope="col">${esc(n)}</th>`).join("")}</tr></thead><tbody>` +
     rows.map(([label, f]) => `<tr><th scope="row">${label}</th>${a.players.map((p) => `<td>${esc(f(p))}</td>`).join("")}</tr>`).join("") + "</tbody>";
 }

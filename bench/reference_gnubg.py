@@ -1,0 +1,106 @@
+"""gnubg's own rollouts of the reference set, so that it is rolled out by both programs.
+
+    python bench/reference_gnubg.py [FILE ...] [--trials 72] [--chunk 25] [--out DIR]
+
+For each reference file (``labels/broad/broad-SEED.npz`` by default: the first three seeds),
+Debian's ``/usr/games/gnubg`` rolls out every position, cubeless, 0-ply, variance-reduced,
+quasi-random dice, to the end (its bear-off databases at the end, as gnubg does by
+default), ``--chunk`` positions to a gnubg process.  The five probabilities and their
+standard errors go to ``DIR/gnubg-SEED.npz`` (``labels/reference`` by default), written
+whole when a file is done; a stopped run resumes at the first file without its result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from reference_set import REFERENCE_SEEDS
+from rollout import run_gnubg
+
+from backgammon.core.position import Position
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_BLOCK = re.compile(
+    r"Rollout done.*?Current Position:\s+"
+    r"([\d.]+) ([\d.]+) ([\d.]+) - [\d.]+ ([\d.]+) ([\d.]+) CL [+-][\d.]+\s+"
+    r"\[([\d.]+) ([\d.]+) ([\d.]+) - [\d.]+ ([\d.]+) ([\d.]+) CL",
+    re.S,
+)
+
+
+def script(position_ids: list[str], trials: int) -> str:
+    """A gnubg script that rolls out each position in turn, cubeless from the side on roll."""
+    lines = [
+        "set jacoby off",
+        f"set rollout trials {trials}",
+        "set rollout truncation enable off",
+        "set rollout cubeful off",
+        "set rollout varredn on",
+        "set rollout quasirandom on",
+        "set rollout chequerplay plies 0",
+        "set rollout cubedecision plies 0",
+        "set rollout later enable off",
+        "set rollout seed 1",
+        "set threads 1",
+        "new game",
+        "set turn 1",
+    ]
+    for pid in position_ids:
+        lines += [f"set board {pid}", "rollout"]
+    return "\n".join(lines) + "\n"
+
+
+def roll_out(boards: np.ndarray, trials: int) -> tuple[np.ndarray, np.ndarray]:
+    """gnubg's probabilities (win, win g, win bg, lose g, lose bg) and their standard errors."""
+    ids = [Position(tuple(int(x) for x in row)).position_id() for row in boards]
+    _, out = run_gnubg(script(ids, trials))
+    found = _BLOCK.findall(out)
+    if len(found) != len(ids):
+        raise RuntimeError(f"{len(found)} rollout results for {len(ids)} positions:\n{out[-2000:]}")
+    values = np.array([[float(x) for x in m] for m in found])
+    return values[:, :5], values[:, 5:]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("files", nargs="*", type=Path)
+    ap.add_argument("--trials", type=int, default=72)
+    ap.add_argument("--chunk", type=int, default=25)
+    ap.add_argument("--out", type=Path, default=ROOT / "labels" / "reference")
+    args = ap.parse_args()
+    files = args.files or [ROOT / "labels" / "broad" / f"broad-{s}.npz" for s in REFERENCE_SEEDS]
+    args.out.mkdir(parents=True, exist_ok=True)
+    for f in files:
+        target = args.out / f"gnubg-{f.stem.split('-')[-1]}.npz"
+        if target.exists():
+            continue
+        with np.load(f) as d:
+            boards = d["boards"].astype(np.int64)
+        probs, ses = [], []
+        start = time.time()
+        for i in range(0, len(boards), args.chunk):
+            p, s = roll_out(boards[i : i + args.chunk], args.trials)
+            probs.append(p)
+            ses.append(s)
+            print(f"{f.name}: {i + len(p)}/{len(boards)} ({time.time() - start:.0f} s)", flush=True)
+        np.savez_compressed(
+            target,
+            boards=boards.astype(np.int8),
+            probs=np.concatenate(probs).astype(np.float32),
+            ses=np.concatenate(ses).astype(np.float32),
+            trials=np.int64(args.trials),
+        )
+        print(f"{target} written", flush=True)
+
+
+if __name__ == "__main__":
+    main()
