@@ -64,11 +64,18 @@ from backgammon.evaluation.cube import (
     to_emg,
 )
 from backgammon.evaluation.search import Searcher
-from backgammon.judging.analysis import analyse, mat_rows
+from backgammon.judging.analysis import analyse
 from backgammon.judging.results import Analysis
 from backgammon.players.neural import NeuralPlayer
-from backgammon.records import sgf
-from backgammon.records.matchfile import FileDouble, FileDrop, FileRoll, FileTake, MatchFile
+from backgammon.records import mat, sgf
+from backgammon.records.matchfile import (
+    FileDouble,
+    FileDrop,
+    FileRoll,
+    FileTake,
+    MatchFile,
+    to_record,
+)
 
 NOISES = [0.0, 0.01, 0.02, 0.04, 0.06, 0.1]
 """The evaluation noises gnubg's players draw from by default (error rates range widely)."""
@@ -232,7 +239,7 @@ def gnubg_nodes(
         kinds = FileRoll | FileDouble | FileTake | FileDrop
         acts = [
             (a, r)
-            for a, r in zip(game.actions, mat_rows(game), strict=True)
+            for a, r in zip(game.actions, mat.rows(game), strict=True)
             if isinstance(a, kinds)
         ]
         if len(nodes) != len(acts):
@@ -321,7 +328,7 @@ def main() -> int:
             text = path.read_text(encoding="utf-8")
             record = sgf.read_record(text)
             start = time.perf_counter()
-            result: Analysis = analyse(record, bot, args.ply, verify=args.verify)
+            result: Analysis = analyse(to_record(record), bot, args.ply, verify=args.verify)
             our_seconds += time.perf_counter() - start
             by_name = {p.name: 1000.0 * p.overall_rate for p in result.players}
             theirs += rates
@@ -341,7 +348,7 @@ def main() -> int:
                     )
             decisions += len(result.decisions)
             if other is not None:
-                again = analyse(record, other, args.ply, verify=args.verify)
+                again = analyse(to_record(record), other, args.ply, verify=args.verify)
                 rates_of = {p.name: 1000.0 * p.overall_rate for p in again.players}
                 compared += [rates_of[name] for name in record.players]
             for key, word in gnubg_marks(text, record).items():
@@ -361,7 +368,7 @@ def main() -> int:
             gbot.searcher = Searcher(gbot.evaluator)
             for path, _, _ in games:
                 record = sgf.read_record(path.read_text(encoding="utf-8"))
-                judged = analyse(record, gbot, 0)
+                judged = analyse(to_record(record), gbot, 0)
                 by_name = {p.name: 1000.0 * p.overall_rate for p in judged.players}
                 ours0 += [by_name[record.players[0]], by_name[record.players[1]]]
     t, o = np.array(theirs), np.array(ours)

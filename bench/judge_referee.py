@@ -33,7 +33,7 @@ from backgammon.ids.gnubg import encode_match_id, split_gnubg_id
 from backgammon.judging.analysis import analyse
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records import sgf
-from backgammon.records.matchfile import FileRoll
+from backgammon.records.matchfile import FileRoll, to_record
 
 _ANALYSIS = re.compile(r"A\[(\d+)\]((?:\[[^\]]*\])+)")
 _DONE = re.compile(
@@ -63,7 +63,8 @@ def disagreements(path: Path, bot: NeuralPlayer) -> list[Disagreement]:
     """Every checker play of a match file gnubg analysed, with our error beside its own."""
     text = path.read_text(encoding="utf-8")
     record = sgf.read_record(text)
-    ours = {(d.game, d.move, d.player, d.kind): d for d in analyse(record, bot, 2).decisions}
+    judged = analyse(to_record(record), bot, 2).decisions
+    ours = {(d.game, d.move, d.player, d.kind): d for d in judged}
     out = []
     for game, row, action, props in gnubg_nodes(text, record):
         m = _ANALYSIS.search(props)

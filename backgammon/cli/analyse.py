@@ -31,6 +31,7 @@ from backgammon.judging.results import (
 from backgammon.play.match import Match
 from backgammon.players.neural import PRUNE, NeuralPlayer
 from backgammon.records.matchfile import MatchFileError
+from backgammon.records.walk import steps_made
 from backgammon.svg import match_svg
 
 __all__ = [
@@ -65,7 +66,7 @@ def analyse_command(args: argparse.Namespace) -> int:
     # The tables go to standard error when an output is written to standard output.
     console = Console(stderr="-" in (args.json_out, args.html_out, args.text_out))
     bot = NeuralPlayer(0, prune=args.prune)
-    total = sum(len(g.actions) for g in record.games)
+    total = steps_made(record)
     with Progress(
         TextColumn("analysing"),
         BarColumn(),

@@ -19,14 +19,16 @@ import platformdirs
 from backgammon.cli.errors import UsageError
 from backgammon.play.dice import DiceSource
 from backgammon.play.match import Match
-from backgammon.records import matchfile
+from backgammon.play.record import MatchRecord
 from backgammon.records.convert import (
     detect_format,
     format_of_name,
     read_file_text,
-    read_text,
+    read_record_text,
     write_text,
 )
+from backgammon.records.matchfile import MatchFileError, as_written
+from backgammon.records.walk import walk
 
 __all__ = [
     "data_folder",
@@ -61,7 +63,7 @@ def default_save_path() -> Path:
 def write_mat(m: Match, path: Path, names: tuple[str, str], comment: str = "") -> None:
     """Save the match as a .mat file (gnubg's layout), or SGF if the name ends in .sgf, with
     ``comment`` as the match comment (both formats keep one)."""
-    record = matchfile.from_match(m, names)
+    record = as_written(m, names)
     if comment:
         record = dataclasses.replace(record, comment=comment)
     text = write_text(record, format_of_name(path) or "mat")
@@ -113,31 +115,28 @@ def _signals_held() -> Iterator[None]:
             os.kill(os.getpid(), noted[0])
 
 
-def read_record_file(path: Path) -> matchfile.MatchFile:
-    """A saved .mat (or SGF, by the name) file's model, read once.  Anything unreadable
-    raises :class:`UsageError` naming the file."""
+def read_record_file(path: Path) -> MatchRecord:
+    """A saved .mat (or SGF, by the name) file read into its match record (the rules check
+    every action).  Anything unreadable raises :class:`UsageError` naming the file."""
     try:
         text, notes = read_file_text(path)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except matchfile.MatchFileError as exc:
+    except MatchFileError as exc:
         raise UsageError(f"{path}: {exc}") from exc
     for note in notes:
         print(f"{path}: note: {note}", file=sys.stderr)
     try:
-        return read_text(text, detect_format(text, path))
-    except matchfile.MatchFileError as exc:
+        return read_record_text(text, detect_format(text, path))
+    except MatchFileError as exc:
         raise UsageError(f"{path}: {exc}") from exc
 
 
-def read_file(path: Path) -> tuple[matchfile.MatchFile, Match]:
-    """A saved .mat (or SGF, by the name) file: its model, and the match it replays to.
-    Anything unreadable raises :class:`UsageError` naming the file."""
+def read_file(path: Path) -> tuple[MatchRecord, Match]:
+    """A saved .mat (or SGF, by the name) file: its record, and the match it plays to (one
+    walk of it).  Anything unreadable raises :class:`UsageError` naming the file."""
     record = read_record_file(path)
-    try:
-        return record, matchfile.to_match(record)
-    except matchfile.MatchFileError as exc:
-        raise UsageError(f"{path}: {exc}") from exc
+    return record, walk(record)
 
 
 def read_mat(path: Path, dice: DiceSource) -> tuple[Match, tuple[str, str]]:

@@ -1,9 +1,10 @@
 """Judging a played match as GNU Backgammon does: every checker play and cube decision, the
 error rates, the marks, the luck of every roll.
 
-:func:`analyse` takes a :class:`~backgammon.play.match.Match` or a match-file model
-(:class:`~backgammon.records.matchfile.MatchFile`, what ``.mat`` and SGF files read into) and a
-network player, and returns an :class:`Analysis`.  The definitions are gnubg's
+:func:`analyse` takes a :class:`~backgammon.play.match.Match` or a
+:class:`~backgammon.play.record.MatchRecord` (what ``.mat`` and SGF files read into,
+:func:`~backgammon.records.convert.read_record_text`) and a network player, and returns an
+:class:`Analysis`.  The definitions are gnubg's
 (``analysis.c``):
 
 * every value is cubeful at the real score, cube and Crawford state, expressed as equity
@@ -41,8 +42,8 @@ network player, and returns an :class:`Analysis`.  The definitions are gnubg's
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -74,26 +75,36 @@ from backgammon.judging.results import (
     marked_at_least,
 )
 from backgammon.judging.rollout import RolloutResult, RolloutSettings, rollout
-from backgammon.play.match import Match, Phase
+from backgammon.play.match import (
+    Accept,
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    GameEnd,
+    GameStart,
+    Match,
+    OpeningRoll,
+    Pass,
+    Phase,
+    Play,
+    Raccoon,
+    Roll,
+    Take,
+)
+from backgammon.play.record import MatchRecord
 from backgammon.players.base import RankedMove
 from backgammon.players.neural import NeuralPlayer
-from backgammon.records import matchfile
-from backgammon.records.matchfile import (
-    FileDouble,
-    FileDrop,
-    FileRoll,
-    FileTake,
-    GameFile,
-    MatchFile,
-)
+from backgammon.records.matchfile import as_written
+from backgammon.records.walk import Visitor, steps_made, walk
 
 __all__ = [
     "PLAY_ROLLOUT",
     "RECHECK_ROLLOUT",
+    "Analyser",
     "analyse",
     "cube_errors",
     "judge_play",
-    "mat_rows",
 ]
 
 _CLOSE = 0.16  # a no-double counts as a cube decision when doubling was wrong by less
@@ -410,36 +421,155 @@ def _other(value: float, state: CubeState) -> float:
     return -value if state.is_money else 1.0 - value
 
 
-def mat_rows(game: GameFile) -> list[int]:
-    """The .mat row of each action of a game (two half-rows a row; player 1's opening
-    roll takes the right half of row 1; the take of a beaver has no half-row)."""
-    out = []
-    i = (
-        1
-        if game.actions and isinstance(game.actions[0], FileRoll) and game.actions[0].player
-        else 0
-    )
-    doubler: int | None = None
-    redoubles = 0
-    for a in game.actions:
-        out.append((i >> 1) + 1)
-        if isinstance(a, FileDouble):
-            if doubler is not None and a.player != doubler:
-                redoubles += 1
-            doubler = a.player
-        elif isinstance(a, FileTake | FileDrop):
-            odd = redoubles % 2 == 1
-            doubler, redoubles = None, 0
+class _Rows:
+    """The .mat row of each step of a game as a walk meets them (two half-rows a row;
+    player 1's opening roll takes the right half of row 1; a roll not played, the take of a
+    beaver, a tied opening throw and a rejected resignation take none): what
+    :func:`backgammon.records.mat.rows` counts on a file."""
+
+    def __init__(self) -> None:
+        self.half = 0
+        self.begun = False
+        self.doubler: int | None = None
+        self.redoubles = 0
+
+    @property
+    def row(self) -> int:
+        """The row of the step now."""
+        return (self.half >> 1) + 1
+
+    def first(self, player: int) -> None:
+        """The game's first written step is ``player``'s roll (or pass)."""
+        if not self.begun:
+            self.begun = True
+            self.half = int(player == 1)
+
+    def step(self, a: Action) -> None:
+        """Count ``a`` once its half-row is written (a play: its roll's)."""
+        self.begun = True
+        if isinstance(a, Double | Beaver | Raccoon):
+            if self.doubler is not None and a.player != self.doubler:
+                self.redoubles += 1
+            self.doubler = a.player
+        elif isinstance(a, Take | Drop):
+            odd = self.redoubles % 2 == 1
+            self.doubler, self.redoubles = None, 0
             if odd:
-                continue
-        if isinstance(a, FileRoll) and not a.played:
-            continue
-        i += 1
-    return out
+                return
+        self.half += 1
+
+
+class Analyser(Visitor):
+    """Analysis as a visitor of a record's walk (:func:`~backgammon.records.walk.walk`):
+    each step judged with the match as it stands before it, as gnubg's ``analysis.c`` does."""
+
+    def __init__(
+        self,
+        judge: _Judge,
+        met: MatchEquityTable,
+        total: int = 0,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        self.judge = judge
+        self.met = met
+        self.total = total
+        self.progress = progress
+        self.done = 0
+        self.game = 0
+        self.rows = _Rows()
+        self.start: tuple[float, float] | None = None  # the standing when the game began
+        self.rolled: tuple[Match, int, tuple[int, int]] | None = None  # luck owed at the play
+        self.opening: tuple[int, int] | None = None  # the opening throw, judged at its play
+
+    def begin_game(self, match: Match, start: GameStart) -> None:
+        self.game, self.rows = start.game, _Rows()
+        self.start = _standing(match, self.met)
+
+    def end_game(self, match: Match, end: GameEnd) -> None:
+        self._close(match)
+
+    def end(self, match: Match) -> None:
+        self._close(match)
+
+    def _close(self, match: Match) -> None:
+        """Each player's result of the game now over (or the record's last game)."""
+        if self.start is None:
+            return
+        now = _standing(match, self.met)
+        for k in (0, 1):
+            self.judge.stats[k].result += now[k] - self.start[k]
+        self.start = None
+
+    def visit_step(self, match: Match, step: Action) -> None:
+        j, rows, p = self.judge, self.rows, getattr(step, "player", None)
+        if isinstance(step, OpeningRoll):
+            if step.die0 != step.die1:
+                rows.first(int(step.die1 > step.die0))
+                self.opening = (step.die0, step.die1)
+        elif isinstance(step, Roll):
+            rows.first(step.player)
+            if match.may_double(step.player):
+                j.missed_double(match, self.game, rows.row, step.player)
+            self.rolled = (copy.copy(match), step.player, step.dice)
+        elif isinstance(step, Play):
+            self._luck_of_roll(match, step.player)
+            j.checker(match, self.game, rows.row, step.player, step.move)
+            rows.step(step)
+        elif isinstance(step, Pass):
+            self._dance(match, step)
+            rows.step(step)
+        elif isinstance(step, Double):
+            if match.phase is Phase.ROLL:
+                j.double(match, self.game, rows.row, step.player)
+            rows.step(step)
+        elif isinstance(step, Beaver | Raccoon):
+            rows.step(step)
+        elif isinstance(step, Take | Drop):
+            if match.state.beavers == 0:
+                j.answer(match, self.game, rows.row, step.player, isinstance(step, Take))
+            rows.step(step)
+        elif isinstance(step, Accept):
+            rows.step(step)  # the accepted resignation's half-row
+        if p is not None and _counted(step):
+            self.done += 1
+            if self.progress is not None:
+                self.progress(self.done, self.total)
+
+    def visit_automatic(self, match: Match, step: Play | Pass) -> None:
+        if isinstance(step, Play):  # a roll with no play (R10)
+            self._luck_of_roll(match, step.player)
+        else:
+            self._dance(match, step)
+        self.rows.step(step)
+
+    def _dance(self, match: Match, step: Pass) -> None:
+        """A closed-out player's turn (R13): judged as a roll when the file shows the dice
+        (a missed double first when the player could double), else only counted."""
+        if step.dice is None:
+            return
+        self.rows.first(step.player)
+        if match.phase is Phase.ROLL and match.may_double(step.player):
+            self.judge.missed_double(match, self.game, self.rows.row, step.player)
+        if match.phase is Phase.ROLL:
+            self.judge.luck(match, step.player, step.dice, opening=False)
+
+    def _luck_of_roll(self, match: Match, player: int) -> None:
+        """The luck of the roll now played (judged before it was thrown, or for an opening
+        roll once it decided who plays)."""
+        if self.opening is not None:
+            self.judge.luck(match, player, self.opening, opening=True)
+        elif self.rolled is not None and self.rolled[1] == player:
+            self.judge.luck(self.rolled[0], player, self.rolled[2], opening=False)
+        self.opening = self.rolled = None
+
+
+def _counted(a: Action) -> bool:
+    """A step the progress counts (as :func:`~backgammon.records.walk.steps_made` does)."""
+    return not isinstance(a, Pass) and not (isinstance(a, Play) and not a.move)
 
 
 def analyse(
-    source: Match | MatchFile,
+    source: Match | MatchRecord,
     player: NeuralPlayer | None = None,
     plies: int = 2,
     names: tuple[str, str] | None = None,
@@ -447,54 +577,26 @@ def analyse(
     marks: Thresholds = THRESHOLDS,
     rollouts: bool = True,
     verify: str | None = None,
+    visitors: Sequence[Visitor] = (),
 ) -> Analysis:
-    """Judge every decision of ``source`` (a Match or a file model) at ``plies`` with
-    ``player`` (the shipped net by default), marking errors by ``marks``.  Unless
-    ``rollouts`` is False, a marked race play and a cube decision marked very bad are
-    judged again by rollouts (:data:`RECHECK_ROLLOUT`), a contact play marked very bad by
-    truncated ones (:data:`PLAY_ROLLOUT`), and any decision marked ``verify`` ('doubtful',
-    'bad' or 'very bad') or worse, when it is given, by rollouts to the end.
-    ``progress(done, total)`` is called after each action."""
+    """Judge every decision of ``source`` (a Match or a record) at ``plies``
+    with ``player`` (the shipped net by default), marking errors by ``marks``, in one walk
+    of its record that ``visitors`` share.  Unless ``rollouts`` is False, a marked race
+    play and a cube decision marked very bad are judged again by rollouts
+    (:data:`RECHECK_ROLLOUT`), a contact play marked very bad by truncated ones
+    (:data:`PLAY_ROLLOUT`), and any decision marked ``verify`` ('doubtful', 'bad' or 'very
+    bad') or worse, when it is given, by rollouts to the end.  ``progress(done, total)`` is
+    called after each step."""
     if isinstance(source, Match):
-        record = matchfile.from_match(source, names or ("Player 0", "Player 1"))
+        record = as_written(source, names or ("Player 0", "Player 1"))
     else:
         record = source
     bot = player if player is not None else NeuralPlayer(0)
     judge = _Judge(bot, plies, names or record.players, marks, rollouts, verify)
-    m = matchfile.starting_match(record)
-    total = sum(len(g.actions) for g in record.games)
-    done = 0
-    notes: list[str] = []
-    for game in matchfile.match_games(record, m, notes):
-        start_mwc = _standing(m, bot.met)
-        actions = matchfile.game_actions(m, game, notes)
-        for action, row in zip(actions, mat_rows(game), strict=True):
-            p = action.player
-            phase = m.phase
-            if isinstance(action, FileRoll):
-                if phase is Phase.ROLL and m.may_double(p):
-                    judge.missed_double(m, game.number, row, p)
-                if action.played:
-                    _roll_and_judge(judge, m, game.number, row, action)
-                else:
-                    matchfile.apply_action(m, action)
-            elif isinstance(action, FileDouble):
-                if phase is Phase.ROLL:
-                    judge.double(m, game.number, row, p)
-                matchfile.apply_action(m, action)
-            elif isinstance(action, FileTake | FileDrop):
-                if m.state.beavers == 0:
-                    judge.answer(m, game.number, row, p, isinstance(action, FileTake))
-                matchfile.apply_action(m, action)
-            else:
-                matchfile.apply_action(m, action)
-            done += 1
-            if progress is not None:
-                progress(done, total)
-        end = _standing(m, bot.met)
-        for k in (0, 1):
-            judge.stats[k].result += end[k] - start_mwc[k]
-    return Analysis(judge.stats, judge.decisions, judge.track, plies, record.length, verify)
+    analyser = Analyser(judge, bot.met, steps_made(record), progress)
+    walk(record, analyser, *visitors)
+    length = record.rules.match_length or 0
+    return Analysis(judge.stats, judge.decisions, judge.track, plies, length, verify)
 
 
 def _standing(m: Match, met: MatchEquityTable) -> tuple[float, float]:
@@ -509,20 +611,3 @@ def _standing(m: Match, met: MatchEquityTable) -> tuple[float, float]:
         return w, 1.0 - w
     e = met.equity(a, b, m.is_post_crawford)
     return e, 1.0 - e
-
-
-def _roll_and_judge(judge: _Judge, m: Match, game: int, row: int, action: FileRoll) -> None:
-    """Roll the file's dice (luck: before the roll, or for the opening roll once it has
-    decided who plays), then judge and make the play."""
-    p = action.player
-    opening = m.phase is Phase.OPENING
-    if m.phase is Phase.ROLL:
-        judge.luck(m, p, action.dice, opening=False)
-    matchfile.apply_action(m, dataclasses.replace(action, steps=(), played=False))
-    if m.phase is not Phase.MOVE:
-        return
-    if opening:
-        judge.luck(m, p, action.dice, opening=True)
-    move = Move(action.steps)
-    judge.checker(m, game, row, p, move)
-    m.move(move, player=p)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from backgammon.core.values import GameResult, Move
@@ -90,9 +90,12 @@ class Play:
 @dataclass(frozen=True)
 class Pass:
     """The player is on the bar against a closed board: the turn passes without a roll
-    (R13, recorded automatically unless the player could double first)."""
+    (R13, recorded automatically unless the player could double first).  ``dice`` are
+    those a match file shows thrown for the dance (gnubg writes them); the Match throws none,
+    and a pass equals a pass whatever its dice."""
 
     player: int
+    dice: tuple[int, int] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -190,11 +193,25 @@ Action = (
 @dataclass(frozen=True)
 class MatchRecord:
     """What happened in a match: the rules, the actions of each game and, for a match
-    resumed from an ID, the state it started from.  :meth:`Match.replay` rebuilds it."""
+    resumed from an ID, the state it started from.  :meth:`Match.replay` rebuilds it.
+
+    A match file's header rides along (python-chess's game headers): the players' names,
+    ``info`` as ``(tag, value)`` pairs named as in .mat headers (``Site``, ``Event``,
+    ``Round``, ``EventDate`` as ``yyyy.mm.dd``, ``Transcriber`` ...), the match ``comment``
+    and the ``application`` that wrote it; a Match's own record has the defaults.
+    """
 
     rules: Rules
     games: tuple[tuple[Action, ...], ...]
     start: MatchState | None = None
+    players: tuple[str, str] = ("Player 0", "Player 1")
+    info: tuple[tuple[str, str], ...] = ()
+    comment: str = ""
+    application: str = ""
+
+    def tag(self, name: str) -> str | None:
+        """The value of a header tag, or None."""
+        return next((value for key, value in self.info if key == name), None)
 
     def actions(self) -> Iterator[Action]:
         """Every action of every game, in order."""

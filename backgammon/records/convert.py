@@ -1,8 +1,8 @@
 """Converting match files between .mat and SGF (``backgammon convert A B``).
 
-The file is read into the format model (header, names and the order steps were written in
-are kept), replayed through :class:`~backgammon.play.match.Match` so the rules check every
-action, then written in the other format.
+The file is read into its :class:`~backgammon.play.record.MatchRecord` (header, names and
+a dance's dice kept), which the rules check as a :class:`~backgammon.play.match.Match` plays
+it, then written in the other format.
 """
 
 from __future__ import annotations
@@ -10,8 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from backgammon.core.values import short_repr
+from backgammon.play.record import MatchRecord
 from backgammon.records import mat, sgf
-from backgammon.records.matchfile import MatchFile, MatchFileError, require_text, to_match
+from backgammon.records.matchfile import (
+    MatchFile,
+    MatchFileError,
+    from_record,
+    require_text,
+    to_record,
+)
 
 __all__ = [
     "FORMATS",
@@ -22,10 +29,11 @@ __all__ = [
     "decode",
     "detect_format",
     "format_of_name",
-    "read_any",
     "read_file_text",
+    "read_record_text",
     "read_text",
     "write_text",
+    "written_actions",
 ]
 
 FORMATS = ("mat", "sgf")
@@ -96,24 +104,35 @@ def read_text(text: str, fmt: str) -> MatchFile:
     return sgf.read_record(text) if _checked(fmt) == "sgf" else mat.read_record(text)
 
 
-def write_text(record: MatchFile, fmt: str) -> str:
-    """The file model written in format ``fmt`` (``"mat"`` or ``"sgf"``)."""
-    return sgf.write_record(record) if _checked(fmt) == "sgf" else mat.write_record(record)
+def write_text(record: MatchRecord | MatchFile, fmt: str) -> str:
+    """A match record (or the file model) written in format ``fmt`` (``"mat"`` or ``"sgf"``)."""
+    file = from_record(record) if isinstance(record, MatchRecord) else record
+    return sgf.write_record(file) if _checked(fmt) == "sgf" else mat.write_record(file)
 
 
-def read_any(text: str, fmt: str) -> MatchFile:
-    """Read ``text`` in format ``fmt`` (``"mat"`` or ``"sgf"``) and check it by the rules."""
-    record = read_text(text, fmt)
-    to_match(record, [])  # raises MatchFileError on anything the rules refuse
-    return record
+def read_record_text(text: str, fmt: str, warnings: list[str] | None = None) -> MatchRecord:
+    """Read ``text`` in format ``fmt`` (``"mat"`` or ``"sgf"``) into the match record it
+    plays to (the rules check every action), with all a writer needs of the file: the
+    header, and a dance's dice (R13).  What the reader found odd goes into ``warnings``."""
+    file = read_text(text, fmt)
+    if warnings is not None:
+        warnings.extend(file.warnings)
+    return to_record(file, [])
+
+
+def written_actions(record: MatchRecord) -> int:
+    """How many actions a match file writes of ``record``: a roll and its play once, an
+    accepted resignation once, tied opening throws and rejected resignations not at all."""
+    return sum(len(g.actions) for g in from_record(record).games)
 
 
 def convert_text(text: str, source: str, target: str) -> tuple[str, list[str]]:
     """``text`` in format ``source`` written in format ``target``, and the warnings."""
     text = require_text(text, "convert_text")
     _checked(target)
-    record = read_any(text, source)
-    return write_text(record, target), list(record.warnings)
+    warnings: list[str] = []
+    record = read_record_text(text, source, warnings)
+    return write_text(record, target), warnings
 
 
 def convert(source: str | Path, target: str | Path) -> list[str]:

@@ -22,6 +22,7 @@ from backgammon.core.notation import parse_segments
 from backgammon.core.values import Step, short_repr
 from backgammon.play import match as bm
 from backgammon.play.match import Match
+from backgammon.play.record import MatchRecord
 from backgammon.records.matchfile import (
     FileAction,
     FileDouble,
@@ -36,6 +37,7 @@ from backgammon.records.matchfile import (
     NotTextError,
     apply_action,
     from_match,
+    from_record,
     game_end,
     position_for,
     read_number,
@@ -52,6 +54,7 @@ __all__ = [
     "format_steps_plain",
     "read",
     "read_record",
+    "rows",
     "write",
     "write_record",
 ]
@@ -160,8 +163,38 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
         i += 1
 
 
-def write_record(record: MatchFile) -> str:
+def rows(game: GameFile) -> list[int]:
+    """The .mat row of each action of a game (two half-rows a row; player 1's opening
+    roll takes the right half of row 1; the take of a beaver has no half-row)."""
+    out = []
+    i = (
+        1
+        if game.actions and isinstance(game.actions[0], FileRoll) and game.actions[0].player
+        else 0
+    )
+    doubler: int | None = None
+    redoubles = 0
+    for a in game.actions:
+        out.append((i >> 1) + 1)
+        if isinstance(a, FileDouble):
+            if doubler is not None and a.player != doubler:
+                redoubles += 1
+            doubler = a.player
+        elif isinstance(a, FileTake | FileDrop):
+            odd = redoubles % 2 == 1
+            doubler, redoubles = None, 0
+            if odd:
+                continue
+        if isinstance(a, FileRoll) and not a.played:
+            continue
+        i += 1
+    return out
+
+
+def write_record(record: MatchFile | MatchRecord) -> str:
     """The .mat text gnubg 1.07 would export for this match."""
+    if isinstance(record, MatchRecord):
+        record = from_record(record)
     out: list[str] = []
     for tag in _GNUBG_TAGS:
         value = record.tag(tag)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from backgammon.core.position import Position
@@ -34,6 +34,8 @@ from backgammon.core.values import (
 )
 from backgammon.play import match as bm
 from backgammon.play.dice import FixedDice
+from backgammon.play.ids import state_at_score
+from backgammon.play.record import MatchRecord
 from backgammon.play.rules import MAX_CUBE_LIMIT, Rules
 
 __all__ = [
@@ -51,9 +53,11 @@ __all__ = [
     "MatchFileError",
     "NotTextError",
     "apply_action",
+    "as_written",
     "closed_out_player",
     "crawford_games",
     "from_match",
+    "from_record",
     "game_actions",
     "game_end",
     "match_games",
@@ -65,6 +69,7 @@ __all__ = [
     "resolve_play",
     "starting_match",
     "to_match",
+    "to_record",
     "unwritten_pass",
 ]
 
@@ -432,9 +437,10 @@ def match_games(record: MatchFile, match: bm.Match, notes: list[str]) -> Iterato
         unfinished = game if game.actions and game_end(match, start) is None else None
 
 
-def starting_match(record: MatchFile) -> bm.Match:
+def starting_match(record: MatchFile, numbered: bool = False) -> bm.Match:
     """The match as it stands before the file's first game: the file's rules (beavers and
-    the cube's ceiling read from its plays), at the first game's score."""
+    the cube's ceiling read from its plays), at the first game's score; ``numbered``: its
+    games numbered as the file numbers them (a file may begin with game 2)."""
     length = record.length or None
     beavers = any(_has_beaver(g) for g in record.games)
     max_cube = _max_cube(record)
@@ -448,12 +454,18 @@ def starting_match(record: MatchFile) -> bm.Match:
     except ValueError as exc:
         raise MatchFileError(f"the file's rules are refused: {exc}") from exc
     first = record.games[0] if record.games else None
-    if first is None or first.score == (0, 0):
+    number = first.number if first is not None and numbered else 1
+    if first is None or (first.score == (0, 0) and number == 1):
         return bm.Match(rules=rules)
     try:
-        return bm.Match.at_score(first.score, rules=rules, crawford=crawford_games(record)[0])
+        crawford = crawford_games(record)[0]
+        state = state_at_score(rules, first.score, crawford)
     except ValueError as exc:
         raise MatchFileError(f"cannot start at score {first.score}: {exc}") from exc
+    if number != 1:
+        start = bm.GameStart(number, first.score, crawford)
+        state = replace(state, game_number=number, games=((start,),))
+    return bm.Match.from_state(state)
 
 
 def to_match(record: MatchFile, warnings: list[str] | None = None) -> bm.Match:
@@ -467,6 +479,49 @@ def to_match(record: MatchFile, warnings: list[str] | None = None) -> bm.Match:
     for game in match_games(record, match, notes):
         replay_game(match, game, notes)
     return match
+
+
+def to_record(record: MatchFile, warnings: list[str] | None = None) -> MatchRecord:
+    """The file model as the match record it replays to (:func:`to_match`), with what the
+    file says beside the play: the header, and the dice shown for a closed-out player's dance
+    kept on the record's pass (R13)."""
+    notes: list[str] = warnings if warnings is not None else []
+    match = starting_match(record, numbered=True)
+    danced: dict[int, tuple[int, int]] = {}  # flat index of a pass -> the dice a file shows
+    for game in match_games(record, match, notes):
+        for action in game_actions(match, game, notes):
+            before = _entries(match)
+            apply_action(match, action, notes)
+            if not isinstance(action, FileRoll) or action.steps or not action.played:
+                continue
+            flat = list(match.record.actions())
+            made = flat[before:] if _entries(match) > before else flat[-1:]
+            where = before if _entries(match) > before else len(flat) - 1
+            if made and isinstance(made[0], bm.Pass) and made[0].player == action.player:
+                danced[where] = action.dice
+    games: list[tuple[bm.Action, ...]] = []
+    k = 0
+    for game_entries in match.record.games:
+        out: list[bm.Action] = []
+        for a in game_entries:
+            out.append(
+                bm.Pass(a.player, danced[k]) if k in danced and isinstance(a, bm.Pass) else a
+            )
+            k += 1
+        games.append(tuple(out))
+    return MatchRecord(
+        match.record.rules,
+        tuple(games),
+        match.record.start,
+        players=record.players,
+        info=record.info,
+        comment=record.comment,
+        application=record.application,
+    )
+
+
+def _entries(match: bm.Match) -> int:
+    return sum(len(g) for g in match.record.games)
 
 
 def _max_cube(record: MatchFile) -> int:
@@ -551,16 +606,36 @@ def written_name(name: str, default: str) -> str:
     return " ".join(name.split()) or default
 
 
+def as_written(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> MatchRecord:
+    """A live match's record as a file holds it: each roll larger die first (gnubg's way),
+    the players' names on one line (:func:`written_name`)."""
+    games = tuple(
+        tuple(
+            bm.Roll(a.player, (max(a.dice), min(a.dice))) if isinstance(a, bm.Roll) else a
+            for a in game
+        )
+        for game in match.record.games
+    )
+    names = (written_name(players[0], "Player 0"), written_name(players[1], "Player 1"))
+    return replace(match.record, games=games, players=names)
+
+
 def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> MatchFile:
-    """The file model of a live match (what a match file can say about it).
+    """The file model of a live match (:func:`from_record` of :func:`as_written`)."""
+    return from_record(as_written(match, players))
+
+
+def from_record(record: MatchRecord) -> MatchFile:
+    """The file model of a match record (what a match file can say about it): the header,
+    and a dance's dice where the record kept them (R13).
 
     Files do not hold tied opening throws, rejected resignations or the order in which a
     resignation was offered and answered: only accepted resignations are written.
     """
-    rules = match.rules
+    rules = record.rules
     length = rules.match_length or 0
     games: list[GameFile] = []
-    for actions in match.record.games:
+    for actions in record.games:
         number, score = 1, (0, 0)
         out: list[FileAction] = []
         rolled: tuple[int, tuple[int, int]] | None = None
@@ -576,13 +651,13 @@ def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 
                         (max(a.die0, a.die1), min(a.die0, a.die1)),
                     )
             elif isinstance(a, bm.Roll):
-                rolled = (a.player, (max(a.dice), min(a.dice)))  # gnubg writes larger first
+                rolled = (a.player, a.dice)
             elif isinstance(a, bm.Play):
                 dice = rolled[1] if rolled is not None else (0, 0)
                 out.append(FileRoll(a.player, dice, tuple(a.move)))
                 rolled = None
             elif isinstance(a, bm.Pass):
-                out.append(FilePass(a.player))
+                out.append(FilePass(a.player) if a.dice is None else FileRoll(a.player, a.dice))
             elif isinstance(a, (bm.Double, bm.Beaver, bm.Raccoon)):
                 out.append(FileDouble(a.player, a.value))
             elif isinstance(a, bm.Take):
@@ -607,10 +682,14 @@ def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 
         if not out and end is None:
             continue  # a game not yet begun
         games.append(GameFile(number, score, tuple(out), end))
+    players = record.players
     return MatchFile(
         length=length,
         players=(written_name(players[0], "Player 0"), written_name(players[1], "Player 1")),
         games=tuple(games),
+        info=record.info,
+        comment=record.comment,
         crawford=rules.crawford and length > 1,
         jacoby=rules.jacoby,
+        application=record.application,
     )

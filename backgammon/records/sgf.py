@@ -23,6 +23,7 @@ from backgammon._version import __version__
 from backgammon.core.values import BAR, OFF, Move, Step, clip
 from backgammon.play import match as bm
 from backgammon.play.match import Match
+from backgammon.play.record import MatchRecord
 from backgammon.records.matchfile import (
     FileAction,
     FileDouble,
@@ -38,6 +39,7 @@ from backgammon.records.matchfile import (
     apply_action,
     crawford_games,
     from_match,
+    from_record,
     game_end,
     position_for,
     read_number,
@@ -89,8 +91,10 @@ def _colour(player: int) -> str:
     return "B" if player else "W"
 
 
-def write_record(record: MatchFile) -> str:
+def write_record(record: MatchFile | MatchRecord) -> str:
     """The SGF text gnubg 1.07's ``save match`` would write (without analysis)."""
+    if isinstance(record, MatchRecord):
+        record = from_record(record)
     out: list[str] = []
     crawford = crawford_games(record)
     app = record.application or DEFAULT_APPLICATION

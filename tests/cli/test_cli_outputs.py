@@ -18,7 +18,6 @@ from clihelp import Terminal, last_line, run_cli
 from backgammon.cli import evaluate
 from backgammon.cli.commands import main
 from backgammon.evaluation.bearoff2 import TwoSidedDatabase
-from backgammon.judging.analysis import mat_rows
 from backgammon.judging.results import mark
 from backgammon.records import mat
 
@@ -367,7 +366,7 @@ def test_analysis_json_has_the_issue_shape(
         assert "total_emg" in p["luck"]
         assert p["checker"]["error_emg"] >= 0 and p["cube"]["error_emg"] >= 0
         assert p["overall"]["pr"] == pytest.approx(p["overall"]["rate_memg"] / 2)
-    rows = {g.number: set(mat_rows(g)) for g in record.games}
+    rows = {g.number: set(mat.rows(g)) for g in record.games}
     checker = [0, 0]
     for d in data["decisions"]:
         assert set(d) >= {"game", "move", "player", "kind", "played", "best", "error_emg", "mark"}

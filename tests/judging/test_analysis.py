@@ -42,9 +42,11 @@ from backgammon.judging.analysis import (
 from backgammon.judging.evaluate import best_plays
 from backgammon.judging.results import THRESHOLDS, Analysis, Judged, MarkError, review_json
 from backgammon.play.match import Match
+from backgammon.play.record import MatchRecord
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records import mat
-from backgammon.records.matchfile import MatchFile
+from backgammon.records.matchfile import MatchFile, to_record
+from backgammon.records.walk import walk
 
 SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"
 
@@ -181,9 +183,9 @@ def test_crawford_hint_differs_from_the_money_hint(net: NeuralPlayer) -> None:
     assert found
 
 
-def _first_games(n: int) -> MatchFile:
+def _first_games(n: int) -> MatchRecord:
     record = mat.read_record(SAMPLE.read_text())
-    return dataclasses.replace(record, games=record.games[:n])
+    return to_record(dataclasses.replace(record, games=record.games[:n]))
 
 
 def test_analysis_of_a_match_counts_unforced_plays_and_luck(net: NeuralPlayer) -> None:
@@ -194,9 +196,7 @@ def test_analysis_of_a_match_counts_unforced_plays_and_luck(net: NeuralPlayer) -
     assert a.players[0].result + a.players[1].result == pytest.approx(0.0)
     assert sum(p.unforced for p in a.players) == sum(1 for d in a.decisions if d.kind == "checker")
     # The same match analysed from the Match it replays to gives the same judgement.
-    from backgammon.records.matchfile import to_match
-
-    b = analyse(to_match(record), net, plies=0, names=record.players)
+    b = analyse(walk(record), net, plies=0, names=record.players)
     assert [d.error_emg for d in b.decisions] == pytest.approx([d.error_emg for d in a.decisions])
 
 
@@ -280,10 +280,11 @@ def seven(net: NeuralPlayer) -> Seven:
         made.append("resumed")
         return resume(cls, *args)  # type: ignore[no-any-return]
 
+    walked_record = to_record(record)  # read: what a reader gives
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Match, "__init__", counted_init)
         patch.setattr(Match, "_resume", classmethod(counted_resume))
-        analysis = analyse(record, net, plies=0, rollouts=False)
+        analysis = analyse(walked_record, net, plies=0, rollouts=False)
         walked = list(made)
         page = html_report(analysis, "seven")
     return Seven(record, analysis, walked, made[len(walked) :], page)
@@ -303,7 +304,7 @@ def test_analysis_of_a_record_starts_at_its_first_games_score(
     record, whole = seven.record, seven.analysis
     tail = dataclasses.replace(record, games=record.games[1:])
     assert tail.games[0].score != (0, 0)
-    late = analyse(tail, net, plies=0, rollouts=False)  # as the whole was
+    late = analyse(to_record(tail), net, plies=0, rollouts=False)  # as the whole was
     # The same decisions (gnubg IDs: positions, scores, cubes) get the same judgement.
     assert late.decisions == [d for d in whole.decisions if d.game > 1]
     assert late.decisions[0].state is not None
@@ -462,3 +463,42 @@ def test_verify_rolls_out_a_checker_play_the_search_marks(net: NeuralPlayer) -> 
 def test_verify_takes_only_a_mark() -> None:
     with pytest.raises(MarkError, match="doubtful, bad, very bad"):
         analyse(Match(length=3), verify="awful")
+
+
+def _tied_and_rejected() -> Match:
+    """A 3-point match of random actions on seeded dice with a tied opening throw and a
+    rejected resignation (seed 2 has both: a file holds neither)."""
+    import random
+
+    from backgammon.play.dice import SeededDice
+    from backgammon.play.match import OpeningRoll, Reject
+    from tests.matchhelp import act
+
+    rng = random.Random(2)
+    m = Match(length=3, dice=SeededDice(2))
+    while not m.is_over:
+        act(m, rng)
+    acts = list(m.record.actions())
+    assert any(isinstance(a, OpeningRoll) and a.die0 == a.die1 for a in acts)
+    assert any(isinstance(a, Reject) for a in acts)
+    return m
+
+
+def test_a_live_match_is_walked_as_its_file_is(
+    net: NeuralPlayer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The analysis walks a live match's own record (tied openings and rejected resignations
+    in it) and numbers its rows, games and luck as the .mat file written of it says."""
+    from backgammon.records.convert import read_record_text
+
+    monkeypatch.setattr(_Judge, "_recheck", lambda *_a, **_k: None)  # the walk under test
+    m = _tied_and_rejected()
+    live = analyse(m, net, plies=0, names=("Ann", "Bob"))
+    filed = analyse(read_record_text(mat.write(m, ("Ann", "Bob")), "mat"), net, plies=0)
+    assert live.decisions == filed.decisions and live.decisions
+    assert [p.luck_emg for p in live.players] == [p.luck_emg for p in filed.players]
+    assert [p.result for p in live.players] == [p.result for p in filed.players]
+    # The rows are the file's: every judged play stands on a row of its game.
+    record = mat.read_record(mat.write(m, ("Ann", "Bob")))
+    rows = {g.number: set(mat.rows(g)) for g in record.games}
+    assert all(d.move in rows[d.game] for d in live.decisions)

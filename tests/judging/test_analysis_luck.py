@@ -18,7 +18,7 @@ from records_helpers import run_gnubg
 from backgammon.evaluation.search import Searcher
 from backgammon.judging.analysis import analyse
 from backgammon.players.neural import NeuralPlayer
-from backgammon.records.convert import read_any
+from backgammon.records.convert import read_record_text
 from backgammon.records.gnubg_analysis import GnubgAnalysis, read_gnubg_analysis
 
 SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"
@@ -80,7 +80,9 @@ def test_luck_agrees_with_gnubgs_per_roll_and_per_player(
     for path in files:
         theirs = _gnubg_analysis(path)
         assert theirs.analysed
-        ours = analyse(read_any(path.read_text(), "mat"), gnubg_net, plies=0, rollouts=False)
+        ours = analyse(
+            read_record_text(path.read_text(), "mat"), gnubg_net, plies=0, rollouts=False
+        )
         # Each judged play's roll: ours and the LU gnubg saved, in order (gnubg also keeps
         # forced plays, which we do not judge).
         moves = iter(m for g in theirs.games for m in g.moves)
@@ -108,7 +110,9 @@ def test_winning_the_opening_roll_is_luck(gnubg_net: NeuralPlayer, files: list[P
     """The opening rolls of the sample match are lucky by about what gnubg says; measured
     against the mover's 30 rolls alone (as before), each was about 0.05 short."""
     theirs = _gnubg_analysis(files[0])
-    ours = analyse(read_any(files[0].read_text(), "mat"), gnubg_net, plies=0, rollouts=False)
+    ours = analyse(
+        read_record_text(files[0].read_text(), "mat"), gnubg_net, plies=0, rollouts=False
+    )
     firsts = [g.moves[0] for g in theirs.games]
     mine = [next(d for d in ours.decisions if d.game == g.number) for g in theirs.games]
     for m, d in zip(firsts, mine, strict=True):

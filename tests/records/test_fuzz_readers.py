@@ -137,8 +137,8 @@ READERS: dict[str, tuple[Reader, list[str], int, int, tuple[Any, ...]]] = {
     "mat.read_record": (mat.read_record, MAT_FILES, 300, 60, ()),
     "sgf.read": (sgf.read, SGF_FILES, 500, 100, ()),
     "sgf.read_record": (sgf.read_record, SGF_FILES, 300, 60, ()),
-    "convert.read_any": (
-        lambda t: convert.read_any(t, convert.detect_format(t)),
+    "convert.read_record_text": (
+        lambda t: convert.read_record_text(t, convert.detect_format(t)),
         MAT_FILES + SGF_FILES,
         300,
         60,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -450,3 +451,25 @@ def test_R26_a_file_whose_cube_went_past_64_is_read_with_that_ceiling() -> None:
     assert back.position == m.position
     with pytest.raises(CubeError):
         back.double()  # beyond the file's ceiling
+
+
+@pytest.mark.parametrize("seed", [None, 1, 2, 3])
+def test_rows_are_the_numbered_rows_a_game_is_written_on(seed: int | None) -> None:
+    """Each action's row (what an analysis numbers its decisions by) is one the file
+    writes (an accepted resignation's "Wins" line has none), every written row holds an
+    action, and the rows never go back."""
+    if seed is None:
+        text = mat.write(beavered_money_match())
+    else:
+        text = mat.write(random_match(seed, 5), ("L", "R"))
+    record = mat.read_record(text)
+    parts = re.split(r"^ Game \d+\n", text, flags=re.M)[1:]
+    assert len(parts) == len(record.games) > 0
+    for game, part in zip(record.games, parts, strict=True):
+        rows = mat.rows(game)
+        assert rows == sorted(rows) and len(rows) == len(game.actions)
+        written = {int(n) for n in re.findall(r"^ *(\d+)\)", part, re.M)}
+        played = [
+            r for r, a in zip(rows, game.actions, strict=True) if not isinstance(a, FileResign)
+        ]
+        assert set(played) == written

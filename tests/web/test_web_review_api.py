@@ -21,8 +21,8 @@ from backgammon.judging.rollout import RolloutSettings, rollout
 from backgammon.play.match import Match
 from backgammon.players import CubeState, get
 from backgammon.records import mat
-from backgammon.records.convert import read_text
-from backgammon.records.matchfile import to_match
+from backgammon.records.convert import read_record_text, read_text
+from backgammon.records.walk import walk
 from backgammon.web import create_app
 from backgammon.web.service.game import log_line
 from backgammon.web.service.rollouts import BATCH
@@ -123,7 +123,7 @@ def test_an_upload_can_have_its_very_bad_marks_rolled_out(db: Path, tmp_path: Pa
         done = wait_done(client, f"/api/uploads/{r.json()['id']}")
     assert done["status"] == "done" and done["verify"] == "very bad"
     a = done["analysis"]
-    mine = analyse(read_text(data.decode(), "mat"), plies=0, verify="very bad").to_json()
+    mine = analyse(read_record_text(data.decode(), "mat"), plies=0, verify="very bad").to_json()
     assert a["verify"] == "very bad"
     assert [d["error_emg"] for d in a["decisions"]] == pytest.approx(
         [d["error_emg"] for d in mine["decisions"]], abs=1e-5
@@ -135,7 +135,7 @@ def test_an_upload_can_have_its_very_bad_marks_rolled_out(db: Path, tmp_path: Pa
 
 
 def test_an_uploaded_file_is_analysed_numbered_and_kept(db: Path) -> None:
-    record = read_text(SAMPLE.read_text(), "mat")
+    record = read_record_text(SAMPLE.read_text(), "mat")
     with TestClient(create_app(str(db), bot_processes=1)) as client:
         r = client.post(
             "/api/uploads", params={"name": SAMPLE.name, "plies": 0}, content=SAMPLE.read_bytes()
@@ -154,7 +154,7 @@ def test_an_uploaded_file_is_analysed_numbered_and_kept(db: Path) -> None:
     assert a["names"] == ["gnubg", "root"]
     assert [g["score"] for g in a["games"]] == [[0, 0], [0, 2], [0, 3]]
     # Each decision's line is the move log's line that tells it, as the match page writes it.
-    m = to_match(record)
+    m = walk(record)
     lines: list[str] = []
     pending = None
     for action in m.record.actions():

@@ -10,17 +10,20 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
-from backgammon.records import matchfile
-from backgammon.records.matchfile import MatchFile
+from backgammon.play.match import Match
+from backgammon.play.record import MatchRecord
+from backgammon.records.matchfile import as_written
+from backgammon.records.walk import Visitor
 from backgammon.web.errors import ApiError
 from backgammon.web.service.game import Game
 from backgammon.web.service.gnubg import engine_analysis, engine_label
 from backgammon.web.service.jobs import WorkerPool, shared
-from backgammon.web.service.review import annotate
+from backgammon.web.service.review import ReplaySteps, ReviewLog, annotate, replay_steps
 from backgammon.web.service.server import Live
 from backgammon.web.service.verdicts import engine_column
 from backgammon.web.store.database import Store
@@ -31,7 +34,6 @@ __all__ = [
     "analysed",
     "analysis_pool",
     "progress_of",
-    "replay_steps",
     "second_opinion",
     "write_result",
 ]
@@ -45,26 +47,17 @@ def analysis_pool() -> WorkerPool:
     return shared("analyses")
 
 
-def replay_steps(game: Game, decisions: list[dict[str, Any]]) -> None:
-    """Give each decision the replay step it was taken at (``step``: how many of the match's
-    stored actions came before it), found by its gnubg ID, in order, as the stored actions
-    are replayed; a decision not found keeps no step."""
-    stepper = Game.replay(game.row, [])
-    ids = [stepper.match.gnubg_id()]
-    for action in game.actions:
-        stepper.apply(int(action["seat"]), dict(action))
-        ids.append(stepper.match.gnubg_id())
-    at = 0
-    for d in decisions:
-        found = next((k for k in range(at, len(ids)) if ids[k] == d["gnubg_id"]), None)
-        if found is not None:
-            d["step"] = at = found
-
-
-def analysed(record: MatchFile, out: str, plies: int, verify: str | None = None) -> dict[str, Any]:
-    """In a worker: ``record`` analysed at ``plies`` as JSON (decisions marked ``verify`` or
-    worse rolled out again), the progress written as ``[done, total]`` beside ``out``
-    meanwhile (see :func:`progress_of`)."""
+def analysed(
+    source: Match | MatchRecord,
+    out: str,
+    plies: int,
+    verify: str | None = None,
+    names: tuple[str, str] | None = None,
+    visitors: Sequence[Visitor] = (),
+) -> dict[str, Any]:
+    """In a worker: ``source`` analysed at ``plies`` as JSON (decisions marked ``verify`` or
+    worse rolled out again) in one walk of its record that ``visitors`` share, the progress
+    written as ``[done, total]`` beside ``out`` meanwhile (see :func:`progress_of`)."""
     from backgammon.judging.analysis import analyse
 
     progress = Path(out + ".progress")
@@ -76,7 +69,10 @@ def analysed(record: MatchFile, out: str, plies: int, verify: str | None = None)
             last[0] = now
             progress.write_text(json.dumps([done, total]))
 
-    return analyse(record, plies=plies, progress=report, verify=verify).to_json()
+    result = analyse(
+        source, plies=plies, names=names, progress=report, verify=verify, visitors=visitors
+    )
+    return result.to_json()
 
 
 def write_result(out: str, result: dict[str, Any]) -> None:
@@ -96,7 +92,7 @@ def progress_of(out: Path) -> list[int]:
     return [int(x) for x in done] if isinstance(done, list) and len(done) == 2 else [0, 0]
 
 
-def second_opinion(result: dict[str, Any], record: MatchFile, engine: str | None) -> None:
+def second_opinion(result: dict[str, Any], record: MatchRecord, engine: str | None) -> None:
     """In a worker: the engine's verdicts on ``record`` beside ours in ``result`` (gnubg's
     own analysis of the file), when the server has an engine."""
     if engine is not None:
@@ -105,14 +101,17 @@ def second_opinion(result: dict[str, Any], record: MatchFile, engine: str | None
         engine_column(result, report.analysis, engine_label(engine), rates)
 
 
-def _job(record: MatchFile, game: Game, out: str, plies: int, engine: str | None) -> None:
+def _job(game: Game, out: str, plies: int, engine: str | None) -> None:
     """In the worker: analyse a web match, with each decision's replay step and log line,
-    and the engine's verdicts beside ours when the server has one."""
-    result = analysed(record, out, plies)
+    all in one walk of its record, and the engine's verdicts beside ours when the server
+    has one."""
+    names = (game.names[0], game.names[1])  # as the match page names them
+    log, steps = ReviewLog(game.names), ReplaySteps(game.ends)
+    result = analysed(game.match, out, plies, names=names, visitors=(log, steps))
     result["seq"] = game.seq
-    replay_steps(game, result["decisions"])
-    annotate(result, game.match, game.names)
-    second_opinion(result, record, engine)
+    replay_steps(result["decisions"], steps.ids())
+    annotate(result, log)
+    second_opinion(result, as_written(game.match, names), engine)
     write_result(out, result)
 
 
@@ -151,13 +150,10 @@ class Analyses:
         job = self.running.get(match_id)
         if job is not None and not job.done():
             return
-        names = (game.names[0], game.names[1])  # as the match page names them
-        record = matchfile.from_match(game.match, names)
         self.folder.mkdir(parents=True, exist_ok=True)
         out, seq = self._out(match_id), game.seq
         self.failed.pop(match_id, None)
-        game = game.copy(dice=False)
-        job = analysis_pool().submit(_job, record, game, str(out), PLIES, self.engine)
+        job = analysis_pool().submit(_job, game.copy(dice=False), str(out), PLIES, self.engine)
         job.add_done_callback(lambda j: self._keep(match_id, seq, j))
         self.running[match_id] = job
 

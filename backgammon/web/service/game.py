@@ -155,6 +155,9 @@ class Game:
         self.untimed = not row.dated
         """True for a match made, or an action stored, without its time (before clocks):
         how long the match has been idle is unknown, so it is never closed as abandoned."""
+        self.ends = [_entries(self.match)]
+        """The number of record entries after each number of stored actions (0 first): where
+        a walk of the record stands after each (the review's replay steps)."""
 
     @staticmethod
     def commitment_of(seed: bytes) -> str:
@@ -177,6 +180,7 @@ class Game:
         twin.row, twin.actions, twin.names = self.row, list(self.actions), list(self.names)
         twin.reserve, twin.running, twin.since = list(self.reserve), self.running, self.since
         twin.lost_on_time, twin.closed, twin.untimed = self.lost_on_time, self.closed, self.untimed
+        twin.ends = list(self.ends)
         twin._log = self._log  # its list of lines is replaced, never changed
         twin.match = copy.copy(self.match)
         if dice:
@@ -299,6 +303,7 @@ class Game:
             stored["at"] = at
         self.running = None
         self.actions.append(stored)
+        self.ends.append(self.ends[-1])
         return stored
 
     def apply(self, seat: int | None, action: dict[str, Any]) -> dict[str, Any]:
@@ -349,6 +354,7 @@ class Game:
             stored["at"] = at
         self.actions.append(stored)
         self._tick(at)
+        self.ends.append(_entries(m))
         return stored
 
     def _rename(self, seat: int, action: dict[str, Any]) -> dict[str, Any]:
@@ -366,6 +372,7 @@ class Game:
             stored["at"] = action["at"]
         self.names[seat] = name
         self.actions.append(stored)
+        self.ends.append(self.ends[-1])
         return stored
 
     # ------------------------------------------------------------------ views
@@ -606,6 +613,11 @@ def _play_of(action: dict[str, Any], m: Match) -> list[Any] | str | None:
     if not isinstance(text, str):
         raise ActionError(400, "missing_move", "a move needs 'move' (text) or 'steps'")
     return text
+
+
+def _entries(m: Match) -> int:
+    """How many entries the match's record holds, over all its games."""
+    return sum(len(g) for g in m.record.games)
 
 
 def rules_of(row: MatchRow) -> Rules:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from backgammon.engine import EnginePlayer, Limit, SimpleEngine, open_engine
 from backgammon.engine.gnubg import GnubgReport
+from backgammon.play.record import MatchRecord
 from backgammon.records.mat import write_record
-from backgammon.records.matchfile import MatchFile
 
 __all__ = [
     "ANALYSIS_TIME",
@@ -73,7 +73,7 @@ def engine_player(name: str) -> EnginePlayer:
     return EnginePlayer(engine(name), Limit(time=CALL_TIME))
 
 
-def engine_analysis(name: str, record: MatchFile) -> GnubgReport:
+def engine_analysis(name: str, record: MatchRecord) -> GnubgReport:
     """gnubg's own ``analyse match`` of ``record`` (at the engine's plies, else gnubg's
     analysis settings), its verdicts read back from the SGF it saves."""
     with tempfile.TemporaryDirectory(prefix="backgammon-engine-") as folder:

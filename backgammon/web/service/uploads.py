@@ -16,8 +16,14 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from backgammon.records.convert import detect_format, format_of_name, read_any
-from backgammon.records.matchfile import MatchFile, MatchFileError, to_match
+from backgammon.play.record import MatchRecord
+from backgammon.records.convert import (
+    detect_format,
+    format_of_name,
+    read_record_text,
+    written_actions,
+)
+from backgammon.records.matchfile import MatchFileError
 from backgammon.web.errors import ApiError
 from backgammon.web.service.analysis import (
     analysed,
@@ -27,7 +33,7 @@ from backgammon.web.service.analysis import (
     write_result,
 )
 from backgammon.web.service.jobs import shared
-from backgammon.web.service.review import annotate
+from backgammon.web.service.review import ReviewLog, annotate
 from backgammon.web.service.verdicts import engine_column, file_analysis
 from backgammon.web.store.database import Store, UploadRow
 from backgammon.workers import result_within
@@ -70,13 +76,14 @@ _SUFFIXES = (".mat", ".sgf", ".txt")
 
 
 def _job(
-    record: MatchFile, out: str, plies: int, verify: str | None, text: str, engine: str | None
+    record: MatchRecord, out: str, plies: int, verify: str | None, text: str, engine: str | None
 ) -> None:
-    """In the worker: analyse an uploaded file, each decision numbered as its move log;
-    beside ours, gnubg's verdicts as the file carries them (an SGF gnubg analysed: nothing
-    recomputed), else the server's engine's."""
-    result = analysed(record, out, plies, verify)
-    annotate(result, to_match(record), record.players)
+    """In the worker: analyse an uploaded file, each decision numbered as its move log, in
+    one walk of its record; beside ours, gnubg's verdicts as the file carries them (an SGF
+    gnubg analysed: nothing recomputed), else the server's engine's."""
+    log = ReviewLog(record.players)
+    result = analysed(record, out, plies, verify, visitors=(log,))
+    annotate(result, log)
     carried = file_analysis(text)
     if carried is not None:
         engine_column(result, carried, "GNU Backgammon (from the file)")
@@ -90,10 +97,10 @@ def _warm() -> None:
     this function has imported the readers and the rules."""
 
 
-def read_upload(name: str, data: bytes, limit: int = MAX_DECISIONS) -> MatchFile:
-    """The match file ``data`` called ``name``, read and replayed by the rules; ApiError 415
-    for what is not a match file's name or text, 422 for a file that cannot be read, 413 for
-    one holding more than ``limit`` actions."""
+def read_upload(name: str, data: bytes, limit: int = MAX_DECISIONS) -> MatchRecord:
+    """The match file ``data`` called ``name``, read into its record (the rules check every
+    action); ApiError 415 for what is not a match file's name or text, 422 for a file that
+    cannot be read, 413 for one holding more than ``limit`` actions."""
     suffix = Path(name).suffix.lower()
     if suffix not in _SUFFIXES:
         raise ApiError(415, "wrong_type", "send a .mat or .sgf match file")
@@ -104,10 +111,11 @@ def read_upload(name: str, data: bytes, limit: int = MAX_DECISIONS) -> MatchFile
     if not text.strip():
         raise ApiError(422, "unreadable", "the file is empty")
     try:
-        record = read_any(text, detect_format(text, name if format_of_name(name) else None))
+        fmt = detect_format(text, name if format_of_name(name) else None)
+        record = read_record_text(text, fmt)  # the rules check every action
     except (MatchFileError, ValueError) as exc:
         raise ApiError(422, "unreadable", f"cannot read the match: {exc}") from exc
-    decisions = sum(len(g.actions) for g in record.games)
+    decisions = written_actions(record)  # as the file counts them: a roll and its play once
     if not decisions:
         raise ApiError(422, "unreadable", "the file holds no game to analyse")
     if decisions > limit:
@@ -156,7 +164,7 @@ class Uploads:
         if len(active) >= MAX_RUNNING:
             raise ApiError(429, "busy", "too many files are being analysed: try again later")
 
-    async def read(self, name: str, data: bytes) -> MatchFile:
+    async def read(self, name: str, data: bytes) -> MatchRecord:
         """:func:`read_upload` in a worker process, within :data:`READ_LIMIT` (ApiError 413
         past it: the file is too long to be read here)."""
         # Reading is what the sender waits for: at the server's own priority, but apart.
@@ -173,7 +181,7 @@ class Uploads:
             pool.discard(executor)
             raise ApiError(503, "unavailable", "the file could not be read now") from exc
 
-    def start(self, row: UploadRow, record: MatchFile, client: str = "") -> None:
+    def start(self, row: UploadRow, record: MatchRecord, client: str = "") -> None:
         """Analyse ``record`` in the worker (once at a time per upload in this process)."""
         job = self.running.get(row.id)
         if job is not None and not job.done():

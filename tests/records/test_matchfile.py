@@ -1,0 +1,162 @@
+"""A match file read into its MatchRecord keeps all its writer needs (records/matchfile.py
+``to_record`` and ``from_record``, records/convert.py): header, names, comment, game numbers,
+a dance's dice (R13); writing the record gives the file's own text."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from backgammon.core.values import GameResult
+from backgammon.play.match import GameStart, Match, Pass, Play
+from backgammon.play.record import Action
+from backgammon.records import mat, sgf
+from backgammon.records.convert import (
+    convert_text,
+    read_record_text,
+    read_text,
+    write_text,
+    written_actions,
+)
+from backgammon.records.matchfile import MatchFile, as_written, from_match, from_record, to_record
+from backgammon.records.walk import Visitor, walk
+from tests.records_helpers import beavered_money_match, closed_out_game, random_match
+
+SAMPLES = Path(__file__).parent.parent / "data" / "samples"
+FILES = sorted(p.name for p in SAMPLES.iterdir() if p.suffix in (".mat", ".sgf"))
+
+
+def _closed() -> MatchFile:
+    return MatchFile(0, ("a", "b"), (closed_out_game(),), crawford=False)
+
+
+def _generated() -> list[tuple[str, str]]:
+    """Texts of matches with dances, beavers, resignations, in both formats."""
+    out = [("mat", mat.write_record(_closed())), ("sgf", sgf.write_record(_closed()))]
+    for seed in (1, 2):
+        m = random_match(seed, 5)
+        out += [("mat", mat.write(m, ("L", "R"))), ("sgf", sgf.write(m, ("L", "R")))]
+    out.append(("mat", mat.write(beavered_money_match())))
+    return out
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_a_sample_read_into_its_record_writes_back_as_the_file_model(name: str) -> None:
+    text = (SAMPLES / name).read_text()
+    fmt = name.rsplit(".", 1)[1]
+    file = read_text(text, fmt)
+    record = read_record_text(text, fmt)
+    assert from_record(record) == file
+    assert write_text(record, fmt) == write_text(file, fmt)
+    assert record.players == file.players and record.info == file.info
+
+
+@pytest.mark.parametrize("k", range(7))
+def test_generated_files_round_trip_through_their_record(k: int) -> None:
+    fmt, text = _generated()[k]
+    record = read_record_text(text, fmt)
+    assert write_text(record, fmt) == text
+    # Walking the record is replaying it: the match it ends at is the file's.
+    assert walk(record).state == Match.replay(record).state
+
+
+def test_a_dance_keeps_its_dice_through_the_record() -> None:
+    text = mat.write_record(_closed())
+    record = read_record_text(text, "mat")
+    danced = [a for a in record.actions() if isinstance(a, Pass) and a.dice is not None]
+    written = [a for a in _closed().games[0].actions if a.player == danced[0].player]
+    assert danced and all(1 <= d <= 6 for a in danced for d in a.dice or ())
+    assert f"{danced[0].dice[0]}{danced[0].dice[1]}: " in text  # type: ignore[index]
+    assert any(getattr(a, "dice", None) == danced[0].dice for a in written)
+
+    class Passes(Visitor):
+        def __init__(self) -> None:
+            self.seen: list[Action] = []
+
+        def visit_step(self, match: Match, step: Action) -> None:
+            self.seen += [step] if isinstance(step, Pass) else []
+
+        def visit_automatic(self, match: Match, step: Play | Pass) -> None:
+            self.seen += [step] if isinstance(step, Pass) else []
+
+    passes = Passes()
+    walk(record, passes)
+    assert [getattr(a, "dice", None) for a in passes.seen] == [a.dice for a in danced]
+
+
+def test_the_header_rides_on_the_record() -> None:
+    text = (
+        '; [Site "Club"]\n; [EventDate "2024.05.01"]\n; [Player 1 Rating "1700"]\n'
+        "; a friendly\n" + mat.write(random_match(3, 3), ("Ann", "Bob"))
+    )
+    record = read_record_text(text, "mat")
+    assert record.tag("Site") == "Club" and record.tag("EventDate") == "2024.05.01"
+    assert record.comment == "a friendly" and record.players == ("Ann", "Bob")
+    assert mat.write_record(record) == mat.write_record(mat.read_record(text))
+    back = read_record_text(sgf.write_record(record), "sgf")
+    assert back.tag("EventDate") == "2024.05.01" and back.comment == "a friendly"
+
+
+def test_a_file_beginning_at_game_2_keeps_its_numbers() -> None:
+    record = read_record_text((SAMPLES / "gnubg107_game2_no_analysis.sgf").read_text(), "sgf")
+    starts = [a for a in record.actions() if isinstance(a, GameStart)]
+    assert starts[0].game == 2 and starts[0].score != (0, 0)
+    assert from_record(record).games[0].number == 2
+
+
+def test_converting_goes_through_the_record_and_writes_what_the_model_did() -> None:
+    for fmt, text in _generated():
+        other = "sgf" if fmt == "mat" else "mat"
+        out, _ = convert_text(text, fmt, other)
+        assert out == write_text(read_text(text, fmt), other)
+
+
+def test_a_live_match_writes_as_before() -> None:
+    m = random_match(5, 5)
+    assert from_match(m, ("A  b", "")) == from_record(to_record(from_match(m, ("A  b", ""))))
+    assert from_match(m, ("A  b", "")).players == ("A b", "Player 1")
+
+
+@pytest.mark.parametrize(("fmt", "text"), _generated())
+def test_a_record_counts_the_actions_its_file_writes(fmt: str, text: str) -> None:
+    """An upload's size as its file counts it (a roll and its play once), off its record."""
+    file = read_text(text, fmt)
+    written = sum(len(g.actions) for g in file.games)
+    assert written_actions(read_record_text(text, fmt)) == written > 0
+
+
+def test_a_live_match_counts_what_its_file_would_hold() -> None:
+    """A tied opening throw and a rejected resignation are in the record, not in a file."""
+    m = Match(length=3)
+    m.roll(dice=(2, 2))
+    m.roll(dice=(3, 1))
+    m.move("8/5 6/5")
+    m.resign(GameResult.GAMMON)
+    m.reject_resignation()
+    m.roll(dice=(6, 4))
+    m.move("24/14")
+    record = as_written(m, ("a", "b"))
+    assert len(list(m.record.actions())) == 8
+    assert written_actions(record) == 2  # the opening play, the roll 64 and its play
+    assert written_actions(read_record_text(mat.write(m, ("a", "b")), "mat")) == 2
+
+
+def test_outside_records_no_module_uses_the_file_model() -> None:
+    """The file model (``File*``, ``MatchFile``, its replay) stays inside the readers and
+    writers: the other layers hold a MatchRecord and walk it."""
+    root = Path(__file__).parents[2] / "backgammon"
+    allowed = {"MatchFileError", "NotTextError", "as_written"}
+    used: dict[str, set[str]] = {}
+    for path in root.rglob("*.py"):
+        if path.is_relative_to(root / "records"):
+            continue
+        tree = ast.parse(path.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module == "backgammon.records.matchfile":
+                used.setdefault(str(path), set()).update(a.name for a in node.names)
+            elif isinstance(node, ast.Attribute) and ast.unparse(node.value) == "matchfile":
+                used.setdefault(str(path), set()).add(node.attr)
+    assert used  # the errors are imported from it
+    assert {p: names - allowed for p, names in used.items() if names - allowed} == {}
