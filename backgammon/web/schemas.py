@@ -232,6 +232,7 @@ class StateView(BaseModel):
     dice_verified: bool | None = Field(
         None, description="whether every throw is the seed's (when over)"
     )
+    rated: bool = Field(False, description="a rated match (the players' ratings move by it)")
 
 
 CHAT_LINE_LENGTH = 300

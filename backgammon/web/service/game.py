@@ -290,6 +290,7 @@ class Game:
             seed=row.seed if over else None,
             rolls=[list(r) for r in m.record.rolls()] if over else None,
             dice_verified=verify(m.record, row.seed, row.commitment) if over else None,
+            rated=row.rated,
         )
 
     def log(self, row: MatchRow) -> list[str]:
