@@ -16,6 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
+from backgammon.play.match import Match, Phase
 from backgammon.records.convert import detect_format, format_of_name, read_any
 from backgammon.records.matchfile import MatchFile, MatchFileError, to_match
 from backgammon.web.errors import ApiError
@@ -37,6 +38,7 @@ __all__ = [
     "MAX_RUNNING",
     "STALE",
     "Uploads",
+    "cut_short",
     "read_upload",
 ]
 
@@ -68,10 +70,24 @@ _SUFFIXES = (".mat", ".sgf", ".txt")
 
 
 def _job(record: MatchFile, out: str, plies: int, verify: str | None) -> None:
-    """In the worker: analyse an uploaded file, each decision numbered as its move log."""
+    """In the worker: analyse an uploaded file, each decision numbered as its move log,
+    with what the review must warn of (a file that stops mid-game)."""
     result = analysed(record, out, plies, verify)
-    annotate(result, to_match(record), record.players)
+    played = to_match(record)
+    annotate(result, played, record.players)
+    result["warnings"] = cut_short(played)
     write_result(out, result)
+
+
+def cut_short(played: Match) -> list[str]:
+    """The warning for a file whose last game stops before its end (``played``: the file
+    replayed), else none: its decisions so far are reviewed, its result is not known."""
+    if played.is_over or played.phase is Phase.OPENING:
+        return []
+    return [
+        f"The file stops in the middle of game {played.game_number}: that game has no end "
+        "or result, and is reviewed only as far as it goes."
+    ]
 
 
 def _warm() -> None:
