@@ -37,6 +37,7 @@ def app_from_environment() -> FastAPI:
         create_app(
             os.environ.get("BACKGAMMON_DATABASE", "backgammon.sqlite3"),
             bot_processes=int(os.environ.get("BACKGAMMON_BOT_PROCESSES", "2")),
+            warm_engine=True,
         )
     )
 
@@ -72,7 +73,7 @@ def serve(
 
     options = server_options(trusted_proxies)
     if workers == 1:
-        app = _server_process(create_app(database, bot_processes=bot_processes))
+        app = _server_process(create_app(database, bot_processes=bot_processes, warm_engine=True))
         uvicorn.run(app, host=host, port=port, log_level="info", **options)
         return
     from backgammon.web.store.database import Store

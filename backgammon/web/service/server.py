@@ -94,6 +94,9 @@ class Server:
         self.finished: Callable[[MatchRow, Game], object] | None = None
         """Called (in a database thread) with each finished rated match this process sees:
         the accounts' rating of it, which must be idempotent."""
+        self.ended: Callable[[Live], object] | None = None
+        """Called with each match an action of this process has just ended (its analysis
+        is started, so the review is under way before anyone opens it)."""
         self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
         # SQLite lets one writer in at a time and makes the others sleep and poll for the
         # lock: this process's writes queue on one thread instead (PostgreSQL takes many).
@@ -421,6 +424,7 @@ class Server:
         if live.row.rated and action.get("action") == "name":
             raise ApiError(409, "rated", "in a rated match each seat is its account's name")
         self._acting[live.row.id] = self._acting.get(live.row.id, 0) + 1
+        was_over = live.game.is_over
         try:
             # The watchers' views are made in the same thread, after the commit: the event
             # loop only sends them, and stays free for other requests meanwhile.
@@ -432,6 +436,11 @@ class Server:
             except StoreError as exc:
                 raise ApiError(503, "storage", str(exc)) from exc
             self.adopt(live, game)
+            if self.ended is not None and game.is_over and not was_over:
+                try:
+                    self.ended(live)
+                except Exception as exc:  # the match is over all the same: said, not raised
+                    _log.warning("after match %s ended: %s", live.row.id, exc)
             if self.finished is not None and live.row.rated and game.is_over:
                 # The last action of a rated match is acknowledged once it is rated.
                 await self._call_finished(self.finished, live.row, game)
