@@ -21,7 +21,7 @@ from backgammon.core.position import Position
 from backgammon.svg import board_svg
 
 SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"
-LONG_NAME = "Bartholomew_Featherstonehaugh_X"  # 31 characters, none to break at
+LONG_NAME = "W" * 31  # the name: 31 wide letters, 494 px in a 321 px box, none to break at
 WHITE_31 = "4HPwATDgc/ABMA:MIEFAAAAAAAA"
 
 
