@@ -131,6 +131,7 @@ def test_a_served_app_warms_the_engine_as_it_starts(tmp_path: Path) -> None:
     """Issue 67, item 9: the served server starts the hints' engine and loads its network
     as it starts, before any hint asks (an app that is not served starts it on the first
     hint); the first hint is then answered."""
+    engine_pool().close()  # the process's pool, maybe started by an earlier test: stopped
     with TestClient(create_app(str(tmp_path / "lazy.sqlite3"))):
         assert not engine_pool().warming
     with TestClient(create_app(str(tmp_path / "m.sqlite3"), warm_engine=True)) as c:
