@@ -231,10 +231,12 @@ def board_svg(
         add(f'<g class="cube" data-owner="{cube_owner or "centre"}">')
         x, y = cube_x + 8, cube_y[cube_owner]
         shown = 64 if cube_owner is None and cube_value == 1 else cube_value
-    else:  # in the middle of the offered side's half, away from the dice
+    else:  # in the middle of the offered side's half, beside the last play's dice there
         add(f'<g class="cube offered" data-offered="{cube_offered}">')
         receiver_right = (cube_offered == "bottom") != left_home
         x = (_BAR_X + _BAR_W if receiver_right else _FIELD_X) + _HALF // 2 - 18
+        if played_dice is not None and (cube_offered == "bottom") != on_roll_at_bottom:
+            x += 18 + 42 + 12  # the dice take the middle 84 units: the cube goes past them
         y, shown = _MID_Y - 18, cube_value
     add(
         f'<rect x="{x}" y="{y}" width="36" height="36" rx="5" '

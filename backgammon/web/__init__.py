@@ -38,6 +38,7 @@ def app_from_environment() -> FastAPI:
             os.environ.get("BACKGAMMON_DATABASE", "backgammon.sqlite3"),
             bot_processes=int(os.environ.get("BACKGAMMON_BOT_PROCESSES", "2")),
             engine=os.environ.get("BACKGAMMON_ENGINE") or None,
+            warm_engine=True,
         )
     )
 
@@ -75,7 +76,9 @@ def serve(
 
     options = server_options(trusted_proxies)
     if workers == 1:
-        app = _server_process(create_app(database, bot_processes=bot_processes, engine=engine))
+        app = _server_process(
+            create_app(database, bot_processes=bot_processes, engine=engine, warm_engine=True)
+        )
         uvicorn.run(app, host=host, port=port, log_level="info", **options)
         return
     from backgammon.web.store.database import Store

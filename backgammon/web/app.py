@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from backgammon._version import __version__
 from backgammon.web.api.analysis import analysis_router
+from backgammon.web.api.docs import add_docs
 from backgammon.web.api.engine import engine_router
 from backgammon.web.api.matches import matches_router
 from backgammon.web.api.players import players_router
@@ -34,6 +35,7 @@ from backgammon.web.schemas import API_DOC, BOTS
 from backgammon.web.service import jobs
 from backgammon.web.service.analysis import Analyses
 from backgammon.web.service.bots import BotPool
+from backgammon.web.service.engine import warm as warm_hints
 from backgammon.web.service.fairness import EngineBar
 from backgammon.web.service.gnubg import check_engine, engine_label
 from backgammon.web.service.passwords import Passwords
@@ -197,28 +199,40 @@ def create_app(
     bot_stall: float = 15.0,
     engine: str | None = None,
     clock: Callable[[], float] = time.time,
+    warm_engine: bool = False,
 ) -> FastAPI:
     """The ASGI application over ``database``: an SQLite file (a path or sqlite:/// URL) or
     ``postgresql://...``.  Bots think in ``bot_processes`` worker processes, ``bot_timeout``
     seconds per attempt; a bot left due for ``bot_stall`` seconds is started again.  An
     ``engine`` (``gnubg`` or ``gnubg:PLIES``; none by default) is a bot in the lobby and
     judges every analysis beside ours.  ``clock`` is the time the match clocks and
-    invitations run on (tests inject theirs)."""
+    invitations run on (tests inject theirs); ``warm_engine`` (the served server) loads
+    the hints' engine as it starts."""
     services = Services.open(database, bot_processes, bot_timeout, bot_stall, engine, clock)
     server = services.server
+    server.ended = services.analyses.start  # a finished match's review starts by itself
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         server.bots.warm()
         with contextlib.suppress(*STORAGE_FAILURES):  # before serving; else at the next start
             await server.rate_unrated()
+        if warm_engine:  # the first hint after a start is not the one that loads the network
+            warm_hints()
         tasks = [asyncio.create_task(services.resume()), asyncio.create_task(services.heartbeat())]
         yield
         for task in tasks:
             task.cancel()
         services.close()
 
-    app = FastAPI(title="backgammon", description=API_DOC, version=__version__, lifespan=lifespan)
+    app = FastAPI(
+        title="backgammon",
+        description=API_DOC,
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,  # add_docs serves them with local files, not a CDN's
+        redoc_url=None,
+    )
     app.state.server, app.state.services = server, services
     app.add_middleware(BodyLimit)
     app.add_middleware(SameOrigin)
@@ -233,6 +247,7 @@ def create_app(
     app.include_router(position_router())
     app.include_router(rollout_router(services.rollouts, bar))
     app.include_router(matches_router(server, services.accounts, services.store))
+    add_docs(app)
     static = str(resources.files("backgammon.web").joinpath("static"))
     app.mount("/static", StaticFiles(directory=static), name="static")
     return app

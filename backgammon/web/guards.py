@@ -171,8 +171,8 @@ def content_security_policy() -> str:
 
 class SecurityHeaders:
     """ASGI middleware: every answer says ``X-Content-Type-Options: nosniff`` and
-    ``X-Frame-Options: DENY``, and every page but the API's own documentation (which loads
-    its viewer from a CDN) carries :func:`content_security_policy`."""
+    ``X-Frame-Options: DENY``, and every page but the API's own documentation (whose viewer
+    starts from an inline script of FastAPI's) carries :func:`content_security_policy`."""
 
     UNCONFINED = ("/docs", "/redoc")
 

@@ -236,7 +236,9 @@ class StateView(BaseModel):
     names: list[str]
     rules: RulesView
     bot: str | None
-    rated: bool = Field(False, description="a rated match: no engine help until it is over")
+    rated: bool = Field(
+        False, description="a rated match: the ratings move by it, no engine help until it is over"
+    )
     length: int = Field(description="match length, 0 for a money session")
     score: list[int]
     game: int = Field(description="game number, from 1")

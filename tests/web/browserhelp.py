@@ -223,6 +223,16 @@ def notation(play: list[list[int]]) -> str:
     return " ".join(f"{word.get(a, a)}/{word.get(b, b)}" for a, b in play)
 
 
+def point_to(page: Page, point: int) -> None:
+    """Tab into the board (one Tab stop) and walk its points with the arrow keys to ``point``."""
+    tab_to(page, "#board g[data-point]")
+    for _ in range(26):
+        if page.evaluate(f"document.activeElement.dataset.point === '{point}'"):
+            return
+        page.keyboard.press("ArrowRight")
+    raise AssertionError(f"the arrow keys never reached point {point}")
+
+
 def tab_to(page: Page, selector: str, limit: int = 120) -> None:
     """Press Tab until the element matching ``selector`` has the focus (keyboard only)."""
     for _ in range(limit):

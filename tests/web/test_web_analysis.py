@@ -47,16 +47,21 @@ def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Serv
         made = client.post("/api/matches", json={"length": 1, "bot": "random"}).json()
         match_id, token = made["id"], made["token"]
         assert play_out(client, match_id, token)["over"]
-        assert client.get(f"/api/matches/{match_id}/analysis").json() == {"status": "none"}
+        # Issue 67, item 14: the analysis started by itself as the match ended.
+        started = client.get(f"/api/matches/{match_id}/analysis").json()["status"]
+        assert started in ("running", "done")
     with sync_playwright() as p:
         browser = launch(p)
         page = browser.new_page()
         page.goto(f"{server.url}/m/{match_id}")  # the match's end links to its analysis
         page.click("#end-analyse")
         page.wait_for_url(f"{server.url}/m/{match_id}/analysis")
-        page.wait_for_selector("#analyse:not([hidden])")
-        page.click("#analyse")
         page.wait_for_selector("#result:not([hidden])", timeout=300_000)
+        assert page.is_hidden("#analyse")  # nothing to start by hand
+        # Item 15: decisions numbered 1, 2, 3 ... once each; the dice as the log writes them.
+        texts = page.locator("#decisions li button").all_inner_texts()
+        numbers = page.locator("#decisions li").evaluate_all("(lis) => lis.map((li) => li.value)")
+        assert numbers == list(range(1, len(texts) + 1))
         assert page.locator("#players tr").count() >= 8
         assert page.locator("#graph polyline").count() == 1
         first = page.locator("#decisions li").nth(1)
@@ -88,6 +93,9 @@ def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Serv
             said = log[d["line"] - 1]
             if d["kind"] == "checker":
                 assert said.endswith(f": {d['played']}"), (d, said)
+                # The review's line starts as the log's: "Name 31:", the higher die first.
+                shown = texts[done["analysis"]["decisions"].index(d)]
+                assert shown.startswith(said.split(":")[0] + ":"), (shown, said)
 
 
 def test_no_analysis_between_two_people_until_the_end(server: Server) -> None:

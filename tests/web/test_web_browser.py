@@ -16,6 +16,7 @@ from browserhelp import (
     notation,
     opened,
     page_state,
+    point_to,
     roll_opening,
     seat_page,
     tab_to,
@@ -303,10 +304,10 @@ def test_a_keyboard_only_game_with_an_accessible_page(server: Server, browser: B
             elif not on_points:  # the first play made on the points themselves
                 assert axe_violations(page) == []
                 for k, (src, dst) in enumerate(play):
-                    tab_to(page, f'#board g[data-point="{src}"]')
+                    point_to(page, src)
                     page.keyboard.press("Enter")
                     page.wait_for_function(f"selected === {src}")
-                    tab_to(page, f'#board g[data-point="{dst}"]')
+                    point_to(page, dst)
                     label = page.evaluate("document.activeElement.getAttribute('aria-label')")
                     assert label.startswith(("point", "borne off", "bar"))
                     page.keyboard.press("Enter")
@@ -399,8 +400,8 @@ def test_rematch_and_a_public_invitation_joined_from_the_lobby(
     pages = [host, guest]
     resigner = pages[on_roll]
     resigner.wait_for_selector("#btn-resign", state="visible")
-    resigner.once("dialog", lambda d: d.accept())
     resigner.click("#btn-resign")
+    resigner.click("#resign-yes")
     accepter = pages[1 - on_roll]
     accepter.wait_for_selector("#btn-accept", state="visible")
     accepter.click("#btn-accept")

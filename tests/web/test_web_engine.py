@@ -3,6 +3,7 @@ and a rate limit per client."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,8 @@ from backgammon.web import create_app
 from backgammon.web.api.engine import engine_router
 from backgammon.web.app import answer_errors
 from backgammon.web.guards import RateLimiter
+from backgammon.web.service.bots import STARTUP
+from backgammon.web.service.engine import engine_pool
 
 OPENING_52 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
 TO_ROLL_ID = "4HPwATDgc/ABMA:cAkAAAAAAAAA"
@@ -122,3 +125,30 @@ def test_rate_limit_per_client() -> None:
         assert r.json()["error"]["code"] == "rate_limited" and int(r.headers["Retry-After"]) >= 1
     assert [limiter.wait("a") for _ in range(3)] == [0.0, 0.0, 0.0]
     assert limiter.wait("a") > 0 and limiter.wait("b") == 0.0
+
+
+def test_a_served_app_warms_the_engine_as_it_starts(tmp_path: Path) -> None:
+    """Issue 67, item 9: the served server starts the hints' engine and loads its network
+    as it starts, before any hint asks (an app that is not served starts it on the first
+    hint); the first hint is then answered."""
+    engine_pool().close()  # the process's pool, maybe started by an earlier test: stopped
+    with TestClient(create_app(str(tmp_path / "lazy.sqlite3"))):
+        assert not engine_pool().warming
+    with TestClient(create_app(str(tmp_path / "m.sqlite3"), warm_engine=True)) as c:
+        warming = engine_pool().warming
+        assert warming, "no warm-up started with the server"
+        for f in warming:
+            f.result(timeout=STARTUP)  # raises what the warm-up raised
+        started = time.monotonic()
+        r = c.get("/api/engine/hint", params={"gnubgid": TO_ROLL_ID, "plies": 1})
+        assert r.status_code == 200, r.text
+        print(f"\nthe first 1-ply hint after the warm-up: {time.monotonic() - started:.2f} s")
+
+
+def test_a_bare_position_id_is_a_money_game_with_its_side_on_roll(client: TestClient) -> None:
+    """Issue 67, item 6: a Position ID without its match part (as the terminal reads it)."""
+    r = client.get("/api/position", params={"id": "4HPwAyDgc/ABMA"})
+    assert r.status_code == 200, r.text
+    assert r.json()["gnubgid"].startswith("4HPwAyDgc/ABMA:")
+    bad = client.get("/api/position", params={"id": "4HPwAyDgc/ABM!"})
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_position"

@@ -111,7 +111,7 @@ def test_step_through_a_review_with_the_keyboard(
     # the move number the log gives it, players by name; the board shows its dice.
     first = decisions[0]
     title = page.text_content("#d-title") or ""
-    assert title == f"Game 1 · move {first['line']} · gnubg to play 3-1"
+    assert title == f"Game 1 · move {first['line']} · gnubg to play 31"
     rows = page.locator("#cands tr.cand")
     assert rows.count() == len(first["candidates"])
     assert page.locator("#cands tr.cand.played").count() == 1

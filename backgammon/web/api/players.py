@@ -129,7 +129,8 @@ def players_router(
     @router.get("/api/players/{name:path}")
     async def player(name: str) -> dict[str, Any]:
         """A player: rating, experience, rating history, matches (unfinished first, with
-        their PR where analysed) and whether they are online."""
+        their PR where analysed, a rated one its result and rating change) and whether they
+        are online."""
         found = await server.db(accounts.player, name[:64])
         if found is None:
             raise ApiError(404, "no_such_player", "there is no such player")
@@ -137,6 +138,10 @@ def players_router(
         matches = await server.db(accounts.matches, found.name)
         online = found.name in await server.db(accounts.online)
         prs = [m["pr"] for m in matches if m["pr"] is not None]
+        changes = {h["match"]: h for h in history}
+        for m in matches:  # a rated match: won or lost, and the rating before and after
+            h = changes.get(m["id"])
+            m["rating"] = None if h is None else {k: h[k] for k in ("won", "before", "after")}
         return found.public() | {
             "online": online,
             "history": history,

@@ -6,11 +6,12 @@ interpreter lock, within a time limit.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from backgammon.ids.gnubg import InvalidMatchIdError
+from backgammon.ids.gnubg import InvalidMatchIdError, MatchIdFields, encode_match_id
 from backgammon.ids.xgid import InvalidXgidError
 from backgammon.judging.evaluate import best_plays, evaluate
 from backgammon.play.dice import FixedDice
@@ -20,11 +21,20 @@ from backgammon.play.state import MatchError
 from backgammon.players import CubeState
 from backgammon.players.neural import NeuralPlayer
 from backgammon.web.errors import ApiError
-from backgammon.web.service.bots import bot
-from backgammon.web.service.jobs import shared
+from backgammon.web.service.bots import STARTUP, bot
+from backgammon.web.service.jobs import WorkerPool, shared
 from backgammon.workers import WorkerTimeout, result_within
 
-__all__ = ["MAX_PLAYS", "evaluation", "hint", "match_in", "match_of", "think"]
+__all__ = [
+    "MAX_PLAYS",
+    "engine_pool",
+    "evaluation",
+    "hint",
+    "match_in",
+    "match_of",
+    "think",
+    "warm",
+]
 
 MAX_PLAYS = 20  # plays listed at most (a roll can have hundreds)
 TIME_LIMIT = 30.0
@@ -35,6 +45,23 @@ def _player(plies: int) -> NeuralPlayer:
     player = bot("neural", plies=plies)
     assert isinstance(player, NeuralPlayer)
     return player
+
+
+def _warm_up() -> None:
+    """In the engine's worker, as it starts: a hint made once (the network loaded, its
+    compiled code too), a time :func:`think` does not count against the first hint."""
+    hint(Match.from_gnubg_id("4HPwATDgc/ABMA:MIEFAAAAAAAA"), 0, 1)  # White to play 31
+
+
+def engine_pool() -> WorkerPool:
+    """The process's one engine worker, which warms up as it starts."""
+    return shared("engine", 1, (_warm_up, ()))
+
+
+def warm() -> None:
+    """Start the engine's worker now (the served server, as it starts), not on the first
+    hint: the warm-up is then done or under way when a player asks."""
+    engine_pool().executor()
 
 
 def hint(match: Match, plies: int = 0, count: int = MAX_PLAYS) -> dict[str, Any]:
@@ -81,12 +108,15 @@ def evaluation(match: Match, plies: int = 0) -> dict[str, Any]:
 
 
 def match_of(text: str) -> Match:
-    """The match an XGID or a gnubg ID (``PositionID:MatchID``) names; ApiError 400 for
+    """The match an XGID or a gnubg ID (``PositionID:MatchID``, or a bare Position ID: a
+    money game, the side on roll to roll, as the terminal reads it) names; ApiError 400 for
     anything else."""
     text = text.strip()
     try:
         if text.startswith("XGID=") or len(text.split(":")[0]) == 26:
             return Match.from_xgid(text)
+        if ":" not in text and len(text) == 14:
+            text = f"{text}:{encode_match_id(MatchIdFields())}"
         return Match.from_gnubg_id(text)
     except (InvalidXgidError, InvalidMatchIdError, MatchError, RulesError, ValueError) as exc:
         raise ApiError(400, "invalid_position", str(exc)) from exc
@@ -98,11 +128,13 @@ async def think(
     """``work(match, plies, *extra)`` in the engine's worker, within :data:`TIME_LIMIT`;
     ApiError 503 when it gives no answer (its worker is then replaced)."""
     match.dice_source = FixedDice(())  # what the worker gets throws no dice
-    pool = shared("engine")
+    pool = engine_pool()
     executor = pool.executor()
     try:
+        if not all(f.done() for f in pool.warming):  # the warm-up is not the hint's time
+            await asyncio.wait_for(asyncio.gather(*map(asyncio.wrap_future, pool.warming)), STARTUP)
         return await result_within(executor.submit(work, match, plies, *extra), TIME_LIMIT)
-    except (WorkerTimeout, BrokenProcessPool) as exc:
+    except (TimeoutError, WorkerTimeout, BrokenProcessPool) as exc:
         pool.discard(executor)
         raise ApiError(503, "engine_unavailable", f"the engine gave no answer ({exc})") from exc
 

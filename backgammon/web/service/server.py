@@ -103,6 +103,9 @@ class Server:
         self.accounts: Accounts | None = None
         """The accounts that rate a rated match in the transaction that ends it (committed
         with its last action or not at all)."""
+        self.ended: Callable[[Live], object] | None = None
+        """Called with each match an action of this process has just ended (its analysis
+        is started, so the review is under way before anyone opens it)."""
         self._threads = ThreadPoolExecutor(16, thread_name_prefix="backgammon-db")
         # SQLite lets one writer in at a time and makes the others sleep and poll for the
         # lock: this process's writes queue on one thread instead (PostgreSQL takes many).
@@ -514,6 +517,7 @@ class Server:
             raise ApiError(409, "rated", "in a rated match each seat is its account's name")
         action = {**action, "at": self.now()}
         self._acting[live.row.id] = self._acting.get(live.row.id, 0) + 1
+        was_over = live.game.is_over
         try:
             # The watchers' views are made in the same thread, after the commit: the event
             # loop only sends them, and stays free for other requests meanwhile.
@@ -529,6 +533,11 @@ class Server:
                     await self.expire(live)
                 raise
             self.adopt(live, game)
+            if self.ended is not None and game.is_over and not was_over:
+                try:
+                    self.ended(live)
+                except Exception as exc:  # the match is over all the same: said, not raised
+                    _log.warning("after match %s ended: %s", live.row.id, exc)
         finally:
             self._acted(live)
         if _bot_due(live.row, game):

@@ -16,6 +16,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
+from backgammon.play.match import Match, Phase
 from backgammon.play.record import MatchRecord
 from backgammon.records.convert import (
     detect_format,
@@ -24,6 +25,7 @@ from backgammon.records.convert import (
     written_actions,
 )
 from backgammon.records.matchfile import MatchFileError
+from backgammon.records.walk import Visitor
 from backgammon.web.errors import ApiError
 from backgammon.web.service.analysis import (
     analysed,
@@ -45,6 +47,7 @@ __all__ = [
     "MAX_RUNNING",
     "STALE",
     "Uploads",
+    "cut_short",
     "read_upload",
 ]
 
@@ -75,21 +78,43 @@ _SUFFIXES = (".mat", ".sgf", ".txt")
 """File names taken: the two formats, and a text export (its format told by its text)."""
 
 
+class _Last(Visitor):
+    """Keeps the match a walk ends with (for what the review must warn of)."""
+
+    match: Match | None = None
+
+    def end(self, match: Match) -> None:
+        self.match = match
+
+
 def _job(
     record: MatchRecord, out: str, plies: int, verify: str | None, text: str, engine: str | None
 ) -> None:
     """In the worker: analyse an uploaded file, each decision numbered as its move log, in
-    one walk of its record; beside ours, gnubg's verdicts as the file carries them (an SGF
-    gnubg analysed: nothing recomputed), else the server's engine's."""
-    log = ReviewLog(record.players)
-    result = analysed(record, out, plies, verify, visitors=(log,))
+    one walk of its record, with what the review must warn of (a file that stops mid-game);
+    beside ours, gnubg's verdicts as the file carries them (an SGF gnubg analysed: nothing
+    recomputed), else the server's engine's."""
+    log, last = ReviewLog(record.players), _Last()
+    result = analysed(record, out, plies, verify, visitors=(log, last))
     annotate(result, log)
+    result["warnings"] = [] if last.match is None else cut_short(last.match)
     carried = file_analysis(text)
     if carried is not None:
         engine_column(result, carried, "GNU Backgammon (from the file)")
     else:
         second_opinion(result, record, engine)
     write_result(out, result)
+
+
+def cut_short(played: Match) -> list[str]:
+    """The warning for a file whose last game stops before its end (``played``: the file
+    replayed), else none: its decisions so far are reviewed, its result is not known."""
+    if played.is_over or played.phase is Phase.OPENING:
+        return []
+    return [
+        f"The file stops in the middle of game {played.game_number}: that game has no end "
+        "or result, and is reviewed only as far as it goes."
+    ]
 
 
 def _warm() -> None:

@@ -37,6 +37,12 @@ function targets(src) {
   return out;
 }
 function sources() { return new Set(candidates().filter((o) => o.length > steps.length).map((o) => o[steps.length][0])); }
+function firstSource() {
+  // The point the board's Tab stop lands on: the checker picked up, else one that may move.
+  if (selected !== null) return selected;
+  const s = state && state.actions.includes("move") ? [...sources()] : [];
+  return s.length ? Math.max(...s) : null;
+}
 
 // ------------------------------------------------------------------ drawing the board
 function checkersOf(root) {
@@ -60,6 +66,7 @@ function putBoard(svgText, animate) {
     const g = board.querySelector(`g[data-point="${focused}"]`);
     if (g) g.focus();
   }
+  oneTabStop(board, firstSource());
   if (!before || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   // A short slide for every checker that arrived, from where a checker of its colour left.
   const after = checkersOf(board);
@@ -209,6 +216,7 @@ function render(animate) {
   $("chat-form").classList.toggle("hidden", s.seat === null);
   for (const b of document.querySelectorAll("#controls [data-action]")) b.classList.toggle("hidden", !acts.has(b.dataset.action));
   $("resign-box").classList.toggle("hidden", !acts.has("resign"));
+  if (!acts.has("resign")) $("resign-ask").classList.add("hidden");
   const moving = acts.has("move");
   for (const id of ["btn-undo", "btn-undo-all", "btn-confirm"]) $(id).classList.toggle("hidden", !moving);
   $("move-form").classList.toggle("hidden", !moving);
@@ -238,8 +246,47 @@ function render(animate) {
     if (replayAt === null) $("rp-at").textContent = `end (${s.seq})`;
   }
   showEnd();
+  showRatings();
   drawBoard(animate);
   autoRoll(acts);
+}
+
+// ------------------------------------------------------------------ ratings (a rated match)
+let rated = null;          // per seat: {rating, before, after} as the players' pages say
+async function loadRatings(tries = 6) {
+  // Each seat's rating; once the match is over, what this match changed (it is rated as it
+  // ends: a seat told of the end by the other's action may ask a moment before it is).
+  const over = state.over;
+  const got = await Promise.all(state.names.map(async (n) => {
+    try {
+      const r = await fetch(`/api/players/${encodeURIComponent(n)}`);
+      if (!r.ok) return null;
+      const p = await r.json();
+      const h = p.history.find((x) => x.match === matchId);
+      return { rating: p.rating, before: h ? h.before : null, after: h ? h.after : null };
+    } catch (e) { return null; }
+  }));
+  rated = got;
+  showRatings();
+  if (over && tries > 1 && got.some((g) => !g || g.after === null)) setTimeout(() => loadRatings(tries - 1), 1000);
+}
+function ratingChange(g) {
+  const d = g.after - g.before;
+  return `${g.before.toFixed(2)} → ${g.after.toFixed(2)} (${d >= 0 ? "+" : "−"}${Math.abs(d).toFixed(2)})`;
+}
+function showRatings() {
+  const box = $("ratings");
+  box.classList.toggle("hidden", !state.rated);
+  if (!state.rated) return;
+  if (!rated) { box.textContent = "Rated match."; return; }
+  const words = state.names.map((n, seat) => {
+    const g = rated[seat];
+    if (!g) return n;
+    return g.after !== null ? `${n} ${ratingChange(g)}` : `${n} ${g.rating.toFixed(2)}`;
+  });
+  box.textContent = `Rated match: ${words.join(" · ")}.`;
+  const mine = state.seat === null ? null : rated[state.seat];
+  $("end-rating").textContent = state.over && mine && mine.after !== null ? `Your rating: ${ratingChange(mine)}.` : "";
 }
 
 function showEnd() {
@@ -264,8 +311,7 @@ $("end-continue").onclick = () => {
   localStorage.setItem(seenEnd, String(state.ended.game));
   $("end").classList.add("hidden");
   render(false);
-  const first = document.querySelector("#controls button:not(.hidden)");
-  if (first) first.focus();
+  keepFocus();
 };
 $("end").addEventListener("keydown", (e) => { if (e.key === "Escape") $("end-continue").click(); });
 
@@ -303,6 +349,7 @@ function setState(s) {
     }
   }
   render(fresh && old !== null);
+  if (s.rated && (!old || (s.over && !old.over))) loadRatings();
   // A link from the analysis (?at=N) opens a finished match's replay at that step.
   const at = new URLSearchParams(location.search).get("at");
   if (!old && s.over && at !== null && /^\d+$/.test(at)) showReplay(+at);
@@ -339,16 +386,26 @@ async function act(body) {
 }
 
 function keepFocus() {
-  // The clicked button may now be hidden: focus stays on a control, never on <body>.
+  // The clicked button may now be hidden: focus goes to a harmless control or the board's
+  // Tab stop (a checker that may move), never to <body> and never to Resign.
   const at = document.activeElement;
   if (at && at !== document.body && at.offsetParent !== null && !at.disabled) return;
-  const next = [...document.querySelectorAll("#controls button")].find((b) => b.offsetParent !== null && !b.disabled);
-  const point = document.querySelector("#board [tabindex]");
+  const next = [...document.querySelectorAll("#controls button")].find((b) => b.offsetParent !== null && !b.disabled && b.id !== "btn-resign");
+  const point = document.querySelector('#board [tabindex="0"]');
   if (next) next.focus(); else if (point) point.focus();
 }
 
 for (const b of document.querySelectorAll("#controls [data-action]")) b.onclick = () => act({ action: b.dataset.action });
-$("btn-resign").onclick = () => { if (confirm(`Resign a ${$("resign-level").value}?`)) act({ action: "resign", level: $("resign-level").value }); };
+// Resigning asks first, in the page, with "Keep playing" focused: Enter pressed again and
+// again never resigns; only "Yes, resign" chosen does.
+$("btn-resign").onclick = () => {
+  $("resign-q").textContent = `Resign a ${$("resign-level").value}? ${name(1 - state.seat)} would win it.`;
+  $("resign-ask").classList.remove("hidden");
+  $("resign-no").focus();
+};
+$("resign-no").onclick = () => { $("resign-ask").classList.add("hidden"); $("btn-resign").focus(); };
+$("resign-yes").onclick = () => { $("resign-ask").classList.add("hidden"); act({ action: "resign", level: $("resign-level").value }); };
+$("resign-ask").addEventListener("keydown", (e) => { if (e.key === "Escape") $("resign-no").click(); });
 $("btn-undo").onclick = () => { steps.pop(); selected = null; render(false); };
 $("btn-undo-all").onclick = () => { steps = []; selected = null; render(false); };
 $("btn-confirm").onclick = () => act({ action: "move", steps });
@@ -413,13 +470,7 @@ $("board").addEventListener("keydown", (e) => {
   if (e.key === "Enter" || e.key === " ") {
     e.preventDefault();
     if (state && state.actions.includes("move") && replayAt === null) choose(p);
-  } else if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) {
-    // Arrows walk the points in their numbering (0 tray ... 25 bar).
-    e.preventDefault();
-    const next = (p + (e.key === "ArrowRight" || e.key === "ArrowUp" ? 1 : 25)) % 26;
-    const t = $("board").querySelector(`g[data-point="${next}"]`);
-    if (t) t.focus();
-  }
+  } else walkPoints($("board"), e);
 });
 
 // ------------------------------------------------------------------ replay

@@ -9,6 +9,7 @@
   on.checked = localStorage.getItem("bg-hints") === "on";
   depth.value = localStorage.getItem("bg-hint-depth") || "1";
   let asked = "";
+  const RETRIES = 3;
 
   function esc(t) { const d = document.createElement("div"); d.textContent = String(t); return d.innerHTML; }
   const signed = (x) => (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(3);
@@ -50,13 +51,24 @@
     if (key === asked) return;
     asked = key;
     out.textContent = "Thinking…";
-    try {
-      const q = new URLSearchParams({ gnubgid: w.id, plies: depth.value, count: 5 });
-      const r = await fetch(`/api/engine/hint?${q}`);
-      const h = await r.json();
-      if (asked !== key) return;
-      out.innerHTML = r.ok ? render(h) : r.status === 422 ? "Nothing to decide here." : esc(h.error.message);
-    } catch (e) { if (asked === key) { out.textContent = "No hint: the server cannot be reached."; asked = ""; } }
+    // A slow engine (503: no answer in time, e.g. still starting) is asked again, a few
+    // times, saying so, before the page gives up.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const q = new URLSearchParams({ gnubgid: w.id, plies: depth.value, count: 5 });
+        const r = await fetch(`/api/engine/hint?${q}`);
+        const h = await r.json();
+        if (asked !== key) return;
+        if (r.status === 503 && attempt < RETRIES) {
+          out.textContent = `The engine is slow to answer: asking again (${attempt + 1} of ${RETRIES})…`;
+          await new Promise((ok) => setTimeout(ok, 1000 * attempt));
+          if (asked !== key) return;
+          continue;
+        }
+        out.innerHTML = r.ok ? render(h) : r.status === 422 ? "Nothing to decide here." : esc(h.error.message);
+      } catch (e) { if (asked === key) { out.textContent = "No hint: the server cannot be reached."; asked = ""; } }
+      return;
+    }
   }
   on.onchange = () => { localStorage.setItem("bg-hints", on.checked ? "on" : "off"); asked = ""; update(); };
   depth.onchange = () => { localStorage.setItem("bg-hint-depth", depth.value); update(); };

@@ -24,9 +24,16 @@ async function answer(r) {
   return data;
 }
 async function load(id) {
-  const v = await answer(await fetch(`/api/position?${new URLSearchParams({ id })}`));
-  if (v) render(v);
-  else if (!view) load(START);
+  // A bad ID says why; one from the link keeps the link as given and shows the start beside
+  // the error, never silently in its place.
+  const r = await fetch(`/api/position?${new URLSearchParams({ id })}`);
+  const data = await r.json();
+  if (r.ok) { $("error").textContent = ""; render(data); return; }
+  const why = data.error ? data.error.message : "refused";
+  if (view) { $("error").textContent = `Cannot open "${id}": ${why}.`; return; }
+  const start = await answer(await fetch(`/api/position?${new URLSearchParams({ id: START })}`));
+  if (start) render(start, true);
+  $("error").textContent = `The link's position "${id}" cannot be read (${why}): the starting position is shown instead.`;
 }
 async function edit(change) {
   if (!view) return;
@@ -37,17 +44,18 @@ async function edit(change) {
 }
 
 // ------------------------------------------------------------------ showing the position
-function render(v) {
+function render(v, keepLink = false) {
   const fresh = !view || v.gnubgid !== view.gnubgid;
   const focused = document.activeElement && $("board").contains(document.activeElement) ? document.activeElement.dataset.point : null;
   view = v;
   $("board").innerHTML = v.svg;
   if (focused) { const g = $("board").querySelector(`g[data-point="${focused}"]`); if (g) g.focus(); }
+  oneTabStop($("board"), focused === null ? null : +focused);
   $("gnubgid").textContent = v.gnubgid;
   $("xgid").textContent = v.xgid;
   const link = `/position?id=${encodeURIComponent(v.gnubgid)}`;
   $("share").href = link;
-  history.replaceState(null, "", link);
+  if (!keepLink) history.replaceState(null, "", link);
   for (const r of document.querySelectorAll('input[name="turn"]')) r.checked = +r.value === v.turn;
   $("die1").value = v.dice.length ? String(v.dice[0]) : "";
   $("die2").value = v.dice.length ? String(v.dice[1]) : "";
@@ -71,8 +79,8 @@ function render(v) {
 function rollWhat() {
   const v = view;
   $("roll-what").textContent = v.dice.length
-    ? (plays && plays.length ? "Rolls out the candidate plays ticked below" : `Rolls out the 5 best plays of ${v.dice.join("-")} at 0-ply`) + " (the bots play at 0-ply)."
-    : $("roll-cube").checked ? "Rolls out the cube decision, cubeful (the bots play at 0-ply)." : "Rolls out the position before the roll (the bots play at 0-ply).";
+    ? (plays && plays.length ? "Rolls out the candidate plays ticked below" : `Rolls out the 5 best plays of ${v.dice.join("-")} at 0-ply`) + ", cubeless (the bots play at 0-ply)."
+    : $("roll-cube").checked ? "Rolls out the cube decision, cubeful (the bots play at 0-ply)." : "Rolls out the position before the roll, cubeless (the bots play at 0-ply).";
 }
 
 // ------------------------------------------------------------------ editing
@@ -92,12 +100,7 @@ $("board").addEventListener("keydown", (e) => {
   const p = pointOf(e.target);
   if (p === null) return;
   if (e.key === "Enter" || e.key === " ") { e.preventDefault(); put(p); }
-  else if (["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"].includes(e.key)) {
-    e.preventDefault();
-    const next = (p + (e.key === "ArrowRight" || e.key === "ArrowUp" ? 1 : 25)) % 26;
-    const t = $("board").querySelector(`g[data-point="${next}"]`);
-    if (t) t.focus();
-  }
+  else walkPoints($("board"), e);
 });
 $("start").onclick = () => edit({ start: true });
 for (const r of document.querySelectorAll('input[name="turn"]')) r.onchange = () => edit({ turn: +r.value });
@@ -155,9 +158,13 @@ $("hint").onclick = async () => {
 
 // ------------------------------------------------------------------ rollouts
 function rolledTable(result) {
+  // A cubeless rollout's equity is not the candidates' cubeful EMG: it is labelled as what it is.
   const m = result.candidates.some((c) => c.mwc !== undefined);
-  return `<div class="scroll"><table id="rollout-table"><thead><tr><th scope="col" class="play">Candidate</th>` +
-    `<th scope="col">EMG</th><th scope="col">± SE</th>${m ? '<th scope="col">MWC</th>' : ""}</tr></thead><tbody>` +
+  const cubeful = result.settings && result.settings.cubeful;
+  const head = cubeful ? "EMG" : '<abbr title="cubeless equity: the cube is left out of the rollout">Cubeless</abbr>';
+  const note = cubeful ? "Cubeful equities in EMG." : "Cubeless equities (the cube left out), not comparable with the cubeful EMG of the candidates above.";
+  return `<p class="note" id="rollout-kind">${note}</p><div class="scroll"><table id="rollout-table"><thead><tr><th scope="col" class="play">Candidate</th>` +
+    `<th scope="col">${head}</th><th scope="col">± SE</th>${m ? '<th scope="col">MWC</th>' : ""}</tr></thead><tbody>` +
     result.candidates.map((c) => `<tr class="cand"><td class="play">${esc(c.play || "the position")}</td>` +
       `<td>${signed(c.equity)}</td><td>${c.se.toFixed(3)}</td>${m ? `<td>${c.mwc === undefined ? "" : pct(c.mwc)}</td>` : ""}</tr>` +
       `<tr class="probs"><td colspan="${m ? 4 : 3}">${probText(c.probabilities)}</td></tr>`).join("") +

@@ -59,9 +59,11 @@ $("analyse").addEventListener("click", async () => {
 });
 
 // ------------------------------------------------------------------ words
+// Dice as gnubg and the match's log write them: the higher die first ("31", never "13").
+const diceText = (dice, sep = "") => (dice ? [...dice].sort((a, b) => b - a).join(sep) : "");
 function headline(d) {
   const who = names[d.player];
-  if (d.kind === "checker") return `${who} ${d.dice ? d.dice.join("") : ""}: ${d.played}`;
+  if (d.kind === "checker") return `${who} ${diceText(d.dice)}: ${d.played}`;
   if (d.kind === "double") return d.played === "Double" ? `${who} doubles` : `${who}: no double`;
   return `${who} ${d.played === "Take" ? "takes" : "passes"}`;
 }
@@ -112,7 +114,7 @@ function boardUrl(d) {
 function candidates(d) {
   const best = d.candidates[0];
   const m = match() && best.mwc !== undefined;
-  let html = `<div class="scroll"><table id="cands"><caption class="sr-only">The best plays of ${esc(d.dice.join("-"))}, best first</caption>` +
+  let html = `<div class="scroll"><table id="cands"><caption class="sr-only">The best plays of ${esc(diceText(d.dice))}, best first</caption>` +
     `<thead><tr><th scope="col">#</th><th scope="col" class="play">Play</th><th scope="col">EMG</th><th scope="col">Diff</th>` +
     (m ? `<th scope="col">MWC</th><th scope="col">Diff</th>` : "") + `</tr></thead><tbody>`;
   d.candidates.forEach((c, i) => {
@@ -150,7 +152,7 @@ async function drawBoard(d) {
 function showDecision(focusPanel) {
   const d = A.decisions[at];
   const move = d.line !== undefined ? ` · move ${d.line}` : "";
-  const what = d.kind === "checker" ? `${names[d.player]} to play ${d.dice ? d.dice.join("-") : ""}`
+  const what = d.kind === "checker" ? `${names[d.player]} to play ${diceText(d.dice)}`
     : d.kind === "double" ? `${names[d.player]}'s cube decision` : `${names[d.player]}'s answer to the double`;
   $("d-title").textContent = `Game ${d.game}${move} · ${what}`;
   $("d-verdict").innerHTML = verdict(d);
@@ -168,17 +170,26 @@ function showDecision(focusPanel) {
   drawBoard(d);
   const list = visible();
   const k = list.indexOf(at);
-  $("where").textContent = k >= 0 ? `Decision ${k + 1} of ${list.length}` : `Decision ${at + 1} (not an error)`;
+  // Decisions are numbered 1, 2, 3 ... in the match's order, here, in the list and in the link.
+  const errors = $("errors-only").checked ? (k >= 0 ? ` (error ${k + 1} of ${list.length})` : " (not an error)") : "";
+  $("where").textContent = `Decision ${at + 1} of ${A.decisions.length}${errors}`;
   $("prev").disabled = !list.some((i) => i < at);
   $("first").disabled = $("prev").disabled;
   $("next").disabled = !list.some((i) => i > at);
   $("last").disabled = $("next").disabled;
   for (const li of $("decisions").children) {
-    if (+li.dataset.i === at) { li.setAttribute("aria-current", "step"); li.scrollIntoView({ block: "nearest" }); } else li.removeAttribute("aria-current");
+    if (+li.dataset.i === at) { li.setAttribute("aria-current", "step"); inList(li); } else li.removeAttribute("aria-current");
   }
   history.replaceState(null, "", `#${at + 1}`);
   marker();
   if (focusPanel) $("decision").focus({ preventScroll: true });
+}
+function inList(li) {
+  // The current line scrolled into the list's own box; the page itself never scrolls (on a
+  // phone the list is below the board, and scrolling to it took the board and Next away).
+  const ol = $("decisions"), r = li.getBoundingClientRect(), o = ol.getBoundingClientRect();
+  if (r.top < o.top) ol.scrollTop -= o.top - r.top;
+  else if (r.bottom > o.bottom) ol.scrollTop += r.bottom - o.bottom;
 }
 function go(i, focusPanel) {
   if (i === null || i === undefined || i < 0 || i >= A.decisions.length) return;
@@ -227,7 +238,7 @@ function list() {
     const d = A.decisions[i];
     const li = document.createElement("li");
     li.dataset.i = i;
-    if (d.line !== undefined) li.value = d.line;
+    li.value = i + 1;
     const cost = d.error_emg > 0 && d.mark ? ` −${(1000 * d.error_emg).toFixed(0)}` : "";
     li.innerHTML = `<button type="button">${esc(headline(d))}${markHtml(d)}${cost ? `<span class="mark mark-${d.mark.replace(" ", "-")}">${cost}</span>` : ""}${engineCost(d)}</button>`;
     li.firstChild.onclick = () => go(i, true);
@@ -329,6 +340,9 @@ function show(a) {
     ? `Games (score ${names[0]}–${names[1]} at the start): ` + a.games.map((g) => `game ${g.game} at ${g.score[0]}-${g.score[1]}${g.crawford ? " (Crawford)" : ""}`).join(", ") + "."
     : "";
   players(a);
+  // What the file lacks (it stops mid-game) is said above the review, not left to be guessed.
+  $("warnings").textContent = (a.warnings || []).join(" ");
+  $("warnings").hidden = !(a.warnings || []).length;
   $("result").hidden = false;
   if (!a.decisions.length) { $("d-title").textContent = "No decision to review."; return; }
   list();
