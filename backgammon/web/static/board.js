@@ -166,7 +166,7 @@ function matchOverText() {
 }
 
 function statusText(s, acts, mine, moving) {
-  if (s.over) return matchOverText();
+  if (s.over) return clockEndText(s) || matchOverText();
   if (s.turn === null) {  // the opening roll: either player may throw it (R3)
     return s.seat === null ? "Opening roll: either player may throw it." : "Roll to start the game (either player may throw the opening roll).";
   }
@@ -206,6 +206,7 @@ function render(animate) {
   $("title").textContent = s.length ? `${s.length}-point match` : `Money session${s.rules.jacoby ? " · Jacoby" : ""}${s.rules.beavers ? " · beavers" : ""}`;
   $("who").textContent = s.seat === null ? "You are watching." : `You play ${name(s.seat)}.`;
   showPresence();
+  showClock();
   $("gnubg-id").textContent = s.gnubg_id;
   $("xgid").textContent = s.xgid;
   $("commitment").textContent = s.commitment;
@@ -377,6 +378,7 @@ async function act(body) {
   let r, data;
   try {
     r = await fetch(`${api}/actions`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    noteServerTime(r);
     data = await r.json();
   } catch (e) { lost(); return false; } finally { acting = false; }
   if (!r.ok) { $("error").textContent = data.error.message; steps = []; selected = null; render(false); return false; }
@@ -511,7 +513,7 @@ function connect() {
   };
   ws.onclose = () => { lost(); setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
 }
-fetch(api).then((r) => r.json()).then(setState).catch(lost);
+fetch(api).then((r) => { noteServerTime(r); return r.json(); }).then(setState).catch(lost);
 connect();
 
 // ------------------------------------------------------------------ presence and chat
