@@ -55,3 +55,23 @@ def test_a_timed_match_counts_down_and_an_untimed_one_shows_no_clock(
     assert host.text_content("#status") == "Closed: the host withdrew the invitation."
     friend.close()
     host.close()
+
+
+def test_the_lobby_form_sets_the_clock(server: Server, browser: Browser) -> None:
+    """The host picks the clock in the invitation form: the match is made with it."""
+    page = browser.new_page()
+    page.goto(server.url + "/")
+    page.select_option("#length", "3")
+    page.select_option("#clock", "8/30")
+    page.click("#play-friend")
+    page.wait_for_selector("#invite:not(.hidden)")
+    link = str(page.get_attribute("#my-link", "href"))
+    state = httpx2.get(f"{server.url}/api/matches/{link.split('/')[2]}").json()
+    assert state["clock"]["delay"] == 8
+    assert state["clock"]["reserve"] == [90, 90]
+    page.select_option("#clock", "off")
+    page.click("#play-friend")
+    page.wait_for_function(f"document.querySelector('#my-link').getAttribute('href') !== {link!r}")
+    other = str(page.get_attribute("#my-link", "href"))
+    assert httpx2.get(f"{server.url}/api/matches/{other.split('/')[2]}").json()["clock"] is None
+    page.close()
