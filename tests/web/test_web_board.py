@@ -95,7 +95,7 @@ def test_unknown_routes_wrong_methods_and_malformed_bodies_have_the_one_shape(
     m = create(client)
     mid, tok = m["id"], m["token"]
     is_error(client.get("/api/nosuch"), 404, "not_found")
-    is_error(client.delete(f"/api/matches/{mid}"), 405, "method_not_allowed")
+    is_error(client.put(f"/api/matches/{mid}"), 405, "method_not_allowed")
     is_error(client.put("/api/matches"), 405, "method_not_allowed")
     url = f"/api/matches/{mid}/actions"
     nested = '{"action": "move", "steps": [[24, {]]}'

@@ -28,7 +28,8 @@ from backgammon.web.schemas import (
     StateView,
 )
 from backgammon.web.service.game import ActionError, Game, action_dict
-from backgammon.web.service.server import Live, Server, pushed
+from backgammon.web.service.live import Live, hosts, pushed
+from backgammon.web.service.server import Server
 from backgammon.web.store.accounts import Accounts
 from backgammon.web.store.database import STORAGE_FAILURES, MatchRow, Store
 
@@ -156,7 +157,7 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
         """Withdraw your invitation (seat 0's token or cookie) while no one has joined it:
         it leaves the lobby and the match is closed (409 ``joined`` once someone has)."""
         live = await server.load(match_id)
-        if not server.hosts(live.row, _token(authorization, request.cookies.get(f"bg_{match_id}"))):
+        if not hosts(live.row, _token(authorization, request.cookies.get(f"bg_{match_id}"))):
             raise ApiError(403, "not_host", "only the one who made the invitation withdraws it")
         await server.expire(live, withdraw=True)
         return Response(status_code=204)
@@ -174,7 +175,7 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
             "invitations": [
                 {"id": r.id, "host": r.names[0], "length": r.length, "money": r.length == 0}
                 | {"jacoby": r.jacoby, "beavers": r.beavers, "created": r.created}
-                | {"yours": server.hosts(r, request.cookies.get(f"bg_{r.id}"))}
+                | {"yours": hosts(r, request.cookies.get(f"bg_{r.id}"))}
                 | {"rated": r.rated, "invited": r.invited, "rating": ratings.get(r.names[0])}
                 for r in rows
             ]
@@ -189,7 +190,7 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
     ) -> JSONResponse:
         """Take the free seat of a public invitation; the answer holds its token."""
         live = await server.load(match_id)
-        if server.hosts(live.row, _token(authorization, request.cookies.get(f"bg_{match_id}"))):
+        if hosts(live.row, _token(authorization, request.cookies.get(f"bg_{match_id}"))):
             raise ApiError(409, "own_invitation", "this is your own invitation: wait for a guest")
         if live.row.rated:
             raise ApiError(409, "rated", "log in and join: POST /api/matches/{id}/join")
@@ -327,14 +328,14 @@ def matches_router(server: Server, accounts: Accounts, store: Store) -> APIRoute
         await ws.accept()
         live = server.attach(live, ws, seat, chatty=ws.query_params.get("presence") == "1")
         try:
-            server.send(live, ws, pushed(live.state_json(await server.refresh(live), seat)))
+            live.send(ws, pushed(live.state_json(await server.refresh(live), seat)))
             while True:
                 try:
                     action = await _receive_action(ws)
                     await server.act(live, seat, action)
                 except ApiError as exc:
                     error = {"type": "error", **error_body(exc.code, exc.message)}
-                    server.send(live, ws, json.dumps(error))
+                    live.send(ws, json.dumps(error))
         except WebSocketDisconnect:
             pass
         except STORAGE_FAILURES as exc:

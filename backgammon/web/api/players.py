@@ -13,6 +13,7 @@ from backgammon.web.api import seat_cookie, seat_response
 from backgammon.web.errors import ApiError
 from backgammon.web.guards import SIGN_UPS, LoginLimiter
 from backgammon.web.schemas import ChatIn, Credentials, NewAccount, NewPassword
+from backgammon.web.service.live import holds
 from backgammon.web.service.passwords import Passwords
 from backgammon.web.service.server import Server
 from backgammon.web.store.accounts import SESSION_DAYS, Accounts
@@ -171,7 +172,7 @@ def players_router(
         mine = [seat for seat, holder in held.items() if holder == name]
         cookie = request.cookies.get(f"bg_{match_id}")
         if mine and 1 in held and not (await server.refresh(live)).is_over:
-            if server.holds(live.row, mine[0], cookie):
+            if holds(live.row, mine[0], cookie):
                 raise ApiError(409, "seat_taken", "you hold this seat already")
             # Your own seat again (after a logout): a new token, the old one no more.
             return seat_response(request, match_id, mine[0], await server.reseat(match_id, mine[0]))
@@ -196,7 +197,7 @@ def players_router(
         holding the seats."""
         live = await server.load(match_id)
         holders = await server.db(accounts.holders, match_id)
-        return server.presence(live) | {"players": [holders.get(0), holders.get(1)]}
+        return live.presence() | {"players": [holders.get(0), holders.get(1)]}
 
     @router.get("/api/matches/{match_id}/chat")
     async def chat(match_id: str, since: int = 0) -> dict[str, Any]:

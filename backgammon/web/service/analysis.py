@@ -23,8 +23,8 @@ from backgammon.web.errors import ApiError
 from backgammon.web.service.game import Game
 from backgammon.web.service.gnubg import engine_analysis, engine_label
 from backgammon.web.service.jobs import WorkerPool, shared
+from backgammon.web.service.live import Live
 from backgammon.web.service.review import ReplaySteps, ReviewLog, annotate, replay_steps
-from backgammon.web.service.server import Live
 from backgammon.web.service.verdicts import engine_column
 from backgammon.web.store.database import Store
 

@@ -19,7 +19,6 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from fastapi import WebSocket
@@ -32,6 +31,13 @@ from backgammon.web.errors import body as error_body
 from backgammon.web.schemas import NewMatch
 from backgammon.web.service.bots import BotFailed, BotPool, bot_action
 from backgammon.web.service.game import ActionError, Game, rules_of
+from backgammon.web.service.live import (
+    Live,
+    bot_due,
+    close_replaced,
+    default_clock,
+    pushed,
+)
 from backgammon.web.service.sockets import Outbox
 from backgammon.web.store.accounts import Accounts
 from backgammon.web.store.database import CHANNEL, Locked, MatchRow, Store, StoreError, hash_token
@@ -42,37 +48,6 @@ _log = logging.getLogger("backgammon.web")
 T = TypeVar("T")
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a match id can be (``secrets.token_urlsafe`` makes them): anything else is no match."""
-
-
-@dataclass
-class Live:
-    """A match in memory: its stored facts, the game as last read or made, its watchers.
-
-    ``game`` is only ever replaced by a game with more actions, never changed in place:
-    the database decides, and any process may have stored more actions since.
-    """
-
-    row: MatchRow
-    game: Game
-    sockets: dict[WebSocket, int | None] = field(default_factory=dict)
-    views: dict[tuple[int, int | None], str] = field(default_factory=dict)
-    chatty: set[WebSocket] = field(default_factory=set)
-    """The sockets that asked for presence and chat messages too (``?presence=1``)."""
-    outboxes: dict[WebSocket, Outbox] = field(default_factory=dict)
-    """Each socket's queue of messages (a slow one holds up only itself)."""
-    told: dict[str, Any] | None = None
-    """The presence last sent: it is sent again only when it changes."""
-
-    def state_json(self, game: Game, seat: int | None) -> str:
-        """The state as ``seat`` sees ``game``, as JSON (made once per action and seat: the
-        reply, the pushes and the reads all send the same text)."""
-        key = (game.seq, seat)
-        text = self.views.get(key)
-        if text is None:
-            if len(self.views) > 16:
-                self.views.clear()
-            text = self.views[key] = game.view(self.row, seat).model_dump_json()
-        return text
 
 
 class Server:
@@ -279,38 +254,18 @@ class Server:
         if chatty:
             kept.chatty.add(ws)
         if not self._tell_presence(kept) and chatty:  # unchanged: only the newcomer is told
-            self.send(kept, ws, json.dumps(kept.told))
+            kept.send(ws, json.dumps(kept.told))
         return kept
 
     def _tell_presence(self, live: Live) -> bool:
         """Tell the chatty sockets the presence if it changed (a spectator coming or going
         changes nothing, so n sockets cost n messages, not n squared); True if it did."""
-        now = self.presence(live)
+        now = live.presence()
         if now == live.told:
             return False
         live.told = now
         self._spawn(self.send_chatty(live, now))
         return True
-
-    @staticmethod
-    def send(live: Live, ws: WebSocket, text: str) -> None:
-        """Queue ``text`` for ``ws`` (a watcher of ``live``), in order, without waiting."""
-        outbox = live.outboxes.get(ws)
-        if outbox is not None:
-            outbox.offer(text)
-
-    @staticmethod
-    def hosts(row: MatchRow, token: str | None) -> bool:
-        """True when ``token`` holds seat 0 of ``row``: the one who made the invitation,
-        who is not offered it in the lobby and may not take its other seat too."""
-        return Server.holds(row, 0, token)
-
-    @staticmethod
-    def holds(row: MatchRow, seat: int, token: str | None) -> bool:
-        """True when ``token`` holds ``seat`` of ``row``."""
-        return bool(token) and secrets.compare_digest(
-            hash_token(token or ""), row.token_hashes[seat]
-        )
 
     def detach(self, live: Live, ws: WebSocket) -> None:
         """``ws`` has closed: the others are told who is still there."""
@@ -320,13 +275,6 @@ class Server:
         if outbox is not None:
             outbox.finish()
         self._tell_presence(live)
-
-    @staticmethod
-    def presence(live: Live) -> dict[str, Any]:
-        """Which seats have a page open on this match here, and whether seat 1 has come."""
-        seats = set(live.sockets.values())
-        arrived = live.row.arrived or live.game.seq > 0 or 1 in seats
-        return {"type": "presence", "present": [0 in seats, 1 in seats], "arrived": arrived}
 
     async def seat_of(self, live: Live, token: str | None) -> int | None:
         """The seat a token holds, None for a spectator; a wrong token is an error.  A
@@ -371,7 +319,7 @@ class Server:
             live.row = row
             for ws, held in list(live.sockets.items()):
                 if held == seat:
-                    self._spawn(_close(ws))
+                    self._spawn(close_replaced(ws))
         return token
 
     async def arrive(self, live: Live) -> None:
@@ -423,7 +371,7 @@ class Server:
             rated=spec.rated,
             invited=spec.invite if joined else None,
             arrived=bot is not None,
-            clock=_clock(spec),
+            clock=default_clock(spec),
         )
         try:
             rules_of(row)
@@ -540,7 +488,7 @@ class Server:
                     _log.warning("after match %s ended: %s", live.row.id, exc)
         finally:
             self._acted(live)
-        if _bot_due(live.row, game):
+        if bot_due(live.row, game):
             self.start_bot(live, fresh=True)
         return game
 
@@ -581,7 +529,7 @@ class Server:
             game = known.copy()
             with contextlib.suppress(ActionError):
                 stored = game.apply(seat, action)
-                due = _bot_due(row, game)
+                due = bot_due(row, game)
                 if row.rated and game.is_over:
                     raise ActionError(409, "rated", "rated under the lock, below")
                 if self.store.append_next(
@@ -613,7 +561,7 @@ class Server:
             stored = game.apply(seat, action)  # Match checks first: a refusal changes nothing
         except ActionError as exc:
             raise ApiError(exc.status, exc.code, str(exc)) from exc
-        due = _bot_due(game.row, game)
+        due = bot_due(game.row, game)
         look = game.due(match.row())
         match.append(game.seq - 1, seat, stored, over=game.is_over, bot_due=due, due=look)
         if game.is_over:
@@ -634,7 +582,7 @@ class Server:
         failed = False
         try:
             game = live.game if fresh else await self.refresh(live)
-            while _bot_due(row, game):
+            while bot_due(row, game):
                 try:
                     action = await self.bots.decide(bot_action, row.bot, game)
                     game = await self.act(live, row.bot_seat, {**action, "seq": game.seq})
@@ -649,7 +597,7 @@ class Server:
             await self.send_all(live, {"type": "error", **error})
         finally:
             del self.bot_jobs[row.id]
-            if not failed and _bot_due(row, live.game):  # a turn came while the job ended
+            if not failed and bot_due(row, live.game):  # a turn came while the job ended
                 self.start_bot(live)
 
     async def resume_bots(self, ids: list[str]) -> None:
@@ -660,7 +608,7 @@ class Server:
                 continue
             with contextlib.suppress(ApiError, StoreError):
                 live = await self.load(match_id)
-                if _bot_due(live.row, await self.refresh(live)):
+                if bot_due(live.row, await self.refresh(live)):
                     self.start_bot(live)
 
     async def watch(self, *, poll: float = 0.05, sweep: float = 5.0) -> None:
@@ -723,45 +671,16 @@ class Server:
     async def broadcast(self, live: Live) -> None:
         """Send the new state to every open WebSocket of the match."""
         for ws, seat in list(live.sockets.items()):
-            self.send(live, ws, pushed(live.state_json(live.game, seat)))
+            live.send(ws, pushed(live.state_json(live.game, seat)))
 
     async def send_all(self, live: Live, message: dict[str, Any]) -> None:
         """Send ``message`` to every open WebSocket of the match."""
         text = json.dumps(message)
         for ws in list(live.sockets):
-            self.send(live, ws, text)
+            live.send(ws, text)
 
     async def send_chatty(self, live: Live, message: dict[str, Any]) -> None:
         """Send ``message`` (presence, chat) to the sockets that asked for them."""
         text = json.dumps(message)
         for ws in list(live.chatty):
-            self.send(live, ws, text)
-
-
-async def _close(ws: WebSocket) -> None:
-    """Close a socket whose seat's token has been replaced."""
-    with contextlib.suppress(Exception):
-        await ws.close(code=4403, reason="this seat's token has been replaced: log in again")
-
-
-def pushed(state_json: str) -> str:
-    """The WebSocket message carrying a state."""
-    return '{"type": "state", "state": ' + state_json + "}"
-
-
-def _clock(spec: NewMatch) -> tuple[int, int] | None:
-    """The match's (delay, reserve): as asked, else on by default in a rated match (the
-    reserve 60 s a point, 10 minutes for a money session)."""
-    clock = spec.clock if "clock" in spec.model_fields_set else None
-    if clock is None and ("clock" in spec.model_fields_set or not spec.rated):
-        return None
-    delay = 12 if clock is None else clock.delay
-    reserve = None if clock is None else clock.reserve
-    if reserve is None:
-        reserve = 600 if spec.money else 60 * spec.length
-    return delay, reserve
-
-
-def _bot_due(row: MatchRow, game: Game) -> bool:
-    """True when the match's bot is the one to act."""
-    return row.bot is not None and not game.is_over and game.actor() == row.bot_seat
+            live.send(ws, text)
