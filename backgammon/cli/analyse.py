@@ -160,10 +160,20 @@ def review_lines(a: Analysis) -> list[str]:
 
 def print_tables(console: Console, a: Analysis) -> None:
     """Per-player figures, then the errors marked bad and very bad."""
-    t = Table(title=f"Analysis at {a.plies}-ply (errors in mEMG per decision; PR = 500 x EMG)")
+    console.print(
+        Text(f"Analysis at {a.plies}-ply (errors in mEMG per decision; PR = 500 x EMG)"),
+        soft_wrap=True,  # the title on one line, never wrapped mid-phrase by the table
+    )
+    t = Table()
     t.add_column("")
     for p in a.players:
         t.add_column(p.name, justify="right")
+    unit = "MWC" if a.length else "points"
+
+    def result(x: float) -> str:
+        """A result in its unit: match winning chance as gnubg shows it (+50.0%), or points."""
+        return f"{100 * x:+.1f}%" if a.length else signed(x)
+
     rows = [
         ("Unforced plays", [str(p.unforced) for p in a.players]),
         ("Checker error rate", [f"{1000 * p.checker_rate:.1f}" for p in a.players]),
@@ -174,8 +184,8 @@ def print_tables(console: Console, a: Analysis) -> None:
         ("Rating", [p.rating for p in a.players]),
         ("Doubtful / bad / very bad", [_marks(p.marks) for p in a.players]),
         ("Luck (EMG)", [f"{signed(p.luck_emg)}" for p in a.players]),
-        ("Result", [f"{signed(p.result)}" for p in a.players]),
-        ("Luck-adjusted result", [f"{signed(p.luck_adjusted)}" for p in a.players]),
+        (f"Result ({unit})", [result(p.result) for p in a.players]),
+        (f"Luck-adjusted result ({unit})", [result(p.luck_adjusted) for p in a.players]),
     ]
     for label, values in rows:
         t.add_row(label, *values)

@@ -52,6 +52,17 @@ def test_a_dash_means_standard_output_for_analyse(
     assert not (folder / "-").exists()
 
 
+def test_the_summary_title_is_whole_and_results_have_their_unit(analysed: Analysed) -> None:
+    """Issue 68 item 20: in 80 columns the title is one line, and a match's results are
+    match winning chances with a % (gnubg's "+50.00%"), not bare numbers."""
+    r, _ = analysed
+    title = "Analysis at 0-ply (errors in mEMG per decision; PR = 500 x EMG)"
+    assert any(line.strip() == title for line in r.stderr.splitlines()), r.stderr[:600]
+    rows = [line for line in r.stderr.splitlines() if "esult (MWC)" in line]
+    assert len(rows) == 2, r.stderr  # the result and the luck-adjusted one
+    assert all(re.search(r"[+-]\d+\.\d%.*[+-]\d+\.\d%", line) for line in rows), rows
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -263,7 +263,7 @@ def test_no_engine_outlives_its_parent(how: signal.Signals) -> None:
         child = int(parent.stdout.readline())
         os.kill(child, 0)  # running
         parent.send_signal(how)
-        parent.wait(timeout=20)
+        parent.wait(timeout=90)  # a busy machine's exit can be slow: the bound is not the point
         assert _gone(child), f"gnubg {child} outlived its parent ({how.name})"
     finally:
         if parent.poll() is None:
