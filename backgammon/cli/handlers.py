@@ -331,6 +331,7 @@ def serve_command(args: argparse.Namespace) -> int:
             bot_processes=args.bot_processes,
             trusted_proxies=args.trusted_proxy,
             engine=engine,
+            analysis_plies=args.analysis_plies,
         )
     except StoreError as exc:
         raise UsageError(str(exc)) from exc

@@ -244,6 +244,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="gnubg[:PLIES]",
         help="gnubg as a bot in the lobby and its verdicts beside ours in reviews (off)",
     )
+    serve.add_argument(
+        "--analysis-plies",
+        type=int,
+        choices=(0, 1, 2),
+        default=2,
+        metavar="N",
+        help="the depth of a match's review, 0-2 (2; less on a small machine)",
+    )
     _protocol_commands(sub, _BOTS)
     _rollout(sub)
     _analyse(sub)

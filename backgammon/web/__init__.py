@@ -32,12 +32,14 @@ def _server_process(app: FastAPI) -> FastAPI:
 
 def app_from_environment() -> FastAPI:
     """The application of one of several worker processes: ``BACKGAMMON_DATABASE`` and
-    ``BACKGAMMON_BOT_PROCESSES`` (and ``BACKGAMMON_ENGINE``) say what ``serve`` was given."""
+    ``BACKGAMMON_BOT_PROCESSES`` (and ``BACKGAMMON_ENGINE``, ``BACKGAMMON_ANALYSIS_PLIES``)
+    say what ``serve`` was given."""
     return _server_process(
         create_app(
             os.environ.get("BACKGAMMON_DATABASE", "backgammon.sqlite3"),
             bot_processes=int(os.environ.get("BACKGAMMON_BOT_PROCESSES", "2")),
             engine=os.environ.get("BACKGAMMON_ENGINE") or None,
+            analysis_plies=int(os.environ.get("BACKGAMMON_ANALYSIS_PLIES", "2")),
             warm_engine=True,
         )
     )
@@ -67,17 +69,25 @@ def serve(
     bot_processes: int = 2,
     trusted_proxies: Sequence[str] = (),
     engine: str | None = None,
+    analysis_plies: int = 2,
 ) -> None:
     """Run the web server until interrupted (matches are kept in ``database``), in
     ``workers`` processes behind one port, each with ``bot_processes`` bot workers; the
     forwarded client address and scheme are believed only from ``trusted_proxies``;
-    ``engine`` (``gnubg[:PLIES]``, off by default) plays in the lobby and judges beside us."""
+    ``engine`` (``gnubg[:PLIES]``, off by default) plays in the lobby and judges beside us;
+    a match's review is made at ``analysis_plies``."""
     import uvicorn
 
     options = server_options(trusted_proxies)
     if workers == 1:
         app = _server_process(
-            create_app(database, bot_processes=bot_processes, engine=engine, warm_engine=True)
+            create_app(
+                database,
+                bot_processes=bot_processes,
+                engine=engine,
+                analysis_plies=analysis_plies,
+                warm_engine=True,
+            )
         )
         uvicorn.run(app, host=host, port=port, log_level="info", **options)
         return
@@ -87,6 +97,7 @@ def serve(
     os.environ["BACKGAMMON_DATABASE"] = database
     os.environ["BACKGAMMON_BOT_PROCESSES"] = str(bot_processes)
     os.environ["BACKGAMMON_ENGINE"] = engine or ""
+    os.environ["BACKGAMMON_ANALYSIS_PLIES"] = str(analysis_plies)
     uvicorn.run(
         "backgammon.web:app_from_environment",
         factory=True,

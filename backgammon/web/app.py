@@ -33,7 +33,7 @@ from backgammon.web.errors import body as error_body
 from backgammon.web.guards import LoginLimiter, SameOrigin, SecurityHeaders
 from backgammon.web.schemas import API_DOC, BOTS
 from backgammon.web.service import jobs
-from backgammon.web.service.analysis import Analyses
+from backgammon.web.service.analysis import PLIES, Analyses
 from backgammon.web.service.bots import BotPool
 from backgammon.web.service.engine import warm as warm_hints
 from backgammon.web.service.fairness import EngineBar
@@ -72,10 +72,11 @@ class Services:
         bot_stall: float,
         engine: str | None = None,
         clock: Callable[[], float] = time.time,
+        analysis_plies: int = PLIES,
     ) -> Services:
         """The services over ``database``, bots in ``bot_processes`` workers, the matches'
-        clocks on ``clock``; with an ``engine`` (``gnubg[:PLIES]``) it is a bot too and
-        judges beside us."""
+        clocks on ``clock``, their reviews at ``analysis_plies``; with an ``engine``
+        (``gnubg[:PLIES]``) it is a bot too and judges beside us."""
         store = Store(database)
         names = dict(BOTS)
         if engine is not None:
@@ -85,7 +86,7 @@ class Services:
         server = Server(store, pool, bot_stall=bot_stall, clock=clock)
         accounts = Accounts(store, names)
         server.accounts = accounts
-        analyses, uploads = Analyses(store, engine), Uploads(store, engine)
+        analyses, uploads = Analyses(store, engine, analysis_plies), Uploads(store, engine)
         return cls(store, accounts, server, analyses, uploads, Rollouts(), Passwords())
 
     async def resume(self) -> None:
@@ -200,15 +201,19 @@ def create_app(
     engine: str | None = None,
     clock: Callable[[], float] = time.time,
     warm_engine: bool = False,
+    analysis_plies: int = PLIES,
 ) -> FastAPI:
     """The ASGI application over ``database``: an SQLite file (a path or sqlite:/// URL) or
     ``postgresql://...``.  Bots think in ``bot_processes`` worker processes, ``bot_timeout``
     seconds per attempt; a bot left due for ``bot_stall`` seconds is started again.  An
     ``engine`` (``gnubg`` or ``gnubg:PLIES``; none by default) is a bot in the lobby and
-    judges every analysis beside ours.  ``clock`` is the time the match clocks and
+    judges every analysis beside ours; a match's review is made at ``analysis_plies`` (0-2).
+    ``clock`` is the time the match clocks and
     invitations run on (tests inject theirs); ``warm_engine`` (the served server) loads
     the hints' engine as it starts."""
-    services = Services.open(database, bot_processes, bot_timeout, bot_stall, engine, clock)
+    services = Services.open(
+        database, bot_processes, bot_timeout, bot_stall, engine, clock, analysis_plies
+    )
     server = services.server
     server.ended = services.analyses.start  # a finished match's review starts by itself
 

@@ -6,12 +6,25 @@ get no analysis mid-match."""
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx2
 import pytest
-from browserhelp import Server, launch
+from browserhelp import Server, free_port, launch
 from playwright.sync_api import sync_playwright
+
+
+@pytest.fixture
+def quick_server(tmp_path: Path) -> Iterator[Server]:
+    """A served server whose reviews are made at 0 plies (``serve --analysis-plies 0``): the
+    page is what these tests look at, and a 2-ply review of a match against the random bot
+    would take minutes."""
+    srv = Server(tmp_path / "web.sqlite3", free_port(), "--analysis-plies", "0")
+    srv.start()
+    yield srv
+    srv.stop()
 
 
 def play_out(client: httpx2.Client, match_id: str, token: str) -> dict[str, Any]:
@@ -42,9 +55,12 @@ def play_out(client: httpx2.Client, match_id: str, token: str) -> dict[str, Any]
 
 
 @pytest.mark.browser
-def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Server) -> None:
+def test_analyse_a_finished_match_in_the_browser_and_click_an_error(quick_server: Server) -> None:
+    server = quick_server
     with httpx2.Client(base_url=server.url, timeout=30) as client:
-        made = client.post("/api/matches", json={"length": 1, "bot": "random"}).json()
+        # The expert bot: its plays are the 0-ply review's own, so only seat 0's mistakes
+        # are rolled out again.
+        made = client.post("/api/matches", json={"length": 1, "bot": "expert"}).json()
         match_id, token = made["id"], made["token"]
         assert play_out(client, match_id, token)["over"]
         # Issue 67, item 14: the analysis started by itself as the match ended.
@@ -80,6 +96,7 @@ def test_analyse_a_finished_match_in_the_browser_and_click_an_error(server: Serv
     with httpx2.Client(base_url=server.url, timeout=30) as client:
         done = client.get(f"/api/matches/{match_id}/analysis").json()
     assert done["status"] == "done" and done["current"]
+    assert done["analysis"]["plies"] == 0  # the server's --analysis-plies
     players = done["analysis"]["players"]
     assert len(players) == 2 and all("pr" in p["overall"] for p in players)
     with httpx2.Client(base_url=server.url, timeout=30) as client:

@@ -29,7 +29,7 @@ from backgammon.web.service.rollouts import BATCH
 from backgammon.web.service.uploads import MAX_BYTES
 
 SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"
-SGF = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_resign_after_forced_roll.sgf"
+SGF = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_game2_no_analysis.sgf"
 WHITE_TO_ROLL = "4HPwATDgc/ABMA:MAEAAAAAAAAA"  # the start, White (player 0) to roll, money
 WHITE_31 = "4HPwATDgc/ABMA:MIEFAAAAAAAA"
 

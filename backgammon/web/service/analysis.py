@@ -118,10 +118,12 @@ def _job(game: Game, out: str, plies: int, engine: str | None) -> None:
 class Analyses:
     """The analyses of the matches of ``store`` started by this process: at most one at a
     time per match, its progress read from its file, its result moved into the database;
-    with an ``engine`` (``gnubg[:PLIES]``), its verdicts beside ours."""
+    with an ``engine`` (``gnubg[:PLIES]``), its verdicts beside ours; made at ``plies``."""
 
-    def __init__(self, store: Store, engine: str | None = None) -> None:
-        self.store, self.engine = store, engine
+    def __init__(self, store: Store, engine: str | None = None, plies: int = PLIES) -> None:
+        if plies not in (0, 1, 2):
+            raise ValueError(f"a review is made at 0, 1 or 2 plies, not {plies}")
+        self.store, self.engine, self.plies = store, engine, plies
         self.folder = Path(tempfile.mkdtemp(prefix="backgammon-analysis-"))
         self.running: dict[str, Future[None]] = {}
         self.failed: dict[str, str] = {}
@@ -153,7 +155,7 @@ class Analyses:
         self.folder.mkdir(parents=True, exist_ok=True)
         out, seq = self._out(match_id), game.seq
         self.failed.pop(match_id, None)
-        job = analysis_pool().submit(_job, game.copy(dice=False), str(out), PLIES, self.engine)
+        job = analysis_pool().submit(_job, game.copy(dice=False), str(out), self.plies, self.engine)
         job.add_done_callback(lambda j: self._keep(match_id, seq, j))
         self.running[match_id] = job
 
