@@ -189,33 +189,38 @@ def test_gnubg_plays_a_match_in_the_lobby_and_judges_it_beside_us(
     assert all(d["kind"] != "checker" or d["engine"]["best"] for d in judged)
 
 
-def test_the_review_shows_gnubgs_column_in_chromium(
-    tmp_path: Path, browser: Browser, analysed_sgf: Path
-) -> None:
+@pytest.fixture
+def gnubg_server(tmp_path: Path) -> Iterator[Server]:
+    """``backgammon serve --engine gnubg:0`` as a child process on a free port."""
     srv = Server(tmp_path / "web.sqlite3", free_port(), "--engine", "gnubg:0")
     srv.start()
-    try:
-        r = httpx2.post(
-            f"{srv.url}/api/uploads",
-            params={"name": "analysed.sgf", "plies": 0},
-            content=analysed_sgf.read_bytes(),
-            timeout=30,
-        )
-        assert r.status_code == 202, r.text
-        review = r.json()["review"]
-        with httpx2.Client(base_url=srv.url, timeout=30) as c:
-            assert wait_done(c, f"/api/uploads/{r.json()['id']}")["status"] == "done"
-        page = browser.new_page()
-        page.goto(f"{srv.url}{review}")
-        expect(page.locator("#d-engine")).to_be_visible(timeout=30_000)
-        expect(page.locator("#d-engine")).to_contain_text("GNU Backgammon")
-        costs = page.locator("#decisions .engine-cost")
-        expect(costs.first).to_be_visible()
-        assert costs.count() == page.locator("#decisions li").count()
-        assert page.locator("#decisions .engine-cost.disagree").count() >= 1
-        expect(page.locator("#players")).to_contain_text("GNU Backgammon (from the file): luck")
-        page.locator("#decisions .engine-cost.disagree").first.click()
-        expect(page.locator("#d-engine .disagree")).to_contain_text("the judges differ")
-        page.close()
-    finally:
-        srv.stop()
+    yield srv
+    srv.stop()
+
+
+def test_the_review_shows_gnubgs_column_in_chromium(
+    gnubg_server: Server, browser: Browser, analysed_sgf: Path
+) -> None:
+    srv = gnubg_server
+    r = httpx2.post(
+        f"{srv.url}/api/uploads",
+        params={"name": "analysed.sgf", "plies": 0},
+        content=analysed_sgf.read_bytes(),
+        timeout=30,
+    )
+    assert r.status_code == 202, r.text
+    review = r.json()["review"]
+    with httpx2.Client(base_url=srv.url, timeout=30) as c:
+        assert wait_done(c, f"/api/uploads/{r.json()['id']}")["status"] == "done"
+    page = browser.new_page()
+    page.goto(f"{srv.url}{review}")
+    expect(page.locator("#d-engine")).to_be_visible(timeout=30_000)
+    expect(page.locator("#d-engine")).to_contain_text("GNU Backgammon")
+    costs = page.locator("#decisions .engine-cost")
+    expect(costs.first).to_be_visible()
+    assert costs.count() == page.locator("#decisions li").count()
+    assert page.locator("#decisions .engine-cost.disagree").count() >= 1
+    expect(page.locator("#players")).to_contain_text("GNU Backgammon (from the file): luck")
+    page.locator("#decisions .engine-cost.disagree").first.click()
+    expect(page.locator("#d-engine .disagree")).to_contain_text("the judges differ")
+    page.close()
