@@ -1,7 +1,7 @@
 """``backgammon serve --engine gnubg`` against the real gnubg (issue 66): gnubg as a bot in
 the lobby, its verdicts beside ours in the review with the largest disagreements marked, a
-file gnubg analysed showing gnubg's own verdicts with nothing recomputed, and no gnubg left
-once the server ends."""
+file gnubg analysed showing gnubg's own verdicts with nothing recomputed, no gnubg left once
+the server ends, and in chromium a match against gnubg clicked to the end and its review."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from browserhelp import Server, free_port
+from browserhelp import Server, click_one_action, free_port, page_state
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, expect
 from records_helpers import run_gnubg
@@ -189,33 +189,138 @@ def test_gnubg_plays_a_match_in_the_lobby_and_judges_it_beside_us(
     assert all(d["kind"] != "checker" or d["engine"]["best"] for d in judged)
 
 
-def test_the_review_shows_gnubgs_column_in_chromium(
-    tmp_path: Path, browser: Browser, analysed_sgf: Path
-) -> None:
+@pytest.fixture
+def gnubg_server(tmp_path: Path) -> Iterator[Server]:
+    """``backgammon serve --engine gnubg:0`` as a child process on a free port."""
     srv = Server(tmp_path / "web.sqlite3", free_port(), "--engine", "gnubg:0")
     srv.start()
-    try:
-        r = httpx2.post(
-            f"{srv.url}/api/uploads",
-            params={"name": "analysed.sgf", "plies": 0},
-            content=analysed_sgf.read_bytes(),
-            timeout=30,
-        )
-        assert r.status_code == 202, r.text
-        review = r.json()["review"]
-        with httpx2.Client(base_url=srv.url, timeout=30) as c:
-            assert wait_done(c, f"/api/uploads/{r.json()['id']}")["status"] == "done"
-        page = browser.new_page()
-        page.goto(f"{srv.url}{review}")
-        expect(page.locator("#d-engine")).to_be_visible(timeout=30_000)
-        expect(page.locator("#d-engine")).to_contain_text("GNU Backgammon")
-        costs = page.locator("#decisions .engine-cost")
-        expect(costs.first).to_be_visible()
-        assert costs.count() == page.locator("#decisions li").count()
-        assert page.locator("#decisions .engine-cost.disagree").count() >= 1
-        expect(page.locator("#players")).to_contain_text("GNU Backgammon (from the file): luck")
-        page.locator("#decisions .engine-cost.disagree").first.click()
-        expect(page.locator("#d-engine .disagree")).to_contain_text("the judges differ")
-        page.close()
-    finally:
-        srv.stop()
+    yield srv
+    srv.stop()
+
+
+def test_the_review_shows_gnubgs_column_in_chromium(
+    gnubg_server: Server, browser: Browser, analysed_sgf: Path
+) -> None:
+    srv = gnubg_server
+    r = httpx2.post(
+        f"{srv.url}/api/uploads",
+        params={"name": "analysed.sgf", "plies": 0},
+        content=analysed_sgf.read_bytes(),
+        timeout=30,
+    )
+    assert r.status_code == 202, r.text
+    review = r.json()["review"]
+    with httpx2.Client(base_url=srv.url, timeout=30) as c:
+        assert wait_done(c, f"/api/uploads/{r.json()['id']}")["status"] == "done"
+    page = browser.new_page()
+    page.goto(f"{srv.url}{review}")
+    expect(page.locator("#d-engine")).to_be_visible(timeout=30_000)
+    expect(page.locator("#d-engine")).to_contain_text("GNU Backgammon")
+    costs = page.locator("#decisions .engine-cost")
+    expect(costs.first).to_be_visible()
+    assert costs.count() == page.locator("#decisions li").count()
+    assert page.locator("#decisions .engine-cost.disagree").count() >= 1
+    expect(page.locator("#players")).to_contain_text("GNU Backgammon (from the file): luck")
+    page.locator("#decisions .engine-cost.disagree").first.click()
+    expect(page.locator("#d-engine .disagree")).to_contain_text("the judges differ")
+    page.close()
+
+
+def _expected_cost(d: dict[str, Any]) -> str:
+    """The review list's gnubg column for decision ``d`` as the API's JSON says it."""
+    e = d.get("engine")
+    cost = f"−{1000 * e['error_emg']:.0f}" if e and e.get("error_emg", 0) > 0 else "0" if e else "–"
+    return f"gnubg {cost}" + (" ≠" if "disagree" in d else "")
+
+
+def test_a_match_against_gnubg_by_clicking_to_the_end_and_its_review_in_chromium(
+    gnubg_server: Server, browser: Browser
+) -> None:
+    """gnubg picked in the lobby page, a 1-point match clicked to its end, its review's columns."""
+    srv = gnubg_server
+    page = browser.new_page(viewport={"width": 1200, "height": 850})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(srv.url + "/")
+    page.fill("#name", "Ann")
+    page.select_option("#length", "1")
+    page.wait_for_selector('#bot option[value="gnubg:0"]', state="attached")
+    assert page.inner_text('#bot option[value="gnubg:0"]') == "GNU Backgammon (0-ply)"
+    page.select_option("#bot", "gnubg:0")
+    page.click("#play-bot")
+    page.wait_for_url("**/m/*")
+    s = page_state(page)
+    assert s["names"] == ["Ann", "GNU Backgammon (0-ply)"] and s["length"] == 1
+    for _ in range(400):
+        if page_state(page)["over"]:
+            break
+        click_one_action(page)
+    s = page_state(page)
+    assert s["over"] and s["winner"] in (0, 1) and sorted(s["score"])[0] == 0
+    assert max(s["score"]) == s["ended"]["points"] >= 1
+    winner = s["names"][s["winner"]]
+    page.wait_for_selector("#end", state="visible")
+    assert page.inner_text("#end-title") == f"Match over: {winner} wins 1-0."
+    assert f"{s['ended']['points']} point" in page.inner_text("#end-text")
+    assert "checks against the seed" in page.inner_text("#verified")
+    # From the end's dialog to the review (a finished match's analysis starts by itself).
+    page.click("#end-analyse")
+    page.wait_for_url(f"**/m/{s['id']}/analysis")
+    expect(page.locator("#result")).to_be_visible(timeout=300_000)
+    expect(page.locator("#status")).to_have_text("Analysed at 2-ply.")
+    with httpx2.Client(base_url=srv.url, timeout=30) as c:
+        done = c.get(f"/api/matches/{s['id']}/analysis").json()
+    assert done["status"] == "done" and done["over"] and done["current"], done
+    a = done["analysis"]
+    assert a["engine"]["name"] == "GNU Backgammon (0-ply)"
+    judged = _column(a)
+    decisions = a["decisions"]
+    # The list: each decision's line carries our verdict and gnubg's cost beside it.
+    items = page.locator("#decisions li")
+    expect(items).to_have_count(len(decisions))
+    costs = page.locator("#decisions li .engine-cost").all_inner_texts()
+    assert costs == [_expected_cost(d) for d in decisions]
+    assert any(c != "gnubg –" for c in costs)
+    for d, line in zip(decisions, items.all_inner_texts(), strict=True):
+        assert d["kind"] != "checker" or d["played"] in line
+        if d.get("mark") and d["error_emg"] > 0:  # our cost of a marked error, before gnubg's
+            assert f"{d['mark']} −{1000 * d['error_emg']:.0f}" in line
+    marked = [i for i, d in enumerate(decisions) if "disagree" in d]
+    shown = page.locator("#decisions .engine-cost.disagree")
+    assert shown.count() == len(marked)
+    # The decision where the judges differ most: both verdicts, gnubg's numbers as the API's.
+    checker = [i for i, d in enumerate(decisions) if d["kind"] == "checker" and "engine" in d]
+    assert checker and len(judged) >= len(checker)
+    at = max(
+        checker, key=lambda i: abs(decisions[i]["engine"]["error_emg"] - decisions[i]["error_emg"])
+    )
+    d, e = decisions[at], decisions[at]["engine"]
+    # the largest gap is the first marked, when it passes the threshold
+    assert ("disagree" in d) == (abs(e["error_emg"] - d["error_emg"]) >= DISAGREE)
+    items.nth(at).locator("button").click()
+    page.wait_for_function(f"at === {at}")
+    ours = page.inner_text("#d-verdict")
+    assert f"Played {d['played']}" in ours
+    if d["error_emg"] > 0:
+        assert f"loses {d['error_emg']:.3f} EMG" in ours and d["best"] in ours
+    else:
+        assert "the best play" in ours
+    theirs = page.locator("#d-engine")
+    expect(theirs).to_be_visible()
+    text = theirs.inner_text()
+    assert text.startswith("GNU Backgammon (0-ply) ")
+    if e["error_emg"] > 0:
+        assert f"says it loses {e['error_emg']:.3f} EMG against {e['best']}" in text
+    else:
+        assert "says it is the best play" in text
+    if "disagree" in d:
+        assert at in marked and "≠" in costs[at]
+        assert f"the judges differ by {1000 * d['disagree']:.0f} mEMG" in text
+    players = page.inner_text("#players")
+    for label in ("overall error rate", "checker error rate", "luck"):
+        assert f"GNU Backgammon (0-ply): {label}" in players
+    rates = [f"{p['rate_memg']:.1f}" for p in a["engine"]["players"]]
+    row = page.locator("#players tr", has_text="GNU Backgammon (0-ply): overall error rate")
+    assert row.locator("td").all_inner_texts() == rates
+    assert errors == []
+    page.close()
