@@ -191,8 +191,11 @@ def test_gnubg_plays_a_match_in_the_lobby_and_judges_it_beside_us(
 
 @pytest.fixture
 def gnubg_server(tmp_path: Path) -> Iterator[Server]:
-    """``backgammon serve --engine gnubg:0`` as a child process on a free port."""
-    srv = Server(tmp_path / "web.sqlite3", free_port(), "--engine", "gnubg:0")
+    """``backgammon serve --engine gnubg:0`` as a child process on a free port, its match
+    reviews at 0 plies (the page is what these tests look at)."""
+    srv = Server(
+        tmp_path / "web.sqlite3", free_port(), "--engine", "gnubg:0", "--analysis-plies", "0"
+    )
     srv.start()
     yield srv
     srv.stop()
@@ -267,7 +270,7 @@ def test_a_match_against_gnubg_by_clicking_to_the_end_and_its_review_in_chromium
     page.click("#end-analyse")
     page.wait_for_url(f"**/m/{s['id']}/analysis")
     expect(page.locator("#result")).to_be_visible(timeout=300_000)
-    expect(page.locator("#status")).to_have_text("Analysed at 2-ply.")
+    expect(page.locator("#status")).to_have_text("Analysed at 0-ply.")
     with httpx2.Client(base_url=srv.url, timeout=30) as c:
         done = c.get(f"/api/matches/{s['id']}/analysis").json()
     assert done["status"] == "done" and done["over"] and done["current"], done
