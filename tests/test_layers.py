@@ -9,6 +9,7 @@ module-level imports between the package's modules form no cycle; no source file
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -108,10 +109,16 @@ def _imports(module: str, path: Path, known: set[str], *, lazy: bool = False) ->
     return out
 
 
-def _graph(*, lazy: bool = False) -> dict[str, set[str]]:
+@functools.cache
+def _parsed_graph(lazy: bool) -> dict[str, frozenset[str]]:
+    """The import graph, parsed once a run (each of the hundreds of cases reads it)."""
     sources = _sources()
     known = set(sources)
-    return {m: _imports(m, p, known, lazy=lazy) - {m} for m, p in sources.items()}
+    return {m: frozenset(_imports(m, p, known, lazy=lazy) - {m}) for m, p in sources.items()}
+
+
+def _graph(*, lazy: bool = False) -> dict[str, set[str]]:
+    return {m: set(targets) for m, targets in _parsed_graph(lazy).items()}
 
 
 def test_every_module_is_in_a_layer() -> None:
