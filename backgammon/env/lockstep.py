@@ -4,10 +4,11 @@ Every game of a batch is a row of a few arrays (:class:`Games`); one call of :fu
 makes each game's action, then every automatic step after it (rolls, lost turns, the
 opening, the next game or episode, and the opponent's decisions when there is one), in
 place (:mod:`backgammon.env.lockview` writes what the agent sees).  The legal plays and
-their action numbers come from the rollouts' kernel (:func:`backgammon.evaluation.children.kept_plays`),
-named as :mod:`backgammon.env.table` names them; the cube, the scores, Crawford and the ends
-of games are those of :mod:`backgammon.play.state`, written again here for speed and held
-to it by ``tests/env/test_env_batch.py``, which replays thousands of batched games through
+their action numbers come from the rollouts' kernel
+(:func:`backgammon.evaluation.children.kept_plays`), named as :mod:`backgammon.env.table`
+names them; the cube, the scores, Crawford and the ends of games are those of
+:mod:`backgammon.play.state`, written again here for speed and held to it by
+``tests/env/test_env_batch.py``, which replays thousands of batched games through
 :class:`~backgammon.play.match.Match`.
 
 Dice come from a counter-based generator: a game's row ``k`` (counted across processes)
