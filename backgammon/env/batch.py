@@ -28,9 +28,10 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.env import lockstep
+from backgammon.env import lockstep, lockview
 from backgammon.env.observation import OBSERVATIONS, n_observation
 from backgammon.env.table import N_ACTIONS, EnvOptionError, InvalidActionError, rules_for
+from backgammon.evaluation.children import scratch
 from backgammon.evaluation.encode import encode
 
 __all__ = ["BatchEnv"]
@@ -73,6 +74,7 @@ class BatchEnv:
             raise EnvOptionError(f"illegal_reward is a number, not {illegal_reward!r:.40}")
         self._penalty = math.nan if illegal_reward is None else float(illegal_reward)
         self.n = 0
+        self._work = scratch()
         self._alloc(0, _CAPACITY)
 
     def _alloc(self, n: int, capacity: int) -> None:
@@ -96,7 +98,7 @@ class BatchEnv:
         self.n = n
         self._alloc(n, capacity)
         self.games.key[:] = lockstep.row_keys(seed, first, n)
-        lockstep.start(self.games, self.length, self.cube, self._bot)
+        lockstep.start(self.games, self.length, self.cube, self._bot, self._work)
         self._settle()
         return self.obs, self.masks
 
@@ -120,14 +122,20 @@ class BatchEnv:
         if not self.n:
             raise InvalidActionError("reset the environment before stepping it")
         lockstep.step(
-            self.games, a.astype(np.int64), self.length, self.cube, self._bot, self._penalty
+            self.games,
+            a.astype(np.int64),
+            self.length,
+            self.cube,
+            self._bot,
+            self._penalty,
+            self._work,
         )
         self._settle()
         return self.obs, self.games.rewards, self.games.dones, self.masks
 
     def sample(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         """A uniformly random allowed action for every game (exploration, baselines)."""
-        return lockstep.pick(self.masks, rng.random(self.n))
+        return lockview.pick(self.masks, rng.random(self.n))
 
     # ------------------------------------------------------------------ reading
     @property
@@ -159,17 +167,17 @@ class BatchEnv:
         while g.need.any():
             capacity = int(g.need.max())
             grown = lockstep.new_games(self.n, 1 << (capacity - 1).bit_length())
-            for field, was in zip(grown._fields, g, strict=True):
-                old, new = np.asarray(was), getattr(grown, field)
+            for field in ("state", "board", "plays", "names", "rewards", "dones"):
+                old, new = getattr(g, field), getattr(grown, field)
                 if field in ("plays", "names"):
                     new[:, : old.shape[1]] = old
                 else:
                     new[...] = old
             self.games = g = grown
             rows = np.flatnonzero(g.need > 0).astype(np.int64)
-            lockstep.resume(g, rows, self.length, self.cube, self._bot)
+            lockstep.resume(g, rows, self.length, self.cube, self._bot, self._work)
         tesauro = self.observation == "tesauro"
-        lockstep.observe(
+        lockview.observe(
             g, self.obs, self.masks, self.views, self.to_act, self.length, self.cube, tesauro
         )
         if not tesauro:

@@ -2,12 +2,13 @@
 
 Every game of a batch is a row of a few arrays (:class:`Games`); one call of :func:`step`
 makes each game's action, then every automatic step after it (rolls, lost turns, the
-opening, the next game or episode, and the opponent's decisions when there is one), and
-writes what the agent sees into preallocated arrays.  The legal plays and their action
-numbers come from the rollouts' kernel (:func:`backgammon.evaluation.children.kept_plays`),
-named as :mod:`backgammon.env.table` names them; the cube, the scores, Crawford and the ends
-of games are those of :mod:`backgammon.play.state`, written again here for speed and held
-to it by ``tests/env/test_env_batch.py``, which replays thousands of batched games through
+opening, the next game or episode, and the opponent's decisions when there is one), in
+place (:mod:`backgammon.env.lockview` writes what the agent sees).  The legal plays and
+their action numbers come from the rollouts' kernel
+(:func:`backgammon.evaluation.children.kept_plays`), named as :mod:`backgammon.env.table`
+names them; the cube, the scores, Crawford and the ends of games are those of
+:mod:`backgammon.play.state`, written again here for speed and held to it by
+``tests/env/test_env_batch.py``, which replays thousands of batched games through
 :class:`~backgammon.play.match.Match`.
 
 Dice come from a counter-based generator: a game's row ``k`` (counted across processes)
@@ -24,16 +25,14 @@ import numpy.typing as npt
 from numba import njit
 
 from backgammon.core.position import Position
-from backgammon.env.table import DOUBLE, DROP, POINTS, ROLL, TAKE
-from backgammon.evaluation.children import _KEYS, apply_step, kept_plays, scratch
+from backgammon.env.table import DOUBLE, DROP, N_ACTIONS, POINTS, ROLL, TAKE
+from backgammon.evaluation.children import _KEYS, kept_plays
 from backgammon.players.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS
 
 __all__ = [
     "OPPONENTS",
     "Games",
     "new_games",
-    "observe",
-    "pick",
     "resume",
     "row_keys",
     "start",
@@ -62,49 +61,65 @@ class Games(NamedTuple):
     """The state of a batch, one row per game.  ``board`` is the side on roll's view;
     ``plays`` the boards each legal play leaves (the mover's view) and ``names`` their one or
     two actions (-1: none), ``n_plays`` how many; ``need`` the plays a game found that did
-    not fit (then :func:`resume` after growing the arrays)."""
+    not fit (then :func:`resume` after growing the arrays).  The scalars of a game are
+    columns of one ``int64`` array, ``state`` (the fields before ``board`` are its views):
+    the compiled code is handed a few arrays, not one per field (numba counts a reference
+    up and down for every array a call is given, which cost more than the rules)."""
 
-    board: npt.NDArray[np.int8]
-    turn: npt.NDArray[np.int8]
-    phase: npt.NDArray[np.int8]
-    dice: npt.NDArray[np.int8]
+    turn: npt.NDArray[np.int64]
+    phase: npt.NDArray[np.int64]
+    dice: npt.NDArray[np.int64]
     cube: npt.NDArray[np.int64]
-    owner: npt.NDArray[np.int8]
+    owner: npt.NDArray[np.int64]
     score: npt.NDArray[np.int64]
-    crawford: npt.NDArray[np.int8]  # 0 no, 1 the Crawford game, 2 after it
+    crawford: npt.NDArray[np.int64]  # 0 no, 1 the Crawford game, 2 after it
     half: npt.NDArray[np.int64]
     key: npt.NDArray[np.uint64]
-    counter: npt.NDArray[np.uint64]
-    plays: npt.NDArray[np.int8]
-    names: npt.NDArray[np.int16]
+    counter: npt.NDArray[np.int64]
     n_plays: npt.NDArray[np.int64]
     need: npt.NDArray[np.int64]
-    throws: npt.NDArray[np.int8]
     n_throws: npt.NDArray[np.int64]
+    throws: npt.NDArray[np.int64]
+    state: npt.NDArray[np.int64]
+    board: npt.NDArray[np.int8]
+    plays: npt.NDArray[np.int8]
+    names: npt.NDArray[np.int16]
     rewards: npt.NDArray[np.float32]
     dones: npt.NDArray[np.bool_]
 
 
+TURN, PHASE, DIE, CUBE, OWNER, SCORE, CRAWFORD, HALF = 0, 1, 2, 4, 5, 6, 8, 9
+KEY, COUNTER, N_PLAYS, NEED, N_THROWS, DONE, THROWS = 10, 11, 12, 13, 14, 15, 16
+"""The columns of ``Games.state`` (``DIE`` and ``SCORE`` two each, ``THROWS`` the log;
+``DONE``: the episode ended in this step, copied to ``dones``)."""
+_WIDTH = THROWS + 2 * MAX_THROWS
+
+
 def new_games(n: int, capacity: int) -> Games:
     """Arrays for ``n`` games with room for ``capacity`` plays a game."""
+    st = np.zeros((n, _WIDTH), np.int64)
+    st[:, CUBE] = 1
+    st[:, OWNER] = -1
+    st[:, HALF] = -1
     return Games(
+        turn=st[:, TURN],
+        phase=st[:, PHASE],
+        dice=st[:, DIE : DIE + 2],
+        cube=st[:, CUBE],
+        owner=st[:, OWNER],
+        score=st[:, SCORE : SCORE + 2],
+        crawford=st[:, CRAWFORD],
+        half=st[:, HALF],
+        key=st[:, KEY].view(np.uint64),
+        counter=st[:, COUNTER],
+        n_plays=st[:, N_PLAYS],
+        need=st[:, NEED],
+        n_throws=st[:, N_THROWS],
+        throws=st[:, THROWS:].reshape(n, MAX_THROWS, 2),
+        state=st,
         board=np.zeros((n, 26), np.int8),
-        turn=np.zeros(n, np.int8),
-        phase=np.zeros(n, np.int8),
-        dice=np.zeros((n, 2), np.int8),
-        cube=np.ones(n, np.int64),
-        owner=np.full(n, -1, np.int8),
-        score=np.zeros((n, 2), np.int64),
-        crawford=np.zeros(n, np.int8),
-        half=np.full(n, -1, np.int64),
-        key=np.zeros(n, np.uint64),
-        counter=np.zeros(n, np.uint64),
         plays=np.zeros((n, capacity, 26), np.int8),
         names=np.zeros((n, capacity, 2), np.int16),
-        n_plays=np.zeros(n, np.int64),
-        need=np.zeros(n, np.int64),
-        throws=np.zeros((n, MAX_THROWS, 2), np.int8),
-        n_throws=np.zeros(n, np.int64),
         rewards=np.zeros((n, 2), np.float32),
         dones=np.zeros(n, np.bool_),
     )
@@ -134,7 +149,7 @@ def _row_keys(seed: Any, first: Any, n: int) -> Any:
 
 
 @njit(cache=True)
-def _below(g: Any, i: int, n: int) -> int:
+def _below(s: Any, i: int, n: int) -> int:
     """A uniform number 0 to ``n - 1`` (n <= 2**16) from row ``i``'s stream, by rejection."""
     if n == 1:
         return 0
@@ -142,8 +157,8 @@ def _below(g: Any, i: int, n: int) -> int:
     while (1 << bits) < n:
         bits += 1
     while True:
-        x = _mix(g.key[i] + g.counter[i] * _GOLDEN)
-        g.counter[i] += np.uint64(1)
+        x = _mix(np.uint64(s[i, KEY]) + np.uint64(s[i, COUNTER]) * _GOLDEN)
+        s[i, COUNTER] += 1
         for part in range(64 // bits):
             v = np.int64((x >> np.uint64(part * bits)) & np.uint64((1 << bits) - 1))
             if v < n:
@@ -151,228 +166,221 @@ def _below(g: Any, i: int, n: int) -> int:
 
 
 @njit(cache=True)
-def _throw(g: Any, i: int) -> tuple[int, int]:
-    a = _below(g, i, 6) + 1
-    b = _below(g, i, 6) + 1
-    k = g.n_throws[i]
+def _throw(s: Any, i: int) -> tuple[int, int]:
+    a = _below(s, i, 6) + 1
+    b = _below(s, i, 6) + 1
+    k = s[i, N_THROWS]
     if k >= MAX_THROWS:
         raise ValueError("a game threw more dice in one step than its log holds")
-    g.throws[i, k, 0] = a
-    g.throws[i, k, 1] = b
-    g.n_throws[i] = k + 1
+    s[i, THROWS + 2 * k] = a
+    s[i, THROWS + 2 * k + 1] = b
+    s[i, N_THROWS] = k + 1
     return a, b
 
 
 @njit(cache=True)
-def _flip(src: Any, dst: Any) -> None:
-    for p in range(26):
-        dst[p] = -src[25 - p]
+def _turn_round(board: Any, i: int) -> None:
+    """Row ``i`` of ``board`` seen from the other side, in place."""
+    for p in range(13):
+        a = board[i, p]
+        board[i, p] = -board[i, 25 - p]
+        board[i, 25 - p] = -a
 
 
 @njit(cache=True)
-def _closed_out(b: Any) -> bool:
+def _closed_out(b: Any, i: int) -> bool:
     """The mover is on the bar and every entry point is held (R13)."""
-    if b[25] <= 0:
+    if b[i, 25] <= 0:
         return False
     for p in range(19, 25):  # noqa: SIM110 (numba compiles loops)
-        if b[p] > -2:
+        if b[i, p] > -2:
             return False
     return True
 
 
 @njit(cache=True)
-def to_act(g: Any, i: int) -> int:
-    """The player who must choose in game ``i`` now."""
-    return int(1 - g.turn[i] if g.phase[i] == DOUBLED else g.turn[i])
+def to_act(s: Any, i: int) -> int:
+    """The player who must choose in game ``i`` now (``s``: ``Games.state``)."""
+    t = s[i, TURN]
+    return int(1 - t if s[i, PHASE] == DOUBLED else t)
 
 
 @njit(cache=True)
-def _may_double(g: Any, i: int, length: int, cube_on: bool) -> bool:
-    """R23-R29 for the player on roll, as :func:`backgammon.play.state._double_refusal`."""
-    p = g.turn[i]
-    if not cube_on or g.crawford[i] == 1:
+def _may_double(s: Any, i: int, length: int) -> bool:
+    """R23-R29 for the player on roll (the cube in use), as
+    :func:`backgammon.play.state._double_refusal`."""
+    p = s[i, TURN]
+    owner, cube = s[i, OWNER], s[i, CUBE]
+    if s[i, CRAWFORD] == 1:
         return False
-    if g.owner[i] >= 0 and g.owner[i] != p:
+    if owner >= 0 and owner != p:
         return False
-    if length > 0 and g.score[i, p] + g.cube[i] >= length:
+    if length > 0 and s[i, SCORE + p] + cube >= length:
         return False
-    return bool(g.cube[i] * 2 <= 64)
+    return bool(cube * 2 <= 64)
 
 
 @njit(cache=True)
-def _new_game(g: Any, i: int) -> None:
-    g.phase[i] = OPENING
-    g.cube[i] = 1
-    g.owner[i] = -1
-    g.half[i] = -1
-    g.n_plays[i] = 0
+def _new_game(s: Any, i: int) -> None:
+    s[i, PHASE] = OPENING
+    s[i, CUBE] = 1
+    s[i, OWNER] = -1
+    s[i, HALF] = -1
+    s[i, N_PLAYS] = 0
 
 
 @njit(cache=True)
-def _new_episode(g: Any, i: int) -> None:
-    g.score[i, 0] = 0
-    g.score[i, 1] = 0
-    g.crawford[i] = 0
-    _new_game(g, i)
+def _new_episode(s: Any, i: int) -> None:
+    s[i, SCORE] = 0
+    s[i, SCORE + 1] = 0
+    s[i, CRAWFORD] = 0
+    _new_game(s, i)
 
 
 @njit(cache=True)
-def _end_game(g: Any, i: int, winner: int, points: int, length: int) -> None:
-    """Score a game (R27-R28); a money game or a won match ends the episode."""
-    g.rewards[i, winner] += points
-    g.rewards[i, 1 - winner] -= points
-    g.score[i, winner] += points
-    if length == 0 or g.score[i, winner] >= length:
-        g.dones[i] = True
-        _new_episode(g, i)
+def _end_game(s: Any, out: Any, i: int, winner: int, points: int, length: int) -> None:
+    """Score a game (R27-R28) into the rewards ``out``; a money game or a won match ends
+    the episode."""
+    out[i, winner] += points
+    out[i, 1 - winner] -= points
+    s[i, SCORE + winner] += points
+    if length == 0 or s[i, SCORE + winner] >= length:
+        s[i, DONE] = 1
+        _new_episode(s, i)
         return
-    if g.crawford[i] == 1:
-        g.crawford[i] = 2
-    elif g.crawford[i] == 0 and (g.score[i, 0] == length - 1 or g.score[i, 1] == length - 1):
-        g.crawford[i] = 1
-    _new_game(g, i)
+    if s[i, CRAWFORD] == 1:
+        s[i, CRAWFORD] = 2
+    elif s[i, CRAWFORD] == 0 and (s[i, SCORE] == length - 1 or s[i, SCORE + 1] == length - 1):
+        s[i, CRAWFORD] = 1
+    _new_game(s, i)
 
 
 @njit(cache=True)
-def _find_plays(g: Any, i: int, work: Any) -> bool:
-    """The legal plays of game ``i``'s roll into its rows; False when they do not fit."""
-    hi = max(g.dice[i, 0], g.dice[i, 1])
-    lo = min(g.dice[i, 0], g.dice[i, 1])
-    n = kept_plays(g.board[i], hi, lo, work, _KEYS)
-    leaves, srcs, keep = work[0], work[3], work[6]
-    cap = g.plays.shape[1]
-    m = 0
-    for j in range(n):
-        if not keep[j]:
-            continue
-        if m < cap:
-            for p in range(26):  # element by element: a slice costs numba a view
-                g.plays[i, m, p] = leaves[j, p]
-            g.names[i, m, 0] = POINTS * srcs[j, 0] + srcs[j, 1]
-            g.names[i, m, 1] = POINTS * srcs[j, 2] + srcs[j, 3] if srcs[j, 2] else -1
-        m += 1
-    g.n_plays[i] = m
-    if m > cap:
-        g.need[i] = m
+def _pass_turn(s: Any, board: Any, i: int) -> None:
+    """The turn goes to the other player, the board turned round."""
+    _turn_round(board, i)
+    s[i, TURN] = 1 - s[i, TURN]
+    s[i, PHASE] = ROLLING
+    s[i, N_PLAYS] = 0
+
+
+@njit(cache=True)
+def _roll(s: Any, board: Any, i: int) -> bool:
+    """Roll for the player on roll (True: its plays are to be found), or pass without
+    rolling when closed out (R13)."""
+    if _closed_out(board, i):
+        _pass_turn(s, board, i)
         return False
+    a, b = _throw(s, i)
+    s[i, DIE] = a
+    s[i, DIE + 1] = b
+    s[i, PHASE] = MOVING
     return True
 
 
 @njit(cache=True)
-def _pass_turn(g: Any, i: int) -> None:
-    """The turn goes to the other player, the board turned round."""
-    tmp = np.empty(26, np.int8)
-    _flip(g.board[i], tmp)
-    g.board[i] = tmp
-    g.turn[i] = 1 - g.turn[i]
-    g.phase[i] = ROLLING
-    g.n_plays[i] = 0
-
-
-@njit(cache=True)
-def _advance(g: Any, i: int, length: int, cube_on: bool, work: Any) -> bool:
-    """Automatic steps until a player must choose; False when the plays did not fit."""
+def _advance(s: Any, board: Any, names: Any, i: int, length: int, cube_on: bool) -> bool:
+    """Automatic steps until a player must choose (False) or dice are thrown whose plays
+    are to be found (True)."""
     while True:
-        ph = g.phase[i]
+        ph = s[i, PHASE]
         if ph == OPENING:
-            a, b = _throw(g, i)
+            a, b = _throw(s, i)
             if a == b:
                 continue  # R3: thrown again
-            g.board[i] = _INITIAL
-            g.turn[i] = 0 if a > b else 1
-            g.dice[i, 0] = a
-            g.dice[i, 1] = b
-            g.phase[i] = MOVING
-            return _find_plays(g, i, work)
+            for p in range(26):
+                board[i, p] = _INITIAL[p]
+            s[i, TURN] = 0 if a > b else 1
+            s[i, DIE] = a
+            s[i, DIE + 1] = b
+            s[i, PHASE] = MOVING
+            return True
         if ph == ROLLING:
-            if _may_double(g, i, length, cube_on):
-                return True
-            if not _roll(g, i, work):
+            if cube_on and _may_double(s, i, length):
                 return False
+            if _roll(s, board, i):
+                return True
             continue
-        if ph == MOVING and g.n_plays[i] == 1 and g.names[i, 0, 0] == 0:
-            _pass_turn(g, i)  # a roll with no legal play (R10)
+        if ph == MOVING and s[i, N_PLAYS] == 1 and names[i, 0, 0] == 0:
+            _pass_turn(s, board, i)  # a roll with no legal play (R10)
             continue
-        return True
+        return False
 
 
 @njit(cache=True)
-def _roll(g: Any, i: int, work: Any) -> bool:
-    """Roll for the player on roll, or pass without rolling when closed out (R13)."""
-    if _closed_out(g.board[i]):
-        _pass_turn(g, i)
-        return True
-    a, b = _throw(g, i)
-    g.dice[i, 0] = a
-    g.dice[i, 1] = b
-    g.phase[i] = MOVING
-    return _find_plays(g, i, work)
-
-
-@njit(cache=True)
-def _play(g: Any, i: int, j: int, length: int) -> None:
+def _play(s: Any, board: Any, plays: Any, out: Any, i: int, j: int, length: int) -> None:
     """Play the legal play ``j``: the game ends if the mover has borne off all 15 (R18-R19)."""
-    after = g.plays[i, j]
-    mover = g.turn[i]
+    mover = s[i, TURN]
     left = 0
     theirs = 0
     back = False
     for p in range(26):
-        if after[p] > 0:
-            left += after[p]
-        elif after[p] < 0:
-            theirs -= after[p]
+        n = plays[i, j, p]
+        if n > 0:
+            left += n
+        elif n < 0:
+            theirs -= n
             if p <= 6:
                 back = True  # on the bar (0) or in the winner's home board
     if left == 0:
         result = 1 if theirs < 15 else (3 if back else 2)
-        _end_game(g, i, mover, result * g.cube[i], length)
+        _end_game(s, out, i, mover, result * s[i, CUBE], length)
         return
-    tmp = np.empty(26, np.int8)
-    _flip(after, tmp)
-    g.board[i] = tmp
-    g.turn[i] = 1 - mover
-    g.phase[i] = ROLLING
-    g.half[i] = -1
-    g.n_plays[i] = 0
+    for p in range(26):
+        board[i, p] = -plays[i, j, 25 - p]
+    s[i, TURN] = 1 - mover
+    s[i, PHASE] = ROLLING
+    s[i, HALF] = -1
+    s[i, N_PLAYS] = 0
 
 
 @njit(cache=True)
-def _act(g: Any, i: int, a: int, length: int, penalty: float, work: Any) -> bool:
+def _act(
+    s: Any,
+    board: Any,
+    plays: Any,
+    names: Any,
+    out: Any,
+    i: int,
+    a: int,
+    length: int,
+    penalty: float,
+) -> bool:
     """Make action ``a`` in game ``i``; an action the mask refuses ends the episode with
-    the penalty (NaN: minus three cubes).  False when the next plays did not fit."""
-    ph = g.phase[i]
+    the penalty (NaN: minus three cubes).  True when it threw dice whose plays are to be
+    found."""
+    ph = s[i, PHASE]
     if ph == ROLLING and a == ROLL:
-        return _roll(g, i, work)
+        return _roll(s, board, i)
     if ph == ROLLING and a == DOUBLE:
-        g.phase[i] = DOUBLED
-        return True
+        s[i, PHASE] = DOUBLED
+        return False
     if ph == DOUBLED and a == TAKE:
-        g.cube[i] *= 2
-        g.owner[i] = 1 - g.turn[i]
-        g.phase[i] = ROLLING
-        return True
+        s[i, CUBE] *= 2
+        s[i, OWNER] = 1 - s[i, TURN]
+        s[i, PHASE] = ROLLING
+        return False
     if ph == DOUBLED and a == DROP:
-        _end_game(g, i, g.turn[i], g.cube[i], length)
-        return True
+        _end_game(s, out, i, s[i, TURN], s[i, CUBE], length)
+        return False
     if ph == MOVING or ph == HALF:  # noqa: SIM109 (numba compiles this form)
-        for j in range(g.n_plays[i]):
-            first, second = g.names[i, j, 0], g.names[i, j, 1]
+        for j in range(s[i, N_PLAYS]):
+            first, second = names[i, j, 0], names[i, j, 1]
             if ph == MOVING and first == a:
                 if second < 0:
-                    _play(g, i, j, length)
+                    _play(s, board, plays, out, i, j, length)
                 else:
-                    g.half[i] = a
-                    g.phase[i] = HALF
-                return True
-            if ph == HALF and first == g.half[i] and second == a:
-                _play(g, i, j, length)
-                return True
-    actor = to_act(g, i)
-    g.rewards[i, actor] += -3.0 * g.cube[i] if np.isnan(penalty) else penalty
-    g.dones[i] = True
-    _new_episode(g, i)
-    return True
+                    s[i, HALF] = a
+                    s[i, PHASE] = HALF
+                return False
+            if ph == HALF and first == s[i, HALF] and second == a:
+                _play(s, board, plays, out, i, j, length)
+                return False
+    actor = to_act(s, i)
+    out[i, actor] += -3.0 * s[i, CUBE] if np.isnan(penalty) else penalty
+    s[i, DONE] = 1
+    _new_episode(s, i)
+    return False
 
 
 @njit(cache=True)
@@ -417,47 +425,29 @@ def _is_race(b: Any) -> bool:
 
 
 @njit(cache=True)
-def _bot_action(g: Any, i: int, opponent: int, wc: Any, wr: Any) -> int:
+def _bot_action(
+    s: Any, board: Any, plays: Any, names: Any, i: int, opponent: int, wc: Any, wr: Any
+) -> int:
     """The bot's action: never doubles, always takes; the play is uniformly random among the
     legal plays (``random``) or pubeval's best, the first on ties."""
-    ph = g.phase[i]
+    ph = s[i, PHASE]
     if ph == ROLLING:
         return ROLL
     if ph == DOUBLED:
         return TAKE
-    n = g.n_plays[i]
+    n = s[i, N_PLAYS]
     j = 0
     if opponent == 1:
-        j = int(_below(g, i, n))
+        j = int(_below(s, i, n))
     else:
-        race = _is_race(g.board[i])
+        race = _is_race(board[i])
         best = -1e300
         for k in range(n):
-            s = _pubeval(g.plays[i, k], race, wc, wr)
-            if s > best:
-                best = s
+            v = _pubeval(plays[i, k], race, wc, wr)
+            if v > best:
+                best = v
                 j = k
-    return g.names[i, j, 0] if g.names[i, j, 1] < 0 else -1 - j
-
-
-@njit(cache=True)
-def _settle(
-    g: Any, i: int, length: int, cube_on: bool, opponent: int, wc: Any, wr: Any, work: Any
-) -> None:
-    """Automatic steps and the bot's decisions until the agent must choose (or the plays
-    do not fit: then ``need`` says how many rows the game wants)."""
-    while True:
-        if not _advance(g, i, length, cube_on, work):
-            return
-        if opponent == 0 or to_act(g, i) == 0:
-            return
-        a = _bot_action(g, i, opponent, wc, wr)
-        if a < 0:  # a double of 3-4 steps: both its actions
-            j = -1 - a
-            _act(g, i, g.names[i, j, 0], length, np.nan, work)
-            a = g.names[i, j, 1]
-        if not _act(g, i, a, length, np.nan, work):
-            return
+    return names[i, j, 0] if names[i, j, 1] < 0 else -1 - j
 
 
 def _weights() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
@@ -468,54 +458,126 @@ _WC, _WR = _weights()
 
 
 @njit(cache=True)
-def _clear_row(g: Any, i: int) -> None:
-    """Row ``i``'s per-step outputs emptied before a reset or a step writes them."""
-    g.n_throws[i] = 0
-    g.rewards[i, 0] = 0.0
-    g.rewards[i, 1] = 0.0
-    g.dones[i] = False
-    g.need[i] = 0
+def _clear(s: Any, out: Any) -> None:
+    """Every row's per-step outputs emptied before a reset or a step writes them."""
+    for i in range(s.shape[0]):
+        s[i, N_THROWS] = 0
+        s[i, DONE] = 0
+        s[i, NEED] = 0
+        out[i, 0] = 0.0
+        out[i, 1] = 0.0
+
+
+START, RESUME, SKIP = -1, -2, -3
+"""What :func:`_run` does with a row besides an action: begin a new episode, find its
+plays again (the arrays grew), or nothing."""
 
 
 @njit(cache=True)
-def _start(g: Any, length: int, cube_on: bool, opponent: int, wc: Any, wr: Any) -> None:
-    work = scratch()
-    for i in range(g.turn.shape[0]):
-        _clear_row(g, i)
-        _new_episode(g, i)
-        _settle(g, i, length, cube_on, opponent, wc, wr, work)
-
-
-@njit(cache=True)
-def _step(
-    g: Any,
-    actions: Any,
+def _run(
+    s: Any,
+    board: Any,
+    plays: Any,
+    names: Any,
+    out: Any,
+    todo: Any,
+    clear: bool,
     length: int,
     cube_on: bool,
     opponent: int,
     penalty: float,
     wc: Any,
     wr: Any,
+    work: Any,
 ) -> None:
-    work = scratch()
-    for i in range(g.turn.shape[0]):
-        _clear_row(g, i)
-        if _act(g, i, actions[i], length, penalty, work):
-            _settle(g, i, length, cube_on, opponent, wc, wr, work)
+    """Each row's action (or ``todo`` code), then its automatic steps and the bot's
+    decisions until the agent must choose, or its plays do not fit (then ``need`` says how
+    many rows the game wants).  One function, so that ``work`` (13 arrays) is handed only
+    to the search: numba counts a reference up and down for every array a call is given."""
+    if clear:
+        _clear(s, out)
+    leaves, srcs, keep = work[0], work[3], work[6]
+    cap = plays.shape[1]
+    for i in range(s.shape[0]):
+        a = todo[i]
+        if a == SKIP:
+            continue
+        find = False
+        if a == START:
+            _new_episode(s, i)
+        elif a == RESUME:
+            s[i, NEED] = 0
+            find = True
+        else:
+            find = _act(s, board, plays, names, out, i, a, length, penalty)
+        while True:
+            if find:  # the legal plays of the roll into the row
+                d0, d1 = s[i, DIE], s[i, DIE + 1]
+                n = kept_plays(board[i], max(d0, d1), min(d0, d1), work, _KEYS)
+                m = 0
+                for j in range(n):
+                    if not keep[j]:
+                        continue
+                    if m < cap:
+                        for p in range(26):  # element by element: a slice costs a view
+                            plays[i, m, p] = leaves[j, p]
+                        names[i, m, 0] = POINTS * srcs[j, 0] + srcs[j, 1]
+                        names[i, m, 1] = POINTS * srcs[j, 2] + srcs[j, 3] if srcs[j, 2] else -1
+                    m += 1
+                s[i, N_PLAYS] = m
+                if m > cap:
+                    s[i, NEED] = m
+                    break
+            find = _advance(s, board, names, i, length, cube_on)
+            if find:
+                continue
+            if opponent == 0 or to_act(s, i) == 0:
+                break
+            b = _bot_action(s, board, plays, names, i, opponent, wc, wr)
+            if b < 0:  # a double of 3-4 steps: both its actions
+                j = -1 - b
+                _act(s, board, plays, names, out, i, names[i, j, 0], length, np.nan)
+                b = names[i, j, 1]
+            find = _act(s, board, plays, names, out, i, b, length, np.nan)
 
 
-@njit(cache=True)
-def _resume(g: Any, rows: Any, length: int, cube_on: bool, opponent: int, wc: Any, wr: Any) -> None:
-    work = scratch()
-    for i in rows:
-        g.need[i] = 0
-        if _find_plays(g, i, work):
-            _settle(g, i, length, cube_on, opponent, wc, wr, work)
+Work = tuple[npt.NDArray[Any], ...]
+"""The search's working arrays (:func:`backgammon.evaluation.children.scratch`)."""
 
 
-def start(g: Games, length: int, cube_on: bool, opponent: int) -> None:
+def _call(
+    g: Games,
+    todo: npt.NDArray[np.int64],
+    clear: bool,
+    length: int,
+    cube_on: bool,
+    opponent: int,
+    penalty: float,
+    work: Work,
+) -> None:
+    _run(
+        g.state,
+        g.board,
+        g.plays,
+        g.names,
+        g.rewards,
+        todo,
+        clear,
+        length,
+        cube_on,
+        opponent,
+        penalty,
+        _WC,
+        _WR,
+        work,
+    )
+    np.not_equal(g.state[:, DONE], 0, out=g.dones)
+
+
+def start(g: Games, length: int, cube_on: bool, opponent: int, work: Work) -> None:
     """Begin a new episode in every row (its key set) and settle it."""
-    _start(g, length, cube_on, opponent, _WC, _WR)
+    todo = np.full(len(g.state), START, np.int64)
+    _call(g, todo, True, length, cube_on, opponent, np.nan, work)
 
 
 def step(
@@ -525,148 +587,24 @@ def step(
     cube_on: bool,
     opponent: int,
     penalty: float,
+    work: Work,
 ) -> None:
     """Every game's action, then its automatic steps; ``need`` > 0 marks the games to
     :func:`resume` once their rows have room."""
-    _step(g, actions, length, cube_on, opponent, penalty, _WC, _WR)
+    if len(actions) and actions.min() < 0:  # no action, as any other number the mask refuses
+        actions = np.where(actions < 0, N_ACTIONS, actions)
+    _call(g, actions, True, length, cube_on, opponent, penalty, work)
 
 
 def resume(
-    g: Games, rows: npt.NDArray[np.int64], length: int, cube_on: bool, opponent: int
-) -> None:
-    """Find again the plays of the games ``rows`` (after the play arrays grew) and settle them."""
-    _resume(g, rows, length, cube_on, opponent, _WC, _WR)
-
-
-@njit(cache=True)
-def _observe(
-    g: Any, obs: Any, mask: Any, views: Any, seen: Any, length: int, cube_on: bool, tesauro: bool
-) -> None:
-    """Each game's observation, from the player to act, and its mask, as
-    :meth:`backgammon.env.table.Table.observe` and ``action_mask`` give them."""
-    n_board = obs.shape[1] - 17
-    view = np.empty(26, np.int8)
-    for i in range(g.turn.shape[0]):
-        me = to_act(g, i)
-        seen[i] = me
-        ph = g.phase[i]
-        board = g.board[i]
-        if ph == HALF:  # the board after the double's two highest steps
-            die = g.dice[i, 0]
-            apply_step(board, view, g.half[i] // POINTS, die)
-            apply_step(view, view, g.half[i] % POINTS, die)
-        else:
-            for p in range(26):
-                view[p] = board[p]
-        if me != g.turn[i]:
-            _flip(view.copy(), view)
-        for p in range(26):
-            views[i, p] = view[p]
-        on_roll = me == g.turn[i]
-        o = obs[i]
-        o[:] = 0.0
-        if tesauro:
-            _tesauro(view, on_roll, o)
-        # the dice left, then the match
-        if ph == MOVING or ph == HALF:  # noqa: SIM109 (numba compiles this form)
-            d1, d2 = g.dice[i, 0], g.dice[i, 1]
-            if d1 != d2:
-                o[n_board + d1 - 1] += 1
-                o[n_board + d2 - 1] += 1
-            else:
-                o[n_board + d1 - 1] = 2 if ph == HALF else 4
-        e = n_board + 6
-        o[e] = 1.0
-        o[e + 1] = on_roll
-        o[e + 2] = ph == DOUBLED
-        c, bits = g.cube[i], 0
-        while c > 1:
-            c >>= 1
-            bits += 1
-        o[e + 3] = bits / 6
-        o[e + 4] = g.owner[i] == me
-        o[e + 5] = g.owner[i] == 1 - me
-        if length:
-            o[e + 6] = min(g.score[i, me] / length, 1.0)
-            o[e + 7] = min(g.score[i, 1 - me] / length, 1.0)
-        o[e + 8] = g.crawford[i] == 1
-        o[e + 9] = length / 64
-        o[e + 10] = cube_on
-        m = mask[i]
-        m[:] = False
-        if ph == ROLLING:
-            m[ROLL] = True
-            m[DOUBLE] = True
-        elif ph == DOUBLED:
-            m[TAKE] = True
-            m[DROP] = True
-        else:
-            for j in range(g.n_plays[i]):
-                if ph == MOVING:
-                    m[g.names[i, j, 0]] = True
-                elif g.names[i, j, 0] == g.half[i]:
-                    m[g.names[i, j, 1]] = True
-
-
-@njit(cache=True)
-def _tesauro(b: Any, on_roll: bool, o: Any) -> None:
-    """Tesauro's 198 inputs of a board (:func:`backgammon.env.observation.board_block`)."""
-    mine_total = 0
-    theirs_total = 0
-    for p in range(26):
-        mine = max(b[p], 0)
-        theirs = max(-b[25 - p], 0)
-        mine_total += mine
-        theirs_total += theirs
-        if 1 <= p <= 24:
-            for side, n in ((0, mine), (96, theirs)):
-                k = side + 4 * (p - 1)
-                o[k] = n >= 1
-                o[k + 1] = n >= 2
-                o[k + 2] = n >= 3
-                o[k + 3] = max(n - 3, 0) / 2
-    o[192] = max(b[25], 0) / 2
-    o[193] = max(-b[0], 0) / 2
-    o[194] = (15 - mine_total) / 15
-    o[195] = (15 - theirs_total) / 15
-    o[196] = on_roll
-    o[197] = not on_roll
-
-
-def observe(
     g: Games,
-    obs: npt.NDArray[np.float32],
-    mask: npt.NDArray[np.bool_],
-    views: npt.NDArray[np.int8],
-    seen: npt.NDArray[np.int8],
+    rows: npt.NDArray[np.int64],
     length: int,
     cube_on: bool,
-    tesauro: bool,
+    opponent: int,
+    work: Work,
 ) -> None:
-    """Write every game's observation (the board block too when ``tesauro``; else only the
-    observer's board into ``views``), its mask, and the observer (the player to act)."""
-    _observe(g, obs, mask, views, seen, length, cube_on, tesauro)
-
-
-@njit(cache=True)
-def _pick(masks: Any, u: Any, out: Any) -> None:
-    for i in range(masks.shape[0]):
-        m = masks[i]
-        count = 0
-        for a in range(m.shape[0]):
-            count += m[a]
-        r = min(int(u[i] * count), count - 1)
-        for a in range(m.shape[0]):
-            if m[a]:
-                if r == 0:
-                    out[i] = a
-                    break
-                r -= 1
-
-
-def pick(masks: npt.NDArray[np.bool_], u: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
-    """For each row, the allowed action at the fraction ``u`` (0-1) of its allowed ones:
-    uniformly random actions when ``u`` is uniform."""
-    out = np.zeros(len(masks), np.int64)
-    _pick(masks, u, out)
-    return out
+    """Find again the plays of the games ``rows`` (after the play arrays grew) and settle them."""
+    todo = np.full(len(g.state), SKIP, np.int64)
+    todo[rows] = RESUME
+    _call(g, todo, False, length, cube_on, opponent, np.nan, work)

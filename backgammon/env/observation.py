@@ -26,9 +26,11 @@ use.  The match entries are 0 in money play.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from backgammon.evaluation.encode import N_INPUTS, encode
 
@@ -78,19 +80,36 @@ def board_block(kind: str, board: Sequence[int], on_roll: bool) -> npt.NDArray[n
     if kind == "net":
         inputs: npt.NDArray[np.float32] = encode(np.asarray([board], dtype=np.int64))[0]
         return inputs.astype(np.float32)
-    b = np.asarray(board, dtype=np.int64)
-    mine = np.maximum(b, 0)
-    theirs = np.maximum(-b[::-1], 0)
-    out = np.empty(_TESAURO, dtype=np.float32)
-    out[:96] = _UNITS[mine[1:25]].ravel()
-    out[96:192] = _UNITS[theirs[1:25]].ravel()
-    out[192] = mine[25] / 2
-    out[193] = theirs[25] / 2
-    out[194] = (15 - mine.sum()) / 15
-    out[195] = (15 - theirs.sum()) / 15
-    out[196] = on_roll
-    out[197] = not on_roll
+    out = np.zeros(_TESAURO, dtype=np.float32)
+    _tesauro(np.asarray(board, dtype=np.int64), on_roll, out)
     return out
+
+
+@njit(cache=True)
+def _tesauro(b: Any, on_roll: bool, o: Any) -> None:
+    """Tesauro's 198 inputs of board ``b`` into ``o`` (zeros before), compiled: a numpy
+    version costs a single-game step more than the rules."""
+    mine_total = 0
+    theirs_total = 0
+    for p in range(26):
+        mine = max(b[p], 0)
+        theirs = max(-b[25 - p], 0)
+        mine_total += mine
+        theirs_total += theirs
+        if 1 <= p <= 24:
+            for side, n in ((0, mine), (96, theirs)):
+                if n:
+                    k = side + 4 * (p - 1)
+                    o[k] = 1.0
+                    o[k + 1] = n >= 2
+                    o[k + 2] = n >= 3
+                    o[k + 3] = max(n - 3, 0) / 2
+    o[192] = max(b[25], 0) / 2
+    o[193] = max(-b[0], 0) / 2
+    o[194] = (15 - mine_total) / 15
+    o[195] = (15 - theirs_total) / 15
+    o[196] = on_roll
+    o[197] = not on_roll
 
 
 def board_blocks(

@@ -5,8 +5,10 @@ learning agent sees: a fixed set of :data:`N_ACTIONS` numbered actions, the mask
 allowed now, an observation array from either player's side and the points each player wins.
 Every rule is the match's and the core's: the legal plays come from
 :meth:`~backgammon.core.position.Position.legal_moves`, the cube, scores and turns from
-:mod:`backgammon.play.state`; this module only numbers them.  Nothing here needs PettingZoo
-or Gymnasium (see :mod:`backgammon.env` for the encodings and the environments).
+:mod:`backgammon.play.state`; this module only numbers them (the numbers of a roll's plays
+from the compiled search the batched environment uses, checked against the core's count).
+Nothing here needs PettingZoo or Gymnasium (see :mod:`backgammon.env` for the encodings and
+the environments).
 """
 
 from __future__ import annotations
@@ -14,13 +16,16 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from backgammon.core.position import Position
 from backgammon.core.values import Move
 from backgammon.env.observation import EXTRAS, OBSERVATIONS, board_block, board_size
+from backgammon.evaluation.children import _KEYS, kept_plays, scratch
 from backgammon.play.dice import DiceSource, SeededDice
 from backgammon.play.match import Act, ActionKind, GameEnd, Match, MatchError, Phase
 from backgammon.play.rules import Rules
@@ -202,6 +207,8 @@ class Table:
         self._view: tuple[Position, int] = (Position.initial(), 0)
         self._seen_end: GameEnd | None = None
         self._board_size = board_size(observation)
+        self._work: tuple[npt.NDArray[Any], ...] | None = None  # the search's, made once
+        self._names = np.empty((0, 2), np.int64)
 
     # ------------------------------------------------------------------ starting
     def reset(
@@ -379,6 +386,29 @@ class Table:
         self._half = None
         self.match.apply(Act(ActionKind.MOVE, move))
 
+    def _choices_of(self, legal: list[Move]) -> Choices:
+        """The legal plays by their first action, and for a double of 3-4 steps by its
+        second: their names from the compiled search, which lists the plays in the core's
+        order (``tests/env/test_env_batch.py`` holds it to it)."""
+        dice = self._dice()
+        if self._work is None:
+            self._work = scratch()
+        if len(self._names) < len(legal):
+            self._names = np.empty((max(len(legal), 64), 2), np.int64)
+        board = np.array(self.match.position.board, dtype=np.int8)
+        n = _play_names(board, max(dice), min(dice), self._work, _KEYS, self._names)
+        if n != len(legal):  # pragma: no cover (the tests hold the search to the core)
+            raise MatchError(f"the search found {n} plays of {dice}, the rules {len(legal)}")
+        choices: Choices = {}
+        for move, (first, second) in zip(legal, self._names[:n].tolist(), strict=True):
+            if second < 0:
+                choices[first] = move
+            else:
+                half = choices.setdefault(first, {})
+                assert isinstance(half, dict)
+                half[second] = move
+        return choices
+
     def _set_choices(self, choices: Mapping[int, Move | dict[int, Move] | None]) -> None:
         self._choices = dict(choices)
         self._legal = sorted(choices)
@@ -415,7 +445,7 @@ class Table:
             elif phase is Phase.MOVE:
                 legal = m.legal_moves()
                 if legal != [Move()]:
-                    self._set_choices(_choices_of(legal, self._dice()))
+                    self._set_choices(self._choices_of(legal))
                     break
                 self._play(Move())  # a match resumed with dice it cannot play
             elif phase is Phase.DOUBLED:
@@ -430,15 +460,17 @@ class Table:
             self._view = (m.position, on_roll)
 
 
-def _choices_of(legal: list[Move], dice: tuple[int, int]) -> Choices:
-    """The legal plays by their first action, and for a double of 3-4 steps by its second."""
-    choices: Choices = {}
-    for move in legal:
-        actions = play_actions(move, dice)
-        if len(actions) == 1:
-            choices[actions[0]] = move
-        else:
-            second = choices.setdefault(actions[0], {})
-            assert isinstance(second, dict)
-            second[actions[1]] = move
-    return choices
+@njit(cache=True)
+def _play_names(board: Any, hi: int, lo: int, work: Any, keys: Any, out: Any) -> int:
+    """The actions of each legal play of ``hi``-``lo`` from ``board`` (the mover's view) into
+    ``out``, in the rules core's order (-1: no second action); gives how many."""
+    n = kept_plays(board, hi, lo, work, keys)
+    srcs, keep = work[3], work[6]
+    m = 0
+    for j in range(n):
+        if keep[j]:
+            if m < out.shape[0]:
+                out[m, 0] = POINTS * srcs[j, 0] + srcs[j, 1]
+                out[m, 1] = POINTS * srcs[j, 2] + srcs[j, 3] if srcs[j, 2] else -1
+            m += 1
+    return m
