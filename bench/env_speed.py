@@ -15,7 +15,9 @@ decision: ours asks one per roll (two for a double of 3-4 steps), OpenSpiel one 
 checker moves (two for any double), so games per second is printed too.  The chance nodes
 of OpenSpiel (the dice) are sampled and not counted as steps; ours roll inside ``step``.
 Times are CPU time of this thread, best of R runs, the two interleaved (the machine is
-shared and noisy).  ``Table`` is our environment's core without PettingZoo's wrapper.
+shared and noisy).  ``RowTable`` is the environments' core without PettingZoo's wrapper
+(the batched kernel with one row); ``Table`` the Match-based reference it falls back to
+(a ``gnubg_id`` start, other bots).
 Without OpenSpiel installed, only our figures are printed.
 """
 
@@ -37,6 +39,7 @@ import gymnasium
 import backgammon.env
 from backgammon.env import env as make_env
 from backgammon.env.batch import BatchEnv
+from backgammon.env.row import RowTable
 from backgammon.env.table import Table
 
 BATCH = 1024
@@ -60,9 +63,9 @@ def ours_aec(games: int, seed: int) -> int:
     return steps
 
 
-def ours_table(games: int, seed: int) -> int:
+def ours_table(games: int, seed: int, kind: type[Table | RowTable] = Table) -> int:
     """Steps of ``games`` games through :class:`Table`, reading each observation."""
-    table = Table()
+    table = kind()
     rng = random.Random(seed)
     steps = 0
     for g in range(games):
@@ -75,6 +78,11 @@ def ours_table(games: int, seed: int) -> int:
             table.step(legal[rng.randrange(len(legal))])
             steps += 1
     return steps
+
+
+def ours_row(games: int, seed: int) -> int:
+    """Steps of ``games`` games through :class:`RowTable` (the environments' core)."""
+    return ours_table(games, seed, RowTable)
 
 
 def ours_batch(games: int, seed: int) -> int:
@@ -146,7 +154,8 @@ def main() -> None:
         f"ours, batched ({BATCH:,})": ours_batch,
         "ours, PettingZoo AEC": ours_aec,
         "ours, Gymnasium": ours_gym,
-        "ours, Table": ours_table,
+        "ours, RowTable": ours_row,
+        "ours, Table (Match)": ours_table,
         **peers,
     }
     ours_batch(10, 0)  # the compiled code loaded before any timing

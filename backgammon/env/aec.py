@@ -16,6 +16,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from backgammon.env.observation import n_observation, upper_bounds
+from backgammon.env.row import RowTable
 from backgammon.env.table import N_ACTIONS, Table
 from backgammon.env.view import checked_render_mode, end_info, render
 
@@ -47,12 +48,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         """An environment with the options given (see :mod:`backgammon.env`)."""
         super().__init__()
         self.render_mode = checked_render_mode(render_mode)
-        self.table = Table(
-            cube=cube,
-            match_length=match_length,
-            observation=observation,
-            illegal_reward=illegal_reward,
-        )
+        options: dict[str, Any] = {
+            "cube": cube,
+            "match_length": match_length,
+            "observation": observation,
+            "illegal_reward": illegal_reward,
+        }
+        self._ref = Table(**options)
+        self._row = RowTable(**options)
+        self.table: Table | RowTable = self._row
+        """The game: on the batched kernel, or (after a ``gnubg_id`` start) a :class:`Table`."""
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         size = n_observation(observation)
@@ -91,7 +96,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         gnubg_id = (options or {}).get("gnubg_id")
-        self.table.reset(int(self._rng.integers(2**63)), gnubg_id)
+        seed = int(self._rng.integers(2**63))
+        if gnubg_id is None:
+            self._row.reset(seed)
+            self.table = self._row
+        else:
+            self._ref.reset(seed, gnubg_id)
+            self.table = self._ref
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

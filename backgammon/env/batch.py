@@ -43,7 +43,9 @@ _CAPACITY = 64
 class BatchEnv:
     """``N`` games in lockstep.  Options as the single-game environments' (``cube``,
     ``match_length``, ``observation``, ``illegal_reward``) and ``opponent``: ``None`` (the
-    caller acts for both players) or ``"random"`` / ``"pubeval"`` (player 1)."""
+    caller acts for both players) or ``"random"`` / ``"pubeval"`` (player 1).  ``stop``:
+    an ended episode stays over (phase ``OVER``, no mask) until :meth:`reset`, instead of
+    the next starting in the same step (what the one-game environments need)."""
 
     def __init__(
         self,
@@ -53,8 +55,10 @@ class BatchEnv:
         match_length: int | None = None,
         observation: str = "tesauro",
         illegal_reward: float | None = None,
+        stop: bool = False,
     ) -> None:
         """An environment with the options given; :meth:`reset` makes its games."""
+        self.stop = stop
         rules = rules_for(cube, match_length)
         self.cube = rules.cube_enabled
         self.length = rules.match_length or 0
@@ -98,6 +102,7 @@ class BatchEnv:
         self.n = n
         self._alloc(n, capacity)
         self.games.key[:] = lockstep.row_keys(seed, first, n)
+        self.games.state[:, lockstep.STOP] = self.stop
         lockstep.start(self.games, self.length, self.cube, self._bot, self._work)
         self._settle()
         return self.obs, self.masks
@@ -121,17 +126,15 @@ class BatchEnv:
             )
         if not self.n:
             raise InvalidActionError("reset the environment before stepping it")
-        lockstep.step(
-            self.games,
-            a.astype(np.int64),
-            self.length,
-            self.cube,
-            self._bot,
-            self._penalty,
-            self._work,
-        )
-        self._settle()
+        self.advance(a.astype(np.int64))
         return self.obs, self.games.rewards, self.games.dones, self.masks
+
+    def advance(self, actions: npt.NDArray[np.int64]) -> None:
+        """:meth:`step` without its checks, for a caller whose actions are ``N`` int64s
+        already (the one-game environments' row, where the checks cost more than the step)."""
+        g = self.games
+        lockstep.step(g, actions, self.length, self.cube, self._bot, self._penalty, self._work)
+        self._settle()
 
     def sample(self, rng: np.random.Generator) -> npt.NDArray[np.int64]:
         """A uniformly random allowed action for every game (exploration, baselines)."""

@@ -26,7 +26,7 @@ from numba import njit
 
 from backgammon.core.position import Position
 from backgammon.env.table import DOUBLE, DROP, N_ACTIONS, POINTS, ROLL, TAKE
-from backgammon.evaluation.children import _KEYS, kept_plays
+from backgammon.evaluation.children import _KEYS, apply_step, kept_plays
 from backgammon.players.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS
 
 __all__ = [
@@ -43,10 +43,10 @@ __all__ = [
 OPPONENTS = {"self": 0, "random": 1, "pubeval": 2}
 """Who plays player 1: nobody (the caller acts for both), or a bot played inside a step."""
 
-OPENING, ROLLING, MOVING, DOUBLED, HALF = 0, 1, 2, 3, 4
+OPENING, ROLLING, MOVING, DOUBLED, HALF, OVER = 0, 1, 2, 3, 4, 5
 """A game's phase: before the opening roll; a player who may double must choose to roll or
 double; the dice are rolled and must be played; a double awaits an answer; a double of 3-4
-steps has its first action made."""
+steps has its first action made; the episode is over (only in a row set to ``STOP``)."""
 
 MAX_THROWS = 64
 """Throws one game may make in a step (its log; the opening's ties repeat)."""
@@ -89,9 +89,12 @@ class Games(NamedTuple):
 
 
 TURN, PHASE, DIE, CUBE, OWNER, SCORE, CRAWFORD, HALF = 0, 1, 2, 4, 5, 6, 8, 9
-KEY, COUNTER, N_PLAYS, NEED, N_THROWS, DONE, THROWS = 10, 11, 12, 13, 14, 15, 16
+KEY, COUNTER, N_PLAYS, NEED, N_THROWS, DONE = 10, 11, 12, 13, 14, 15
+STOP, WINNER, POINTS_WON, RESULT, THROWS = 16, 17, 18, 19, 20
 """The columns of ``Games.state`` (``DIE`` and ``SCORE`` two each, ``THROWS`` the log;
-``DONE``: the episode ended in this step, copied to ``dones``)."""
+``DONE``: the episode ended in this step, copied to ``dones``; ``STOP``: the row stays
+``OVER`` at its episode's end instead of starting the next; the last game's end: its
+``WINNER``, ``POINTS_WON`` and ``RESULT``, 1-3 the kind of win, 0 a drop, -1 none)."""
 _WIDTH = THROWS + 2 * MAX_THROWS
 
 
@@ -101,6 +104,7 @@ def new_games(n: int, capacity: int) -> Games:
     st[:, CUBE] = 1
     st[:, OWNER] = -1
     st[:, HALF] = -1
+    st[:, RESULT] = -1
     return Games(
         turn=st[:, TURN],
         phase=st[:, PHASE],
@@ -238,15 +242,32 @@ def _new_episode(s: Any, i: int) -> None:
 
 
 @njit(cache=True)
-def _end_game(s: Any, out: Any, i: int, winner: int, points: int, length: int) -> None:
-    """Score a game (R27-R28) into the rewards ``out``; a money game or a won match ends
-    the episode."""
+def _end_episode(s: Any, i: int) -> None:
+    """The episode is over: the row stops (``STOP``) or begins the next one."""
+    s[i, DONE] = 1
+    if s[i, STOP]:
+        s[i, PHASE] = OVER
+    else:
+        _new_episode(s, i)
+
+
+@njit(cache=True)
+def _end_game(s: Any, out: Any, i: int, winner: int, result: int, points: int, length: int) -> None:
+    """Score a game (R27-R28) into the rewards ``out`` (``result``: 1-3 the kind of win, 0
+    a drop); a money game or a won match ends the episode."""
     out[i, winner] += points
     out[i, 1 - winner] -= points
     s[i, SCORE + winner] += points
+    s[i, WINNER] = winner
+    s[i, POINTS_WON] = points
+    s[i, RESULT] = result
     if length == 0 or s[i, SCORE + winner] >= length:
-        s[i, DONE] = 1
-        _new_episode(s, i)
+        if s[i, STOP] and length == 0:  # money: the next game's cube, as the match shows
+            s[i, CUBE] = 1
+            s[i, OWNER] = -1
+        elif s[i, STOP] and s[i, CRAWFORD] == 1:  # a match's Crawford game is over
+            s[i, CRAWFORD] = 2
+        _end_episode(s, i)
         return
     if s[i, CRAWFORD] == 1:
         s[i, CRAWFORD] = 2
@@ -322,13 +343,13 @@ def _play(s: Any, board: Any, plays: Any, out: Any, i: int, j: int, length: int)
             theirs -= n
             if p <= 6:
                 back = True  # on the bar (0) or in the winner's home board
-    if left == 0:
-        result = 1 if theirs < 15 else (3 if back else 2)
-        _end_game(s, out, i, mover, result * s[i, CUBE], length)
-        return
-    for p in range(26):
+    for p in range(26):  # the board the play leaves, seen by the other side
         board[i, p] = -plays[i, j, 25 - p]
     s[i, TURN] = 1 - mover
+    if left == 0:
+        result = 1 if theirs < 15 else (3 if back else 2)
+        _end_game(s, out, i, mover, result, result * s[i, CUBE], length)
+        return
     s[i, PHASE] = ROLLING
     s[i, HALF] = -1
     s[i, N_PLAYS] = 0
@@ -361,7 +382,7 @@ def _act(
         s[i, PHASE] = ROLLING
         return False
     if ph == DOUBLED and a == DROP:
-        _end_game(s, out, i, s[i, TURN], s[i, CUBE], length)
+        _end_game(s, out, i, s[i, TURN], 0, s[i, CUBE], length)
         return False
     if ph == MOVING or ph == HALF:  # noqa: SIM109 (numba compiles this form)
         for j in range(s[i, N_PLAYS]):
@@ -378,8 +399,11 @@ def _act(
                 return False
     actor = to_act(s, i)
     out[i, actor] += -3.0 * s[i, CUBE] if np.isnan(penalty) else penalty
-    s[i, DONE] = 1
-    _new_episode(s, i)
+    if ph == HALF and s[i, STOP]:  # the board stays as seen: the double's first half played
+        apply_step(board[i], board[i], s[i, HALF] // POINTS, s[i, DIE])
+        apply_step(board[i], board[i], s[i, HALF] % POINTS, s[i, DIE])
+    s[i, RESULT] = -1
+    _end_episode(s, i)
     return False
 
 
@@ -464,6 +488,7 @@ def _clear(s: Any, out: Any) -> None:
         s[i, N_THROWS] = 0
         s[i, DONE] = 0
         s[i, NEED] = 0
+        s[i, RESULT] = -1
         out[i, 0] = 0.0
         out[i, 1] = 0.0
 
@@ -531,7 +556,7 @@ def _run(
             find = _advance(s, board, names, i, length, cube_on)
             if find:
                 continue
-            if opponent == 0 or to_act(s, i) == 0:
+            if opponent == 0 or to_act(s, i) == 0 or s[i, PHASE] == OVER:
                 break
             b = _bot_action(s, board, plays, names, i, opponent, wc, wr)
             if b < 0:  # a double of 3-4 steps: both its actions

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from backgammon.env.observation import n_observation, upper_bounds
+from backgammon.env.row import RowTable
 from backgammon.env.table import N_ACTIONS, EnvOptionError, Table
 from backgammon.env.view import checked_render_mode, end_info, render
 from backgammon.players import Player, get
@@ -47,21 +48,29 @@ class BackgammonEnv(gymnasium.Env[Observation, np.int64]):
     ) -> None:
         """An environment against ``opponent`` with the options given."""
         self.render_mode = checked_render_mode(render_mode)
-        self.table = Table(
-            cube=cube,
-            match_length=match_length,
-            observation=observation,
-            illegal_reward=illegal_reward,
-        )
+        options: dict[str, Any] = {
+            "cube": cube,
+            "match_length": match_length,
+            "observation": observation,
+            "illegal_reward": illegal_reward,
+        }
+        self._ref = Table(**options)
         self._options = dict(opponent_options or {})
         if isinstance(opponent, str):
-            self._reseeded = opponent.strip().lower() == "random"
+            name = opponent.strip().lower()
+            self._reseeded = name == "random"
             self.opponent: Player = get(opponent, **self._options)
         elif isinstance(opponent, Player):
-            self._reseeded = False
+            name, self._reseeded = "", False
             self.opponent = opponent
         else:
             raise EnvOptionError(f"opponent is a player's name or a Player, not {opponent!r:.40}")
+        self._row: RowTable | None = None
+        if name in ("random", "pubeval") and not self._options:  # the kernel's own bots
+            self._row = RowTable(**options, opponent=name)
+        self.table: Table | RowTable = self._ref if self._row is None else self._row
+        """The game: on the batched kernel when it can play the bot, else (and after a
+        ``gnubg_id`` start) a :class:`Table`."""
         self.observation_space: gymnasium.spaces.Space[Observation] = gymnasium.spaces.Dict(
             {
                 "observation": gymnasium.spaces.Box(
@@ -84,9 +93,16 @@ class BackgammonEnv(gymnasium.Env[Observation, np.int64]):
         super().reset(seed=seed)
         if self._reseeded:
             seed_bot = int(self.np_random.integers(2**63))
-            self.opponent = get("random", **{**self._options, "seed": seed_bot})
         gnubg_id = (options or {}).get("gnubg_id")
-        self.table.reset(int(self.np_random.integers(2**63)), gnubg_id)
+        seed_game = int(self.np_random.integers(2**63))
+        if gnubg_id is None and self._row is not None:  # the bot plays inside the kernel
+            self._row.reset(seed_game)
+            self.table = self._row
+        else:
+            if self._reseeded:
+                self.opponent = get("random", **{**self._options, "seed": seed_bot})
+            self._ref.reset(seed_game, gnubg_id)
+            self.table = self._ref
         self._opponent_turns()
         return self._observation(), {}
 
@@ -115,10 +131,12 @@ class BackgammonEnv(gymnasium.Env[Observation, np.int64]):
         return render(self.table, NAMES, self.render_mode)
 
     def _opponent_turns(self) -> float:
-        """The bot's decisions until the agent must act; the agent's points meanwhile."""
+        """The bot's decisions until the agent must act; the agent's points meanwhile (none
+        on the kernel, which plays them inside its step)."""
         reward = 0.0
-        while self.table.to_act == 1:
-            reward += self.table.play_bot(self.opponent).rewards[0]
+        table = self.table
+        while isinstance(table, Table) and table.to_act == 1:
+            reward += table.play_bot(self.opponent).rewards[0]
         return reward
 
     def _observation(self) -> Observation:

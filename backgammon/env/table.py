@@ -254,6 +254,21 @@ class Table:
         return self._view[1]
 
     @property
+    def cube_value(self) -> int:
+        """The cube's value."""
+        return self.match.state.cube_value
+
+    @property
+    def cube_owner(self) -> int | None:
+        """The player who owns the cube (None: in the middle)."""
+        return self.match.state.cube_owner
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The match score (players 0 and 1)."""
+        return self.match.state.score
+
+    @property
     def plays(self) -> dict[tuple[int, ...], Move]:
         """The legal plays of the roll to be played now, by the actions that make each one
         (only the second action of a double once its first is made)."""

@@ -6,12 +6,13 @@ from collections.abc import Sequence
 
 import gymnasium
 
+from backgammon.env.row import RowTable
 from backgammon.env.table import EnvOptionError, Table
 
 __all__ = ["end_info", "render_text"]
 
 
-def end_info(table: Table) -> dict[str, object]:
+def end_info(table: Table | RowTable) -> dict[str, object]:
     """How the last game ended: winner (player 0 or 1), points, result (single, gammon,
     backgammon), reason (played, dropped) and, in a match, the final score."""
     end = table.last_end
@@ -24,32 +25,31 @@ def end_info(table: Table) -> dict[str, object]:
         "reason": str(end.reason.value),
     }
     if table.rules.match_length is not None:
-        info["score"] = table.match.score
+        info["score"] = table.score
     return info
 
 
-def render_text(table: Table, names: Sequence[str]) -> str:
+def render_text(table: Table | RowTable, names: Sequence[str]) -> str:
     """The board (X is the player it is seen from) with the dice, the cube and the score."""
     seen_from = table.view_player
     lines = [str(table.position), f" X is {names[seen_from]}, O is {names[1 - seen_from]}"]
     to_act = table.to_act
     dice = table.dice_left()
-    state = table.match.state
     parts = [f"{names[to_act]} to act" if to_act is not None else "over"]
     if dice:
         parts.append("dice " + "-".join(str(d) for d in dice))
     if table.rules.cube_enabled:
-        owner = state.cube_owner
+        owner = table.cube_owner
         held = f" ({names[owner]})" if owner is not None else ""
-        parts.append(f"cube {state.cube_value}{held}")
+        parts.append(f"cube {table.cube_value}{held}")
     if table.rules.match_length is not None:
-        a, b = state.score
+        a, b = table.score
         parts.append(f"score {a}-{b} of {table.rules.match_length}")
     lines.append(" " + ", ".join(parts))
     return "\n".join(lines)
 
 
-def render(table: Table, names: Sequence[str], mode: str | None) -> str | None:
+def render(table: Table | RowTable, names: Sequence[str], mode: str | None) -> str | None:
     """Both environments' ``render()``: the board as text, returned for ``ansi``, printed
     for ``human``; a warning and None without a render mode."""
     if mode is None:

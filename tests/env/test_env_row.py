@@ -1,0 +1,115 @@
+"""The one-row kernel table (backgammon.env.row) against the rules: each game it plays is
+replayed through a :class:`~backgammon.env.table.Table` with the same dice and actions, and
+must show the same masks, observations from both sides, boards, rewards and ends at every
+step, the episode's end included."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+
+import numpy as np
+import pytest
+
+from backgammon.env.row import RowTable
+from backgammon.env.table import N_ACTIONS, InvalidActionError, Table
+from backgammon.play.dice import check_dice
+from backgammon.players import get
+
+
+class Fed:
+    """Dice handed out as the kernel logged them."""
+
+    def __init__(self) -> None:
+        self.throws: deque[tuple[int, int]] = deque()
+
+    def roll(self) -> tuple[int, int]:
+        return check_dice(self.throws.popleft())
+
+
+def _log(row: RowTable, fed: Fed) -> None:
+    g = row.batch.games
+    fed.throws.extend(tuple(int(d) for d in t) for t in g.throws[0, : g.n_throws[0]])
+
+
+def _same(row: RowTable, table: Table) -> None:
+    assert row.done == table.done and row.to_act == table.to_act
+    assert row.legal_actions() == table.legal_actions()
+    assert np.array_equal(row.action_mask(), table.action_mask())
+    for player in (0, 1):
+        np.testing.assert_array_equal(row.observe(player), table.observe(player))
+    assert row.position == table.position and row.view_player == table.view_player
+    assert row.dice_left() == table.dice_left()
+    assert row.plays == table.plays
+    state = table.match.state
+    assert (row.cube_value, row.cube_owner) == (state.cube_value, state.cube_owner)
+    assert row.score == state.score
+    assert row.last_end == table.last_end
+
+
+def _replay(options: dict, seed: int, *, illegal: float = 0.0, bot: str | None = None) -> int:
+    """Episodes of random masked actions (now and then one the mask refuses, with chance
+    ``illegal``) in both; gives the steps made."""
+    rng = random.Random(seed)
+    row = RowTable(**options, opponent=bot)
+    table = Table(**options)
+    player = get(bot) if bot else None
+    steps = 0
+    for episode in range(12):
+        fed = Fed()
+        row.reset(seed + episode)
+        _log(row, fed)
+        table.reset(0, dice=fed)
+        while table.to_act == 1 and player is not None:
+            table.play_bot(player)
+        _same(row, table)
+        while not row.done:
+            if rng.random() < illegal:
+                action = rng.choice([N_ACTIONS, *np.flatnonzero(row.action_mask() == 0)[:3]])
+            else:
+                action = rng.choice(row.legal_actions())
+            got = row.step(action)
+            _log(row, fed)
+            want = table.step(action)
+            rewards = list(want.rewards)
+            while table.to_act == 1 and player is not None:
+                r = table.play_bot(player).rewards
+                rewards = [rewards[0] + r[0], rewards[1] + r[1]]
+            assert got == type(want)((rewards[0], rewards[1]), table.done, want.illegal)
+            assert not fed.throws, "the kernel threw dice the rules did not use"
+            _same(row, table)
+            steps += 1
+    return steps
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"cube": True},
+        {"cube": True, "match_length": 5},
+        {"match_length": 3},
+        {"observation": "net"},
+    ],
+    ids=["money", "cube", "match-cube", "match", "net"],
+)
+def test_every_game_replays_through_the_table(options: dict) -> None:
+    assert _replay(options, seed=7) > 80
+
+
+def test_illegal_actions_end_the_episode_as_the_tables_do() -> None:
+    assert _replay({"cube": True}, seed=3, illegal=0.05) > 10
+
+
+def test_pubeval_plays_as_the_table_plays_it() -> None:
+    assert _replay({}, seed=5, bot="pubeval") > 50
+
+
+def test_a_step_after_the_end_or_not_an_integer_is_refused() -> None:
+    row = RowTable()
+    row.reset(0)
+    with pytest.raises(InvalidActionError):
+        row.step("8/5")
+    assert row.step(N_ACTIONS).illegal and row.done
+    with pytest.raises(InvalidActionError):
+        row.step(0)
