@@ -11,7 +11,9 @@ from collections import deque
 import numpy as np
 import pytest
 
+import backgammon.env as bgenv
 from backgammon.env.row import RowTable
+from backgammon.env.single import BackgammonEnv
 from backgammon.env.table import N_ACTIONS, InvalidActionError, Table
 from backgammon.play.dice import check_dice
 from backgammon.players import get
@@ -113,3 +115,54 @@ def test_a_step_after_the_end_or_not_an_integer_is_refused() -> None:
     assert row.step(N_ACTIONS).illegal and row.done
     with pytest.raises(InvalidActionError):
         row.step(0)
+
+
+def test_the_environments_fall_back_to_the_table_where_the_kernel_cannot_play() -> None:
+    """A gnubg_id start, a bot given as a Player or with options: the Match-based table; a
+    fresh start against the kernel's bots (or in self-play): the row."""
+    start = "4HPwATDgc/ABMA:MAEFAAAAAAAE"  # the opening, player 0 to play 2-1 (gnubg)
+    aec = bgenv.raw_env()
+    aec.reset(seed=1)
+    assert isinstance(aec.table, RowTable)
+    aec.reset(seed=1, options={"gnubg_id": start})
+    assert isinstance(aec.table, Table) and aec.table.dice_left() == (2, 1)
+    aec.reset(seed=1)
+    assert isinstance(aec.table, RowTable)
+    for opponent, options, kind in [
+        ("random", {}, RowTable),
+        ("pubeval", {}, RowTable),
+        ("random", {"seed": 3}, Table),
+        (get("pubeval"), {}, Table),
+    ]:
+        env = BackgammonEnv(opponent, opponent_options=options or None)
+        env.reset(seed=2)
+        assert type(env.table) is kind
+        assert env.table.to_act == 0  # the bot's turns are played before the agent's
+        env.reset(seed=2, options={"gnubg_id": start})
+        assert type(env.table) is Table and env.table.dice_left() == (2, 1)
+
+
+@pytest.mark.parametrize("options", [{}, {"cube": True, "match_length": 3}])
+def test_an_episode_ends_with_how_its_last_game_ended(options: dict) -> None:
+    e = bgenv.env(**options)
+    e.reset(seed=4)
+    rng = np.random.default_rng(0)
+    returns = dict.fromkeys(e.possible_agents, 0.0)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        returns[agent] += reward
+        if terminated or truncated:
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    winner = f"player_{info['winner']}"
+    assert info["result"] in ("single", "gammon", "backgammon") and info["reason"] == "played"
+    assert returns[winner] > 0 and returns[winner] == -sum(
+        v for a, v in returns.items() if a != winner
+    )
+    if options:
+        assert max(info["score"]) >= 3 and returns[winner] == max(info["score"]) - min(
+            info["score"]
+        )
+    else:
+        assert returns[winner] == info["points"]
