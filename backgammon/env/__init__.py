@@ -19,12 +19,15 @@ Install with ``pip install 'backgammon[rl]'`` (PettingZoo and Gymnasium).  Then:
     from backgammon.env.batch import BatchEnv   # the arrays, self-play or against a bot
     obs, masks = BatchEnv().reset(1024, seed=1)
 
-The single-game environments drive a :class:`~backgammon.play.match.Match`: every rule is
-the package's own (the legal plays from
+Every rule is the package's own: the :class:`~backgammon.env.table.Table` drives a
+:class:`~backgammon.play.match.Match` (the legal plays from
 :meth:`~backgammon.core.position.Position.legal_moves`, the cube and scores from
-:mod:`backgammon.play`); the batched one is compiled and held to them game by game by its
-tests.  Rolls, a roll with no legal play, and the roll when no double
-is possible happen by themselves; an agent acts only when it has a choice.
+:mod:`backgammon.play`); the batched environment is compiled and held to it game by game by
+its tests, and the single-game environments run on one row of it
+(:class:`~backgammon.env.row.RowTable`), or on a table after a ``gnubg_id`` start or
+against a bot the compiled code does not play.  Rolls, a roll with no legal play, and the
+roll when no double is possible happen by themselves; an agent acts only when it has a
+choice.
 
 **Actions** (:data:`~backgammon.env.table.N_ACTIONS` = 680).  A checker action is
 ``26 * a + b`` with ``a`` and ``b`` source points from the mover's side (1-24, 25 the bar,
