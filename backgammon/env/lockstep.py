@@ -32,6 +32,7 @@ from backgammon.players.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS
 __all__ = [
     "OPPONENTS",
     "Games",
+    "bot_action",
     "new_games",
     "resume",
     "row_keys",
@@ -479,6 +480,20 @@ def _weights() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
 
 
 _WC, _WR = _weights()
+
+
+def bot_action(
+    s: npt.NDArray[np.int64],
+    board: npt.NDArray[np.int8],
+    plays: npt.NDArray[np.int8],
+    names: npt.NDArray[np.int16],
+    i: int,
+    opponent: int,
+) -> int:
+    """The decision the bot ``opponent`` would make in game ``i`` (drawing from its dice
+    stream as inside a step): an action, or ``-1 - j`` for the legal play ``j`` of a
+    double of 3-4 steps (its two actions)."""
+    return int(_bot_action(s, board, plays, names, i, opponent, _WC, _WR))
 
 
 @njit(cache=True)

@@ -1,19 +1,23 @@
-"""One game on the batched kernel: the :class:`~backgammon.env.table.Table` the one-game
-environments run on when the kernel can play their game (a fresh start, the random or
-pubeval bot), with no :class:`~backgammon.play.match.Match` to keep up at every step.
+"""One game on the batched kernel: what the one-game environments run on when the kernel
+can play their game (a fresh start, the random or pubeval bot), a table with no
+:class:`~backgammon.play.match.Match` to keep up at every step.
 
 A :class:`RowTable` is a :class:`~backgammon.env.batch.BatchEnv` of one row that stops at
 its episode's end (the final board and rewards are shown, as the table shows them) and
-reports how each game ended.  It gives what the environments read of a table: the player to
-act, the mask, observations from either side, the steps' rewards, the last game's end, and
-for showing the game the board, the dice, the cube and the score.  Its games are held to
-the table's by ``tests/env/test_env_row.py``, which replays them through a table.  The dice
-come from the kernel's generator, keyed by the seed (not the table's stream).
+reports how each game ended.  It gives what the environments read of a
+:class:`~backgammon.env.table.Table`: the player to act, the mask, observations from either
+side, the steps' rewards, the last game's end, and for showing the game the board, the
+dice, the cube and the score; the :class:`~backgammon.play.match.Match` (its record) only
+when asked for, by replaying the episode's actions through a table.  Its games are held to
+the table's by ``tests/env/test_env_row.py``, which replays them through a table with the
+same dice.  The dice come from the kernel's generator, keyed by the seed (not the table's
+stream).
 """
 
 from __future__ import annotations
 
 import operator
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -28,9 +32,12 @@ from backgammon.env.table import (
     POINTS,
     InvalidActionError,
     StepResult,
+    Table,
     rules_for,
 )
 from backgammon.evaluation.children import apply_step
+from backgammon.play.dice import check_dice
+from backgammon.play.match import Match
 from backgammon.play.record import EndReason, GameEnd
 
 __all__ = ["RowTable"]
@@ -61,6 +68,14 @@ class RowTable:
             stop=True,
         )
         self.observation = observation
+        self._options: dict[str, Any] = {
+            "cube": cube,
+            "match_length": match_length,
+            "observation": observation,
+            "illegal_reward": illegal_reward,
+        }
+        self._seed = 0
+        self._actions: list[int] = []  # the episode's, for replaying it as a Match
         self.done = True
         self.last_end: GameEnd | None = None
         """The end of the game that ended last (its winner, points and result)."""
@@ -72,6 +87,8 @@ class RowTable:
     def reset(self, seed: int) -> None:
         """A new game (money) or match with the kernel's dice of ``seed`` (>= 0)."""
         self.batch.reset(1, seed=seed)
+        self._seed = seed
+        self._actions = []
         self.last_end = None
         self._settled()
 
@@ -212,10 +229,43 @@ class RowTable:
             raise InvalidActionError("the episode is over: reset the table")
         illegal = not (0 <= a < N_ACTIONS and self._mask[a])
         self._action[0] = a if not illegal else N_ACTIONS
+        self._actions.append(int(self._action[0]))
         self.batch.advance(self._action)
         self._settled()
         rewards = self.batch.games.rewards
         return StepResult((float(rewards[0, 0]), float(rewards[0, 1])), self.done, illegal)
+
+    @property
+    def match(self) -> Match:
+        """The episode so far as a :class:`~backgammon.play.match.Match` (its record, its
+        state): replayed through a :class:`~backgammon.env.table.Table` when asked for, not
+        kept up at every step."""
+        return self.replay().match
+
+    def replay(self) -> Table:
+        """A :class:`~backgammon.env.table.Table` that has played this episode so far: the
+        same dice, actions and bot's decisions (the kernel's, made again in a row of its own
+        without the bot, so that each can be handed to the table)."""
+        mine = RowTable(**self._options)
+        mine.reset(self._seed)
+        dice = _Fed(mine)
+        table = Table(**self._options)
+        table.reset(0, dice=dice)
+        bot = ls.OPPONENTS[self.batch.opponent]
+        for action in [-1, *self._actions]:
+            if action >= 0:
+                mine.step(action)
+                dice.log()
+                table.step(action)
+            while bot and mine.to_act == 1:  # the bot's decisions, one action at a time
+                g = mine.batch.games
+                b = ls.bot_action(g.state, g.board, g.plays, g.names, 0, bot)
+                steps = [b] if b >= 0 else [int(g.names[0, -1 - b, 0]), int(g.names[0, -1 - b, 1])]
+                for step in steps:
+                    mine.step(step)
+                    dice.log()
+                    table.step(step)
+        return table
 
     # ------------------------------------------------------------------ inside
     def _settled(self) -> None:
@@ -235,3 +285,19 @@ class RowTable:
                 GameResult(max(result, 1)),
                 EndReason.PLAYED if result else EndReason.DROPPED,
             )
+
+
+class _Fed:
+    """The dice a row threw, handed to a table in the same order."""
+
+    def __init__(self, row: RowTable) -> None:
+        self.row = row
+        self.throws: list[tuple[int, int]] = []
+        self.log()
+
+    def log(self) -> None:
+        g = self.row.batch.games
+        self.throws.extend((int(a), int(b)) for a, b in g.throws[0, : g.n_throws[0]])
+
+    def roll(self) -> tuple[int, int]:
+        return check_dice(self.throws.pop(0))

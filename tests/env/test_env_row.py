@@ -166,3 +166,26 @@ def test_an_episode_ends_with_how_its_last_game_ended(options: dict) -> None:
         )
     else:
         assert returns[winner] == info["points"]
+
+
+@pytest.mark.parametrize(
+    ("options", "bot"),
+    [({}, None), ({"cube": True, "match_length": 3}, None), ({}, "random"), ({}, "pubeval")],
+)
+def test_the_match_is_the_episode_replayed(options: dict, bot: str | None) -> None:
+    """Asked for mid-episode and at its end, the Match-based replay shows what the row
+    shows, the bot's decisions included."""
+    row = RowTable(**options, opponent=bot)
+    rng = random.Random(1)
+    for seed in range(4):
+        row.reset(seed)
+        steps = 0
+        while not row.done:
+            row.step(rng.choice(row.legal_actions()))
+            steps += 1
+            if steps == 7:
+                _same(row, row.replay())
+        _same(row, row.replay())
+        match = row.match
+        assert match.score == row.score and match.state.last_end == row.last_end
+        assert match.is_over or options.get("match_length") is None
