@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 import backgammon.env
 from backgammon.env.observation import board_blocks
+from backgammon.env.row import RowTable
 from backgammon.env.table import Table
 from backgammon.evaluation.encode import after_boards
 
@@ -61,7 +62,7 @@ class ValueNet:
         return v, [np.outer(x, back), back, dv * h, np.array([dv])]
 
 
-def after_positions(table: Table) -> tuple[list[tuple[int, ...]], Array]:
+def after_positions(table: Table | RowTable) -> tuple[list[tuple[int, ...]], Array]:
     """The actions of each legal play and the inputs of the position it leaves, seen from
     the opponent, who is on roll there."""
     plays = table.plays
@@ -69,7 +70,9 @@ def after_positions(table: Table) -> tuple[list[tuple[int, ...]], Array]:
     return list(plays), board_blocks("tesauro", boards, True).astype(np.float64)
 
 
-def choose(net: ValueNet, table: Table, explore: float, rng: np.random.Generator) -> tuple:
+def choose(
+    net: ValueNet, table: Table | RowTable, explore: float, rng: np.random.Generator
+) -> tuple:
     """The actions of the play whose position is worst for the opponent, and its inputs."""
     actions, x = after_positions(table)
     explores = rng.random() < explore
@@ -124,7 +127,7 @@ def _learn(net: ValueNet, traces: list[Array], error: float) -> None:
 def evaluate(net: ValueNet, games: int, seed: int) -> tuple[float, float]:
     """Win rate and points per game against the random bot (no exploring)."""
     env = gymnasium.make("backgammon/Backgammon-v0", opponent="random")
-    table: Table = env.unwrapped.table  # type: ignore[attr-defined]
+    table: Table | RowTable = env.unwrapped.table  # type: ignore[attr-defined]
     rng = np.random.default_rng(seed)
     wins, points = 0, 0.0
     for g in range(games):
