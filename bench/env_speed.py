@@ -8,11 +8,13 @@ decision the agent to act reads its observation and its legal actions (our ``las
 OpenSpiel's ``observation_tensor`` and ``legal_actions``), then acts.  The batched
 environment steps ``B`` games (1,024) at once in this one process, its observations and
 masks written into arrays at every step and a random allowed action drawn for every game;
-it plays about ``N`` games' worth of steps, and a step is one game's decision.  The
+it plays until each game has ended at least once (so every stage of a game and the resets
+are in the figure, not only the openings) and about ``N`` games' worth of steps are done,
+and a step is one game's decision.  The
 Gymnasium environment plays against the random bot, whose turns are inside ``step`` and
 not counted.  A step is one agent
 decision: ours asks one per roll (two for a double of 3-4 steps), OpenSpiel one per pair of
-checker moves (two for any double), so games per second is printed too.  The chance nodes
+checker moves (two for any double), so the steps of a game differ.  The chance nodes
 of OpenSpiel (the dice) are sampled and not counted as steps; ours roll inside ``step``.
 Times are CPU time of this thread, best of R runs, the two interleaved (the machine is
 shared and noisy).  ``RowTable`` is the environments' core without PettingZoo's wrapper
@@ -86,14 +88,19 @@ def ours_row(games: int, seed: int) -> int:
 
 
 def ours_batch(games: int, seed: int) -> int:
-    """Steps of ``BATCH`` games in lockstep, about ``games`` games' worth (100 steps each)."""
+    """Steps of ``BATCH`` games in lockstep until every one has played a whole game and about
+    ``games`` games' worth are done (100 steps each): every stage of a game and the resets
+    counted, as OpenSpiel's whole games are."""
     env = BatchEnv()
     rng = np.random.default_rng(seed)
     env.reset(BATCH, seed=seed)
-    calls = max(1, games * 100 // BATCH)
-    for _ in range(calls):
-        env.step(env.sample(rng))
-    return calls * BATCH
+    ended = np.zeros(BATCH, dtype=bool)
+    steps = 0
+    while not ended.all() or steps < games * 100:
+        dones = env.step(env.sample(rng))[2]
+        ended |= dones
+        steps += BATCH
+    return steps
 
 
 def ours_gym(games: int, seed: int) -> int:
