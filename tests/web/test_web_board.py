@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pghelp import postgres  # noqa: F401 (the fixture)
-from webapi import auth, settle
+from webapi import SQLITE_ONLY, auth, settle
 
 from backgammon.play.match import Match
 from backgammon.records import mat, sgf
@@ -282,6 +282,7 @@ def test_a_player_against_the_bot_names_itself_before_rolling(client: TestClient
 # ------------------------------------------------------------------ what a game shows
 
 
+@SQLITE_ONLY
 def test_a_game_end_says_who_won_how_and_the_new_score(client: TestClient) -> None:
     m = create(client, length=3)
     s = play_to_end_of_game(client, m["id"], m["token"])
@@ -335,6 +336,7 @@ def test_a_money_session_with_jacoby_and_a_beaver(client: TestClient) -> None:
     assert s["cube"] == {"value": 4, "owner": mover, "offered": None}  # the beaver owns it (R32)
 
 
+@SQLITE_ONLY
 def test_a_money_session_against_the_bot_is_played_to_a_game_end(client: TestClient) -> None:
     m = create(client, money=True)
     s = play_to_end_of_game(client, m["id"], m["token"])

@@ -14,6 +14,7 @@ import pytest
 import webbots
 from fastapi.testclient import TestClient
 from webapi import (
+    SQLITE_ONLY,
     act,
     bot_wins_opening_row,
     full_play,
@@ -30,6 +31,7 @@ from backgammon.web.service import bots, jobs
 from backgammon.web.store.database import Store
 
 
+@SQLITE_ONLY
 def test_the_bot_answers_doubles_and_resignations(client: TestClient) -> None:
     """Against the expert bot: a double is taken or passed (R24), a resignation accepted or
     rejected (R21), each answer stored and logged."""
@@ -79,6 +81,7 @@ def test_the_reply_comes_before_the_bots_answer_which_is_pushed(client: TestClie
     assert state(client, m["id"], m["token"])["seq"] >= pushed["seq"]  # it was stored
 
 
+@SQLITE_ONLY
 @pytest.mark.parametrize("misbehaving", ["crashing_once", "hanging_once"])
 def test_a_bot_that_fails_once_is_tried_again(
     db: str, monkeypatch: pytest.MonkeyPatch, misbehaving: str
@@ -97,6 +100,7 @@ def test_a_bot_that_fails_once_is_tried_again(
         assert not webbots.marker(m["id"]).exists()  # the bot did misbehave once
 
 
+@SQLITE_ONLY
 def test_a_failing_bot_is_reported_and_does_not_undo_the_human_action(
     db: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -6,10 +6,15 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from backgammon.web.store.database import Store
+
+SQLITE_ONLY = pytest.mark.parametrize("db", ["sqlite"], indirect=True)
+"""For a long test of what the bots and pages do whatever the store: on SQLite only (the
+whole match against the bot runs on PostgreSQL too, in test_web.py)."""
 
 
 def auth(token: str) -> dict[str, str]:
