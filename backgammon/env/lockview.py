@@ -25,6 +25,7 @@ from backgammon.env.lockstep import (
     TURN,
     Games,
 )
+from backgammon.env.observation import tesauro as _tesauro
 from backgammon.env.table import DOUBLE, DROP, POINTS, ROLL, TAKE
 from backgammon.evaluation.children import apply_step
 
@@ -66,10 +67,13 @@ def _observe(
         else:
             for p in range(26):
                 views[i, p] = -view[25 - p]
-        for k in range(obs.shape[1]):
-            obs[i, k] = 0.0
-        if tesauro:
+        if tesauro:  # every entry of the board block written
             _tesauro(views, i, on_roll, obs)
+        else:
+            for k in range(n_board):
+                obs[i, k] = 0.0
+        for k in range(n_board, obs.shape[1]):
+            obs[i, k] = 0.0
         # the dice left, then the match
         if ph == MOVING or ph == HALF:  # noqa: SIM109 (numba compiles this form)
             d1, d2 = s[i, DIE], s[i, DIE + 1]
@@ -111,33 +115,6 @@ def _observe(
                     mask[i, names[i, j, 1]] = True
 
 
-@njit(cache=True)
-def _tesauro(b: Any, i: int, on_roll: bool, o: Any) -> None:
-    """Tesauro's 198 inputs of board ``b[i]`` into ``o[i]`` (zeros before), as
-    :func:`backgammon.env.observation.board_block`."""
-    mine_total = 0
-    theirs_total = 0
-    for p in range(26):
-        mine = max(b[i, p], 0)
-        theirs = max(-b[i, 25 - p], 0)
-        mine_total += mine
-        theirs_total += theirs
-        if 1 <= p <= 24:
-            for side, n in ((0, mine), (96, theirs)):
-                if n:
-                    k = side + 4 * (p - 1)
-                    o[i, k] = 1.0
-                    o[i, k + 1] = n >= 2
-                    o[i, k + 2] = n >= 3
-                    o[i, k + 3] = max(n - 3, 0) / 2
-    o[i, 192] = max(b[i, 25], 0) / 2
-    o[i, 193] = max(-b[i, 0], 0) / 2
-    o[i, 194] = (15 - mine_total) / 15
-    o[i, 195] = (15 - theirs_total) / 15
-    o[i, 196] = on_roll
-    o[i, 197] = not on_roll
-
-
 def observe(
     g: Games,
     obs: npt.NDArray[np.float32],
@@ -169,9 +146,45 @@ def _pick(masks: Any, u: Any, out: Any) -> None:
                 r -= 1
 
 
+_BYTES = np.uint64(0x0101010101010101)
+_LOW = np.uint64(0x00FF00FF00FF00FF)
+
+
+@njit(cache=True)
+def _pick_words(words: Any, u: Any, out: Any) -> None:
+    """:func:`_pick` on the masks' bytes eight at a time (``uint64`` words of 0/1 bytes):
+    a word's byte sum counts its allowed actions, and zero words are skipped."""
+    for i in range(words.shape[0]):
+        acc = np.uint64(0)
+        for w in range(words.shape[1]):  # each byte lane at most 255 words of 0/1
+            acc += words[i, w]
+        acc = (acc & _LOW) + ((acc >> np.uint64(8)) & _LOW)
+        count = int((acc * np.uint64(0x0001000100010001)) >> np.uint64(48))
+        r = min(int(u[i] * count), count - 1)
+        for w in range(words.shape[1]):
+            x = words[i, w]
+            if x == 0:
+                continue
+            c = int((x * _BYTES) >> np.uint64(56))
+            if r >= c:
+                r -= c
+                continue
+            for k in range(8):
+                if (x >> np.uint64(8 * k)) & np.uint64(1):
+                    if r == 0:
+                        out[i] = 8 * w + k
+                        break
+                    r -= 1
+            break
+
+
 def pick(masks: npt.NDArray[np.bool_], u: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
     """For each row, the allowed action at the fraction ``u`` (0-1) of its allowed ones:
     uniformly random actions when ``u`` is uniform."""
     out = np.zeros(len(masks), np.int64)
-    _pick(masks, u, out)
+    n = masks.shape[1] if masks.ndim == 2 else 0
+    if masks.flags.c_contiguous and n % 8 == 0 and 0 < n < 8 * 255:
+        _pick_words(masks.view(np.uint64), u, out)
+    else:
+        _pick(masks, u, out)
     return out
