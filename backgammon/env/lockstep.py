@@ -89,7 +89,7 @@ class Games(NamedTuple):
     dones: npt.NDArray[np.bool_]
 
 
-TURN, PHASE, DIE, CUBE, OWNER, SCORE, CRAWFORD, HALF = 0, 1, 2, 4, 5, 6, 8, 9
+TURN, PHASE, DIE, CUBE, OWNER, SCORE, CRAWFORD, HALF_STEPS = 0, 1, 2, 4, 5, 6, 8, 9
 KEY, COUNTER, N_PLAYS, NEED, N_THROWS, DONE = 10, 11, 12, 13, 14, 15
 STOP, WINNER, POINTS_WON, RESULT, THROWS = 16, 17, 18, 19, 20
 """The columns of ``Games.state`` (``DIE`` and ``SCORE`` two each, ``THROWS`` the log;
@@ -104,7 +104,7 @@ def new_games(n: int, capacity: int) -> Games:
     st = np.zeros((n, _WIDTH), np.int64)
     st[:, CUBE] = 1
     st[:, OWNER] = -1
-    st[:, HALF] = -1
+    st[:, HALF_STEPS] = -1
     st[:, RESULT] = -1
     return Games(
         turn=st[:, TURN],
@@ -114,7 +114,7 @@ def new_games(n: int, capacity: int) -> Games:
         owner=st[:, OWNER],
         score=st[:, SCORE : SCORE + 2],
         crawford=st[:, CRAWFORD],
-        half=st[:, HALF],
+        half=st[:, HALF_STEPS],
         key=st[:, KEY].view(np.uint64),
         counter=st[:, COUNTER],
         n_plays=st[:, N_PLAYS],
@@ -230,7 +230,7 @@ def _new_game(s: Any, i: int) -> None:
     s[i, PHASE] = OPENING
     s[i, CUBE] = 1
     s[i, OWNER] = -1
-    s[i, HALF] = -1
+    s[i, HALF_STEPS] = -1
     s[i, N_PLAYS] = 0
 
 
@@ -352,7 +352,7 @@ def _play(s: Any, board: Any, plays: Any, out: Any, i: int, j: int, length: int)
         _end_game(s, out, i, mover, result, result * s[i, CUBE], length)
         return
     s[i, PHASE] = ROLLING
-    s[i, HALF] = -1
+    s[i, HALF_STEPS] = -1
     s[i, N_PLAYS] = 0
 
 
@@ -392,17 +392,17 @@ def _act(
                 if second < 0:
                     _play(s, board, plays, out, i, j, length)
                 else:
-                    s[i, HALF] = a
+                    s[i, HALF_STEPS] = a
                     s[i, PHASE] = HALF
                 return False
-            if ph == HALF and first == s[i, HALF] and second == a:
+            if ph == HALF and first == s[i, HALF_STEPS] and second == a:
                 _play(s, board, plays, out, i, j, length)
                 return False
     actor = to_act(s, i)
     out[i, actor] += -3.0 * s[i, CUBE] if np.isnan(penalty) else penalty
     if ph == HALF and s[i, STOP]:  # the board stays as seen: the double's first half played
-        apply_step(board[i], board[i], s[i, HALF] // POINTS, s[i, DIE])
-        apply_step(board[i], board[i], s[i, HALF] % POINTS, s[i, DIE])
+        apply_step(board[i], board[i], s[i, HALF_STEPS] // POINTS, s[i, DIE])
+        apply_step(board[i], board[i], s[i, HALF_STEPS] % POINTS, s[i, DIE])
     s[i, RESULT] = -1
     _end_episode(s, i)
     return False

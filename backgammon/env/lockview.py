@@ -16,6 +16,7 @@ from backgammon.env.lockstep import (
     DIE,
     DOUBLED,
     HALF,
+    HALF_STEPS,
     MOVING,
     N_PLAYS,
     OWNER,
@@ -56,8 +57,8 @@ def _observe(
         seen[i] = me
         if ph == HALF:  # the board after the double's two highest steps
             die = s[i, DIE]
-            apply_step(boards[i], view, s[i, HALF] // POINTS, die)
-            apply_step(view, view, s[i, HALF] % POINTS, die)
+            apply_step(boards[i], view, s[i, HALF_STEPS] // POINTS, die)
+            apply_step(view, view, s[i, HALF_STEPS] % POINTS, die)
         else:
             for p in range(26):
                 view[p] = boards[i, p]
@@ -111,7 +112,7 @@ def _observe(
             for j in range(s[i, N_PLAYS]):
                 if ph == MOVING:
                     mask[i, names[i, j, 0]] = True
-                elif names[i, j, 0] == s[i, HALF]:
+                elif names[i, j, 0] == s[i, HALF_STEPS]:
                     mask[i, names[i, j, 1]] = True
 
 

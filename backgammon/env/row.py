@@ -116,8 +116,8 @@ class RowTable:
             return view
         view = view.copy()
         die = int(s[ls.DIE])
-        apply_step(view, view, int(s[ls.HALF]) // POINTS, die)
-        apply_step(view, view, int(s[ls.HALF]) % POINTS, die)
+        apply_step(view, view, int(s[ls.HALF_STEPS]) // POINTS, die)
+        apply_step(view, view, int(s[ls.HALF_STEPS]) % POINTS, die)
         return view
 
     @property
@@ -155,7 +155,7 @@ class RowTable:
         out: dict[tuple[int, ...], Move] = {}
         for move, (first, second) in zip(legal, names, strict=True):
             if s[ls.PHASE] == ls.HALF:
-                if first == s[ls.HALF]:
+                if first == s[ls.HALF_STEPS]:
                     out[(second,)] = move
             else:
                 out[(first,) if second < 0 else (first, second)] = move

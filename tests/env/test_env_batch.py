@@ -343,3 +343,22 @@ def test_the_batched_example_plays_pubeval_as_the_batched_bot_does() -> None:
         theirs[fresh] = rewards[fresh, 0]
         over |= dones
     assert (ours == theirs).all() and (ours != 0).all()
+
+
+def test_every_game_is_always_in_one_of_the_named_phases() -> None:
+    """The phases the kernel writes are the ones it names (a half-played double among
+    them), not a column number that shares a name with one."""
+    from backgammon.env import lockstep
+
+    phases = (lockstep.OPENING, lockstep.ROLLING, lockstep.MOVING, lockstep.DOUBLED)
+    phases += (lockstep.HALF, lockstep.OVER)
+    assert phases == tuple(range(6))  # as lockstep numbers them: no name taken twice
+    named = set(phases)
+    env = BatchEnv(cube=True)
+    rng = np.random.default_rng(7)
+    env.reset(256, seed=7)
+    seen: set[int] = set()
+    for _ in range(300):
+        env.step(env.sample(rng))
+        seen |= {int(p) for p in np.unique(env.games.phase)}
+    assert seen <= named and lockstep.HALF in seen
