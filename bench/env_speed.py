@@ -14,7 +14,7 @@ and a step is one game's decision.  The
 Gymnasium environment plays against the random bot, whose turns are inside ``step`` and
 not counted.  A step is one agent
 decision: ours asks one per roll (two for a double of 3-4 steps), OpenSpiel one per pair of
-checker moves (two for any double), so the steps of a game differ.  The chance nodes
+checker moves (two for any double), so games per second is printed too.  The chance nodes
 of OpenSpiel (the dice) are sampled and not counted as steps; ours roll inside ``step``.
 Times are CPU time of this thread, best of R runs, the two interleaved (the machine is
 shared and noisy).  ``RowTable`` is the environments' core without PettingZoo's wrapper
@@ -47,8 +47,8 @@ from backgammon.env.table import Table
 BATCH = 1024
 
 
-def ours_aec(games: int, seed: int) -> int:
-    """Steps of ``games`` games through the wrapped PettingZoo environment."""
+def ours_aec(games: int, seed: int) -> tuple[int, int]:
+    """Steps and games of ``games`` games through the wrapped PettingZoo environment."""
     e = make_env()
     rng = np.random.default_rng(seed)
     steps = 0
@@ -62,11 +62,11 @@ def ours_aec(games: int, seed: int) -> int:
             legal = np.flatnonzero(obs["action_mask"])
             e.step(int(legal[rng.integers(len(legal))]))
             steps += 1
-    return steps
+    return steps, games
 
 
-def ours_table(games: int, seed: int, kind: type[Table | RowTable] = Table) -> int:
-    """Steps of ``games`` games through :class:`Table`, reading each observation."""
+def ours_table(games: int, seed: int, kind: type[Table | RowTable] = Table) -> tuple[int, int]:
+    """Steps and games of ``games`` games through :class:`Table`, reading each observation."""
     table = kind()
     rng = random.Random(seed)
     steps = 0
@@ -79,32 +79,33 @@ def ours_table(games: int, seed: int, kind: type[Table | RowTable] = Table) -> i
             legal = table.legal_actions()
             table.step(legal[rng.randrange(len(legal))])
             steps += 1
-    return steps
+    return steps, games
 
 
-def ours_row(games: int, seed: int) -> int:
-    """Steps of ``games`` games through :class:`RowTable` (the environments' core)."""
+def ours_row(games: int, seed: int) -> tuple[int, int]:
+    """Steps and games of ``games`` games through :class:`RowTable` (the environments' core)."""
     return ours_table(games, seed, RowTable)
 
 
-def ours_batch(games: int, seed: int) -> int:
-    """Steps of ``BATCH`` games in lockstep until every one has played a whole game and about
-    ``games`` games' worth are done (100 steps each): every stage of a game and the resets
-    counted, as OpenSpiel's whole games are."""
+def ours_batch(games: int, seed: int) -> tuple[int, int]:
+    """Steps and ended games of ``BATCH`` games in lockstep until every one has played a
+    whole game and about ``games`` games' worth are done (100 steps each): every stage of a
+    game and the resets counted, as OpenSpiel's whole games are."""
     env = BatchEnv()
     rng = np.random.default_rng(seed)
     env.reset(BATCH, seed=seed)
     ended = np.zeros(BATCH, dtype=bool)
-    steps = 0
+    steps = played = 0
     while not ended.all() or steps < games * 100:
         dones = env.step(env.sample(rng))[2]
         ended |= dones
+        played += int(dones.sum())
         steps += BATCH
-    return steps
+    return steps, played
 
 
-def ours_gym(games: int, seed: int) -> int:
-    """The agent's steps of ``games`` games of the Gymnasium environment against random."""
+def ours_gym(games: int, seed: int) -> tuple[int, int]:
+    """The agent's steps, and the games, of ``games`` Gymnasium games against random."""
     g = gymnasium.make(backgammon.env.ENV_ID, opponent="random")
     rng = np.random.default_rng(seed)
     steps = 0
@@ -115,11 +116,11 @@ def ours_gym(games: int, seed: int) -> int:
             legal = np.flatnonzero(obs["action_mask"])
             obs, _reward, done, _trunc, _info = g.step(int(legal[rng.integers(len(legal))]))
             steps += 1
-    return steps
+    return steps, games
 
 
-def openspiel(games: int, seed: int) -> int:
-    """Steps of ``games`` games of OpenSpiel's backgammon."""
+def openspiel(games: int, seed: int) -> tuple[int, int]:
+    """Steps and games of ``games`` games of OpenSpiel's backgammon."""
     import pyspiel
 
     game = pyspiel.load_game("backgammon")
@@ -136,13 +137,16 @@ def openspiel(games: int, seed: int) -> int:
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
             steps += 1
-    return steps
+    return steps, games
 
 
-def timed(run: Callable[[int, int], int], games: int, seed: int) -> tuple[float, int]:
+Run = Callable[[int, int], tuple[int, int]]
+
+
+def timed(run: Run, games: int, seed: int) -> tuple[float, int, int]:
     start = time.thread_time()
-    steps = run(games, seed)
-    return time.thread_time() - start, steps
+    steps, played = run(games, seed)
+    return time.thread_time() - start, steps, played
 
 
 def main() -> None:
@@ -154,10 +158,10 @@ def main() -> None:
         import pyspiel  # noqa: F401
     except ImportError:
         print("OpenSpiel is not installed (pip install -e '.[bench]'): our figures only")
-        peers: dict[str, Callable[[int, int], int]] = {}
+        peers: dict[str, Run] = {}
     else:
         peers = {PEER: openspiel}
-    runs = {
+    runs: dict[str, Run] = {
         f"ours, batched ({BATCH:,})": ours_batch,
         "ours, PettingZoo AEC": ours_aec,
         "ours, Gymnasium": ours_gym,
@@ -166,19 +170,24 @@ def main() -> None:
         **peers,
     }
     ours_batch(10, 0)  # the compiled code loaded before any timing
-    best: dict[str, tuple[float, int]] = {}
+    best: dict[str, tuple[float, int, int]] = {}
     for r in range(args.repeat):
         for name, run in runs.items():
-            seconds, steps = timed(run, args.games, 1000 * r)
-            if name not in best or seconds < best[name][0]:
-                best[name] = (seconds, steps)
-    rates = {name: steps / seconds for name, (seconds, steps) in best.items()}
+            measured = timed(run, args.games, 1000 * r)
+            if name not in best or measured[0] < best[name][0]:
+                best[name] = measured
+    steps = {name: n / seconds for name, (seconds, n, _) in best.items()}
+    games = {name: g / seconds for name, (seconds, _, g) in best.items()}
     print(
         f"{args.games} games of random masked actions, best of {args.repeat} (CPU time, one core)"
     )
     for name in best:
-        ratio = f"{rates[name] / rates[PEER]:>7.2f}x OpenSpiel" if peers else ""
-        print(f"  {name:<26} {rates[name]:>11,.0f} steps/s {ratio}")
+        ratio = f"{steps[name] / steps[PEER]:>7.2f}x" if peers else ""
+        by_games = f"{games[name] / games[PEER]:>7.2f}x" if peers else ""
+        print(
+            f"  {name:<26} {steps[name]:>11,.0f} steps/s {ratio}"
+            f" {games[name]:>9,.0f} games/s {by_games} OpenSpiel"
+        )
 
 
 PEER = "OpenSpiel backgammon"
