@@ -1,7 +1,7 @@
 """Per-file test times, longest first, in tests/data/durations.json: conftest hands CI's
 workers the longest files first so that both finish together (a file stays on one worker).
 
-    python -m pytest -n auto --dist loadfile --junitxml=.ci/junit.xml   # as .ci/run does
+    python -m pytest -n 3 --dist loadfile --junitxml=.ci/junit.xml   # as .ci/run does on 2 cores
     python tests/durations.py .ci/junit.xml [more.xml ...]
 
 or, on a machine too busy for wall times, a folder at a time by CPU seconds (this file as a

@@ -26,13 +26,14 @@ N = 100_000
 
 
 def quick(read: Callable[[str], object], text: str) -> None:
-    """``read(text)`` reads or raises MatchFileError in well under a second of this thread's
-    CPU time (a busy machine's other processes, and threads earlier tests left running in
-    this worker, do not count)."""
+    """``read(text)`` reads or raises MatchFileError within 5 s of this thread's CPU time:
+    some 0.1 s for a linear reader, hours for a quadratic one on these 100,000 characters,
+    so a busy machine (other processes, threads earlier tests left running in this worker,
+    a shared core's caches) cannot make it fail."""
     start = time.thread_time()
     with contextlib.suppress(MatchFileError):
         read(text)
-    assert time.thread_time() - start < 1.0
+    assert time.thread_time() - start < 5.0
 
 
 # ----------------------------------------------------------------------------- time
