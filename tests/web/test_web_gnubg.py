@@ -144,12 +144,14 @@ def test_an_sgf_gnubg_analysed_shows_its_verdicts_as_the_second_column(
 
 @pytest.fixture
 def gnubg_app(tmp_path: Path) -> Iterator[tuple[TestClient, set[int]]]:
-    """An application with gnubg at 0-ply as its engine; yields the client and, filled in
-    by the test, the gnubg processes it saw (checked gone after the application ends)."""
+    """An application with gnubg at 0-ply as its engine, its reviews at 0 plies; yields the
+    client and, filled in by the test, the gnubg processes it saw (checked gone after the
+    application ends)."""
     seen: set[int] = set()
-    with TestClient(
-        create_app(str(tmp_path / "m.sqlite3"), bot_processes=1, engine="gnubg:0")
-    ) as c:
+    app = create_app(
+        str(tmp_path / "m.sqlite3"), bot_processes=1, engine="gnubg:0", analysis_plies=0
+    )
+    with TestClient(app) as c:
         yield c, seen
     deadline = time.monotonic() + 30
     while any(Path(f"/proc/{p}").exists() for p in seen) and time.monotonic() < deadline:
@@ -183,7 +185,7 @@ def test_gnubg_plays_a_match_in_the_lobby_and_judges_it_beside_us(
     seen |= _gnubg_below(os.getpid())
     assert done["status"] == "done", done
     a = done["analysis"]
-    assert a["engine"]["name"] == "GNU Backgammon (0-ply)"
+    assert a["engine"]["name"] == "GNU Backgammon (0-ply)" and a["plies"] == 0
     assert all(p["rate_memg"] >= 0 for p in a["engine"]["players"])
     judged = _column(a)
     assert all(d["kind"] != "checker" or d["engine"]["best"] for d in judged)
