@@ -17,7 +17,7 @@ from browserhelp import Server, click_one_action, free_port, page_state
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser, expect
 from records_helpers import run_gnubg
-from webapi import new_match, play_turn, state
+from webapi import new_match, play_turn, state, wait_done
 
 from backgammon.records.gnubg_analysis import read_gnubg_analysis
 from backgammon.web import create_app
@@ -25,16 +25,6 @@ from backgammon.web.service.gnubg import ServeEngineError, check_engine
 from backgammon.web.service.verdicts import DISAGREE, MOST
 
 SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"
-
-
-def wait_done(client: TestClient | httpx2.Client, url: str, limit: float = 600) -> dict[str, Any]:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        s = client.get(url).json()
-        if s["status"] not in ("running", "queued"):
-            return dict(s)
-        time.sleep(0.5)
-    raise AssertionError(f"{url} did not finish")
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from webapi import wait_done
 
 from backgammon.judging.analysis import analyse
 from backgammon.judging.evaluate import best_plays
@@ -55,16 +56,6 @@ def error(r: Any, status: int, code: str) -> str:
     body = r.json()
     assert set(body) == {"error"} and body["error"]["code"] == code
     return str(body["error"]["message"])
-
-
-def wait_done(client: TestClient, url: str, limit: float = 240) -> dict[str, Any]:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        s = client.get(url).json()
-        if s["status"] not in ("running", "queued"):
-            return dict(s)
-        time.sleep(0.5)
-    raise AssertionError(f"{url} did not finish")
 
 
 def test_upload_errors_change_nothing(client: TestClient, db: Path) -> None:

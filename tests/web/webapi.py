@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import httpx2
 import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
@@ -94,3 +95,14 @@ def bot_wins_opening_row(match_id: str) -> Any:
     return MatchRow(
         match_id, 0.0, 1, "random", 1, ("x", "y"), seed.hex(), Game.commitment_of(seed), names
     )
+
+
+def wait_done(client: TestClient | httpx2.Client, url: str, limit: float = 600) -> dict[str, Any]:
+    """The status at ``url`` once its job (an analysis or upload) is no longer running."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        s = client.get(url).json()
+        if s["status"] not in ("running", "queued"):
+            return dict(s)
+        time.sleep(0.5)
+    raise AssertionError(f"{url} did not finish")
