@@ -181,13 +181,13 @@ def test_gnubg_plays_a_match_in_the_lobby_and_judges_it_beside_us(
     assert all(d["kind"] != "checker" or d["engine"]["best"] for d in judged)
 
 
-@pytest.fixture
-def gnubg_server(tmp_path: Path) -> Iterator[Server]:
+@pytest.fixture(scope="module")
+def gnubg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``backgammon serve --engine gnubg:0`` as a child process on a free port, its match
-    reviews at 0 plies (the page is what these tests look at)."""
-    srv = Server(
-        tmp_path / "web.sqlite3", free_port(), "--engine", "gnubg:0", "--analysis-plies", "0"
-    )
+    reviews at 0 plies (the page is what these tests look at); one for the file's browser
+    tests, which each make their own match or upload on it."""
+    db = tmp_path_factory.mktemp("gnubg-server") / "web.sqlite3"
+    srv = Server(db, free_port(), "--engine", "gnubg:0", "--analysis-plies", "0")
     srv.start()
     yield srv
     srv.stop()
