@@ -2,21 +2,29 @@
 # The label factory: broad contact positions of gnubg's self-play, rolled out by the shipped
 # nets (72 trials to the end), one file a seed, resuming at the first seed without a file.
 #   nice -n 19 bash labels/factory.sh [FIRST_SEED] [LAST_SEED]
+# KIND=primed makes labels/primed instead: the positions of 70 games a seed where a side is
+# held behind a prime or a closed board (bench/gnubg_positions.py --only primed).
 # Each file is written whole or not at all, so a stopped run loses at most the file under way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 first=${1:-33000}
 last=${2:-33999}
-out=${OUT:-labels/broad}
+kind=${KIND:-broad}
+case "$kind" in
+  broad) only=contact games=10 ;;
+  primed) only=primed games=70 ;;
+  *) echo "KIND is broad or primed" >&2; exit 2 ;;
+esac
+out=${OUT:-labels/$kind}
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$out" "$work"
 for s in $(seq "$first" "$last"); do
-  [ -e "$out/broad-$s.npz" ] && continue
-  python bench/gnubg_positions.py --games 10 --seed "$s" --window 0 1 --only contact \
-    --out "$work/bpos-$s.npz"
+  [ -e "$out/$kind-$s.npz" ] && continue
+  python bench/gnubg_positions.py --games "$games" --seed "$s" --window 0 1 --only "$only" \
+    --out "$work/pos-$kind-$s.npz"
   python -m backgammon distill relabel --weights backgammon/evaluation/data/weights.npz \
-    --data "$work/bpos-$s.npz" --share 1 --rollout-trials 72 --truncate 0 \
-    --workers "${WORKERS:-1}" --out "$work/broad-$s.npz"
-  mv "$work/broad-$s.npz" "$out/broad-$s.npz"
+    --data "$work/pos-$kind-$s.npz" --share 1 --rollout-trials 72 --truncate 0 \
+    --workers "${WORKERS:-1}" --out "$work/$kind-$s.npz"
+  mv "$work/$kind-$s.npz" "$out/$kind-$s.npz"
   echo "$(date -u +%FT%TZ) seed $s done"
 done
