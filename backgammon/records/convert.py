@@ -12,13 +12,8 @@ from pathlib import Path
 from backgammon.core.values import short_repr
 from backgammon.play.record import MatchRecord
 from backgammon.records import mat, sgf
-from backgammon.records.matchfile import (
-    MatchFile,
-    MatchFileError,
-    from_record,
-    require_text,
-    to_record,
-)
+from backgammon.records.errors import MatchFileError, require_text
+from backgammon.records.matchfile import MatchFile, from_record, to_record
 
 __all__ = [
     "FORMATS",

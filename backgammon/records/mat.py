@@ -23,6 +23,7 @@ from backgammon.core.values import Step, short_repr
 from backgammon.play import match as bm
 from backgammon.play.match import Match
 from backgammon.play.record import MatchRecord
+from backgammon.records.errors import MatchFileError, NotTextError, read_number, require_text
 from backgammon.records.matchfile import (
     FileAction,
     FileDouble,
@@ -33,16 +34,12 @@ from backgammon.records.matchfile import (
     FileTake,
     GameFile,
     MatchFile,
-    MatchFileError,
-    NotTextError,
     apply_action,
     from_match,
     from_record,
     game_end,
     position_for,
-    read_number,
     reading_match,
-    require_text,
     resolve_play,
     to_match,
     unwritten_pass,

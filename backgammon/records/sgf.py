@@ -24,6 +24,7 @@ from backgammon.core.values import BAR, OFF, Move, Step, clip
 from backgammon.play import match as bm
 from backgammon.play.match import Match
 from backgammon.play.record import MatchRecord
+from backgammon.records.errors import MatchFileError, NotTextError, read_number, require_text
 from backgammon.records.matchfile import (
     FileAction,
     FileDouble,
@@ -34,17 +35,13 @@ from backgammon.records.matchfile import (
     FileTake,
     GameFile,
     MatchFile,
-    MatchFileError,
-    NotTextError,
     apply_action,
     crawford_games,
     from_match,
     from_record,
     game_end,
     position_for,
-    read_number,
     reading_match,
-    require_text,
     resolve_play,
     to_match,
     unwritten_pass,

@@ -21,6 +21,7 @@ from backgammon.play.dice import FixedDice
 from backgammon.play.match import CubeError, Match
 from backgammon.play.rules import Rules
 from backgammon.records import mat
+from backgammon.records.errors import MatchFileError
 from backgammon.records.matchfile import (
     FileDouble,
     FileDrop,
@@ -30,7 +31,6 @@ from backgammon.records.matchfile import (
     FileRoll,
     GameFile,
     MatchFile,
-    MatchFileError,
     from_match,
     to_match,
 )

@@ -13,6 +13,7 @@ from reference import SAMPLES
 from backgammon.core.values import BAR, OFF
 from backgammon.records import mat, sgf
 from backgammon.records.convert import convert, convert_text, detect_format
+from backgammon.records.errors import MatchFileError
 from backgammon.records.matchfile import (
     FileDouble,
     FileDrop,
@@ -21,7 +22,6 @@ from backgammon.records.matchfile import (
     FileRoll,
     GameFile,
     MatchFile,
-    MatchFileError,
     from_match,
 )
 
