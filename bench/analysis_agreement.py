@@ -66,16 +66,23 @@ from backgammon.evaluation.cube import (
 from backgammon.evaluation.search import Searcher
 from backgammon.judging.analysis import analyse
 from backgammon.judging.results import Analysis
+from backgammon.play.record import (
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    GameStart,
+    MatchRecord,
+    OpeningRoll,
+    Pass,
+    Play,
+    Raccoon,
+    Resign,
+    Roll,
+    Take,
+)
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records import mat, sgf
-from backgammon.records.matchfile import (
-    FileDouble,
-    FileDrop,
-    FileRoll,
-    FileTake,
-    MatchFile,
-    to_record,
-)
 
 NOISES = [0.0, 0.01, 0.02, 0.04, 0.06, 0.1]
 """The evaluation noises gnubg's players draw from by default (error rates range widely)."""
@@ -229,36 +236,50 @@ def gnubg_rates(files: list[str], ply: int) -> tuple[list[float], float]:
 
 
 def gnubg_nodes(
-    text: str, record: MatchFile
-) -> Iterator[tuple[int, int, FileRoll | FileDouble | FileTake | FileDrop, str]]:
+    text: str, record: MatchRecord
+) -> Iterator[tuple[int, int, Action, tuple[int, int] | None, str]]:
     """Each checker play and cube action of a saved SGF with its node's properties (gnubg's
-    analysis), keyed like our decisions: (game, .mat row, action, properties)."""
+    analysis), keyed like our decisions: (game, .mat row, the record's entry, the dice of a
+    play, properties)."""
     trees = text.split("(;FF[4]")[1:]
-    for tree, game in zip(trees, record.games, strict=False):
+    games = [g for g in record.games if mat.rows(g)]
+    for tree, game in zip(trees, games, strict=False):
         nodes = [n for n in _NODE.finditer(tree)]
-        kinds = FileRoll | FileDouble | FileTake | FileDrop
+        start = game[0]
+        assert isinstance(start, GameStart)
+        dice: dict[int, tuple[int, int]] = {}
+        last: tuple[int, int] | None = None
+        for a in game:
+            if isinstance(a, OpeningRoll):
+                last = (max(a.die0, a.die1), min(a.die0, a.die1))
+            elif isinstance(a, Roll):
+                last = a.dice
+            elif isinstance(a, Play) and last is not None:
+                dice[id(a)] = last
         acts = [
             (a, r)
-            for a, r in zip(game.actions, mat.rows(game), strict=True)
-            if isinstance(a, kinds)
+            for a, r in mat.rows(game)
+            if not isinstance(a, Resign) and not (isinstance(a, Pass) and a.dice is None)
         ]
         if len(nodes) != len(acts):
             continue
         for node, (action, row) in zip(nodes, acts, strict=True):
-            yield game.number, row, action, node.group(3)
+            yield start.game, row, action, dice.get(id(action)), node.group(3)
 
 
-def gnubg_marks(text: str, record: MatchFile) -> dict[tuple[int, int, int, str], str]:
+def gnubg_marks(text: str, record: MatchRecord) -> dict[tuple[int, int, int, str], str]:
     """gnubg's marks on the checker plays and cube actions of a saved SGF, keyed like our
     decisions: (game, .mat row, player, kind)."""
     marks: dict[tuple[int, int, int, str], str] = {}
-    for game, row, action, props in gnubg_nodes(text, record):
+    for game, row, action, _, props in gnubg_nodes(text, record):
+        if not isinstance(action, Play | Double | Beaver | Raccoon | Take | Drop):
+            continue
         word = "very bad" if "BM[2]" in props else "bad" if "BM[1]" in props else ""
         word = word or ("doubtful" if "DO[]" in props else "")
         kind = (
             "checker"
-            if isinstance(action, FileRoll)
-            else ("double" if isinstance(action, FileDouble) else "take")
+            if isinstance(action, Play)
+            else ("double" if isinstance(action, Double | Beaver | Raccoon) else "take")
         )
         marks[(game, row, action.player, kind)] = word
     return marks
@@ -328,7 +349,7 @@ def main() -> int:
             text = path.read_text(encoding="utf-8")
             record = sgf.read_record(text)
             start = time.perf_counter()
-            result: Analysis = analyse(to_record(record), bot, args.ply, verify=args.verify)
+            result: Analysis = analyse(record, bot, args.ply, verify=args.verify)
             our_seconds += time.perf_counter() - start
             by_name = {p.name: 1000.0 * p.overall_rate for p in result.players}
             theirs += rates
@@ -348,7 +369,7 @@ def main() -> int:
                     )
             decisions += len(result.decisions)
             if other is not None:
-                again = analyse(to_record(record), other, args.ply, verify=args.verify)
+                again = analyse(record, other, args.ply, verify=args.verify)
                 rates_of = {p.name: 1000.0 * p.overall_rate for p in again.players}
                 compared += [rates_of[name] for name in record.players]
             for key, word in gnubg_marks(text, record).items():
@@ -368,7 +389,7 @@ def main() -> int:
             gbot.searcher = Searcher(gbot.evaluator)
             for path, _, _ in games:
                 record = sgf.read_record(path.read_text(encoding="utf-8"))
-                judged = analyse(to_record(record), gbot, 0)
+                judged = analyse(record, gbot, 0)
                 by_name = {p.name: 1000.0 * p.overall_rate for p in judged.players}
                 ours0 += [by_name[record.players[0]], by_name[record.players[1]]]
     t, o = np.array(theirs), np.array(ours)

@@ -31,9 +31,9 @@ from backgammon import Position
 from backgammon.core.values import Move
 from backgammon.ids.gnubg import encode_match_id, split_gnubg_id
 from backgammon.judging.analysis import analyse
+from backgammon.play.record import Play
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records import sgf
-from backgammon.records.matchfile import FileRoll, to_record
 
 _ANALYSIS = re.compile(r"A\[(\d+)\]((?:\[[^\]]*\])+)")
 _DONE = re.compile(
@@ -63,13 +63,15 @@ def disagreements(path: Path, bot: NeuralPlayer) -> list[Disagreement]:
     """Every checker play of a match file gnubg analysed, with our error beside its own."""
     text = path.read_text(encoding="utf-8")
     record = sgf.read_record(text)
-    judged = analyse(to_record(record), bot, 2).decisions
+    judged = analyse(record, bot, 2).decisions
     ours = {(d.game, d.move, d.player, d.kind): d for d in judged}
     out = []
-    for game, row, action, props in gnubg_nodes(text, record):
+    for game, row, action, dice, props in gnubg_nodes(text, record):
+        if not isinstance(action, Play) or dice is None:
+            continue
         m = _ANALYSIS.search(props)
         d = ours.get((game, row, action.player, "checker"))
-        if not isinstance(action, FileRoll) or m is None or d is None:
+        if m is None or d is None:
             continue
         candidates = re.findall(r"\[([^\]]*)\]", m.group(2))
         equities = [float(c.split()[9]) for c in candidates]
@@ -79,7 +81,7 @@ def disagreements(path: Path, bot: NeuralPlayer) -> list[Disagreement]:
             "gnubg": gnubg_play(candidates[0].split()[0], action.player),
         }
         theirs = equities[0] - equities[int(m.group(1))]
-        out.append(Disagreement(d.gnubg_id, action.dice, plays, d.error_emg, theirs, d.mark))
+        out.append(Disagreement(d.gnubg_id, dice, plays, d.error_emg, theirs, d.mark))
     return out
 
 

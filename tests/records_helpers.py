@@ -7,22 +7,20 @@ import subprocess
 from pathlib import Path
 
 from backgammon.core.position import Position
-from backgammon.play.match import Match, Phase, ResignationError
-from backgammon.play.rules import Rules
-from backgammon.records.matchfile import (
-    FileAction,
-    FileDouble,
-    FileDrop,
-    FileResign,
-    FileRoll,
-    FileTake,
-    GameFile,
-    MatchFile,
-    apply_action,
-    game_end,
-    reading_match,
-    unwritten_pass,
+from backgammon.play.dice import FixedDice
+from backgammon.play.match import ActionKind, Match, Phase, ResignationError
+from backgammon.play.record import (
+    Action,
+    GameStart,
+    MatchRecord,
+    OpeningRoll,
+    Pass,
+    Play,
+    Reject,
+    Roll,
 )
+from backgammon.play.rules import Rules
+from backgammon.records.walk import Visitor, walk
 
 GNUBG = "/usr/games/gnubg"
 
@@ -45,66 +43,76 @@ GNUBG_COMPLAINTS = (
 
 def random_game(
     rng: random.Random,
-    number: int,
-    score: tuple[int, int],
-    length: int,
-    crawford_game: bool,
+    m: Match,
     resign_rate: float = 0.01,
     double_rate: float = 0.05,
     larger_first: bool = True,
     greedy: bool = False,
-) -> GameFile:
-    """One game of random legal play (rules R3, R10, R13, R21-R29), as the file model: a
-    closed-out player's turn is written as gnubg writes it, a roll that dances."""
-    m = reading_match()
-    actions: list[FileAction] = []
+) -> dict[int, tuple[int, int]]:
+    """Play one game of random legal play on ``m`` (rules R3, R10, R13, R21-R29); the dice a
+    file shows for each closed-out player's dance (R13), by the pass's index in the game,
+    as gnubg writes that turn: a roll with no play."""
+    start = m.game_number
+    danced: dict[int, tuple[int, int]] = {}
 
-    def do(action: FileAction) -> None:
-        apply_action(m, action)
-        actions.append(action)
+    def entries() -> tuple[Action, ...]:
+        return m.record.games[-1]
+
+    def dance() -> None:
+        k = len(entries()) - 1
+        danced[k] = (rng.randint(1, 6), rng.randint(1, 6))
 
     a, b = rng.sample(range(1, 7), 2)  # R3: the opening roll is never a double
-    opener = 0 if a > b else 1
     first = True
-    while game_end(m, 1) is None:
-        closed = unwritten_pass(m, actions)
-        passed = closed is not None and closed[1]  # the Match passed it already (R13)
-        p = opener if first else closed[0] if closed is not None else m.turn
+    while m.game_number == start and not m.is_over:
+        game = entries()
+        if isinstance(game[-1], Pass) and len(game) - 1 not in danced:
+            dance()  # the Match passed the closed-out player already
+            continue
+        p = m.turn if not first else (0 if a > b else 1)
         assert p is not None
-        if not first and not passed and rng.random() < resign_rate:
+        closed = not first and m.position.is_closed_out  # the Match waits for the pass
+        if not first and rng.random() < resign_rate:
             dice = (rng.randint(1, 6), rng.randint(1, 6))
-            if rng.random() < 0.5 and m.position.legal_moves(dice):
-                do(FileRoll(p, (max(dice), min(dice)), (), played=False))
-            do(FileResign(p, rng.randint(1, 3)))
+            if rng.random() < 0.5 and m.position.legal_moves(dice) and not closed:
+                m.roll((max(dice), min(dice)), player=p)
+            m.act(ActionKind.RESIGN, level=rng.randint(1, 3), player=p)
+            m.act(ActionKind.ACCEPT, player=1 - p)
             break
+        length = m.rules.match_length or 0
         may_double = (
             not first
-            and not crawford_game
             and m.may_double(p)
             and m.cube_value < 64
-            and (length == 0 or score[p] + m.cube_value < length)  # R29
+            and (length == 0 or m.score[p] + m.cube_value < length)  # R29
         )
         if may_double and rng.random() < double_rate:
-            do(FileDouble(p, m.cube_value * 2))
+            m.double(player=p)
             if rng.random() < 0.7:
-                do(FileTake(1 - p))
+                m.take(player=1 - p)
             else:
-                do(FileDrop(1 - p))
+                m.drop(player=1 - p)
                 break
         dice = (max(a, b), min(a, b)) if first else (rng.randint(1, 6), rng.randint(1, 6))
-        first = False
         if larger_first or rng.random() < 0.5:
             dice = (max(dice), min(dice))
         else:
             dice = (min(dice), max(dice))
+        if closed:
+            m.roll(player=p)  # R13: the turn passes
+            dance()
+            continue
+        m.roll((a, b) if first else dice)
+        first = False
+        if m.phase is not Phase.MOVE:
+            continue
         position = m.position
-        moves = [] if passed else position.legal_moves(dice)
-        if greedy and moves:  # hit and close the home board: reaches closed-out turns (R13)
+        moves = position.legal_moves(m.dice or dice)
+        if greedy:  # hit and close the home board: reaches closed-out turns (R13)
             rng.shuffle(moves)
             moves.sort(key=lambda mv: -_blocking(position.play(mv)))
-        move = (rng.choice(moves) if not greedy else moves[0]) if moves else ()
-        do(FileRoll(p, dice, tuple(move)))
-    return GameFile(number, score, tuple(actions), game_end(m, 1))
+        m.move(rng.choice(moves) if not greedy else moves[0], player=p)
+    return danced
 
 
 def _blocking(after: Position) -> int:
@@ -113,59 +121,69 @@ def _blocking(after: Position) -> int:
     return 10 * b[25] + sum(1 for p in range(19, 25) if b[p] <= -2)
 
 
+def _with_dances(
+    m: Match, dances: list[dict[int, tuple[int, int]]], players: tuple[str, str]
+) -> MatchRecord:
+    """The match's record with the dice of each dance kept on its pass (R13)."""
+    games = tuple(
+        tuple(
+            Pass(a.player, danced[k]) if isinstance(a, Pass) and k in danced else a
+            for k, a in enumerate(game)
+        )
+        for game, danced in zip(m.record.games, [*dances, {}], strict=False)
+    )
+    return MatchRecord(m.record.rules, games, players=players)
+
+
 def random_record(
     seed: int, length: int, max_games: int = 3, larger_first: bool = True
-) -> MatchFile:
+) -> MatchRecord:
     """A random legal match to ``length`` (0: a money session of ``max_games`` games)."""
     rng = random.Random(seed)
-    score = [0, 0]
-    games: list[GameFile] = []
-    crawford_seen = False
-    while len(games) < max_games and (length == 0 or max(score) < length):
-        n = length
-        crawford_game = bool(
-            n > 1 and not crawford_seen and ((score[0] == n - 1) != (score[1] == n - 1))
-        )
-        crawford_seen = crawford_seen or crawford_game
-        game = random_game(
-            rng,
-            len(games) + 1,
-            (score[0], score[1]),
-            length,
-            crawford_game,
-            resign_rate=0.02,
-            larger_first=larger_first,
-        )
-        games.append(game)
-        assert game.end is not None
-        score[game.end.winner] += game.end.points
-    return MatchFile(
-        length=length, players=("alice", "bob"), games=tuple(games), crawford=length > 1
-    )
+    rules = Rules.match(length) if length else Rules.money()
+    m = Match(rules=rules, dice=FixedDice(()))
+    dances: list[dict[int, tuple[int, int]]] = []
+    while len(dances) < max_games and not m.is_over:
+        dances.append(random_game(rng, m, resign_rate=0.02, larger_first=larger_first))
+    return _with_dances(m, dances, ("alice", "bob"))
 
 
-def play_signature(record: MatchFile) -> list[list[tuple[object, ...]]]:
-    """What two records must share to hold the same match: per game, each action with
-    the position after a play (not the order its steps were written in) and the end."""
-    out: list[list[tuple[object, ...]]] = []
-    for game in record.games:
-        m = reading_match()
-        sig: list[tuple[object, ...]] = [("score", game.score)]
-        for action in game.actions:
-            if isinstance(action, FileRoll):
-                # The roller's side: the initial position, the Match's, or (a closed-out
-                # player the Match passed already) the other side of it.
-                before = m.position if m.on_roll in (None, action.player) else m.position.flip()
-                after = before.play(action.steps)  # from the roller's opponent
-                board = after.board if action.player else after.flip().board
-                sig.append(("roll", action.player, action.dice, action.played, board))
-            else:
-                fields = [v for k, v in vars(action).items() if k != "line"]
-                sig.append((type(action).__name__, *fields))
-            apply_action(m, action)
-        sig.append(("end", game.end))
-        out.append(sig)
-    return out
+class _Signature(Visitor):
+    """Each game's entries, a play as the board it leaves (player 0's side)."""
+
+    def __init__(self) -> None:
+        self.games: list[list[object]] = []
+
+    def begin_game(self, match: Match, start: GameStart) -> None:
+        self.games.append([("score", start.score)])
+
+    def visit_step(self, match: Match, step: Action) -> None:
+        if isinstance(step, Play):
+            after = match.position.play(step.move)  # from the roller's opponent
+            board = after.board if step.player else after.flip().board
+            self.games[-1].append(("play", step.player, board))
+        elif isinstance(step, Pass):
+            self.games[-1].append(("pass", step.player, step.dice))
+        elif isinstance(step, Reject):  # a file holds no rejected resignation
+            self.games[-1].pop()
+        else:
+            self.games[-1].append(step)
+
+    def visit_automatic(self, match: Match, step: Play | Pass) -> None:
+        kind = "play" if isinstance(step, Play) else "pass"
+        self.games[-1].append((kind, step.player, getattr(step, "dice", None)))
+
+    def end_game(self, match: Match, end: object) -> None:
+        self.games[-1].append(("end", end))
+
+
+def play_signature(record: MatchRecord) -> list[list[object]]:
+    """What two records must share to hold the same match: per game, each entry with
+    the position after a play (not the order its steps were written in) and the end; a
+    rejected resignation is left out, as a file leaves it out."""
+    sig = _Signature()
+    walk(record, sig)
+    return [g for g in sig.games if len(g) > 1]
 
 
 def run_gnubg(commands: list[str], cwd: Path | None = None, timeout: float = 120) -> str:
@@ -230,18 +248,14 @@ def random_match(seed: int, length: int, max_games: int = 3) -> Match:
     return m
 
 
-def closed_out_game() -> GameFile:
-    """A game (greedy blocking play, the first seed that gives one) where a player on the
-    bar faces a closed board and dances."""
+def closed_out_game() -> MatchRecord:
+    """A money game (greedy blocking play, the first seed that gives one) where a player on
+    the bar faces a closed board and dances, the dice of the dance kept on its pass."""
     for seed in range(500):
-        game = random_game(random.Random(seed), 1, (0, 0), 0, False, 0, 0, greedy=True)
-        m = reading_match()
-        for k, a in enumerate(game.actions):
-            closed = unwritten_pass(m, game.actions[:k])
-            if isinstance(a, FileRoll) and closed is not None and closed[0] == a.player:
-                assert a.steps == ()
-                return game
-            apply_action(m, a)
+        m = Match(rules=Rules.money(), dice=FixedDice(()))
+        danced = random_game(random.Random(seed), m, 0, 0, greedy=True)
+        if danced:
+            return _with_dances(m, [danced], ("a", "b"))
     raise AssertionError("no closed-out turn in the scripted game")
 
 
@@ -274,3 +288,38 @@ def beavered_then_played() -> Match:
     m.roll((4, 2))
     m.move("8/4 6/4")
     return m
+
+
+def written(game: tuple[Action, ...]) -> list[object]:
+    """Each entry of a record's game that a .mat file writes (``mat.rows``), a play as
+    ``(player, dice, steps)`` with the dice of its roll, a roll not played as
+    ``(player, dice, None)`` and a dance as ``(player, dice, ())``."""
+    from backgammon.records import mat
+
+    shown = {id(a) for a, _ in mat.rows(game)}
+    out: list[object] = []
+    dice: tuple[int, int] | None = None
+    for a in game:
+        if isinstance(a, OpeningRoll):
+            dice = (max(a.die0, a.die1), min(a.die0, a.die1))
+        elif isinstance(a, Roll):
+            dice = a.dice
+        if id(a) not in shown:
+            continue
+        if isinstance(a, Play):
+            out.append((a.player, dice, tuple(a.move)))
+        elif isinstance(a, OpeningRoll | Roll):
+            out.append(
+                (
+                    0
+                    if isinstance(a, OpeningRoll) and a.die0 > a.die1
+                    else getattr(a, "player", 1),
+                    dice,
+                    None,
+                )
+            )
+        elif isinstance(a, Pass) and a.dice is not None:
+            out.append((a.player, a.dice, ()))
+        else:
+            out.append(a)
+    return out

@@ -30,7 +30,7 @@ from backgammon.judging.results import (
 )
 from backgammon.play.match import Match
 from backgammon.players.neural import PRUNE, NeuralPlayer
-from backgammon.records.matchfile import MatchFileError
+from backgammon.records.errors import MatchFileError
 from backgammon.records.walk import steps_made
 from backgammon.svg import match_svg
 

@@ -11,7 +11,7 @@ from backgammon.cli import audit
 from backgammon.cli.errors import UsageError, output_path
 from backgammon.cli.positions import parse_dice, position_from_text
 from backgammon.core.position import Position
-from backgammon.records import matchfile
+from backgammon.records import errors
 
 __all__ = ["convert_command", "moves_command", "verify_command"]
 
@@ -32,7 +32,7 @@ def convert_command(args: argparse.Namespace) -> int:
         warnings = convert(src, dst)
     except OSError as exc:
         raise UsageError(f"cannot read {src}: {exc.strerror or exc}") from exc
-    except matchfile.MatchFileError as exc:
+    except errors.MatchFileError as exc:
         raise UsageError(f"{src}: {exc}") from exc
     for warning in warnings:
         print(f"{src}: note: {warning}", file=sys.stderr)

@@ -27,7 +27,8 @@ from backgammon.records.convert import (
     read_record_text,
     write_text,
 )
-from backgammon.records.matchfile import MatchFileError, as_written
+from backgammon.records.errors import MatchFileError
+from backgammon.records.matchfile import as_written
 from backgammon.records.walk import walk
 
 __all__ = [

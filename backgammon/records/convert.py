@@ -12,13 +12,8 @@ from pathlib import Path
 from backgammon.core.values import short_repr
 from backgammon.play.record import MatchRecord
 from backgammon.records import mat, sgf
-from backgammon.records.matchfile import (
-    MatchFile,
-    MatchFileError,
-    from_record,
-    require_text,
-    to_record,
-)
+from backgammon.records.errors import MatchFileError, require_text
+from backgammon.records.matchfile import from_record
 
 __all__ = [
     "FORMATS",
@@ -99,25 +94,23 @@ def _checked(fmt: str) -> str:
     return fmt
 
 
-def read_text(text: str, fmt: str) -> MatchFile:
-    """``text`` read in format ``fmt`` (``"mat"`` or ``"sgf"``) into the file model."""
-    return sgf.read_record(text) if _checked(fmt) == "sgf" else mat.read_record(text)
+def read_text(text: str, fmt: str, warnings: list[str] | None = None) -> MatchRecord:
+    """``text`` read in format ``fmt`` (``"mat"`` or ``"sgf"``) into its match record
+    (:func:`read_record_text`)."""
+    reader = sgf.read_record if _checked(fmt) == "sgf" else mat.read_record
+    return reader(text, warnings)
 
 
-def write_text(record: MatchRecord | MatchFile, fmt: str) -> str:
-    """A match record (or the file model) written in format ``fmt`` (``"mat"`` or ``"sgf"``)."""
-    file = from_record(record) if isinstance(record, MatchRecord) else record
-    return sgf.write_record(file) if _checked(fmt) == "sgf" else mat.write_record(file)
+def write_text(record: MatchRecord, fmt: str) -> str:
+    """A match record written in format ``fmt`` (``"mat"`` or ``"sgf"``)."""
+    return sgf.write_record(record) if _checked(fmt) == "sgf" else mat.write_record(record)
 
 
 def read_record_text(text: str, fmt: str, warnings: list[str] | None = None) -> MatchRecord:
     """Read ``text`` in format ``fmt`` (``"mat"`` or ``"sgf"``) into the match record it
     plays to (the rules check every action), with all a writer needs of the file: the
     header, and a dance's dice (R13).  What the reader found odd goes into ``warnings``."""
-    file = read_text(text, fmt)
-    if warnings is not None:
-        warnings.extend(file.warnings)
-    return to_record(file, [])
+    return read_text(text, fmt, warnings)
 
 
 def written_actions(record: MatchRecord) -> int:

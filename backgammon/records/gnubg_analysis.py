@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from backgammon.records.matchfile import MatchFileError
+from backgammon.records.errors import MatchFileError
 from backgammon.records.sgf import game_nodes, point_of_letter
 
 __all__ = [

@@ -5,7 +5,7 @@ Writing reproduces gnubg 1.07's ``export match mat`` layout byte for byte (its
 ``Doubles => 2``, ``Drops`` with the win on the same row, ``Wins N point(s)``, no line for
 the take of a beaver).  Reading is lenient (a byte-order mark, XG header tags, combined
 moves such as ``24/15``, ``Cannot Move``, ``???``, dice in either order, XG's wider
-columns): what was odd is collected in ``MatchFile.warnings``; what cannot be read raises
+columns): what was odd is collected in the reader's ``warnings``; what cannot be read raises
 :class:`MatchFileError` with the line number.  The reader drives a
 :class:`~backgammon.play.match.Match` through each game as it reads, so every play is checked by
 the rules core.  Every line is read in time linear in its length (no backtracking
@@ -22,7 +22,8 @@ from backgammon.core.notation import parse_segments
 from backgammon.core.values import Step, short_repr
 from backgammon.play import match as bm
 from backgammon.play.match import Match
-from backgammon.play.record import MatchRecord
+from backgammon.play.record import Action, MatchRecord
+from backgammon.records.errors import MatchFileError, NotTextError, read_number, require_text
 from backgammon.records.matchfile import (
     FileAction,
     FileDouble,
@@ -33,19 +34,17 @@ from backgammon.records.matchfile import (
     FileTake,
     GameFile,
     MatchFile,
-    MatchFileError,
-    NotTextError,
     apply_action,
-    from_match,
+    as_written,
     from_record,
     game_end,
     position_for,
-    read_number,
     reading_match,
-    require_text,
     resolve_play,
     to_match,
+    to_record,
     unwritten_pass,
+    written_game,
 )
 
 __all__ = [
@@ -163,9 +162,19 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
         i += 1
 
 
-def rows(game: GameFile) -> list[int]:
-    """The .mat row of each action of a game (two half-rows a row; player 1's opening
-    roll takes the right half of row 1; the take of a beaver has no half-row)."""
+def rows(game: Sequence[Action]) -> list[tuple[Action, int]]:
+    """Each entry of a record's game that a .mat file writes (a roll's play, or the roll
+    when it was not played; a dance's pass; an accepted resignation's offer; a cube action),
+    with its row: what an analysis numbers its decisions by."""
+    written, sources = written_game(game)
+    if written is None:
+        return []
+    return list(zip(sources, _rows(written), strict=True))
+
+
+def _rows(game: GameFile) -> list[int]:
+    """The .mat row of each written action of a game (two half-rows a row; player 1's
+    opening roll takes the right half of row 1; the take of a beaver has no half-row)."""
     out = []
     i = (
         1
@@ -191,10 +200,13 @@ def rows(game: GameFile) -> list[int]:
     return out
 
 
-def write_record(record: MatchFile | MatchRecord) -> str:
+def write_record(record: MatchRecord) -> str:
     """The .mat text gnubg 1.07 would export for this match."""
-    if isinstance(record, MatchRecord):
-        record = from_record(record)
+    return _write_file(from_record(record))
+
+
+def _write_file(record: MatchFile) -> str:
+    """The .mat text of a match as the file writes it, game by game."""
     out: list[str] = []
     for tag in _GNUBG_TAGS:
         value = record.tag(tag)
@@ -500,13 +512,21 @@ def _read_roll(
     do(FileRoll(tok.player, dice, steps, played, line))
 
 
-def read_record(text: str) -> MatchFile:
-    """Read .mat text into a :class:`MatchFile`, leniently (see the module docstring).
+def read_record(text: str, warnings: list[str] | None = None) -> MatchRecord:
+    """Read .mat text into the :class:`MatchRecord` it plays to, leniently (see the module
+    docstring); what was odd goes into ``warnings``.
 
     ``text`` must be a ``str`` (bytes raise :class:`NotTextError`; decode them first,
     e.g. with ``utf-8-sig``).  Every game is played through a Match as it is read.
     """
-    text = require_text(text, "mat.read_record")
+    file = _read_file(require_text(text, "mat.read_record"))
+    if warnings is not None:
+        warnings.extend(file.warnings)
+    return to_record(file)
+
+
+def _read_file(text: str) -> MatchFile:
+    """The games of .mat text as written, each checked by a Match as it is read."""
     warnings: list[str] = []
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -618,7 +638,7 @@ def read_record(text: str) -> MatchFile:
 
 def write(match: Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> str:
     """The .mat text of a live match, in gnubg's layout."""
-    return write_record(from_match(match, players))
+    return write_record(as_written(match, players))
 
 
 def read(text: str, warnings: list[str] | None = None) -> Match:
@@ -628,7 +648,7 @@ def read(text: str, warnings: list[str] | None = None) -> Match:
     is refused by the rules raises :class:`MatchFileError` with the line number.  ``text``
     is a ``str``: bytes raise :class:`NotTextError` (decode them first, e.g. ``utf-8-sig``).
     """
-    record = read_record(require_text(text, "mat.read"))
+    record = _read_file(require_text(text, "mat.read"))
     if warnings is not None:
         warnings.extend(record.warnings)
     return to_match(record, warnings)

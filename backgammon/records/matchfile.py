@@ -1,16 +1,14 @@
-"""A format-level model of a match file, shared by the .mat and SGF readers and writers.
+"""What the .mat and SGF readers and writers share besides the errors
+(:mod:`~backgammon.records.errors`): a match as a file writes it, action by action.
 
-A :class:`MatchFile` is what a match file says: header information, then games, each
-with the score it started at, the actions in order (rolls with the steps as written, cube
-actions, an accepted resignation) and how it ended.  The readers fill it while they drive a
-:class:`~backgammon.play.match.Match` through each game (:func:`apply_action`), so a file that
-parses is a file whose plays the rules accept; :func:`to_match` replays the whole model
-through a Match under the match's own rules (Crawford, dead cubes, the match's end).
-Converting a live Match to the model is :func:`from_match`; the writers turn the model
-back into text.
-
-The file model's types are named ``File…`` so that they never shadow the Match record's
-types (:class:`backgammon.play.match.Roll` is a throw; :class:`FileRoll` is a throw and its play).
+Everyone else holds a :class:`~backgammon.play.record.MatchRecord`.  The readers return one
+and the writers take one; in between, a game is what the file says (``File…`` actions:
+a throw and its play as one row, the steps as written, the line each came from for an
+error).  A reader fills a game while it drives a :class:`~backgammon.play.match.Match`
+through it (:func:`apply_action`), so a file that parses is a file whose plays the rules
+accept; :func:`to_record` replays the games under the match's own rules (Crawford, dead
+cubes, the match's end) into the record, and :func:`from_record` turns a record back into
+what a writer lays out.  Only :func:`as_written` and :func:`written_name` are for others.
 """
 
 from __future__ import annotations
@@ -29,7 +27,6 @@ from backgammon.core.values import (
     InvalidMoveTextError,
     Move,
     Step,
-    clip,
     short_repr,
 )
 from backgammon.play import match as bm
@@ -37,80 +34,9 @@ from backgammon.play.dice import FixedDice
 from backgammon.play.ids import state_at_score
 from backgammon.play.record import MatchRecord
 from backgammon.play.rules import MAX_CUBE_LIMIT, Rules
+from backgammon.records.errors import MatchFileError
 
-__all__ = [
-    "MAX_DIGITS",
-    "FileAction",
-    "FileDouble",
-    "FileDrop",
-    "FileGameEnd",
-    "FilePass",
-    "FileResign",
-    "FileRoll",
-    "FileTake",
-    "GameFile",
-    "MatchFile",
-    "MatchFileError",
-    "NotTextError",
-    "apply_action",
-    "as_written",
-    "closed_out_player",
-    "crawford_games",
-    "from_match",
-    "from_record",
-    "game_actions",
-    "game_end",
-    "match_games",
-    "position_for",
-    "read_number",
-    "reading_match",
-    "replay_game",
-    "require_text",
-    "resolve_play",
-    "starting_match",
-    "to_match",
-    "to_record",
-    "unwritten_pass",
-]
-
-
-class MatchFileError(ValueError):
-    """A match file that cannot be read; ``line`` is the 1-based line number (or None)."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        self.line = line
-        self.message = message
-        super().__init__(f"line {line}: {message}" if line is not None else message)
-
-
-class NotTextError(MatchFileError):
-    """A reader was given something other than ``str`` (bytes, say): the readers take text,
-    so that the caller chooses the encoding (gnubg writes UTF-8: ``data.decode("utf-8-sig")``)."""
-
-
-def require_text(text: object, reader: str) -> str:
-    """``text`` if it is a ``str``; :class:`NotTextError` naming ``reader`` otherwise."""
-    if isinstance(text, str):
-        return text
-    hint = ""
-    if isinstance(text, (bytes, bytearray, memoryview)):
-        hint = ": decode it first, e.g. data.decode('utf-8-sig')"
-    raise NotTextError(f"{reader} reads text (str), not {type(text).__name__}{hint}")
-
-
-MAX_DIGITS = 9
-"""The most significant digits a number in a match file may have (scores, cubes, games)."""
-
-
-def read_number(digits: str, what: str, line: int | None) -> int:
-    """A count written in a file, as an int; :class:`MatchFileError` when ``digits`` is not
-    decimal digits or has more than :data:`MAX_DIGITS` significant ones (int() would
-    refuse 4,301 digits with a plain ValueError, and no file needs a tenth)."""
-    if not digits.isdecimal():
-        raise MatchFileError(f"{what} {short_repr(digits, 24)} is not a number", line)
-    if len(digits.lstrip("0")) > MAX_DIGITS:
-        raise MatchFileError(f"{what} {clip(digits, 24)} is too large", line)
-    return int(digits)
+__all__ = ["as_written", "written_name"]
 
 
 # ----------------------------------------------------------------------------- the model
@@ -620,13 +546,8 @@ def as_written(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 
     return replace(match.record, games=games, players=names)
 
 
-def from_match(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> MatchFile:
-    """The file model of a live match (:func:`from_record` of :func:`as_written`)."""
-    return from_record(as_written(match, players))
-
-
 def from_record(record: MatchRecord) -> MatchFile:
-    """The file model of a match record (what a match file can say about it): the header,
+    """The written form of a match record (what a match file can say about it): the header,
     and a dance's dice where the record kept them (R13).
 
     Files do not hold tied opening throws, rejected resignations or the order in which a
@@ -634,54 +555,7 @@ def from_record(record: MatchRecord) -> MatchFile:
     """
     rules = record.rules
     length = rules.match_length or 0
-    games: list[GameFile] = []
-    for actions in record.games:
-        number, score = 1, (0, 0)
-        out: list[FileAction] = []
-        rolled: tuple[int, tuple[int, int]] | None = None
-        offered: tuple[int, int] | None = None
-        end: FileGameEnd | None = None
-        for a in actions:
-            if isinstance(a, bm.GameStart):
-                number, score = a.game, a.score
-            elif isinstance(a, bm.OpeningRoll):
-                if a.die0 != a.die1:
-                    rolled = (
-                        0 if a.die0 > a.die1 else 1,
-                        (max(a.die0, a.die1), min(a.die0, a.die1)),
-                    )
-            elif isinstance(a, bm.Roll):
-                rolled = (a.player, a.dice)
-            elif isinstance(a, bm.Play):
-                dice = rolled[1] if rolled is not None else (0, 0)
-                out.append(FileRoll(a.player, dice, tuple(a.move)))
-                rolled = None
-            elif isinstance(a, bm.Pass):
-                out.append(FilePass(a.player) if a.dice is None else FileRoll(a.player, a.dice))
-            elif isinstance(a, (bm.Double, bm.Beaver, bm.Raccoon)):
-                out.append(FileDouble(a.player, a.value))
-            elif isinstance(a, bm.Take):
-                out.append(FileTake(a.player))
-            elif isinstance(a, bm.Drop):
-                out.append(FileDrop(a.player))
-            elif isinstance(a, bm.Resign):
-                offered = (a.player, int(a.level))
-            elif isinstance(a, bm.Reject):
-                offered = None
-            elif isinstance(a, bm.Accept):
-                if offered is not None:
-                    if rolled is not None:
-                        out.append(FileRoll(rolled[0], rolled[1], (), played=False))
-                        rolled = None
-                    out.append(FileResign(offered[0], offered[1]))
-                offered = None
-            elif isinstance(a, bm.GameEnd):
-                end = FileGameEnd(a.winner, a.points, a.reason is bm.EndReason.RESIGNED)
-        if rolled is not None:  # an unfinished game stopped after a roll, the opening's too
-            out.append(FileRoll(rolled[0], rolled[1], (), played=False))
-        if not out and end is None:
-            continue  # a game not yet begun
-        games.append(GameFile(number, score, tuple(out), end))
+    games = [g for g, _ in map(written_game, record.games) if g is not None]
     players = record.players
     return MatchFile(
         length=length,
@@ -693,3 +567,58 @@ def from_record(record: MatchRecord) -> MatchFile:
         jacoby=rules.jacoby,
         application=record.application,
     )
+
+
+def written_game(actions: Sequence[bm.Action]) -> tuple[GameFile | None, tuple[bm.Action, ...]]:
+    """One game of a record as a file writes it (None for a game not yet begun), and for
+    each written action the record's entry it stands for (a roll's play, or the roll when
+    it was not played; a dance's pass; an accepted resignation's offer)."""
+    number, score = 1, (0, 0)
+    out: list[FileAction] = []
+    sources: list[bm.Action] = []
+    rolled: tuple[int, tuple[int, int], bm.Action] | None = None
+    offered: bm.Resign | None = None
+    end: FileGameEnd | None = None
+
+    def put(action: FileAction, source: bm.Action) -> None:
+        out.append(action)
+        sources.append(source)
+
+    for a in actions:
+        if isinstance(a, bm.GameStart):
+            number, score = a.game, a.score
+        elif isinstance(a, bm.OpeningRoll):
+            if a.die0 != a.die1:
+                dice = (max(a.die0, a.die1), min(a.die0, a.die1))
+                rolled = (0 if a.die0 > a.die1 else 1, dice, a)
+        elif isinstance(a, bm.Roll):
+            rolled = (a.player, a.dice, a)
+        elif isinstance(a, bm.Play):
+            put(FileRoll(a.player, rolled[1] if rolled else (0, 0), tuple(a.move)), a)
+            rolled = None
+        elif isinstance(a, bm.Pass):
+            put(FilePass(a.player) if a.dice is None else FileRoll(a.player, a.dice), a)
+        elif isinstance(a, (bm.Double, bm.Beaver, bm.Raccoon)):
+            put(FileDouble(a.player, a.value), a)
+        elif isinstance(a, bm.Take):
+            put(FileTake(a.player), a)
+        elif isinstance(a, bm.Drop):
+            put(FileDrop(a.player), a)
+        elif isinstance(a, bm.Resign):
+            offered = a
+        elif isinstance(a, bm.Reject):
+            offered = None
+        elif isinstance(a, bm.Accept):
+            if offered is not None:
+                if rolled is not None:
+                    put(FileRoll(rolled[0], rolled[1], (), played=False), rolled[2])
+                    rolled = None
+                put(FileResign(offered.player, int(offered.level)), offered)
+            offered = None
+        elif isinstance(a, bm.GameEnd):
+            end = FileGameEnd(a.winner, a.points, a.reason is bm.EndReason.RESIGNED)
+    if rolled is not None:  # an unfinished game stopped after a roll, the opening's too
+        put(FileRoll(rolled[0], rolled[1], (), played=False), rolled[2])
+    if not out and end is None:
+        return None, ()
+    return GameFile(number, score, tuple(out), end), tuple(sources)

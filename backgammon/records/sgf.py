@@ -24,6 +24,7 @@ from backgammon.core.values import BAR, OFF, Move, Step, clip
 from backgammon.play import match as bm
 from backgammon.play.match import Match
 from backgammon.play.record import MatchRecord
+from backgammon.records.errors import MatchFileError, NotTextError, read_number, require_text
 from backgammon.records.matchfile import (
     FileAction,
     FileDouble,
@@ -34,19 +35,16 @@ from backgammon.records.matchfile import (
     FileTake,
     GameFile,
     MatchFile,
-    MatchFileError,
-    NotTextError,
     apply_action,
+    as_written,
     crawford_games,
-    from_match,
     from_record,
     game_end,
     position_for,
-    read_number,
     reading_match,
-    require_text,
     resolve_play,
     to_match,
+    to_record,
     unwritten_pass,
 )
 
@@ -91,10 +89,13 @@ def _colour(player: int) -> str:
     return "B" if player else "W"
 
 
-def write_record(record: MatchFile | MatchRecord) -> str:
+def write_record(record: MatchRecord) -> str:
     """The SGF text gnubg 1.07's ``save match`` would write (without analysis)."""
-    if isinstance(record, MatchRecord):
-        record = from_record(record)
+    return _write_file(from_record(record))
+
+
+def _write_file(record: MatchFile) -> str:
+    """The SGF text of a match as the file writes it, one game tree a game."""
     out: list[str] = []
     crawford = crawford_games(record)
     app = record.application or DEFAULT_APPLICATION
@@ -453,13 +454,21 @@ def game_nodes(text: str) -> list[list[dict[str, list[str]]]]:
     return [[n.props for n in _main_line(t, warnings)] for t in _Parser(text).collection()]
 
 
-def read_record(text: str) -> MatchFile:
-    """Read SGF text (one game tree per game) into a :class:`MatchFile`.
+def read_record(text: str, warnings: list[str] | None = None) -> MatchRecord:
+    """Read SGF text (one game tree per game) into the :class:`MatchRecord` it plays to;
+    what was odd goes into ``warnings``.
 
     ``text`` must be a ``str`` (bytes raise :class:`NotTextError`; decode them first,
     e.g. with ``utf-8-sig``).  Every game is played through a Match as it is read.
     """
-    text = require_text(text, "sgf.read_record")
+    file = _read_file(require_text(text, "sgf.read_record"))
+    if warnings is not None:
+        warnings.extend(file.warnings)
+    return to_record(file)
+
+
+def _read_file(text: str) -> MatchFile:
+    """The games of SGF text as written, each checked by a Match as it is read."""
     warnings: list[str] = []
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -516,14 +525,14 @@ def read_record(text: str) -> MatchFile:
 
 def write(match: Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> str:
     """The SGF text of a live match, as gnubg writes it."""
-    return write_record(from_match(match, players))
+    return write_record(as_written(match, players))
 
 
 def read(text: str, warnings: list[str] | None = None) -> Match:
     """Read SGF text and replay it through :class:`Match` (every action checked); odd
     things are appended to ``warnings`` when a list is given.  ``text`` is a ``str``: bytes
     raise :class:`NotTextError` (decode them first, e.g. ``utf-8-sig``)."""
-    record = read_record(require_text(text, "sgf.read"))
+    record = _read_file(require_text(text, "sgf.read"))
     if warnings is not None:
         warnings.extend(record.warnings)
     return to_match(record, warnings)

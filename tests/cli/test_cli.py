@@ -16,7 +16,8 @@ from reference import SAMPLES
 
 from backgammon.cli import BoardView, render_board
 from backgammon.core.position import Position
-from backgammon.core.values import Move
+from backgammon.play.match import Match
+from backgammon.play.record import Action, GameEnd, GameStart, Play
 
 # --------------------------------------------------------------------------- the board
 
@@ -154,24 +155,27 @@ def test_scripted_one_point_match_through_stdin(tmp_path: Path) -> None:
     from backgammon.records import mat
 
     record = mat.read_record((tmp_path / "one.mat").read_text())
-    assert record.length == 1 and len(record.games) == 1
-    end = record.games[0].end
-    assert end is not None and end.points >= 1
+    assert record.rules.match_length == 1 and len(record.games) == 1
+    end = record.games[0][-1]
+    assert isinstance(end, GameEnd) and end.points >= 1
     winner_name = record.players[end.winner]
     assert f"The match is over: {winner_name} won" in result.stdout
     # Every play of the human (player 0) that had a choice is the first legal play listed.
-    from backgammon.records.matchfile import FileRoll, apply_action, reading_match
+    from backgammon.records.walk import Visitor, walk
 
-    replay = reading_match()
-    checked = 0
-    for action in record.games[0].actions:
-        if isinstance(action, FileRoll) and action.player == 0 and action.played:
-            legal = replay.position.legal_moves(action.dice)
-            if len(legal) > 1:
-                assert replay.position.play(Move(action.steps)) == replay.position.play(legal[0])
-                checked += 1
-        apply_action(replay, action)
-    assert checked >= 5
+    class Check(Visitor):
+        checked = 0
+
+        def visit_step(self, match: Match, step: Action) -> None:
+            if isinstance(step, Play) and step.player == 0:
+                legal = match.legal_moves()
+                if len(legal) > 1:
+                    assert match.position.play(step.move) == match.position.play(legal[0])
+                    self.checked += 1
+
+    check = Check()
+    walk(record, check)
+    assert check.checked >= 5
 
 
 def drive(program: Program, limit: int = 3000) -> dict[str, int]:
@@ -258,12 +262,12 @@ def test_whole_match_typed_in_notation_with_cube_and_errors(tmp_path: Path) -> N
     assert final is not None
     from backgammon.records import mat
 
-    record = mat.read_record((tmp_path / "three.mat").read_text())
-    assert record.warnings == ()
-    last = record.games[-1].end
-    assert last is not None
-    scores = [g.score for g in record.games]
-    total = list(scores[-1])
+    warnings: list[str] = []
+    record = mat.read_record((tmp_path / "three.mat").read_text(), warnings)
+    assert warnings == []
+    starts = [a for a in record.actions() if isinstance(a, GameStart)]
+    last = next(a for a in reversed(list(record.actions())) if isinstance(a, GameEnd))
+    total = list(starts[-1].score)  # the match over: no game begun after the last
     total[last.winner] += last.points
     assert (int(final.group(2)), int(final.group(3))) == tuple(total)
     assert max(total) >= 3 and record.players[last.winner] == final.group(1)
@@ -271,9 +275,7 @@ def test_whole_match_typed_in_notation_with_cube_and_errors(tmp_path: Path) -> N
     text = (tmp_path / "three.mat").read_text()
     assert " Doubles => 2" in text and " Takes" in text
     # R28: the board says which game is the Crawford game, and later ones post-Crawford
-    from backgammon.records.matchfile import crawford_games
-
-    flags = crawford_games(record)
+    flags = [a.crawford for a in starts]
     assert ("Crawford game" in out) == any(flags)
     assert ("post-Crawford" in out) == any(flags[: len(flags) - 1])
     # and GNU Backgammon itself reads the saved match to the same final score

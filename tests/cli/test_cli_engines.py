@@ -11,11 +11,11 @@ from pathlib import Path
 from clihelp import run_cli
 
 from backgammon import Match, Position
-from backgammon.core.values import Move
 from backgammon.engine import SimpleEngine
 from backgammon.evaluation.cube import CubeState
-from backgammon.play.match import Phase
-from backgammon.records import mat, matchfile
+from backgammon.play.record import Action, Play
+from backgammon.records import mat
+from backgammon.records.walk import Visitor, walk
 
 OPENING = "4HPwATDgc/ABMA:cAkAAAAAAAAA"  # money, player 0 on roll, no dice
 UBGI = f"ubgi:{sys.executable} -m backgammon ubgi"
@@ -83,19 +83,20 @@ def test_play_against_gnubg_in_the_terminal(tmp_path: Path) -> None:
     assert "The match is over" in r.stdout
     record = mat.read_record((tmp_path / "g.mat").read_text())
     assert record.players[1] == "gnubg:0"
-    m = matchfile.starting_match(record)
-    notes: list[str] = []
-    checked = 0
     with SimpleEngine.popen_gnubg(plies=0) as g:
-        for game in matchfile.match_games(record, m, notes):
-            for action in matchfile.game_actions(m, game, notes):
-                if isinstance(action, matchfile.FileRoll) and action.player == 1 and action.played:
-                    opening = m.phase is Phase.OPENING
-                    pos, dice = (Position.initial() if opening else m.position), action.dice
+
+        class Check(Visitor):
+            checked = 0
+
+            def visit_step(self, match: Match, step: Action) -> None:
+                if isinstance(step, Play) and step.player == 1 and match.dice is not None:
+                    pos, dice = match.position, match.dice
                     if len(pos.legal_moves(dice)) > 1:
-                        chosen = g.choose(pos, dice, CubeState.from_match(m))
+                        chosen = g.choose(pos, dice, CubeState.from_match(match))
                         assert chosen is not None
-                        assert pos.play(chosen) == pos.play(Move(action.steps))
-                        checked += 1
-                matchfile.apply_action(m, action)
-    assert checked >= 3
+                        assert pos.play(chosen) == pos.play(step.move)
+                        self.checked += 1
+
+        check = Check()
+        walk(record, check)
+    assert check.checked >= 3

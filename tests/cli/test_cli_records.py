@@ -14,8 +14,9 @@ from backgammon.cli.records import read_file, read_mat, read_record_file, write_
 from backgammon.play.dice import FixedDice
 from backgammon.play.match import Match
 from backgammon.play.record import MatchRecord
+from backgammon.records import mat, sgf
 from backgammon.records.convert import read_text
-from backgammon.records.matchfile import to_match
+from backgammon.records.walk import walk
 from tests.records_helpers import random_match
 
 SAMPLES = Path(__file__).parent.parent / "data" / "samples"
@@ -43,11 +44,13 @@ def _counting(patch: pytest.MonkeyPatch) -> list[str]:
 def test_a_saved_file_reads_into_its_record_and_the_match_it_plays_to(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    file = read_text(path.read_text("utf-8"), "sgf" if path.suffix == ".sgf" else "mat")
-    old = to_match(file)  # the file model replayed, as the terminal read files before
+    fmt = "sgf" if path.suffix == ".sgf" else "mat"
+    file = read_text(path.read_text("utf-8"), fmt)
+    old = (sgf if fmt == "sgf" else mat).read(path.read_text("utf-8"))  # as the terminal read
     record, match = read_file(path)
-    assert isinstance(record, MatchRecord)
+    assert isinstance(record, MatchRecord) and record == file
     assert (record.players, record.info, record.comment) == (file.players, file.info, file.comment)
+    assert walk(record).gnubg_id() == match.gnubg_id()
     assert (match.gnubg_id(), match.is_over) == (old.gnubg_id(), old.is_over)
     made = _counting(monkeypatch)
     read_record_file(path)

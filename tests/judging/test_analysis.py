@@ -42,10 +42,9 @@ from backgammon.judging.analysis import (
 from backgammon.judging.evaluate import best_plays
 from backgammon.judging.results import THRESHOLDS, Analysis, Judged, MarkError, review_json
 from backgammon.play.match import Match
-from backgammon.play.record import MatchRecord
+from backgammon.play.record import GameStart, MatchRecord
 from backgammon.players.neural import NeuralPlayer
 from backgammon.records import mat
-from backgammon.records.matchfile import MatchFile, to_record
 from backgammon.records.walk import walk
 
 SAMPLE = Path(__file__).parent.parent / "data" / "samples" / "gnubg107_5pt_match.mat"
@@ -184,8 +183,8 @@ def test_crawford_hint_differs_from_the_money_hint(net: NeuralPlayer) -> None:
 
 
 def _first_games(n: int) -> MatchRecord:
-    record = mat.read_record(SAMPLE.read_text())
-    return to_record(dataclasses.replace(record, games=record.games[:n]))
+    record = mat.read_record(SAMPLE.read_text())  # the games, then the next one begun
+    return dataclasses.replace(record, games=(*record.games[:n], record.games[n][:1]))
 
 
 def test_analysis_of_a_match_counts_unforced_plays_and_luck(net: NeuralPlayer) -> None:
@@ -237,24 +236,23 @@ def test_the_tutor_warns_before_a_bad_play_and_lets_it_be_reconsidered(tmp_path:
     assert "Tutor:" not in out and "21: 24/22* 22/21" in saved
 
 
-def _bot_match(length: int, seed: int) -> MatchFile:
-    """A whole match between two pubeval bots on seeded dice, as a file model."""
+def _bot_match(length: int, seed: int) -> MatchRecord:
+    """A whole match between two pubeval bots on seeded dice, as its .mat file reads."""
     from backgammon.play.dice import SeededDice
     from backgammon.play.match import Match
     from backgammon.players import decide, get
-    from backgammon.records.matchfile import from_match
 
     bot = get("pubeval")
     m = Match(length=length, dice=SeededDice(seed))
     while not m.is_over:
         m.apply(decide(bot, m))
-    return mat.read_record(mat.write_record(from_match(m, ("Left", "Right"))))
+    return mat.read_record(mat.write(m, ("Left", "Right")))
 
 
 class Seven(NamedTuple):
     """A record, its analysis, the Matches the analysis made and those its report made."""
 
-    record: MatchFile
+    record: MatchRecord
     analysis: Analysis
     walked: list[str]
     drawn: list[str]
@@ -280,7 +278,7 @@ def seven(net: NeuralPlayer) -> Seven:
         made.append("resumed")
         return resume(cls, *args)  # type: ignore[no-any-return]
 
-    walked_record = to_record(record)  # read: what a reader gives
+    walked_record = record  # read: what a reader gives
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Match, "__init__", counted_init)
         patch.setattr(Match, "_resume", classmethod(counted_resume))
@@ -302,13 +300,14 @@ def test_analysis_of_a_record_starts_at_its_first_games_score(
     seven: Seven, net: NeuralPlayer
 ) -> None:
     record, whole = seven.record, seven.analysis
-    tail = dataclasses.replace(record, games=record.games[1:])
-    assert tail.games[0].score != (0, 0)
-    late = analyse(to_record(tail), net, plies=0, rollouts=False)  # as the whole was
+    tail = mat.read_record(mat.write_record(dataclasses.replace(record, games=record.games[1:])))
+    first = tail.games[0][0]
+    assert isinstance(first, GameStart) and first.score != (0, 0)
+    late = analyse(tail, net, plies=0, rollouts=False)  # as the whole was
     # The same decisions (gnubg IDs: positions, scores, cubes) get the same judgement.
     assert late.decisions == [d for d in whole.decisions if d.game > 1]
     assert late.decisions[0].state is not None
-    assert late.decisions[0].state.score == tail.games[0].score
+    assert late.decisions[0].state.score == first.score
 
 
 def test_every_checker_decision_carries_its_review(net: NeuralPlayer) -> None:
@@ -500,5 +499,5 @@ def test_a_live_match_is_walked_as_its_file_is(
     assert [p.result for p in live.players] == [p.result for p in filed.players]
     # The rows are the file's: every judged play stands on a row of its game.
     record = mat.read_record(mat.write(m, ("Ann", "Bob")))
-    rows = {g.number: set(mat.rows(g)) for g in record.games}
+    rows = {g[0].game: {r for _, r in mat.rows(g)} for g in record.games if mat.rows(g)}
     assert all(d.move in rows[d.game] for d in live.decisions)

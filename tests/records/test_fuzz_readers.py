@@ -26,7 +26,7 @@ from backgammon.core.position import Position
 from backgammon.core.values import iter_rolls
 from backgammon.play.match import Match
 from backgammon.records import convert, mat, sgf
-from backgammon.records.matchfile import MatchFile, to_match
+from backgammon.records.walk import walk
 
 # ----------------------------------------------------------------------------- inputs
 
@@ -46,7 +46,7 @@ MOVE_TEXTS = sorted(
 
 def _our_files(writer: Callable[[Match], str]) -> list[str]:
     """Matches written by our writer: random ones, beavers and raccoons, a closed board."""
-    closed = to_match(MatchFile(0, ("a", "b"), (closed_out_game(),), crawford=False))
+    closed = walk(closed_out_game())
     matches = [random_match(7, 5), random_match(8, 0), beavered_money_match(), closed]
     return [writer(m) for m in matches]
 

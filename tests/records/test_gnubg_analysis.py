@@ -13,8 +13,8 @@ from records_helpers import run_gnubg
 
 from backgammon import Position
 from backgammon.engine import EngineCapabilityError, Limit, SimpleEngine, open_engine
+from backgammon.records.errors import MatchFileError
 from backgammon.records.gnubg_analysis import read_gnubg_analysis
-from backgammon.records.matchfile import MatchFileError
 
 SAMPLES = Path(__file__).parent.parent / "data" / "samples"
 _TOTAL = re.compile(r"^Error total EMG \(MWC\)\s+(-?[\d.]+)\s+\([^)]*\)\s+(-?[\d.]+)")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -14,26 +15,29 @@ from records_helpers import (
     play_signature,
     random_match,
     random_record,
+    written,
 )
 from reference import SAMPLES
 
+from backgammon.core.values import GameResult
 from backgammon.play.dice import FixedDice
 from backgammon.play.match import CubeError, Match
+from backgammon.play.record import (
+    Double,
+    Drop,
+    EndReason,
+    GameEnd,
+    GameStart,
+    Pass,
+    Resign,
+    Roll,
+)
 from backgammon.play.rules import Rules
 from backgammon.records import mat
-from backgammon.records.matchfile import (
-    FileDouble,
-    FileDrop,
-    FileGameEnd,
-    FilePass,
-    FileResign,
-    FileRoll,
-    GameFile,
-    MatchFile,
-    MatchFileError,
-    from_match,
-    to_match,
-)
+from backgammon.records.errors import MatchFileError
+from backgammon.records.matchfile import as_written
+
+ONE, GAMMON = GameResult.SINGLE, GameResult.GAMMON
 
 GNUBG_MAT = SAMPLES / "gnubg107_5pt_match.mat"
 REEXPORT_MAT = SAMPLES / "gnubg_reexport_after_import.mat"
@@ -49,31 +53,34 @@ def sample() -> str:
 def test_sample_games_scores_and_results() -> None:
     # formats.md §4.3: three games; game 1 a single for root (right) with the cube at 2,
     # game 2 a drop of root's double, game 3 ends the match 0-5 (R27).
-    record = mat.read_record(sample())
-    assert record.warnings == ()
-    assert record.length == 5
+    warnings: list[str] = []
+    record = mat.read_record(sample(), warnings)
+    assert warnings == []
+    assert record.rules.match_length == 5
     assert record.players == ("gnubg", "root")
     assert record.tag("EventDate") == "2026.11.29"
-    assert [g.score for g in record.games] == [(0, 0), (0, 2), (0, 3)]
-    assert [g.end for g in record.games] == [
-        FileGameEnd(1, 2),
-        FileGameEnd(1, 1),
-        FileGameEnd(1, 2),
+    assert [a.score for a in record.actions() if isinstance(a, GameStart)] == [
+        (0, 0),
+        (0, 2),
+        (0, 3),
+    ]
+    assert [a for a in record.actions() if isinstance(a, GameEnd)] == [
+        GameEnd(1, 2, ONE, EndReason.PLAYED),
+        GameEnd(1, 1, ONE, EndReason.DROPPED),
+        GameEnd(1, 2, ONE, EndReason.PLAYED),
     ]
 
 
 def test_sample_game2_rows_as_formats_md_describes() -> None:
-    game = mat.read_record(sample()).games[1]
-    first = game.actions[0]
+    game = written(mat.read_record(sample()).games[1])
     # "the right player opens"; 54: 13/8 24/20, steps in the order written.
-    assert isinstance(first, FileRoll) and first.player == 1 and first.dice == (5, 4)
-    assert first.steps == ((13, 8, False), (24, 20, False))
+    assert game[0] == (1, (5, 4), ((13, 8, False), (24, 20, False)))
     # 3) 41: 24/20 6/5*  -- the hit is on the second step.
-    assert game.actions[3] == FileRoll(0, (4, 1), ((24, 20, False), (6, 5, True)))
+    assert game[3] == (0, (4, 1), ((24, 20, False), (6, 5, True)))
     # 14) 22: -- a dance (R10) of the left player.
-    assert game.actions[25] == FileRoll(0, (2, 2), ())
+    assert game[25] == (0, (2, 2), ())
     # 16) 44: then Doubles => 2 by root; 17) Drops by gnubg, root wins 1 (R24).
-    assert game.actions[-3:] == (FileRoll(0, (4, 4), ()), FileDouble(1, 2), FileDrop(0))
+    assert game[-3:] == [(0, (4, 4), ()), Double(1, 2), Drop(0)]
 
 
 @pytest.mark.parametrize("path", [GNUBG_MAT, REEXPORT_MAT], ids=lambda p: p.name)
@@ -98,7 +105,7 @@ def test_both_samples_hold_the_same_plays() -> None:
     a = mat.read_record(sample())
     b = mat.read_record(REEXPORT_MAT.read_text())
     assert play_signature(a) == play_signature(b)
-    assert [g.actions for g in a.games] != [g.actions for g in b.games]  # order differs
+    assert a.games != b.games  # the order of the steps differs
 
 
 # ----------------------------------------------------------------------------- writing
@@ -118,30 +125,25 @@ def test_writer_layout_columns_and_words() -> None:
 
 
 def test_left_player_win_resign_and_drop_layouts() -> None:
-    game = GameFile(
-        1,
-        (0, 0),
-        (
-            FileRoll(0, (3, 1), ((8, 5, False), (6, 5, False))),
-            FileDouble(1, 2),
-            FileDrop(0),
-        ),
-        FileGameEnd(1, 1),
-    )
-    resign = GameFile(
-        2,
-        (0, 1),
-        (FileRoll(1, (6, 5), ((24, 18, False), (18, 13, False))), FileResign(0, 2)),
-        FileGameEnd(1, 2, True),
-    )
-    text = mat.write_record(MatchFile(3, ("a", "b"), (game, resign)))
+    m = Match(length=3, dice=FixedDice(()))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    m.double()
+    m.drop()
+    m.roll((5, 6))
+    m.move("24/18 18/13")
+    m.resign("gammon")
+    m.accept_resignation()
+    record = dataclasses.replace(m.record, players=("a", "b"))
+    text = mat.write_record(record)
     # Rows are f"{n:3d}) {left:<27} {right}" (formats.md §4.2); cube words start with a space.
     assert f"  1) {'31: 8/5 6/5 ':<27}  Doubles => 2\n" in text
     assert "  2)  Drops                       Wins 1 point \n\n" in text
     assert "  1)                             65: 24/18 18/13 \n" in text
     assert "                                  Wins 2 points\n" in text
-    back = mat.read_record(text)
-    assert back.games == (game, resign) and back.warnings == ()
+    warnings: list[str] = []
+    back = mat.read_record(text, warnings)
+    assert back.games == record.games and warnings == []
 
 
 # ----------------------------------------------------------------------------- lenient
@@ -171,13 +173,15 @@ def xg_variant() -> str:
 
 def test_xg_variant_reads_with_warnings_and_same_plays() -> None:
     original = mat.read_record(sample())
-    variant = mat.read_record(xg_variant())
+    found: list[str] = []
+    variant = mat.read_record(xg_variant(), found)
     # Same plays; only the written order of the dice of one roll differs.
     assert play_signature(variant) == [
-        [(*x[:2], (2, 4), *x[3:]) if i == 3 else x for i, x in enumerate(game)] if n == 0 else game
+        [Roll(0, (2, 4)) if x == Roll(0, (4, 2)) and n == 0 else x for x in game]
         for n, game in enumerate(play_signature(original))
     ]
-    notes = "\n".join(variant.warnings)
+    assert play_signature(variant) != play_signature(original)
+    notes = "\n".join(found)
     assert "byte-order mark" in notes
     assert "'Player 1'" in notes and "'CubeLimit'" in notes
     assert "24/15" in notes and "combined" in notes
@@ -187,17 +191,16 @@ def test_xg_variant_reads_with_warnings_and_same_plays() -> None:
     # Through the Match: same final score, warnings passed on.
     warnings: list[str] = []
     m = mat.read(xg_variant(), warnings)
-    assert m.score == (0, 5) and len(warnings) == len(variant.warnings)
+    assert m.score == (0, 5) and len(warnings) == len(found)
 
 
 def test_combined_move_is_expanded_to_single_steps() -> None:
     record = mat.read_record(sample().replace("63: 24/21 21/15 ", "63: 24/15", 1))
-    roll = record.games[0].actions[1]
-    assert isinstance(roll, FileRoll)
-    assert sorted(s for s, _, _ in roll.steps) == [18, 24] or sorted(
-        s for s, _, _ in roll.steps
-    ) == [21, 24]
-    assert roll.steps[0][0] == 24 and roll.steps[-1][1] == 15
+    roll = written(record.games[0])[1]
+    assert isinstance(roll, tuple) and roll[:2] == (1, (6, 3))
+    steps = roll[2]
+    assert sorted(s for s, _, _ in steps) == [18, 24] or sorted(s for s, _, _ in steps) == [21, 24]
+    assert steps[0][0] == 24 and steps[-1][1] == 15
 
 
 def test_xg_wider_columns_and_resign_after_roll() -> None:
@@ -209,26 +212,27 @@ def test_xg_wider_columns_and_resign_after_roll() -> None:
         "                                        Wins 2 points\n"
     )
     record = mat.read_record(text)
-    g = record.games[0]
-    assert g.actions[0].player == 0 and g.actions[1].player == 1
-    assert g.actions[2] == FileRoll(0, (6, 5), (), played=False)
-    assert g.actions[3] == FileResign(0, 2) and g.end == FileGameEnd(1, 2, True)
+    g = written(record.games[0])
+    assert [x[0] for x in g[:2] if isinstance(x, tuple)] == [0, 1]
+    assert g[2] == (0, (6, 5), None)
+    assert g[3] == Resign(0, GAMMON)
+    assert record.games[0][-1] == GameEnd(1, 2, GAMMON, EndReason.RESIGNED)
 
 
 def test_closed_out_turn_is_a_pass_through_match() -> None:
     # R13: a player on the bar against a closed board does not roll.  gnubg writes a
     # dance; Match passes the turn; we write that half-row empty and read it back.
-    record = MatchFile(0, ("a", "b"), (closed_out_game(),), crawford=False)
     notes: list[str] = []
-    m = to_match(record, notes)
+    m = mat.read(mat.write_record(closed_out_game()), notes)
     assert any("closed out" in n for n in notes)
-    again = from_match(m)
-    passes = [a for g in again.games for a in g.actions if isinstance(a, FilePass)]
-    assert passes
+    again = m.record
+    passes = [a for a in again.actions() if isinstance(a, Pass)]
+    assert passes and all(a.dice is None for a in passes)
     text = mat.write_record(again)
-    back = mat.read_record(text)
-    assert back.games == again.games and back.warnings == ()
-    assert play_signature(from_match(mat.read(text))) == play_signature(again)
+    warnings: list[str] = []
+    back = mat.read_record(text, warnings)
+    assert back.games == again.games and warnings == []
+    assert play_signature(mat.read(text).record) == play_signature(again)
 
 
 # ----------------------------------------------------------------------------- errors
@@ -295,10 +299,11 @@ def test_dead_cube_redouble_refused_by_the_rules() -> None:
         "  2)  Doubles => 2                Takes\n"
         "  3) 64: 24/18 13/9               Doubles => 4\n"
     )
-    record = mat.read_record(text)  # the file itself is well formed
-    assert record.games[0].actions[-1] == FileDouble(1, 4)
-    err = error_of(text)
-    assert err.line == 7 and "refused by the rules" in str(err)
+    err = error_of(text)  # the file itself is well formed: the double is read, then refused
+    assert err.line == 7 and "a double refused by the rules" in str(err)
+    with pytest.raises(MatchFileError) as info:
+        mat.read_record(text)
+    assert str(info.value) == str(err)
 
 
 # ----------------------------------------------------------------------------- properties
@@ -308,9 +313,10 @@ def test_dead_cube_redouble_refused_by_the_rules() -> None:
 @given(seed=st.integers(0, 10**9), length=st.sampled_from([0, 1, 3, 5, 7]))
 def test_random_records_round_trip(seed: int, length: int) -> None:
     record = random_record(seed, length, larger_first=False)
-    back = mat.read_record(mat.write_record(record))
+    warnings: list[str] = []
+    back = mat.read_record(mat.write_record(record), warnings)
     assert back.games == record.games
-    assert all("smaller first" in w for w in back.warnings)
+    assert all("smaller first" in w for w in warnings)
     assert mat.write_record(back) == mat.write_record(record)
 
 
@@ -321,7 +327,7 @@ def test_random_matches_round_trip_through_match(seed: int, length: int) -> None
     warnings: list[str] = []
     back = mat.read(mat.write(m), warnings)
     assert warnings == []
-    assert play_signature(from_match(back)) == play_signature(from_match(m))
+    assert play_signature(back.record) == play_signature(as_written(m))
     assert back.score == m.score and back.is_over == m.is_over
 
 
@@ -337,7 +343,7 @@ def test_money_session_with_beaver_raccoon_and_jacoby() -> None:
     warnings: list[str] = []
     back = mat.read(text, warnings)
     assert warnings == [] and back.score == (0, 16) and back.rules.jacoby
-    assert from_match(back).games == from_match(m).games
+    assert back.record.games == m.record.games
 
 
 def test_match_without_crawford_keeps_the_rule() -> None:
@@ -360,16 +366,18 @@ def test_resigned_gammon_under_jacoby_scores_as_offered() -> None:
     assert m.score == (2, 0)
     text = mat.write(m)
     assert "Wins 2 points" in text
-    record = mat.read_record(text)
-    assert record.warnings == () and record.games[0].end == FileGameEnd(0, 2, True)
+    found: list[str] = []
+    record = mat.read_record(text, found)
+    assert found == [] and record.games[0][-1] == GameEnd(0, 2, GAMMON, EndReason.RESIGNED)
     warnings: list[str] = []
     assert mat.read(text, warnings).score == (2, 0) and warnings == []
 
 
 def test_crlf_line_endings_read_the_same() -> None:
     text = sample()
-    record = mat.read_record(text.replace("\n", "\r\n"))
-    assert record.warnings == () and record.games == mat.read_record(text).games
+    warnings: list[str] = []
+    record = mat.read_record(text.replace("\n", "\r\n"), warnings)
+    assert warnings == [] and record.games == mat.read_record(text).games
 
 
 _EDITS = st.lists(
@@ -464,12 +472,11 @@ def test_rows_are_the_numbered_rows_a_game_is_written_on(seed: int | None) -> No
         text = mat.write(random_match(seed, 5), ("L", "R"))
     record = mat.read_record(text)
     parts = re.split(r"^ Game \d+\n", text, flags=re.M)[1:]
-    assert len(parts) == len(record.games) > 0
-    for game, part in zip(record.games, parts, strict=True):
-        rows = mat.rows(game)
-        assert rows == sorted(rows) and len(rows) == len(game.actions)
-        written = {int(n) for n in re.findall(r"^ *(\d+)\)", part, re.M)}
-        played = [
-            r for r, a in zip(rows, game.actions, strict=True) if not isinstance(a, FileResign)
-        ]
-        assert set(played) == written
+    games = [g for g in record.games if mat.rows(g)]  # not a game begun after the last
+    assert len(parts) == len(games) > 0
+    for game, part in zip(games, parts, strict=True):
+        rows = [r for _, r in mat.rows(game)]
+        assert rows == sorted(rows) and len(rows) == len(written(game))
+        on_rows = {int(n) for n in re.findall(r"^ *(\d+)\)", part, re.M)}
+        played = [r for a, r in mat.rows(game) if not isinstance(a, Resign)]
+        assert set(played) == on_rows

@@ -17,7 +17,7 @@ from records_helpers import beavered_then_played
 from reference import SAMPLES
 
 from backgammon.records import convert, mat, sgf
-from backgammon.records.matchfile import MatchFileError
+from backgammon.records.errors import MatchFileError
 
 FORCED_MAT = SAMPLES / "gnubg107_resign_after_forced_roll.mat"
 FORCED_SGF = SAMPLES / "gnubg107_resign_after_forced_roll.sgf"

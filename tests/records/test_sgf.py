@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from records_helpers import play_signature, random_match, random_record
+from records_helpers import play_signature, random_match, random_record, written
 from reference import SAMPLES
 
-from backgammon.core.values import BAR, OFF
+from backgammon.core.values import BAR, OFF, GameResult
+from backgammon.play.dice import FixedDice
+from backgammon.play.match import Match
+from backgammon.play.record import Double, Drop, EndReason, GameEnd, GameStart, Resign
 from backgammon.records import mat, sgf
 from backgammon.records.convert import convert, convert_text, detect_format
-from backgammon.records.matchfile import (
-    FileDouble,
-    FileDrop,
-    FileGameEnd,
-    FileResign,
-    FileRoll,
-    GameFile,
-    MatchFile,
-    MatchFileError,
-    from_match,
-)
+from backgammon.records.errors import MatchFileError
+from backgammon.records.matchfile import as_written
 
 SGF_SAMPLE = SAMPLES / "gnubg107_game2_no_analysis.sgf"
 MAT_SAMPLE = SAMPLES / "gnubg107_5pt_match.mat"
@@ -31,15 +26,20 @@ MAT_SAMPLE = SAMPLES / "gnubg107_5pt_match.mat"
 
 def test_sample_root_and_moves() -> None:
     # formats.md §6: MI[length:5][game:1][ws:0][bs:2] RU[Crawford] RE[B+1].
-    record = sgf.read_record(SGF_SAMPLE.read_text())
-    assert record.warnings == ()
-    assert record.length == 5 and record.players == ("gnubg", "root") and record.crawford
-    (game,) = record.games
-    assert game.number == 2 and game.score == (0, 2) and game.end == FileGameEnd(1, 1)
+    warnings: list[str] = []
+    record = sgf.read_record(SGF_SAMPLE.read_text(), warnings)
+    assert warnings == []
+    rules = record.rules
+    assert rules.match_length == 5 and record.players == ("gnubg", "root") and rules.crawford
+    game, *after = record.games
+    assert all(len(g) == 1 for g in after)  # the next game begun, nothing played
+    assert game[0] == GameStart(2, (0, 2), False)
+    assert game[-1] == GameEnd(1, 1, GameResult.SINGLE, EndReason.DROPPED)
     # ;B[54lqae] = 13/8 24/20 from Black's side; ;B[41yaae] = 25/24 24/20* (hit found).
-    assert game.actions[0] == FileRoll(1, (5, 4), ((13, 8, False), (24, 20, False)))
-    assert game.actions[4] == FileRoll(1, (4, 1), ((25, 24, False), (24, 20, True)))
-    assert game.actions[-2:] == (FileDouble(1, 2), FileDrop(0))
+    shown = written(game)
+    assert shown[0] == (1, (5, 4), ((13, 8, False), (24, 20, False)))
+    assert shown[4] == (1, (4, 1), ((25, 24, False), (24, 20, True)))
+    assert shown[-2:] == [Double(1, 2), Drop(0)]
 
 
 def test_sample_rewrites_byte_exact() -> None:
@@ -81,15 +81,16 @@ def test_convert_files(tmp_path: Path) -> None:
 
 
 def test_names_with_brackets_are_escaped() -> None:
-    game = GameFile(
-        1, (0, 0), (FileRoll(0, (3, 1), ((8, 5, False), (6, 5, False))), FileResign(1, 1))
-    )
-    game = GameFile(1, (0, 0), game.actions, FileGameEnd(0, 1, True))
-    record = MatchFile(1, ("a]b", "c\\d"), (game,), crawford=False)
+    m = Match(length=1, dice=FixedDice(()))
+    m.roll((3, 1))
+    m.move("8/5 6/5")
+    m.resign("single", player=1)
+    m.accept_resignation()
+    record = dataclasses.replace(m.record, players=("a]b", "c\\d"))
     text = sgf.write_record(record)
     assert "PW[a\\]b]PB[c\\\\d]" in text and "RE[W+1R]" in text
     back = sgf.read_record(text)
-    assert back.players == ("a]b", "c\\d") and back.games == (game,)
+    assert back.players == ("a]b", "c\\d") and back.games == record.games
 
 
 def test_setup_dice_node_then_resignation() -> None:
@@ -98,9 +99,10 @@ def test_setup_dice_node_then_resignation() -> None:
         "(;FF[4]GM[6]MI[length:3][game:0][ws:0][bs:0]PW[a]PB[b]RE[B+2R]\n"
         ";W[31hefe]\n;B[42qusu]\n;PL[W]DI[65])\n"
     )
-    (game,) = sgf.read_record(text).games
-    assert game.actions[2] == FileRoll(0, (6, 5), (), played=False)
-    assert game.actions[3] == FileResign(0, 2) and game.end == FileGameEnd(1, 2, True)
+    game = sgf.read_record(text).games[0]
+    assert written(game)[2] == (0, (6, 5), None)
+    assert written(game)[3] == Resign(0, GameResult.GAMMON)
+    assert game[-1] == GameEnd(1, 2, GameResult.GAMMON, EndReason.RESIGNED)
     assert sgf.write_record(sgf.read_record(text)).endswith(";PL[W]DI[65])\n")
 
 
@@ -129,9 +131,10 @@ def test_errors_carry_line_numbers() -> None:
 
 def test_variations_follow_main_line_with_warning() -> None:
     text = "(;GM[6]MI[length:1]\n;W[31hefe](;B[42qusu])(;B[21lnst]))"
-    record = sgf.read_record(text)
-    assert record.games[0].actions[1] == FileRoll(1, (4, 2), ((8, 4, False), (6, 4, False)))
-    assert any("variations" in w for w in record.warnings)
+    warnings: list[str] = []
+    record = sgf.read_record(text, warnings)
+    assert written(record.games[0])[1] == (1, (4, 2), ((8, 4, False), (6, 4, False)))
+    assert any("variations" in w for w in warnings)
 
 
 # ----------------------------------------------------------------------------- properties
@@ -142,8 +145,9 @@ def test_variations_follow_main_line_with_warning() -> None:
 def test_random_records_round_trip(seed: int, length: int) -> None:
     record = random_record(seed, length)
     text = sgf.write_record(record)
-    back = sgf.read_record(text)
-    assert back.games == record.games and back.warnings == ()
+    warnings: list[str] = []
+    back = sgf.read_record(text, warnings)
+    assert back.games == record.games and warnings == []
     assert sgf.write_record(back) == text
 
 
@@ -154,7 +158,7 @@ def test_random_matches_round_trip_through_match(seed: int, length: int) -> None
     warnings: list[str] = []
     back = sgf.read(sgf.write(m), warnings)
     assert warnings == []
-    assert play_signature(from_match(back)) == play_signature(from_match(m))
+    assert play_signature(back.record) == play_signature(as_written(m))
     assert back.score == m.score
 
 

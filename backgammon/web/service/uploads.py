@@ -24,7 +24,7 @@ from backgammon.records.convert import (
     read_record_text,
     written_actions,
 )
-from backgammon.records.matchfile import MatchFileError
+from backgammon.records.errors import MatchFileError
 from backgammon.records.walk import Visitor
 from backgammon.web.errors import ApiError
 from backgammon.web.service.analysis import (

@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from backgammon.records.errors import MatchFileError
 from backgammon.records.gnubg_analysis import (
     GnubgAnalysis,
     GnubgCube,
     GnubgMove,
     read_gnubg_analysis,
 )
-from backgammon.records.matchfile import MatchFileError
 
 __all__ = ["DISAGREE", "MOST", "engine_column", "file_analysis"]
 
