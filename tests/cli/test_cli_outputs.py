@@ -279,8 +279,9 @@ def test_the_match_is_saved_after_every_action(tmp_path: Path) -> None:
     finally:
         term.close()  # the terminal goes away: no quit, no Ctrl-C
     # The hang-up finds the program saving once more (a closed terminal reads as the end of
-    # input), and kill-server does not wait for it: give it the few seconds a save takes.
-    deadline = time.monotonic() + 15
+    # input), and kill-server does not wait for it: give it the seconds a save takes, many
+    # on a loaded machine (15 s was once too few).
+    deadline = time.monotonic() + 60
     while len(list(tmp_path.iterdir())) > 1 and time.monotonic() < deadline:
         time.sleep(0.1)
     saved = (tmp_path / "live.mat").read_text("utf-8")
