@@ -7,7 +7,8 @@ Debian's ``/usr/games/gnubg`` rolls out every position, cubeless, 0-ply, varianc
 quasi-random dice, to the end (its bear-off databases at the end, as gnubg does by
 default), ``--chunk`` positions to a gnubg process.  The five probabilities and their
 standard errors go to ``DIR/gnubg-SEED.npz`` (``labels/reference`` by default), written
-whole when a file is done; a stopped run resumes at the first file without its result.
+whole when a file is done; a stopped run resumes at the first chunk without its result
+(``DIR/gnubg-SEED.part.npz`` holds a file's chunks done so far).
 """
 
 from __future__ import annotations
@@ -85,12 +86,17 @@ def main() -> None:
             continue
         with np.load(f) as d:
             boards = d["boards"].astype(np.int64)
-        probs, ses = [], []
+        part = target.with_suffix(".part.npz")  # the chunks done so far, kept across stops
+        probs, ses = [np.empty((0, 5))], [np.empty((0, 5))]
+        if part.exists():
+            with np.load(part) as d:
+                probs, ses = [d["probs"].astype(np.float64)], [d["ses"].astype(np.float64)]
         start = time.time()
-        for i in range(0, len(boards), args.chunk):
+        for i in range(len(probs[0]), len(boards), args.chunk):
             p, s = roll_out(boards[i : i + args.chunk], args.trials)
             probs.append(p)
             ses.append(s)
+            np.savez_compressed(part, probs=np.concatenate(probs), ses=np.concatenate(ses))
             print(f"{f.name}: {i + len(p)}/{len(boards)} ({time.time() - start:.0f} s)", flush=True)
         np.savez_compressed(
             target,
@@ -99,6 +105,7 @@ def main() -> None:
             ses=np.concatenate(ses).astype(np.float32),
             trials=np.int64(args.trials),
         )
+        part.unlink()
         print(f"{target} written", flush=True)
 
 
