@@ -1,7 +1,7 @@
 """Where our 0-ply play loses to gnubg's 0-ply, by gnubg's class of the position.
 
     python bench/errors_by_class.py [--games 200] [--seed 1] [--weights W] [--plies 0]
-        [--judge-plies 1]
+        [--judge-plies 1] [--contact-kinds]
 
 Self-play games of our net at 0-ply (dice from ``--seed``); at each decision with a choice,
 our play at ``--plies`` and gnubg 0-ply's play of the same roll, both judged by gnubg
@@ -9,6 +9,9 @@ our play at ``--plies`` and gnubg 0-ply's play of the same roll, both judged by 
 gives up, summed by gnubg's class of the position (contact, crashed, race...) and per
 decision, in millipoints.  The same games at ``--plies 2`` show how well the lookahead our
 0-ply net is fitted to plays, and so how much of the 0-ply's loss the fit leaves.
+``--contact-kinds`` splits gnubg's contact class: primed (a side held behind a prime,
+``bench/gnubg_positions.py --only primed``), then by the pip count: ahead or behind by more
+than 30 pips, or close.
 """
 
 from __future__ import annotations
@@ -16,17 +19,36 @@ from __future__ import annotations
 import argparse
 import collections
 import random
+import sys
+from pathlib import Path
 
 import gnubg_nn
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from gnubg_positions import primed
 
 from backgammon.core.position import Position
 from backgammon.players import get
+
+LEAD = 30
+"""Pips ahead or behind beyond which a contact position is not a close one (``--contact-kinds``)."""
 
 
 def gnubg_board(pos: Position) -> list[list[int]]:
     """gnubg's board: [not on roll, on roll], each 25 slots from its own side."""
     not_on_roll, on_roll = pos.arrays()
     return [list(not_on_roll), list(on_roll)]
+
+
+def contact_kind(pos: Position) -> str:
+    """A contact position's kind for ``--contact-kinds``: primed, ahead, behind or close."""
+    if primed(np.array([pos.board], dtype=np.int64))[0]:
+        return "primed"
+    ours, theirs = pos.pip_counts()
+    lead = theirs - ours
+    return "ahead" if lead > LEAD else "behind" if lead < -LEAD else "close"
 
 
 def main() -> None:
@@ -36,6 +58,7 @@ def main() -> None:
     ap.add_argument("--weights", default=None)
     ap.add_argument("--plies", type=int, default=0, choices=(0, 1, 2), help="our depth")
     ap.add_argument("--judge-plies", type=int, default=1, choices=(0, 1, 2))
+    ap.add_argument("--contact-kinds", action="store_true", help="split the contact class")
     args = ap.parse_args()
 
     def mover_equity(after: Position) -> float:
@@ -68,6 +91,8 @@ def main() -> None:
                 chosen = judged.choose_move(pos, dice) if args.plies else mine
                 assert chosen is not None
                 kind = names.get(gnubg_nn.classify(gnubg_board(pos)), "other")
+                if kind == "contact" and args.contact_kinds:
+                    kind = f"contact, {contact_kind(pos)}"
                 steps = gnubg_nn.best_move(gnubg_board(pos), dice[0], dice[1])
                 theirs = pos.play([(s, t, False) for s, t in steps])
                 count[kind] += 1
@@ -77,7 +102,7 @@ def main() -> None:
     print(f"{args.games} games, ours at {args.plies}-ply, judged by gnubg {args.judge_plies}-ply")
     for kind in sorted(count, key=lambda k: -count[k]):
         print(
-            f"{kind:8} {count[kind]:6} decisions  given up {loss[kind]:8.3f} points,"
+            f"{kind:17} {count[kind]:6} decisions  given up {loss[kind]:8.3f} points,"
             f" {1000 * loss[kind] / count[kind]:6.2f} millipoints per decision"
         )
 
