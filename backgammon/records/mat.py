@@ -35,8 +35,6 @@ from backgammon.records.matchfile import (
     GameFile,
     MatchFile,
     apply_action,
-    as_written,
-    from_record,
     game_end,
     position_for,
     reading_match,
@@ -44,7 +42,13 @@ from backgammon.records.matchfile import (
     to_match,
     to_record,
     unwritten_pass,
+)
+from backgammon.records.written import (
+    Written,
+    as_written,
     written_game,
+    written_games,
+    written_players,
 )
 
 __all__ = [
@@ -78,42 +82,49 @@ def _plural(n: int) -> str:
     return "s" if n > 1 else ""
 
 
-def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
-    out.append(f" Game {game.number}\n")
-    left = f"{record.players[0]} : {game.score[0]}"
+def _write_game(
+    out: list[str],
+    players: tuple[str, str],
+    start: bm.GameStart,
+    entries: Sequence[Written],
+    end: bm.GameEnd | None,
+) -> None:
+    out.append(f" Game {start.game}\n")
+    left = f"{players[0]} : {start.score[0]}"
     # gnubg pads the left half to 31 columns; a longer one would touch the second name,
     # which neither gnubg's reader nor ours can then find, so one space always parts them.
-    out.append(f" {left:<30} {record.players[1]} : {game.score[1]}\n")
+    out.append(f" {left:<30} {players[1]} : {start.score[1]}\n")
     i = 0
     cube = 1
     dice_rolled = False
     doubler: int | None = None  # who made the pending offer
     redoubles = 0  # beavers and raccoons on the pending offer
-    last = len(game.actions) - 1
-    for k, action in enumerate(game.actions):
-        normal = isinstance(action, FileRoll) and action.played
-        setdice = isinstance(action, FileRoll) and not action.played
-        resign = isinstance(action, FileResign)
-        if isinstance(action, FilePass):
+    resigned = end is not None and end.reason is bm.EndReason.RESIGNED
+    last = len(entries) - 1
+    for k, (a, player, dice) in enumerate(entries):
+        setdice = isinstance(a, bm.Roll | bm.OpeningRoll)  # rolled, then resigned
+        rolls = setdice or isinstance(a, bm.Play) or (isinstance(a, bm.Pass) and dice is not None)
+        if isinstance(a, bm.Pass) and dice is None:
             text = ""  # R13: no roll; the half-row stays empty
-        elif isinstance(action, FileRoll):
-            text = f"{action.dice[0]}{action.dice[1]}: "
-            if action.played:
-                dice_rolled = False
-                text += format_steps_plain(action.steps)
-            else:
+        elif rolls:
+            assert dice is not None
+            text = f"{dice[0]}{dice[1]}: "
+            if setdice:
                 dice_rolled = True
-        elif isinstance(action, FileDouble):
-            cube = action.value
-            if doubler is not None and action.player != doubler:
+            else:
+                dice_rolled = False
+                text += format_steps_plain(tuple(a.move) if isinstance(a, bm.Play) else ())
+        elif isinstance(a, bm.Double | bm.Beaver | bm.Raccoon):
+            cube = a.value
+            if doubler is not None and player != doubler:
                 # gnubg 1.07 writes a beaver and a raccoon alike (R32); its reader would
                 # not supply the take after "Raccoons".
                 text = f" Beavers => {cube}"
                 redoubles += 1
             else:
                 text = f" Doubles => {cube}"
-            doubler = action.player
-        elif isinstance(action, FileTake):
+            doubler = player
+        elif isinstance(a, bm.Take):
             # gnubg 1.07 writes nothing for the take of a beaver, not even an empty column
             # (the next action keeps the column it would have had without the take), and
             # an empty half-row for the take of a raccoon; its reader supplies the take.
@@ -122,16 +133,17 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
             doubler, redoubles = None, 0
             if odd:
                 continue
-        elif isinstance(action, FileDrop):
+        elif isinstance(a, bm.Drop):
             doubler, redoubles = None, 0
-            points = game.end.points if game.end is not None else cube // 2
+            points = end.points if end is not None else cube // 2
             sep = "\n      " if i & 1 else " " * 23
             text = f" Drops{sep}Wins {points} point{_plural(points)}"
         else:
-            points = game.end.points if game.end is not None else action.level * cube
+            assert isinstance(a, bm.Resign)
+            points = end.points if end is not None else int(a.level) * cube
             odd = bool(i & 1) ^ dice_rolled
             wins = f"Wins {points} point{_plural(points)}\n"
-            if action.player:
+            if player:
                 text = ("\n" if odd else "") + "      " + wins
             elif i & 1:
                 text = (" " if odd else " " * 24) + wins
@@ -140,10 +152,10 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
         # gnubg indents only a played opening roll of the right player; an unplayed one
         # (a resignation right after the opening roll) would land in the wrong column and
         # be read back as the left player's, so it is indented too (a deliberate deviation).
-        if i == 0 and isinstance(action, FileRoll) and action.player == 1:
+        if i == 0 and rolls and player == 1:
             out.append("  1)" + " " * 29)
             i += 1
-        if i & 1 or resign:
+        if i & 1 or isinstance(a, bm.Resign):
             out.append(text)
             if not setdice:
                 out.append("\n")
@@ -151,12 +163,11 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
             out.append(f"{(i >> 1) + 1:3d}) {text:<27} ")
         else:
             out.append(f"{(i >> 1) + 1:3d}) {text:<3}")
-        if isinstance(action, FileDrop):
+        if isinstance(a, bm.Drop):
             out.append("\n")
             if not i & 1:
                 out.append("\n")
-        end = game.end
-        if normal and k == last and end is not None and not end.resigned:
+        if rolls and not setdice and k == last and end is not None and not resigned:
             lead = " " * 34 if i & 1 else "\n      "
             out.append(f"{lead}Wins {end.points} point{_plural(end.points)}\n\n")
         i += 1
@@ -165,57 +176,59 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
 def rows(game: Sequence[Action]) -> list[tuple[Action, int]]:
     """Each entry of a record's game that a .mat file writes (a roll's play, or the roll
     when it was not played; a dance's pass; an accepted resignation's offer; a cube action),
-    with its row: what an analysis numbers its decisions by."""
-    written, sources = written_game(game)
+    with its row: what an analysis numbers its decisions by.
+
+    Two half-rows a row; player 1's opening roll takes the right half of row 1; the take of
+    a beaver has no half-row.
+    """
+    written = written_game(game)
     if written is None:
         return []
-    return list(zip(sources, _rows(written), strict=True))
-
-
-def _rows(game: GameFile) -> list[int]:
-    """The .mat row of each written action of a game (two half-rows a row; player 1's
-    opening roll takes the right half of row 1; the take of a beaver has no half-row)."""
-    out = []
-    i = (
-        1
-        if game.actions and isinstance(game.actions[0], FileRoll) and game.actions[0].player
-        else 0
-    )
+    _, entries, _ = written
+    out: list[tuple[Action, int]] = []
+    first = entries[0] if entries else None
+    i = 1 if first is not None and _is_roll(first) and first[1] else 0
     doubler: int | None = None
     redoubles = 0
-    for a in game.actions:
-        out.append((i >> 1) + 1)
-        if isinstance(a, FileDouble):
-            if doubler is not None and a.player != doubler:
+    for a, player, _dice in entries:
+        out.append((a, (i >> 1) + 1))
+        if isinstance(a, bm.Double | bm.Beaver | bm.Raccoon):
+            if doubler is not None and player != doubler:
                 redoubles += 1
-            doubler = a.player
-        elif isinstance(a, FileTake | FileDrop):
+            doubler = player
+        elif isinstance(a, bm.Take | bm.Drop):
             odd = redoubles % 2 == 1
             doubler, redoubles = None, 0
             if odd:
                 continue
-        if isinstance(a, FileRoll) and not a.played:
+        if isinstance(a, bm.Roll | bm.OpeningRoll):
             continue
         i += 1
     return out
 
 
+def _is_roll(entry: Written) -> bool:
+    """Whether a written entry is a row with dice (a play, an unplayed roll, a dance)."""
+    a, _, dice = entry
+    return isinstance(a, bm.Play | bm.Roll | bm.OpeningRoll) or (
+        isinstance(a, bm.Pass) and dice is not None
+    )
+
+
 def write_record(record: MatchRecord) -> str:
     """The .mat text gnubg 1.07 would export for this match."""
-    return _write_file(from_record(record))
-
-
-def _write_file(record: MatchFile) -> str:
-    """The .mat text of a match as the file writes it, game by game."""
+    length = record.rules.match_length or 0
+    jacoby = record.rules.jacoby
+    crawford = record.rules.crawford and length > 1
     out: list[str] = []
     for tag in _GNUBG_TAGS:
         value = record.tag(tag)
         if value is not None:
             out.append(f'; [{tag} "{value}"]\n')
     # gnubg writes no rules; XG's tags say what a reader cannot guess (gnubg ignores them).
-    if record.length == 0 and record.jacoby:
+    if length == 0 and jacoby:
         out.append('; [Jacoby "On"]\n')
-    if record.length > 1 and not record.crawford:
+    if length > 1 and not crawford:
         out.append('; [Crawford "Off"]\n')
     for tag, value in record.info:
         if tag not in _KNOWN_TAGS:
@@ -223,9 +236,10 @@ def _write_file(record: MatchFile) -> str:
     if record.comment:
         out.append("\n; " + record.comment.rstrip("\n").replace("\n", "\n; ") + "\n")
     out.append("\n")
-    out.append(f" {record.length} point match\n\n")
-    for game in record.games:
-        _write_game(out, record, game)
+    out.append(f" {length} point match\n\n")
+    players = written_players(record)
+    for start, entries, end in written_games(record):
+        _write_game(out, players, start, entries, end)
     return "".join(out)
 
 

@@ -36,7 +36,7 @@ from backgammon.play.record import MatchRecord
 from backgammon.play.rules import MAX_CUBE_LIMIT, Rules
 from backgammon.records.errors import MatchFileError
 
-__all__ = ["as_written", "written_name"]
+__all__: list[str] = []
 
 
 # ----------------------------------------------------------------------------- the model
@@ -521,104 +521,3 @@ def resolve_play(
     if marks_hits and segments and written_hits != actual_hits:
         warnings.append(f"line {line}: hit marks in {text.strip()!r} corrected")
     return steps, warnings
-
-
-# ----------------------------------------------------------------------------- Match -> file
-
-
-def written_name(name: str, default: str) -> str:
-    """A player's name as a file holds it: on one line, runs of spaces as one (as gnubg
-    reads a name back), ``default`` when nothing is left."""
-    return " ".join(name.split()) or default
-
-
-def as_written(match: bm.Match, players: tuple[str, str] = ("Player 0", "Player 1")) -> MatchRecord:
-    """A live match's record as a file holds it: each roll larger die first (gnubg's way),
-    the players' names on one line (:func:`written_name`)."""
-    games = tuple(
-        tuple(
-            bm.Roll(a.player, (max(a.dice), min(a.dice))) if isinstance(a, bm.Roll) else a
-            for a in game
-        )
-        for game in match.record.games
-    )
-    names = (written_name(players[0], "Player 0"), written_name(players[1], "Player 1"))
-    return replace(match.record, games=games, players=names)
-
-
-def from_record(record: MatchRecord) -> MatchFile:
-    """The written form of a match record (what a match file can say about it): the header,
-    and a dance's dice where the record kept them (R13).
-
-    Files do not hold tied opening throws, rejected resignations or the order in which a
-    resignation was offered and answered: only accepted resignations are written.
-    """
-    rules = record.rules
-    length = rules.match_length or 0
-    games = [g for g, _ in map(written_game, record.games) if g is not None]
-    players = record.players
-    return MatchFile(
-        length=length,
-        players=(written_name(players[0], "Player 0"), written_name(players[1], "Player 1")),
-        games=tuple(games),
-        info=record.info,
-        comment=record.comment,
-        crawford=rules.crawford and length > 1,
-        jacoby=rules.jacoby,
-        application=record.application,
-    )
-
-
-def written_game(actions: Sequence[bm.Action]) -> tuple[GameFile | None, tuple[bm.Action, ...]]:
-    """One game of a record as a file writes it (None for a game not yet begun), and for
-    each written action the record's entry it stands for (a roll's play, or the roll when
-    it was not played; a dance's pass; an accepted resignation's offer)."""
-    number, score = 1, (0, 0)
-    out: list[FileAction] = []
-    sources: list[bm.Action] = []
-    rolled: tuple[int, tuple[int, int], bm.Action] | None = None
-    offered: bm.Resign | None = None
-    end: FileGameEnd | None = None
-
-    def put(action: FileAction, source: bm.Action) -> None:
-        out.append(action)
-        sources.append(source)
-
-    for a in actions:
-        if isinstance(a, bm.GameStart):
-            number, score = a.game, a.score
-        elif isinstance(a, bm.OpeningRoll):
-            if a.die0 != a.die1:
-                dice = (max(a.die0, a.die1), min(a.die0, a.die1))
-                rolled = (0 if a.die0 > a.die1 else 1, dice, a)
-        elif isinstance(a, bm.Roll):
-            rolled = (a.player, a.dice, a)
-        elif isinstance(a, bm.Play):
-            put(FileRoll(a.player, rolled[1] if rolled else (0, 0), tuple(a.move)), a)
-            rolled = None
-        elif isinstance(a, bm.Pass):
-            put(FilePass(a.player) if a.dice is None else FileRoll(a.player, a.dice), a)
-        elif isinstance(a, (bm.Double, bm.Beaver, bm.Raccoon)):
-            put(FileDouble(a.player, a.value), a)
-        elif isinstance(a, bm.Take):
-            put(FileTake(a.player), a)
-        elif isinstance(a, bm.Drop):
-            put(FileDrop(a.player), a)
-        elif isinstance(a, bm.Resign):
-            offered = a
-        elif isinstance(a, bm.Reject):
-            offered = None
-        elif isinstance(a, bm.Accept):
-            if offered is not None:
-                if rolled is not None:
-                    put(FileRoll(rolled[0], rolled[1], (), played=False), rolled[2])
-                    rolled = None
-                put(FileResign(offered.player, int(offered.level)), offered)
-            offered = None
-        elif isinstance(a, bm.GameEnd):
-            end = FileGameEnd(a.winner, a.points, a.reason is bm.EndReason.RESIGNED)
-    if rolled is not None:  # an unfinished game stopped after a roll, the opening's too
-        put(FileRoll(rolled[0], rolled[1], (), played=False), rolled[2])
-    if not out and end is None:
-        return None, ()
-    return GameFile(number, score, tuple(out), end), tuple(sources)

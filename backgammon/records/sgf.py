@@ -36,9 +36,6 @@ from backgammon.records.matchfile import (
     GameFile,
     MatchFile,
     apply_action,
-    as_written,
-    crawford_games,
-    from_record,
     game_end,
     position_for,
     reading_match,
@@ -46,6 +43,12 @@ from backgammon.records.matchfile import (
     to_match,
     to_record,
     unwritten_pass,
+)
+from backgammon.records.written import (
+    as_written,
+    crawford_games,
+    written_games,
+    written_players,
 )
 
 __all__ = [
@@ -90,67 +93,70 @@ def _colour(player: int) -> str:
 
 
 def write_record(record: MatchRecord) -> str:
-    """The SGF text gnubg 1.07's ``save match`` would write (without analysis)."""
-    return _write_file(from_record(record))
-
-
-def _write_file(record: MatchFile) -> str:
-    """The SGF text of a match as the file writes it, one game tree a game."""
-    out: list[str] = []
-    crawford = crawford_games(record)
+    """The SGF text gnubg 1.07's ``save match`` would write (without analysis), one game
+    tree a game."""
+    length = record.rules.match_length or 0
+    games = written_games(record)
+    crawford = crawford_games(record, [start for start, _, _ in games])
+    players = written_players(record)
     app = record.application or DEFAULT_APPLICATION
-    for index, game in enumerate(record.games):
-        g = game.number - 1
+    out: list[str] = []
+    for index, (start, entries, end) in enumerate(games):
+        g = start.game - 1
         out.append(f"(;FF[4]GM[6]CA[UTF-8]AP[{_escape(app)}]")
-        out.append(f"MI[length:{record.length}][game:{g}][ws:{game.score[0]}][bs:{game.score[1]}]")
-        out.append(f"PW[{_escape(record.players[0])}]PB[{_escape(record.players[1])}]")
+        out.append(f"MI[length:{length}][game:{g}][ws:{start.score[0]}][bs:{start.score[1]}]")
+        out.append(f"PW[{_escape(players[0])}]PB[{_escape(players[1])}]")
         if g == 0:
-            for prop, tag in (("WR", "Player 1 Rating"), ("BR", "Player 2 Rating")):
-                value = record.tag(tag)
-                if value:
-                    out.append(f"{prop}[{_escape(value)}]")
-            date = record.tag("EventDate")
-            if date:
-                out.append(f"DT[{_escape(date.replace('.', '-'))}]")
-            for tag, prop in _INFO_PROPERTIES:
-                value = record.tag(tag)
-                if value:
-                    out.append(f"{prop}[{_escape(value)}]")
-            if record.comment:
-                out.append(f"GC[{_escape(record.comment)}]")
+            _write_header(out, record)
         rules: list[str] = []
-        if record.crawford and record.length > 1:
+        if record.rules.crawford and length > 1:
             rules.append("Crawford")
         if crawford[index]:
             rules.append("CrawfordGame")
-        if record.jacoby and record.length == 0:
+        if record.rules.jacoby and length == 0:
             rules.append("Jacoby")
         if rules:
             out.append(f"RU[{':'.join(rules)}]")
-        if game.end is not None:
-            e = game.end
-            out.append(f"RE[{_colour(e.winner)}+{e.points}{'R' if e.resigned else ''}]")
-        for action in game.actions:
-            c = _colour(action.player)
-            if isinstance(action, FileRoll):
-                dice = f"{action.dice[0]}{action.dice[1]}"
-                if action.played:
-                    pairs = "".join(
-                        _letter(s, action.player) + _letter(t, action.player)
-                        for s, t, _ in action.steps
-                    )
-                    out.append(f"\n;{c}[{dice}{pairs}]")
-                else:
-                    out.append(f"\n;PL[{c}]DI[{dice}]")
-            elif isinstance(action, FileDouble):
+        if end is not None:
+            resigned = "R" if end.reason is bm.EndReason.RESIGNED else ""
+            out.append(f"RE[{_colour(end.winner)}+{end.points}{resigned}]")
+        for a, player, dice in entries:
+            c = _colour(player)
+            if isinstance(a, bm.Roll | bm.OpeningRoll):
+                assert dice is not None
+                out.append(f"\n;PL[{c}]DI[{dice[0]}{dice[1]}]")
+            elif isinstance(a, bm.Play) or (isinstance(a, bm.Pass) and dice is not None):
+                assert dice is not None
+                steps = tuple(a.move) if isinstance(a, bm.Play) else ()
+                pairs = "".join(_letter(s, player) + _letter(t, player) for s, t, _ in steps)
+                out.append(f"\n;{c}[{dice[0]}{dice[1]}{pairs}]")
+            elif isinstance(a, bm.Double | bm.Beaver | bm.Raccoon):
                 out.append(f"\n;{c}[double]")
-            elif isinstance(action, FileTake):
+            elif isinstance(a, bm.Take):
                 out.append(f"\n;{c}[take]")
-            elif isinstance(action, FileDrop):
+            elif isinstance(a, bm.Drop):
                 out.append(f"\n;{c}[drop]")
             # Resign shows only in RE; Pass (R13) is not written: the other side moves next.
         out.append(")\n")
     return "".join(out)
+
+
+def _write_header(out: list[str], record: MatchRecord) -> None:
+    """The first game's match properties: ratings, date, event, round, place, annotator and
+    the match comment."""
+    for prop, tag in (("WR", "Player 1 Rating"), ("BR", "Player 2 Rating")):
+        value = record.tag(tag)
+        if value:
+            out.append(f"{prop}[{_escape(value)}]")
+    date = record.tag("EventDate")
+    if date:
+        out.append(f"DT[{_escape(date.replace('.', '-'))}]")
+    for tag, prop in _INFO_PROPERTIES:
+        value = record.tag(tag)
+        if value:
+            out.append(f"{prop}[{_escape(value)}]")
+    if record.comment:
+        out.append(f"GC[{_escape(record.comment)}]")
 
 
 # ----------------------------------------------------------------------------- parsing

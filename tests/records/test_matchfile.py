@@ -1,16 +1,14 @@
-"""A match file read into its MatchRecord keeps all its writer needs (records/matchfile.py
-``to_record`` and ``from_record``, behind the readers and writers; records/convert.py):
+"""A match file read into its MatchRecord keeps all its writer needs (the readers, with
+records/matchfile.py, and the writers, with records/written.py; records/convert.py):
 header, names, comment, game numbers, a dance's dice (R13); writing the record gives the
 file's own text."""
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 
-from backgammon.core.values import GameResult
 from backgammon.play.match import GameStart, Match, Pass, Play
 from backgammon.play.record import Action, MatchRecord
 from backgammon.records import mat, sgf
@@ -19,10 +17,9 @@ from backgammon.records.convert import (
     read_record_text,
     read_text,
     write_text,
-    written_actions,
 )
-from backgammon.records.matchfile import as_written, from_record, to_record
 from backgammon.records.walk import Visitor, walk
+from backgammon.records.written import written_games
 from tests.records_helpers import beavered_money_match, closed_out_game, random_match
 
 SAMPLES = Path(__file__).parent.parent / "data" / "samples"
@@ -50,7 +47,7 @@ def test_a_sample_read_into_its_record_writes_back_as_the_file_model(name: str) 
     record = read_record_text(text, fmt)
     assert read_text(text, fmt) == record
     back = read_record_text(write_text(record, fmt), fmt)
-    assert back == record and from_record(back) == from_record(record)
+    assert back == record and written_games(back) == written_games(record)
     assert back.players == record.players and back.info == record.info
 
 
@@ -104,7 +101,7 @@ def test_a_file_beginning_at_game_2_keeps_its_numbers() -> None:
     record = read_record_text((SAMPLES / "gnubg107_game2_no_analysis.sgf").read_text(), "sgf")
     starts = [a for a in record.actions() if isinstance(a, GameStart)]
     assert starts[0].game == 2 and starts[0].score != (0, 0)
-    assert from_record(record).games[0].number == 2
+    assert written_games(record)[0][0].game == 2
 
 
 def test_converting_goes_through_the_record_and_writes_what_the_model_did() -> None:
@@ -112,53 +109,3 @@ def test_converting_goes_through_the_record_and_writes_what_the_model_did() -> N
         other = "sgf" if fmt == "mat" else "mat"
         out, _ = convert_text(text, fmt, other)
         assert out == write_text(read_text(text, fmt), other)
-
-
-def test_a_live_match_writes_as_before() -> None:
-    m = random_match(5, 5)
-    file = from_record(as_written(m, ("A  b", "")))
-    assert file == from_record(to_record(file))
-    assert file.players == ("A b", "Player 1")
-
-
-@pytest.mark.parametrize(("fmt", "text"), _generated())
-def test_a_record_counts_the_actions_its_file_writes(fmt: str, text: str) -> None:
-    """An upload's size as its file counts it (a roll and its play once), off its record."""
-    record = read_text(text, fmt)
-    written = sum(len(mat.rows(g)) for g in record.games)
-    assert written_actions(read_record_text(text, fmt)) == written > 0
-
-
-def test_a_live_match_counts_what_its_file_would_hold() -> None:
-    """A tied opening throw and a rejected resignation are in the record, not in a file."""
-    m = Match(length=3)
-    m.roll(dice=(2, 2))
-    m.roll(dice=(3, 1))
-    m.move("8/5 6/5")
-    m.resign(GameResult.GAMMON)
-    m.reject_resignation()
-    m.roll(dice=(6, 4))
-    m.move("24/14")
-    record = as_written(m, ("a", "b"))
-    assert len(list(m.record.actions())) == 8
-    assert written_actions(record) == 2  # the opening play, the roll 64 and its play
-    assert written_actions(read_record_text(mat.write(m, ("a", "b")), "mat")) == 2
-
-
-def test_outside_records_no_module_uses_the_file_model() -> None:
-    """The file model (``File*``, ``MatchFile``, its replay) stays inside the readers and
-    writers: the other layers hold a MatchRecord and walk it."""
-    root = Path(__file__).parents[2] / "backgammon"
-    allowed = {"as_written", "written_name"}
-    used: dict[str, set[str]] = {}
-    for path in root.rglob("*.py"):
-        if path.is_relative_to(root / "records"):
-            continue
-        tree = ast.parse(path.read_text("utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module == "backgammon.records.matchfile":
-                used.setdefault(str(path), set()).update(a.name for a in node.names)
-            elif isinstance(node, ast.Attribute) and ast.unparse(node.value) == "matchfile":
-                used.setdefault(str(path), set()).add(node.attr)
-    assert used  # as_written is imported from it
-    assert {p: names - allowed for p, names in used.items() if names - allowed} == {}
