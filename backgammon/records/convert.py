@@ -80,7 +80,7 @@ def format_of_name(name: str | Path) -> str | None:
 
 def detect_format(text: str, name: str | Path | None = None) -> str:
     """``"sgf"`` or ``"mat"``, from the file name's suffix, else from the text (a ``str``:
-    bytes raise :class:`~backgammon.records.matchfile.NotTextError`)."""
+    bytes raise :class:`~backgammon.records.errors.NotTextError`)."""
     text = require_text(text, "detect_format")
     fmt = None if name is None else format_of_name(name)
     if fmt is not None:

@@ -15,7 +15,7 @@ patterns), and the readers take ``str`` only (bytes raise :class:`NotTextError`)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from backgammon.core.notation import parse_segments
@@ -24,24 +24,15 @@ from backgammon.play import match as bm
 from backgammon.play.match import Match
 from backgammon.play.record import Action, MatchRecord
 from backgammon.records.errors import MatchFileError, NotTextError, read_number, require_text
-from backgammon.records.matchfile import (
-    FileAction,
-    FileDouble,
-    FileDrop,
-    FilePass,
-    FileResign,
-    FileRoll,
-    FileTake,
-    GameFile,
-    MatchFile,
-    apply_action,
-    game_end,
+from backgammon.records.reading import (
+    MatchReading,
+    answering,
+    doubling,
+    passing,
     position_for,
-    reading_match,
+    resigning,
     resolve_play,
-    to_match,
-    to_record,
-    unwritten_pass,
+    rolling,
 )
 from backgammon.records.written import (
     Written,
@@ -326,6 +317,10 @@ def _score_line(line: str) -> tuple[str, str, str, str] | None:
     return None
 
 
+_Header = tuple[tuple[str, str], list[tuple[str, str]], str]
+"""The players, the header tags and the comment of a file."""
+
+
 @dataclass(frozen=True)
 class _Token:
     line: int
@@ -392,29 +387,15 @@ def _actor(tok: _Token) -> int:
     return 1 - tok.player if tok.kind == "wins" else tok.player
 
 
-def _read_game(
-    tokens: list[_Token],
-    number: int,
-    score: tuple[int, int],
-    warnings: list[str],
-    jacoby: bool = False,
-) -> GameFile:
-    """One game's tokens as the file model, read by driving a Match through the game."""
-    m = reading_match(jacoby)
-    start = m.game_number
-    actions: list[FileAction] = []
-    replayed: list[str] = []  # what to_match notes again when the record is replayed
-
-    def do(action: FileAction) -> None:
-        apply_action(m, action, replayed)
-        actions.append(action)
-
+def _read_game(reading: MatchReading, tokens: list[_Token], warnings: list[str]) -> None:
+    """One game's tokens, each action made on the reading as it is read."""
+    m = reading.m
     swap = False
     for idx, tok in enumerate(tokens):
         line = tok.line
         if swap:
             tok = replace(tok, player=1 - tok.player)
-        over = game_end(m, start) is not None
+        over = reading.over() is not None
         if over and tok.kind != "wins":
             raise MatchFileError(f"a {tok.kind} after the game was over", line)
         beavered = m.phase is bm.Phase.DOUBLED and m.state.beavers > 0
@@ -423,8 +404,8 @@ def _read_game(
             # of a raccoon): the game going on says it was taken.
             taker = m.turn
             assert taker is not None
-            do(FileTake(taker, line))
-        closed = None if over else unwritten_pass(m, actions)
+            reading.do(taker, line, answering(taker, True, line))
+        closed = None if over else reading.unwritten_pass()
         if closed is not None:
             if (
                 tok.kind == "roll"
@@ -441,51 +422,45 @@ def _read_game(
                     f"line {line}: a play for a closed-out player: columns read swapped from here"
                 )
             if _actor(tok) != closed[0]:
-                do(FilePass(closed[0], line))  # the file left the pass out
+                reading.do(closed[0], line, passing(closed[0], line))  # the file left it out
         if tok.kind == "roll":
             following = tokens[idx + 1] if idx + 1 < len(tokens) else None
             if following is not None and swap:
                 following = replace(following, player=1 - following.player)
-            _read_roll(m, tok, following, unwritten_pass(m, actions), warnings, do)
+            _read_roll(reading, tok, following, warnings)
         elif tok.kind in ("double", "beaver"):
             expected = m.cube_value * (4 if m.phase is bm.Phase.DOUBLED else 2)
             value = tok.value or expected
-            do(FileDouble(tok.player, value, line))
+            reading.do(tok.player, line, doubling(tok.player, line), cube=value)
             if value != expected:
                 warnings.append(f"line {line}: cube turned to {value}, expected {expected}")
-        elif tok.kind == "take":
-            do(FileTake(tok.player, line))
-        elif tok.kind == "drop":
-            do(FileDrop(tok.player, line))
+        elif tok.kind in ("take", "drop"):
+            reading.do(tok.player, line, answering(tok.player, tok.kind == "take", line))
         else:  # wins
             if not over:
                 cube = m.cube_value
                 level = 1 if tok.value <= cube else 2 if tok.value <= 2 * cube else 3
                 if tok.value != level * cube:
                     warnings.append(f"line {line}: {tok.value} points is not a resignation value")
-                do(FileResign(1 - tok.player, level, line))
-            end = game_end(m, start)
+                reading.do(1 - tok.player, line, resigning(1 - tok.player, level, line))
+            end = reading.over()
             if end is not None and (end.winner, end.points) != (tok.player, tok.value):
                 # The columns say otherwise: trust the play, say so.
                 warnings.append(
                     f"line {line}: result written as player {tok.player} winning {tok.value}; "
                     f"the play gives player {end.winner} {end.points}"
                 )
-    closed = None if game_end(m, start) is not None else unwritten_pass(m, actions)
+    closed = None if reading.over() is not None else reading.unwritten_pass()
     if closed is not None and closed[1]:
-        actions.append(FilePass(closed[0]))  # the Match passed after the last line (R13)
-    return GameFile(number, score, tuple(actions), game_end(m, start))
+        reading.passed(closed[0])  # the Match passed after the last line (R13)
 
 
 def _read_roll(
-    m: Match,
-    tok: _Token,
-    following: _Token | None,
-    closed: tuple[int, bool] | None,
-    warnings: list[str],
-    do: Callable[[FileAction], None],
+    reading: MatchReading, tok: _Token, following: _Token | None, warnings: list[str]
 ) -> None:
-    """A roll token (dice and the play written after them) as a :class:`FileRoll`."""
+    """A roll token (dice and the play written after them), made on the reading."""
+    m = reading.m
+    closed = reading.unwritten_pass()
     line = tok.line
     d1, d2 = divmod(tok.value, 10)
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
@@ -502,7 +477,8 @@ def _read_roll(
         warnings.append(f"line {line}: 'Cannot Move' read as a lost turn (R10)")
         text = ""
     if played and not text and closed is not None and closed[0] == tok.player:
-        do(FileRoll(tok.player, dice, (), True, line))  # gnubg's dance when closed out (R13)
+        # gnubg's dance when closed out (R13)
+        reading.do(tok.player, line, rolling(tok.player, dice, (), True, line), dance=dice)
         return
     pos = position_for(m, tok.player, "roll", line)
     legal = pos.legal_moves(dice)
@@ -523,7 +499,8 @@ def _read_roll(
         segments = _segments(text, line)
         steps, notes = resolve_play(pos, dice, segments, text, line)
         warnings.extend(notes)
-    do(FileRoll(tok.player, dice, steps, played, line))
+    dance = dice if played and not steps else None
+    reading.do(tok.player, line, rolling(tok.player, dice, steps, played, line), dance=dance)
 
 
 def read_record(text: str, warnings: list[str] | None = None) -> MatchRecord:
@@ -533,14 +510,15 @@ def read_record(text: str, warnings: list[str] | None = None) -> MatchRecord:
     ``text`` must be a ``str`` (bytes raise :class:`NotTextError`; decode them first,
     e.g. with ``utf-8-sig``).  Every game is played through a Match as it is read.
     """
-    file = _read_file(require_text(text, "mat.read_record"))
+    reading, header, read_warnings = _read(require_text(text, "mat.read_record"), True)
     if warnings is not None:
-        warnings.extend(file.warnings)
-    return to_record(file)
+        warnings.extend(read_warnings)
+    return reading.record(*header)
 
 
-def _read_file(text: str) -> MatchFile:
-    """The games of .mat text as written, each checked by a Match as it is read."""
+def _read(text: str, numbered: bool) -> tuple[MatchReading, _Header, list[str]]:
+    """The reading of .mat text (each game made on a Match as it is read), the header
+    (players, tags, comment) and what was odd; ``numbered`` keeps the file's game numbers."""
     warnings: list[str] = []
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -582,7 +560,8 @@ def _read_file(text: str) -> MatchFile:
         raise MatchFileError(f"expected a header or 'N point match', got {short_repr(stripped)}", k)
     if length is None:
         raise MatchFileError("no 'N point match' line", len(lines) or None)
-    games: list[GameFile] = []
+    reading = MatchReading(length, crawford, jacoby, numbered)
+    count, last_number = 0, 0
     players: tuple[str, str] | None = None
     expected_score = (0, 0)
     while k < len(lines):
@@ -594,8 +573,8 @@ def _read_file(text: str) -> MatchFile:
         if game_digits is None:
             raise MatchFileError(f"expected 'Game N', got {short_repr(raw.strip())}", k)
         number = read_number(game_digits, "game number", k)
-        if number != len(games) + 1 and games:
-            warnings.append(f"line {k}: game {number} follows game {games[-1].number}")
+        if number != count + 1 and count:
+            warnings.append(f"line {k}: game {number} follows game {last_number}")
         while k < len(lines) and not lines[k].strip():
             k += 1
         if k >= len(lines):
@@ -612,7 +591,7 @@ def _read_file(text: str) -> MatchFile:
             players = names
         elif names != players:
             warnings.append(f"line {k}: player names {names} differ from {players}")
-        if games and score != expected_score:
+        if count and score != expected_score:
             warnings.append(f"line {k}: score {score} but the games so far give {expected_score}")
         tokens: list[_Token] = []
         while k < len(lines) and _game_digits(lines[k]) is None:
@@ -627,24 +606,18 @@ def _read_file(text: str) -> MatchFile:
                 warnings.append(f"line {k}: comment inside a game ignored")
                 continue
             tokens.extend(_tokens_of_line(raw, k, bool(_ROW.match(raw))))
-        game = _read_game(tokens, number, score, warnings, jacoby and length == 0)
-        games.append(game)
-        if game.end is not None:
+        reading.begin_game(number, score, jacoby and length == 0)
+        _read_game(reading, tokens, warnings)
+        end = reading.end_game()
+        count, last_number = count + 1, number
+        if end is not None:
             e = list(score)
-            e[game.end.winner] += game.end.points
+            e[end.winner] += end.points
             expected_score = (e[0], e[1])
         if length and max(score) >= length:
             warnings.append(f"line {k}: game {number} starts after the match was over")
-    return MatchFile(
-        length=length,
-        players=players or ("Player 0", "Player 1"),
-        games=tuple(games),
-        info=tuple(info),
-        comment="\n".join(comments),
-        crawford=crawford and length > 1,
-        jacoby=jacoby,
-        warnings=tuple(warnings),
-    )
+    header = (players or ("Player 0", "Player 1"), info, "\n".join(comments))
+    return reading, header, warnings
 
 
 # ----------------------------------------------------------------------------- Match
@@ -662,7 +635,7 @@ def read(text: str, warnings: list[str] | None = None) -> Match:
     is refused by the rules raises :class:`MatchFileError` with the line number.  ``text``
     is a ``str``: bytes raise :class:`NotTextError` (decode them first, e.g. ``utf-8-sig``).
     """
-    record = _read_file(require_text(text, "mat.read"))
+    reading, header, read_warnings = _read(require_text(text, "mat.read"), False)
     if warnings is not None:
-        warnings.extend(record.warnings)
-    return to_match(record, warnings)
+        warnings.extend(read_warnings)
+    return Match.replay(reading.record(*header, danced=False, notes=warnings))

@@ -1,16 +1,18 @@
-"""A match file read into its MatchRecord keeps all its writer needs (the readers, with
-records/matchfile.py, and the writers, with records/written.py; records/convert.py):
-header, names, comment, game numbers, a dance's dice (R13); writing the record gives the
-file's own text."""
+"""Reading a match file in one pass (records/reading.py, behind the .mat and SGF readers):
+the record keeps all its writer needs (header, names, comment, game numbers, a dance's dice,
+R13) and writing it gives the file's own text; the file's rules (beavers, the cube's
+ceiling) are the whole file's, and the reading's errors come before the rules' refusals."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from backgammon.play.match import GameStart, Match, Pass, Play
 from backgammon.play.record import Action, MatchRecord
+from backgammon.play.rules import Rules
 from backgammon.records import mat, sgf
 from backgammon.records.convert import (
     convert_text,
@@ -18,6 +20,7 @@ from backgammon.records.convert import (
     read_text,
     write_text,
 )
+from backgammon.records.errors import MatchFileError
 from backgammon.records.walk import Visitor, walk
 from backgammon.records.written import written_games
 from tests.records_helpers import beavered_money_match, closed_out_game, random_match
@@ -109,3 +112,52 @@ def test_converting_goes_through_the_record_and_writes_what_the_model_did() -> N
         other = "sgf" if fmt == "mat" else "mat"
         out, _ = convert_text(text, fmt, other)
         assert out == write_text(read_text(text, fmt), other)
+
+
+def _cube_game(doubles: int) -> Match:
+    """A money game in which the cube is doubled and taken ``doubles`` times."""
+    m = Match(rules=Rules.money(max_cube=1 << 15))
+    m.roll(dice=(3, 1))
+    m.move("8/5 6/5")
+    for _ in range(doubles):
+        m.double()
+        m.take()
+        m.roll(dice=(2, 1))
+        m.move(m.legal_moves()[0])
+    return m
+
+
+@pytest.mark.parametrize(("doubles", "ceiling"), [(5, 64), (6, 64), (7, 128), (8, 256)])
+def test_the_cube_ceiling_is_the_whole_files(doubles: int, ceiling: int) -> None:
+    text = mat.write(_cube_game(doubles))
+    assert mat.read_record(text).rules.max_cube == ceiling
+    assert sgf.read_record(sgf.write(_cube_game(doubles))).rules.max_cube == ceiling
+
+
+def test_a_cube_past_the_written_ceiling_is_refused_at_its_line() -> None:
+    """Offers written as 2 leave the ceiling at 64: the seventh double is refused, at its
+    line, though the reading let it pass."""
+    text = re.sub(r"Doubles => \d+", "Doubles => 2", mat.write(_cube_game(7)))
+    with pytest.raises(MatchFileError, match="the cube is at its maximum") as info:
+        mat.read_record(text)
+    offers = [k for k, line in enumerate(text.splitlines(), 1) if "Doubles" in line]
+    assert info.value.line == offers[6]
+
+
+def test_beavers_are_allowed_when_the_file_shows_one() -> None:
+    assert mat.read_record(mat.write(beavered_money_match())).rules.beavers
+    assert not mat.read_record(mat.write(random_match(8, 0))).rules.beavers
+
+
+def test_a_reading_error_comes_before_a_refusal_of_the_rules() -> None:
+    """A beaver in a 5-point match is refused by the match's rules; a play that cannot be
+    read later in the file is the reading's error, and is the one raised: a file is read
+    before the match's rules judge it, as when it was read and then replayed."""
+    text = mat.write(beavered_money_match()).replace(" 0 point match", " 5 point match")
+    with pytest.raises(MatchFileError, match="beavers are not allowed") as refused:
+        mat.read_record(text)
+    assert refused.value.line == 8
+    bad = text + " Game 9\n A : 0                           B : 0\n  1) 33: 8/5 8/5 6/3 6/3 6/3\n"
+    with pytest.raises(MatchFileError, match="more than four moves") as info:
+        mat.read_record(bad)
+    assert info.value.line == len(bad.splitlines())
