@@ -28,8 +28,8 @@ from backgammon.records.convert import (
     write_text,
 )
 from backgammon.records.errors import MatchFileError
-from backgammon.records.matchfile import as_written
 from backgammon.records.walk import walk
+from backgammon.records.written import as_written
 
 __all__ = [
     "data_folder",

@@ -95,8 +95,8 @@ from backgammon.play.match import (
 from backgammon.play.record import MatchRecord
 from backgammon.players.base import RankedMove
 from backgammon.players.neural import NeuralPlayer
-from backgammon.records.matchfile import as_written
 from backgammon.records.walk import Visitor, steps_made, walk
+from backgammon.records.written import as_written
 
 __all__ = [
     "PLAY_ROLLOUT",

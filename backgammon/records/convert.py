@@ -13,7 +13,7 @@ from backgammon.core.values import short_repr
 from backgammon.play.record import MatchRecord
 from backgammon.records import mat, sgf
 from backgammon.records.errors import MatchFileError, require_text
-from backgammon.records.matchfile import from_record
+from backgammon.records.written import written_games
 
 __all__ = [
     "FORMATS",
@@ -80,7 +80,7 @@ def format_of_name(name: str | Path) -> str | None:
 
 def detect_format(text: str, name: str | Path | None = None) -> str:
     """``"sgf"`` or ``"mat"``, from the file name's suffix, else from the text (a ``str``:
-    bytes raise :class:`~backgammon.records.matchfile.NotTextError`)."""
+    bytes raise :class:`~backgammon.records.errors.NotTextError`)."""
     text = require_text(text, "detect_format")
     fmt = None if name is None else format_of_name(name)
     if fmt is not None:
@@ -116,7 +116,7 @@ def read_record_text(text: str, fmt: str, warnings: list[str] | None = None) -> 
 def written_actions(record: MatchRecord) -> int:
     """How many actions a match file writes of ``record``: a roll and its play once, an
     accepted resignation once, tied opening throws and rejected resignations not at all."""
-    return sum(len(g.actions) for g in from_record(record).games)
+    return sum(len(entries) for _, entries, _ in written_games(record))
 
 
 def convert_text(text: str, source: str, target: str) -> tuple[str, list[str]]:

@@ -15,7 +15,7 @@ patterns), and the readers take ``str`` only (bytes raise :class:`NotTextError`)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from backgammon.core.notation import parse_segments
@@ -24,27 +24,22 @@ from backgammon.play import match as bm
 from backgammon.play.match import Match
 from backgammon.play.record import Action, MatchRecord
 from backgammon.records.errors import MatchFileError, NotTextError, read_number, require_text
-from backgammon.records.matchfile import (
-    FileAction,
-    FileDouble,
-    FileDrop,
-    FilePass,
-    FileResign,
-    FileRoll,
-    FileTake,
-    GameFile,
-    MatchFile,
-    apply_action,
-    as_written,
-    from_record,
-    game_end,
+from backgammon.records.reading import (
+    MatchReading,
+    answering,
+    doubling,
+    passing,
     position_for,
-    reading_match,
+    resigning,
     resolve_play,
-    to_match,
-    to_record,
-    unwritten_pass,
+    rolling,
+)
+from backgammon.records.written import (
+    Written,
+    as_written,
     written_game,
+    written_games,
+    written_players,
 )
 
 __all__ = [
@@ -78,42 +73,49 @@ def _plural(n: int) -> str:
     return "s" if n > 1 else ""
 
 
-def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
-    out.append(f" Game {game.number}\n")
-    left = f"{record.players[0]} : {game.score[0]}"
+def _write_game(
+    out: list[str],
+    players: tuple[str, str],
+    start: bm.GameStart,
+    entries: Sequence[Written],
+    end: bm.GameEnd | None,
+) -> None:
+    out.append(f" Game {start.game}\n")
+    left = f"{players[0]} : {start.score[0]}"
     # gnubg pads the left half to 31 columns; a longer one would touch the second name,
     # which neither gnubg's reader nor ours can then find, so one space always parts them.
-    out.append(f" {left:<30} {record.players[1]} : {game.score[1]}\n")
+    out.append(f" {left:<30} {players[1]} : {start.score[1]}\n")
     i = 0
     cube = 1
     dice_rolled = False
     doubler: int | None = None  # who made the pending offer
     redoubles = 0  # beavers and raccoons on the pending offer
-    last = len(game.actions) - 1
-    for k, action in enumerate(game.actions):
-        normal = isinstance(action, FileRoll) and action.played
-        setdice = isinstance(action, FileRoll) and not action.played
-        resign = isinstance(action, FileResign)
-        if isinstance(action, FilePass):
+    resigned = end is not None and end.reason is bm.EndReason.RESIGNED
+    last = len(entries) - 1
+    for k, (a, player, dice) in enumerate(entries):
+        setdice = isinstance(a, bm.Roll | bm.OpeningRoll)  # rolled, then resigned
+        rolls = setdice or isinstance(a, bm.Play) or (isinstance(a, bm.Pass) and dice is not None)
+        if isinstance(a, bm.Pass) and dice is None:
             text = ""  # R13: no roll; the half-row stays empty
-        elif isinstance(action, FileRoll):
-            text = f"{action.dice[0]}{action.dice[1]}: "
-            if action.played:
-                dice_rolled = False
-                text += format_steps_plain(action.steps)
-            else:
+        elif rolls:
+            assert dice is not None
+            text = f"{dice[0]}{dice[1]}: "
+            if setdice:
                 dice_rolled = True
-        elif isinstance(action, FileDouble):
-            cube = action.value
-            if doubler is not None and action.player != doubler:
+            else:
+                dice_rolled = False
+                text += format_steps_plain(tuple(a.move) if isinstance(a, bm.Play) else ())
+        elif isinstance(a, bm.Double | bm.Beaver | bm.Raccoon):
+            cube = a.value
+            if doubler is not None and player != doubler:
                 # gnubg 1.07 writes a beaver and a raccoon alike (R32); its reader would
                 # not supply the take after "Raccoons".
                 text = f" Beavers => {cube}"
                 redoubles += 1
             else:
                 text = f" Doubles => {cube}"
-            doubler = action.player
-        elif isinstance(action, FileTake):
+            doubler = player
+        elif isinstance(a, bm.Take):
             # gnubg 1.07 writes nothing for the take of a beaver, not even an empty column
             # (the next action keeps the column it would have had without the take), and
             # an empty half-row for the take of a raccoon; its reader supplies the take.
@@ -122,16 +124,17 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
             doubler, redoubles = None, 0
             if odd:
                 continue
-        elif isinstance(action, FileDrop):
+        elif isinstance(a, bm.Drop):
             doubler, redoubles = None, 0
-            points = game.end.points if game.end is not None else cube // 2
+            points = end.points if end is not None else cube // 2
             sep = "\n      " if i & 1 else " " * 23
             text = f" Drops{sep}Wins {points} point{_plural(points)}"
         else:
-            points = game.end.points if game.end is not None else action.level * cube
+            assert isinstance(a, bm.Resign)
+            points = end.points if end is not None else int(a.level) * cube
             odd = bool(i & 1) ^ dice_rolled
             wins = f"Wins {points} point{_plural(points)}\n"
-            if action.player:
+            if player:
                 text = ("\n" if odd else "") + "      " + wins
             elif i & 1:
                 text = (" " if odd else " " * 24) + wins
@@ -140,10 +143,10 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
         # gnubg indents only a played opening roll of the right player; an unplayed one
         # (a resignation right after the opening roll) would land in the wrong column and
         # be read back as the left player's, so it is indented too (a deliberate deviation).
-        if i == 0 and isinstance(action, FileRoll) and action.player == 1:
+        if i == 0 and rolls and player == 1:
             out.append("  1)" + " " * 29)
             i += 1
-        if i & 1 or resign:
+        if i & 1 or isinstance(a, bm.Resign):
             out.append(text)
             if not setdice:
                 out.append("\n")
@@ -151,12 +154,11 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
             out.append(f"{(i >> 1) + 1:3d}) {text:<27} ")
         else:
             out.append(f"{(i >> 1) + 1:3d}) {text:<3}")
-        if isinstance(action, FileDrop):
+        if isinstance(a, bm.Drop):
             out.append("\n")
             if not i & 1:
                 out.append("\n")
-        end = game.end
-        if normal and k == last and end is not None and not end.resigned:
+        if rolls and not setdice and k == last and end is not None and not resigned:
             lead = " " * 34 if i & 1 else "\n      "
             out.append(f"{lead}Wins {end.points} point{_plural(end.points)}\n\n")
         i += 1
@@ -165,57 +167,59 @@ def _write_game(out: list[str], record: MatchFile, game: GameFile) -> None:
 def rows(game: Sequence[Action]) -> list[tuple[Action, int]]:
     """Each entry of a record's game that a .mat file writes (a roll's play, or the roll
     when it was not played; a dance's pass; an accepted resignation's offer; a cube action),
-    with its row: what an analysis numbers its decisions by."""
-    written, sources = written_game(game)
+    with its row: what an analysis numbers its decisions by.
+
+    Two half-rows a row; player 1's opening roll takes the right half of row 1; the take of
+    a beaver has no half-row.
+    """
+    written = written_game(game)
     if written is None:
         return []
-    return list(zip(sources, _rows(written), strict=True))
-
-
-def _rows(game: GameFile) -> list[int]:
-    """The .mat row of each written action of a game (two half-rows a row; player 1's
-    opening roll takes the right half of row 1; the take of a beaver has no half-row)."""
-    out = []
-    i = (
-        1
-        if game.actions and isinstance(game.actions[0], FileRoll) and game.actions[0].player
-        else 0
-    )
+    _, entries, _ = written
+    out: list[tuple[Action, int]] = []
+    first = entries[0] if entries else None
+    i = 1 if first is not None and _is_roll(first) and first[1] else 0
     doubler: int | None = None
     redoubles = 0
-    for a in game.actions:
-        out.append((i >> 1) + 1)
-        if isinstance(a, FileDouble):
-            if doubler is not None and a.player != doubler:
+    for a, player, _dice in entries:
+        out.append((a, (i >> 1) + 1))
+        if isinstance(a, bm.Double | bm.Beaver | bm.Raccoon):
+            if doubler is not None and player != doubler:
                 redoubles += 1
-            doubler = a.player
-        elif isinstance(a, FileTake | FileDrop):
+            doubler = player
+        elif isinstance(a, bm.Take | bm.Drop):
             odd = redoubles % 2 == 1
             doubler, redoubles = None, 0
             if odd:
                 continue
-        if isinstance(a, FileRoll) and not a.played:
+        if isinstance(a, bm.Roll | bm.OpeningRoll):
             continue
         i += 1
     return out
 
 
+def _is_roll(entry: Written) -> bool:
+    """Whether a written entry is a row with dice (a play, an unplayed roll, a dance)."""
+    a, _, dice = entry
+    return isinstance(a, bm.Play | bm.Roll | bm.OpeningRoll) or (
+        isinstance(a, bm.Pass) and dice is not None
+    )
+
+
 def write_record(record: MatchRecord) -> str:
     """The .mat text gnubg 1.07 would export for this match."""
-    return _write_file(from_record(record))
-
-
-def _write_file(record: MatchFile) -> str:
-    """The .mat text of a match as the file writes it, game by game."""
+    length = record.rules.match_length or 0
+    jacoby = record.rules.jacoby
+    crawford = record.rules.crawford and length > 1
     out: list[str] = []
     for tag in _GNUBG_TAGS:
         value = record.tag(tag)
         if value is not None:
             out.append(f'; [{tag} "{value}"]\n')
     # gnubg writes no rules; XG's tags say what a reader cannot guess (gnubg ignores them).
-    if record.length == 0 and record.jacoby:
+    if length == 0 and jacoby:
         out.append('; [Jacoby "On"]\n')
-    if record.length > 1 and not record.crawford:
+    if length > 1 and not crawford:
         out.append('; [Crawford "Off"]\n')
     for tag, value in record.info:
         if tag not in _KNOWN_TAGS:
@@ -223,9 +227,10 @@ def _write_file(record: MatchFile) -> str:
     if record.comment:
         out.append("\n; " + record.comment.rstrip("\n").replace("\n", "\n; ") + "\n")
     out.append("\n")
-    out.append(f" {record.length} point match\n\n")
-    for game in record.games:
-        _write_game(out, record, game)
+    out.append(f" {length} point match\n\n")
+    players = written_players(record)
+    for start, entries, end in written_games(record):
+        _write_game(out, players, start, entries, end)
     return "".join(out)
 
 
@@ -312,6 +317,10 @@ def _score_line(line: str) -> tuple[str, str, str, str] | None:
     return None
 
 
+_Header = tuple[tuple[str, str], list[tuple[str, str]], str]
+"""The players, the header tags and the comment of a file."""
+
+
 @dataclass(frozen=True)
 class _Token:
     line: int
@@ -378,29 +387,15 @@ def _actor(tok: _Token) -> int:
     return 1 - tok.player if tok.kind == "wins" else tok.player
 
 
-def _read_game(
-    tokens: list[_Token],
-    number: int,
-    score: tuple[int, int],
-    warnings: list[str],
-    jacoby: bool = False,
-) -> GameFile:
-    """One game's tokens as the file model, read by driving a Match through the game."""
-    m = reading_match(jacoby)
-    start = m.game_number
-    actions: list[FileAction] = []
-    replayed: list[str] = []  # what to_match notes again when the record is replayed
-
-    def do(action: FileAction) -> None:
-        apply_action(m, action, replayed)
-        actions.append(action)
-
+def _read_game(reading: MatchReading, tokens: list[_Token], warnings: list[str]) -> None:
+    """One game's tokens, each action made on the reading as it is read."""
+    m = reading.m
     swap = False
     for idx, tok in enumerate(tokens):
         line = tok.line
         if swap:
             tok = replace(tok, player=1 - tok.player)
-        over = game_end(m, start) is not None
+        over = reading.over() is not None
         if over and tok.kind != "wins":
             raise MatchFileError(f"a {tok.kind} after the game was over", line)
         beavered = m.phase is bm.Phase.DOUBLED and m.state.beavers > 0
@@ -409,8 +404,8 @@ def _read_game(
             # of a raccoon): the game going on says it was taken.
             taker = m.turn
             assert taker is not None
-            do(FileTake(taker, line))
-        closed = None if over else unwritten_pass(m, actions)
+            reading.do(taker, line, answering(taker, True, line))
+        closed = None if over else reading.unwritten_pass()
         if closed is not None:
             if (
                 tok.kind == "roll"
@@ -427,51 +422,45 @@ def _read_game(
                     f"line {line}: a play for a closed-out player: columns read swapped from here"
                 )
             if _actor(tok) != closed[0]:
-                do(FilePass(closed[0], line))  # the file left the pass out
+                reading.do(closed[0], line, passing(closed[0], line))  # the file left it out
         if tok.kind == "roll":
             following = tokens[idx + 1] if idx + 1 < len(tokens) else None
             if following is not None and swap:
                 following = replace(following, player=1 - following.player)
-            _read_roll(m, tok, following, unwritten_pass(m, actions), warnings, do)
+            _read_roll(reading, tok, following, warnings)
         elif tok.kind in ("double", "beaver"):
             expected = m.cube_value * (4 if m.phase is bm.Phase.DOUBLED else 2)
             value = tok.value or expected
-            do(FileDouble(tok.player, value, line))
+            reading.do(tok.player, line, doubling(tok.player, line), cube=value)
             if value != expected:
                 warnings.append(f"line {line}: cube turned to {value}, expected {expected}")
-        elif tok.kind == "take":
-            do(FileTake(tok.player, line))
-        elif tok.kind == "drop":
-            do(FileDrop(tok.player, line))
+        elif tok.kind in ("take", "drop"):
+            reading.do(tok.player, line, answering(tok.player, tok.kind == "take", line))
         else:  # wins
             if not over:
                 cube = m.cube_value
                 level = 1 if tok.value <= cube else 2 if tok.value <= 2 * cube else 3
                 if tok.value != level * cube:
                     warnings.append(f"line {line}: {tok.value} points is not a resignation value")
-                do(FileResign(1 - tok.player, level, line))
-            end = game_end(m, start)
+                reading.do(1 - tok.player, line, resigning(1 - tok.player, level, line))
+            end = reading.over()
             if end is not None and (end.winner, end.points) != (tok.player, tok.value):
                 # The columns say otherwise: trust the play, say so.
                 warnings.append(
                     f"line {line}: result written as player {tok.player} winning {tok.value}; "
                     f"the play gives player {end.winner} {end.points}"
                 )
-    closed = None if game_end(m, start) is not None else unwritten_pass(m, actions)
+    closed = None if reading.over() is not None else reading.unwritten_pass()
     if closed is not None and closed[1]:
-        actions.append(FilePass(closed[0]))  # the Match passed after the last line (R13)
-    return GameFile(number, score, tuple(actions), game_end(m, start))
+        reading.passed(closed[0])  # the Match passed after the last line (R13)
 
 
 def _read_roll(
-    m: Match,
-    tok: _Token,
-    following: _Token | None,
-    closed: tuple[int, bool] | None,
-    warnings: list[str],
-    do: Callable[[FileAction], None],
+    reading: MatchReading, tok: _Token, following: _Token | None, warnings: list[str]
 ) -> None:
-    """A roll token (dice and the play written after them) as a :class:`FileRoll`."""
+    """A roll token (dice and the play written after them), made on the reading."""
+    m = reading.m
+    closed = reading.unwritten_pass()
     line = tok.line
     d1, d2 = divmod(tok.value, 10)
     if not (1 <= d1 <= 6 and 1 <= d2 <= 6):
@@ -488,7 +477,8 @@ def _read_roll(
         warnings.append(f"line {line}: 'Cannot Move' read as a lost turn (R10)")
         text = ""
     if played and not text and closed is not None and closed[0] == tok.player:
-        do(FileRoll(tok.player, dice, (), True, line))  # gnubg's dance when closed out (R13)
+        # gnubg's dance when closed out (R13)
+        reading.do(tok.player, line, rolling(tok.player, dice, (), True, line), dance=dice)
         return
     pos = position_for(m, tok.player, "roll", line)
     legal = pos.legal_moves(dice)
@@ -509,7 +499,8 @@ def _read_roll(
         segments = _segments(text, line)
         steps, notes = resolve_play(pos, dice, segments, text, line)
         warnings.extend(notes)
-    do(FileRoll(tok.player, dice, steps, played, line))
+    dance = dice if played and not steps else None
+    reading.do(tok.player, line, rolling(tok.player, dice, steps, played, line), dance=dance)
 
 
 def read_record(text: str, warnings: list[str] | None = None) -> MatchRecord:
@@ -519,14 +510,15 @@ def read_record(text: str, warnings: list[str] | None = None) -> MatchRecord:
     ``text`` must be a ``str`` (bytes raise :class:`NotTextError`; decode them first,
     e.g. with ``utf-8-sig``).  Every game is played through a Match as it is read.
     """
-    file = _read_file(require_text(text, "mat.read_record"))
+    reading, header, read_warnings = _read(require_text(text, "mat.read_record"), True)
     if warnings is not None:
-        warnings.extend(file.warnings)
-    return to_record(file)
+        warnings.extend(read_warnings)
+    return reading.record(*header)
 
 
-def _read_file(text: str) -> MatchFile:
-    """The games of .mat text as written, each checked by a Match as it is read."""
+def _read(text: str, numbered: bool) -> tuple[MatchReading, _Header, list[str]]:
+    """The reading of .mat text (each game made on a Match as it is read), the header
+    (players, tags, comment) and what was odd; ``numbered`` keeps the file's game numbers."""
     warnings: list[str] = []
     if text.startswith("\ufeff"):
         text = text[1:]
@@ -568,7 +560,8 @@ def _read_file(text: str) -> MatchFile:
         raise MatchFileError(f"expected a header or 'N point match', got {short_repr(stripped)}", k)
     if length is None:
         raise MatchFileError("no 'N point match' line", len(lines) or None)
-    games: list[GameFile] = []
+    reading = MatchReading(length, crawford, jacoby, numbered)
+    count, last_number = 0, 0
     players: tuple[str, str] | None = None
     expected_score = (0, 0)
     while k < len(lines):
@@ -580,8 +573,8 @@ def _read_file(text: str) -> MatchFile:
         if game_digits is None:
             raise MatchFileError(f"expected 'Game N', got {short_repr(raw.strip())}", k)
         number = read_number(game_digits, "game number", k)
-        if number != len(games) + 1 and games:
-            warnings.append(f"line {k}: game {number} follows game {games[-1].number}")
+        if number != count + 1 and count:
+            warnings.append(f"line {k}: game {number} follows game {last_number}")
         while k < len(lines) and not lines[k].strip():
             k += 1
         if k >= len(lines):
@@ -598,7 +591,7 @@ def _read_file(text: str) -> MatchFile:
             players = names
         elif names != players:
             warnings.append(f"line {k}: player names {names} differ from {players}")
-        if games and score != expected_score:
+        if count and score != expected_score:
             warnings.append(f"line {k}: score {score} but the games so far give {expected_score}")
         tokens: list[_Token] = []
         while k < len(lines) and _game_digits(lines[k]) is None:
@@ -613,24 +606,18 @@ def _read_file(text: str) -> MatchFile:
                 warnings.append(f"line {k}: comment inside a game ignored")
                 continue
             tokens.extend(_tokens_of_line(raw, k, bool(_ROW.match(raw))))
-        game = _read_game(tokens, number, score, warnings, jacoby and length == 0)
-        games.append(game)
-        if game.end is not None:
+        reading.begin_game(number, score, jacoby and length == 0)
+        _read_game(reading, tokens, warnings)
+        end = reading.end_game()
+        count, last_number = count + 1, number
+        if end is not None:
             e = list(score)
-            e[game.end.winner] += game.end.points
+            e[end.winner] += end.points
             expected_score = (e[0], e[1])
         if length and max(score) >= length:
             warnings.append(f"line {k}: game {number} starts after the match was over")
-    return MatchFile(
-        length=length,
-        players=players or ("Player 0", "Player 1"),
-        games=tuple(games),
-        info=tuple(info),
-        comment="\n".join(comments),
-        crawford=crawford and length > 1,
-        jacoby=jacoby,
-        warnings=tuple(warnings),
-    )
+    header = (players or ("Player 0", "Player 1"), info, "\n".join(comments))
+    return reading, header, warnings
 
 
 # ----------------------------------------------------------------------------- Match
@@ -648,7 +635,7 @@ def read(text: str, warnings: list[str] | None = None) -> Match:
     is refused by the rules raises :class:`MatchFileError` with the line number.  ``text``
     is a ``str``: bytes raise :class:`NotTextError` (decode them first, e.g. ``utf-8-sig``).
     """
-    record = _read_file(require_text(text, "mat.read"))
+    reading, header, read_warnings = _read(require_text(text, "mat.read"), False)
     if warnings is not None:
-        warnings.extend(record.warnings)
-    return to_match(record, warnings)
+        warnings.extend(read_warnings)
+    return Match.replay(reading.record(*header, danced=False, notes=warnings))

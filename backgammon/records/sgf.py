@@ -16,36 +16,30 @@ than :data:`MAX_DEPTH`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from backgammon._version import __version__
-from backgammon.core.values import BAR, OFF, Move, Step, clip
+from backgammon.core.values import BAR, OFF, Step, clip
 from backgammon.play import match as bm
 from backgammon.play.match import Match
 from backgammon.play.record import MatchRecord
 from backgammon.records.errors import MatchFileError, NotTextError, read_number, require_text
-from backgammon.records.matchfile import (
-    FileAction,
-    FileDouble,
-    FileDrop,
-    FilePass,
-    FileResign,
-    FileRoll,
-    FileTake,
-    GameFile,
-    MatchFile,
-    apply_action,
+from backgammon.records.reading import (
+    MatchReading,
+    answering,
+    doubling,
+    passing,
+    position_for,
+    resigning,
+    resolve_play,
+    rolling,
+)
+from backgammon.records.written import (
     as_written,
     crawford_games,
-    from_record,
-    game_end,
-    position_for,
-    reading_match,
-    resolve_play,
-    to_match,
-    to_record,
-    unwritten_pass,
+    written_games,
+    written_players,
 )
 
 __all__ = [
@@ -90,67 +84,70 @@ def _colour(player: int) -> str:
 
 
 def write_record(record: MatchRecord) -> str:
-    """The SGF text gnubg 1.07's ``save match`` would write (without analysis)."""
-    return _write_file(from_record(record))
-
-
-def _write_file(record: MatchFile) -> str:
-    """The SGF text of a match as the file writes it, one game tree a game."""
-    out: list[str] = []
-    crawford = crawford_games(record)
+    """The SGF text gnubg 1.07's ``save match`` would write (without analysis), one game
+    tree a game."""
+    length = record.rules.match_length or 0
+    games = written_games(record)
+    crawford = crawford_games(record, [start for start, _, _ in games])
+    players = written_players(record)
     app = record.application or DEFAULT_APPLICATION
-    for index, game in enumerate(record.games):
-        g = game.number - 1
+    out: list[str] = []
+    for index, (start, entries, end) in enumerate(games):
+        g = start.game - 1
         out.append(f"(;FF[4]GM[6]CA[UTF-8]AP[{_escape(app)}]")
-        out.append(f"MI[length:{record.length}][game:{g}][ws:{game.score[0]}][bs:{game.score[1]}]")
-        out.append(f"PW[{_escape(record.players[0])}]PB[{_escape(record.players[1])}]")
+        out.append(f"MI[length:{length}][game:{g}][ws:{start.score[0]}][bs:{start.score[1]}]")
+        out.append(f"PW[{_escape(players[0])}]PB[{_escape(players[1])}]")
         if g == 0:
-            for prop, tag in (("WR", "Player 1 Rating"), ("BR", "Player 2 Rating")):
-                value = record.tag(tag)
-                if value:
-                    out.append(f"{prop}[{_escape(value)}]")
-            date = record.tag("EventDate")
-            if date:
-                out.append(f"DT[{_escape(date.replace('.', '-'))}]")
-            for tag, prop in _INFO_PROPERTIES:
-                value = record.tag(tag)
-                if value:
-                    out.append(f"{prop}[{_escape(value)}]")
-            if record.comment:
-                out.append(f"GC[{_escape(record.comment)}]")
+            _write_header(out, record)
         rules: list[str] = []
-        if record.crawford and record.length > 1:
+        if record.rules.crawford and length > 1:
             rules.append("Crawford")
         if crawford[index]:
             rules.append("CrawfordGame")
-        if record.jacoby and record.length == 0:
+        if record.rules.jacoby and length == 0:
             rules.append("Jacoby")
         if rules:
             out.append(f"RU[{':'.join(rules)}]")
-        if game.end is not None:
-            e = game.end
-            out.append(f"RE[{_colour(e.winner)}+{e.points}{'R' if e.resigned else ''}]")
-        for action in game.actions:
-            c = _colour(action.player)
-            if isinstance(action, FileRoll):
-                dice = f"{action.dice[0]}{action.dice[1]}"
-                if action.played:
-                    pairs = "".join(
-                        _letter(s, action.player) + _letter(t, action.player)
-                        for s, t, _ in action.steps
-                    )
-                    out.append(f"\n;{c}[{dice}{pairs}]")
-                else:
-                    out.append(f"\n;PL[{c}]DI[{dice}]")
-            elif isinstance(action, FileDouble):
+        if end is not None:
+            resigned = "R" if end.reason is bm.EndReason.RESIGNED else ""
+            out.append(f"RE[{_colour(end.winner)}+{end.points}{resigned}]")
+        for a, player, dice in entries:
+            c = _colour(player)
+            if isinstance(a, bm.Roll | bm.OpeningRoll):
+                assert dice is not None
+                out.append(f"\n;PL[{c}]DI[{dice[0]}{dice[1]}]")
+            elif isinstance(a, bm.Play) or (isinstance(a, bm.Pass) and dice is not None):
+                assert dice is not None
+                steps = tuple(a.move) if isinstance(a, bm.Play) else ()
+                pairs = "".join(_letter(s, player) + _letter(t, player) for s, t, _ in steps)
+                out.append(f"\n;{c}[{dice[0]}{dice[1]}{pairs}]")
+            elif isinstance(a, bm.Double | bm.Beaver | bm.Raccoon):
                 out.append(f"\n;{c}[double]")
-            elif isinstance(action, FileTake):
+            elif isinstance(a, bm.Take):
                 out.append(f"\n;{c}[take]")
-            elif isinstance(action, FileDrop):
+            elif isinstance(a, bm.Drop):
                 out.append(f"\n;{c}[drop]")
             # Resign shows only in RE; Pass (R13) is not written: the other side moves next.
         out.append(")\n")
     return "".join(out)
+
+
+def _write_header(out: list[str], record: MatchRecord) -> None:
+    """The first game's match properties: ratings, date, event, round, place, annotator and
+    the match comment."""
+    for prop, tag in (("WR", "Player 1 Rating"), ("BR", "Player 2 Rating")):
+        value = record.tag(tag)
+        if value:
+            out.append(f"{prop}[{_escape(value)}]")
+    date = record.tag("EventDate")
+    if date:
+        out.append(f"DT[{_escape(date.replace('.', '-'))}]")
+    for tag, prop in _INFO_PROPERTIES:
+        value = record.tag(tag)
+        if value:
+            out.append(f"{prop}[{_escape(value)}]")
+    if record.comment:
+        out.append(f"GC[{_escape(record.comment)}]")
 
 
 # ----------------------------------------------------------------------------- parsing
@@ -279,6 +276,9 @@ _MOVE = re.compile(r"^([1-6])([1-6])([a-z]*)$")
 _RESULT = re.compile(r"^([WB])\+(\d+)(R?)$")
 _SETUP = ("AE", "AB", "AW", "CP")
 
+_Header = tuple[tuple[str, str], list[tuple[str, str]], str, str]
+"""The players, the header tags, the comment and the application of a file."""
+
 
 def point_of_letter(letter: str, player: int, line: int = 0) -> int:
     """The point an SGF move letter names for ``player`` (``y`` the bar, ``z`` off), as
@@ -302,28 +302,43 @@ def _main_line(tree: _Tree, warnings: list[str]) -> list[_Node]:
     return nodes
 
 
-def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node]:
-    """One game's main line as the file model, read by driving a Match through the game."""
+def _game_numbers(props: dict[str, list[str]], line: int) -> tuple[int, tuple[int, int]]:
+    """The game's number and the score before it, from its ``MI`` (game 1 at 0-0 without)."""
+    if "MI" not in props:
+        return 1, (0, 0)
+    mi: dict[str, str] = {}
+    for item in props["MI"]:
+        key, _, val = item.partition(":")
+        mi[key.strip()] = val.strip()
+    number = read_number(mi.get("game", "0"), "MI game", line) + 1
+    score = (
+        read_number(mi.get("ws", "0"), "MI ws", line),
+        read_number(mi.get("bs", "0"), "MI bs", line),
+    )
+    return number, score
+
+
+def _read_game(reading: MatchReading, nodes: list[_Node], warnings: list[str]) -> _Node:
+    """One game's main line, each action made on the reading as it is read; its root."""
     root = nodes[0]
     props = root.props
     if props.get("GM", ["6"])[0] != "6":
         raise MatchFileError(f"GM[{clip(props['GM'][0])}] is not backgammon (GM[6])", root.line)
-    number, score = 1, (0, 0)
+    # A damaged MI is refused after the moves, as the moves are read first.
+    unread: MatchFileError | None = None
+    try:
+        number, score = _game_numbers(props, root.line)
+    except MatchFileError as exc:
+        number, score, unread = 1, (0, 0), exc
     rules = props.get("RU", [""])[0].split(":")
-    m = reading_match(jacoby="Jacoby" in rules)
-    start = m.game_number
-    actions: list[FileAction] = []
-    replayed: list[str] = []  # what to_match notes again when the record is replayed
-
-    def do(action: FileAction) -> None:
-        apply_action(m, action, replayed)
-        actions.append(action)
+    reading.begin_game(number, score, jacoby="Jacoby" in rules)
+    m = reading.m
 
     def pass_before(player: int, line: int | None) -> None:
         """The pass of a closed-out opponent that the file leaves out (R13)."""
-        closed = unwritten_pass(m, actions)
+        closed = reading.unwritten_pass()
         if closed is not None and closed[0] != player:
-            do(FilePass(closed[0], line))
+            reading.do(closed[0], line, passing(closed[0], line))
 
     for node in nodes[1:]:
         line = node.line
@@ -333,7 +348,7 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node
         if "CV" in node.props:
             raise MatchFileError("setup property CV (edited cube) not supported", line)
         acts = [k for k in ("DI", "W", "B") if k in node.props]
-        if acts and game_end(m, start) is not None:
+        if acts and reading.over() is not None:
             raise MatchFileError(f"{acts[0]}[...] after the game was over", line)
         if "DI" in node.props:
             pl = node.props.get("PL", ["W"])[0]
@@ -343,11 +358,12 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node
                 raise MatchFileError(f"DI[{clip(dice_text)}] is not a roll", line)
             player = 1 if pl == "B" else 0
             pass_before(player, line)
-            do(FileRoll(player, (int(dm.group(1)), int(dm.group(2))), (), False, line))
+            dice = (int(dm.group(1)), int(dm.group(2)))
+            reading.do(player, line, rolling(player, dice, (), False, line), hold=True)
         for colour in ("W", "B"):
             if colour not in node.props:
                 continue
-            if game_end(m, start) is not None:
+            if reading.over() is not None:
                 raise MatchFileError(f"{colour}[...] after the game was over", line)
             player = 1 if colour == "B" else 0
             value = node.props[colour][0].strip().lower()
@@ -355,24 +371,14 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node
                 pass_before(player, line)
             if value == "double":
                 expected = m.cube_value * (4 if m.phase is bm.Phase.DOUBLED else 2)
-                do(FileDouble(player, expected, line))
-            elif value == "take":
-                do(FileTake(player, line))
-            elif value == "drop":
-                do(FileDrop(player, line))
+                reading.do(player, line, doubling(player, line), cube=expected)
+            elif value in ("take", "drop"):
+                reading.do(player, line, answering(player, value == "take", line))
             else:
-                _read_move(m, player, colour, value, line, actions, do, warnings)
-    if "MI" in props:
-        mi: dict[str, str] = {}
-        for item in props["MI"]:
-            key, _, val = item.partition(":")
-            mi[key.strip()] = val.strip()
-        number = read_number(mi.get("game", "0"), "MI game", root.line) + 1
-        score = (
-            read_number(mi.get("ws", "0"), "MI ws", root.line),
-            read_number(mi.get("bs", "0"), "MI bs", root.line),
-        )
-    end = game_end(m, start)
+                _read_move(reading, player, colour, value, line, warnings)
+    if unread is not None:
+        raise unread
+    end = reading.over()
     if "RE" in props:
         rm = _RESULT.match(props["RE"][0].strip())
         if not rm:
@@ -386,27 +392,28 @@ def _read_game(nodes: list[_Node], warnings: list[str]) -> tuple[GameFile, _Node
                 if not rm.group(3):
                     warnings.append(f"line {root.line}: RE without R on an unfinished game")
                 pass_before(1 - winner, None)
-                do(FileResign(1 - winner, level, root.line))
-                end = game_end(m, start)
+                loser = 1 - winner
+                reading.do(loser, root.line, resigning(loser, level, root.line))
+                end = reading.over()
             if end is not None and (end.winner, end.points) != (winner, points):
                 warnings.append(
                     f"line {root.line}: RE[{props['RE'][0]}] but the play gives "
                     f"{_colour(end.winner)}+{end.points}"
                 )
-    return GameFile(number, score, tuple(actions), end), root
+    reading.end_game()
+    return root
 
 
 def _read_move(
-    m: Match,
+    reading: MatchReading,
     player: int,
     colour: str,
     value: str,
     line: int,
-    actions: list[FileAction],
-    do: Callable[[FileAction], None],
     warnings: list[str],
 ) -> None:
-    """A move property (dice, then from/to letter pairs) as a :class:`FileRoll`."""
+    """A move property (dice, then from/to letter pairs), made on the reading."""
+    m = reading.m
     mm = _MOVE.match(value)
     if not mm or len(mm.group(3)) % 2 or len(mm.group(3)) > 8:
         raise MatchFileError(f"{colour}[{clip(value)}] is not a move", line)
@@ -429,21 +436,19 @@ def _read_move(
         if sorted(m.dice) != sorted(dice):
             raise MatchFileError(f"{colour}[{value}] after DI[{m.dice[0]}{m.dice[1]}]", line)
         steps, notes = resolve_play(m.position, dice, segments, text, line, marks_hits=False)
-        try:
-            m.move(Move(steps), player=player)
-        except ValueError as exc:
-            raise MatchFileError(f"a play refused by the rules: {exc}", line) from exc
-        actions[-1] = FileRoll(player, dice, steps, line=line)
+        reading.play_held(player, dice, steps, line)
         warnings.extend(notes)
         return
-    closed = unwritten_pass(m, actions)
+    closed = reading.unwritten_pass()
     if not segments and closed is not None and closed[0] == player:
-        do(FileRoll(player, dice, (), True, line))  # gnubg's dance when closed out (R13)
+        # gnubg's dance when closed out (R13)
+        reading.do(player, line, rolling(player, dice, (), True, line), dance=dice)
         return
     position = position_for(m, player, "move", line)
     steps, notes = resolve_play(position, dice, segments, text, line, marks_hits=False)
     warnings.extend(notes)
-    do(FileRoll(player, dice, steps, line=line))
+    dance = None if steps else dice
+    reading.do(player, line, rolling(player, dice, steps, True, line), dance=dance)
 
 
 def game_nodes(text: str) -> list[list[dict[str, list[str]]]]:
@@ -461,30 +466,43 @@ def read_record(text: str, warnings: list[str] | None = None) -> MatchRecord:
     ``text`` must be a ``str`` (bytes raise :class:`NotTextError`; decode them first,
     e.g. with ``utf-8-sig``).  Every game is played through a Match as it is read.
     """
-    file = _read_file(require_text(text, "sgf.read_record"))
+    reading, header, read_warnings = _read(require_text(text, "sgf.read_record"), True)
     if warnings is not None:
-        warnings.extend(file.warnings)
-    return to_record(file)
+        warnings.extend(read_warnings)
+    return reading.record(*header)
 
 
-def _read_file(text: str) -> MatchFile:
-    """The games of SGF text as written, each checked by a Match as it is read."""
+def _rules_of(trees: list[_Tree]) -> tuple[int, bool, bool]:
+    """The match length (the first game's ``MI``) and whether any game's ``RU`` says
+    Crawford or Jacoby: what the match's rules need before its first game is read.  A
+    damaged length reads as 0 here; it is refused once the first game is read."""
+    length = 0
+    for item in trees[0].nodes[0].props.get("MI", []):
+        key, _, val = item.partition(":")
+        if key.strip() == "length":
+            with suppress(MatchFileError):
+                length = read_number(val.strip(), "MI length", None)
+    rules = {r for t in trees for r in t.nodes[0].props.get("RU", [""])[0].split(":")}
+    return length, "Crawford" in rules, "Jacoby" in rules
+
+
+def _read(text: str, numbered: bool) -> tuple[MatchReading, _Header, list[str]]:
+    """The reading of SGF text (each game made on a Match as it is read), the header
+    (players, tags, comment, application) and what was odd; ``numbered`` keeps the file's
+    game numbers."""
     warnings: list[str] = []
     if text.startswith("\ufeff"):
         text = text[1:]
         warnings.append("line 1: byte-order mark skipped")
     trees = _Parser(text).collection()
-    games: list[GameFile] = []
-    length = 0
+    reading = MatchReading(*_rules_of(trees), numbered=numbered)
     players = ("White", "Black")
     info: list[tuple[str, str]] = []
     comment = ""
-    crawford = False
-    jacoby = False
     application = ""
     for n, tree in enumerate(trees):
         nodes = _main_line(tree, warnings)
-        game, root = _read_game(nodes, warnings)
+        root = _read_game(reading, nodes, warnings)
         props = root.props
         if n == 0:
             players = (props.get("PW", ["White"])[0], props.get("PB", ["Black"])[0])
@@ -492,10 +510,8 @@ def _read_file(text: str) -> MatchFile:
             for item in props.get("MI", []):
                 key, _, val = item.partition(":")
                 if key.strip() == "length":
-                    length = read_number(val.strip(), "MI length", root.line)
+                    read_number(val.strip(), "MI length", root.line)
         rules = props.get("RU", [""])[0].split(":")
-        crawford = crawford or "Crawford" in rules
-        jacoby = jacoby or "Jacoby" in rules
         for unsupported in ("Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3"):
             if unsupported in rules:
                 raise MatchFileError(f"variant {unsupported} is not supported", root.line)
@@ -506,18 +522,7 @@ def _read_file(text: str) -> MatchFile:
                 info.append((tag, props[prop][0]))
         if "GC" in props and not comment:
             comment = props["GC"][0]
-        games.append(game)
-    return MatchFile(
-        length=length,
-        players=players,
-        games=tuple(games),
-        info=tuple(info),
-        comment=comment,
-        crawford=crawford and length > 1,
-        jacoby=jacoby,
-        application=application,
-        warnings=tuple(warnings),
-    )
+    return reading, (players, info, comment, application), warnings
 
 
 # ----------------------------------------------------------------------------- Match
@@ -532,7 +537,7 @@ def read(text: str, warnings: list[str] | None = None) -> Match:
     """Read SGF text and replay it through :class:`Match` (every action checked); odd
     things are appended to ``warnings`` when a list is given.  ``text`` is a ``str``: bytes
     raise :class:`NotTextError` (decode them first, e.g. ``utf-8-sig``)."""
-    record = _read_file(require_text(text, "sgf.read"))
+    reading, header, read_warnings = _read(require_text(text, "sgf.read"), False)
     if warnings is not None:
-        warnings.extend(record.warnings)
-    return to_match(record, warnings)
+        warnings.extend(read_warnings)
+    return Match.replay(reading.record(*header, danced=False, notes=warnings))

@@ -35,7 +35,7 @@ from backgammon.play.record import (
 from backgammon.play.rules import Rules
 from backgammon.records import mat
 from backgammon.records.errors import MatchFileError
-from backgammon.records.matchfile import as_written
+from backgammon.records.written import as_written
 
 ONE, GAMMON = GameResult.SINGLE, GameResult.GAMMON
 

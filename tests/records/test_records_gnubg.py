@@ -26,8 +26,8 @@ from reference import SAMPLES
 from backgammon.play.match import Match, Phase
 from backgammon.play.record import MatchRecord, Pass
 from backgammon.records import mat, sgf
-from backgammon.records.matchfile import as_written
 from backgammon.records.walk import walk
+from backgammon.records.written import as_written
 
 
 def test_gnubg_is_installed() -> None:

@@ -18,7 +18,7 @@ from backgammon.play.record import Double, Drop, EndReason, GameEnd, GameStart, 
 from backgammon.records import mat, sgf
 from backgammon.records.convert import convert, convert_text, detect_format
 from backgammon.records.errors import MatchFileError
-from backgammon.records.matchfile import as_written
+from backgammon.records.written import as_written
 
 SGF_SAMPLE = SAMPLES / "gnubg107_game2_no_analysis.sgf"
 MAT_SAMPLE = SAMPLES / "gnubg107_5pt_match.mat"

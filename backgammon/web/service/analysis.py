@@ -17,8 +17,8 @@ from typing import Any
 
 from backgammon.play.match import Match
 from backgammon.play.record import MatchRecord
-from backgammon.records.matchfile import as_written
 from backgammon.records.walk import Visitor
+from backgammon.records.written import as_written
 from backgammon.web.errors import ApiError
 from backgammon.web.service.game import Game
 from backgammon.web.service.gnubg import engine_analysis, engine_label

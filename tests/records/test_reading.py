@@ -1,28 +1,28 @@
-"""A match file read into its MatchRecord keeps all its writer needs (records/matchfile.py
-``to_record`` and ``from_record``, behind the readers and writers; records/convert.py):
-header, names, comment, game numbers, a dance's dice (R13); writing the record gives the
-file's own text."""
+"""Reading a match file in one pass (records/reading.py, behind the .mat and SGF readers):
+the record keeps all its writer needs (header, names, comment, game numbers, a dance's dice,
+R13) and writing it gives the file's own text; the file's rules (beavers, the cube's
+ceiling) are the whole file's, and the reading's errors come before the rules' refusals."""
 
 from __future__ import annotations
 
-import ast
+import re
 from pathlib import Path
 
 import pytest
 
-from backgammon.core.values import GameResult
 from backgammon.play.match import GameStart, Match, Pass, Play
 from backgammon.play.record import Action, MatchRecord
+from backgammon.play.rules import Rules
 from backgammon.records import mat, sgf
 from backgammon.records.convert import (
     convert_text,
     read_record_text,
     read_text,
     write_text,
-    written_actions,
 )
-from backgammon.records.matchfile import as_written, from_record, to_record
+from backgammon.records.errors import MatchFileError
 from backgammon.records.walk import Visitor, walk
+from backgammon.records.written import written_games
 from tests.records_helpers import beavered_money_match, closed_out_game, random_match
 
 SAMPLES = Path(__file__).parent.parent / "data" / "samples"
@@ -50,7 +50,7 @@ def test_a_sample_read_into_its_record_writes_back_as_the_file_model(name: str) 
     record = read_record_text(text, fmt)
     assert read_text(text, fmt) == record
     back = read_record_text(write_text(record, fmt), fmt)
-    assert back == record and from_record(back) == from_record(record)
+    assert back == record and written_games(back) == written_games(record)
     assert back.players == record.players and back.info == record.info
 
 
@@ -104,7 +104,7 @@ def test_a_file_beginning_at_game_2_keeps_its_numbers() -> None:
     record = read_record_text((SAMPLES / "gnubg107_game2_no_analysis.sgf").read_text(), "sgf")
     starts = [a for a in record.actions() if isinstance(a, GameStart)]
     assert starts[0].game == 2 and starts[0].score != (0, 0)
-    assert from_record(record).games[0].number == 2
+    assert written_games(record)[0][0].game == 2
 
 
 def test_converting_goes_through_the_record_and_writes_what_the_model_did() -> None:
@@ -114,51 +114,50 @@ def test_converting_goes_through_the_record_and_writes_what_the_model_did() -> N
         assert out == write_text(read_text(text, fmt), other)
 
 
-def test_a_live_match_writes_as_before() -> None:
-    m = random_match(5, 5)
-    file = from_record(as_written(m, ("A  b", "")))
-    assert file == from_record(to_record(file))
-    assert file.players == ("A b", "Player 1")
-
-
-@pytest.mark.parametrize(("fmt", "text"), _generated())
-def test_a_record_counts_the_actions_its_file_writes(fmt: str, text: str) -> None:
-    """An upload's size as its file counts it (a roll and its play once), off its record."""
-    record = read_text(text, fmt)
-    written = sum(len(mat.rows(g)) for g in record.games)
-    assert written_actions(read_record_text(text, fmt)) == written > 0
-
-
-def test_a_live_match_counts_what_its_file_would_hold() -> None:
-    """A tied opening throw and a rejected resignation are in the record, not in a file."""
-    m = Match(length=3)
-    m.roll(dice=(2, 2))
+def _cube_game(doubles: int) -> Match:
+    """A money game in which the cube is doubled and taken ``doubles`` times."""
+    m = Match(rules=Rules.money(max_cube=1 << 15))
     m.roll(dice=(3, 1))
     m.move("8/5 6/5")
-    m.resign(GameResult.GAMMON)
-    m.reject_resignation()
-    m.roll(dice=(6, 4))
-    m.move("24/14")
-    record = as_written(m, ("a", "b"))
-    assert len(list(m.record.actions())) == 8
-    assert written_actions(record) == 2  # the opening play, the roll 64 and its play
-    assert written_actions(read_record_text(mat.write(m, ("a", "b")), "mat")) == 2
+    for _ in range(doubles):
+        m.double()
+        m.take()
+        m.roll(dice=(2, 1))
+        m.move(m.legal_moves()[0])
+    return m
 
 
-def test_outside_records_no_module_uses_the_file_model() -> None:
-    """The file model (``File*``, ``MatchFile``, its replay) stays inside the readers and
-    writers: the other layers hold a MatchRecord and walk it."""
-    root = Path(__file__).parents[2] / "backgammon"
-    allowed = {"as_written", "written_name"}
-    used: dict[str, set[str]] = {}
-    for path in root.rglob("*.py"):
-        if path.is_relative_to(root / "records"):
-            continue
-        tree = ast.parse(path.read_text("utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module == "backgammon.records.matchfile":
-                used.setdefault(str(path), set()).update(a.name for a in node.names)
-            elif isinstance(node, ast.Attribute) and ast.unparse(node.value) == "matchfile":
-                used.setdefault(str(path), set()).add(node.attr)
-    assert used  # as_written is imported from it
-    assert {p: names - allowed for p, names in used.items() if names - allowed} == {}
+@pytest.mark.parametrize(("doubles", "ceiling"), [(5, 64), (6, 64), (7, 128), (8, 256)])
+def test_the_cube_ceiling_is_the_whole_files(doubles: int, ceiling: int) -> None:
+    text = mat.write(_cube_game(doubles))
+    assert mat.read_record(text).rules.max_cube == ceiling
+    assert sgf.read_record(sgf.write(_cube_game(doubles))).rules.max_cube == ceiling
+
+
+def test_a_cube_past_the_written_ceiling_is_refused_at_its_line() -> None:
+    """Offers written as 2 leave the ceiling at 64: the seventh double is refused, at its
+    line, though the reading let it pass."""
+    text = re.sub(r"Doubles => \d+", "Doubles => 2", mat.write(_cube_game(7)))
+    with pytest.raises(MatchFileError, match="the cube is at its maximum") as info:
+        mat.read_record(text)
+    offers = [k for k, line in enumerate(text.splitlines(), 1) if "Doubles" in line]
+    assert info.value.line == offers[6]
+
+
+def test_beavers_are_allowed_when_the_file_shows_one() -> None:
+    assert mat.read_record(mat.write(beavered_money_match())).rules.beavers
+    assert not mat.read_record(mat.write(random_match(8, 0))).rules.beavers
+
+
+def test_a_reading_error_comes_before_a_refusal_of_the_rules() -> None:
+    """A beaver in a 5-point match is refused by the match's rules; a play that cannot be
+    read later in the file is the reading's error, and is the one raised: a file is read
+    before the match's rules judge it, as when it was read and then replayed."""
+    text = mat.write(beavered_money_match()).replace(" 0 point match", " 5 point match")
+    with pytest.raises(MatchFileError, match="beavers are not allowed") as refused:
+        mat.read_record(text)
+    assert refused.value.line == 8
+    bad = text + " Game 9\n A : 0                           B : 0\n  1) 33: 8/5 8/5 6/3 6/3 6/3\n"
+    with pytest.raises(MatchFileError, match="more than four moves") as info:
+        mat.read_record(bad)
+    assert info.value.line == len(bad.splitlines())
