@@ -260,6 +260,11 @@ def _non_doubles(
                     if higher:
                         continue
                 went_on = True
+                if order and not on_bar and t1 >= 1 and t2 >= 1 and not (s2 == t1 and new_point):
+                    # The smaller die from s1, then the larger from a point held before the
+                    # play, neither bearing off: the larger from s2 first was legal too and
+                    # left the same board, recorded in order 0 (only its first is kept).
+                    continue
                 if n < cap:  # the board after both steps, written without making the second
                     for i in range(26):
                         leaves[n, i] = b[i]
