@@ -22,11 +22,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
 from backgammon.core.position import Position
+from backgammon.env.lowlevel import borrow, copy_board
 from backgammon.env.table import DOUBLE, DROP, N_ACTIONS, POINTS, ROLL, TAKE
 from backgammon.evaluation.children import _KEYS, apply_step, kept_plays
 from backgammon.players.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS
@@ -99,35 +98,6 @@ STOP, WINNER, POINTS_WON, RESULT, THROWS = 16, 17, 18, 19, 20
 ``OVER`` at its episode's end instead of starting the next; the last game's end: its
 ``WINNER``, ``POINTS_WON`` and ``RESULT``, 1-3 the kind of win, 0 a drop, -1 none)."""
 _WIDTH = THROWS + 2 * MAX_THROWS
-
-
-def _borrowed(typingctx: Any, arrays: Any) -> Any:
-    """The typing and code of :func:`_borrow`: each array's view with no meminfo (numba
-    counts no reference of an array without one)."""
-    kinds = [arrays] if isinstance(arrays, types.Array) else list(getattr(arrays, "types", ()))
-    if not kinds or not all(isinstance(kind, types.Array) for kind in kinds):
-        return None
-    null: Any = cgutils.get_null_value
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        value = args[0]
-        for k, kind in enumerate(kinds):
-            item = value if kind is arrays else builder.extract_value(value, k)
-            view = context.make_array(kind)(context, builder, value=item)
-            view.meminfo = null(view.meminfo.type)
-            view.parent = null(view.parent.type)
-            if kind is arrays:
-                return view._getvalue()
-            value = builder.insert_value(value, view._getvalue(), k)
-        return value
-
-    return arrays(arrays), codegen
-
-
-_borrow: Any = intrinsic(_borrowed)
-"""An array (or a tuple of arrays) as views that hold no reference, so that handing them
-to the helpers costs numba no atomic count up and down (about a tenth of a step).  Only
-for arrays that the caller's own arguments keep alive while the views are used."""
 
 
 def new_games(n: int, capacity: int) -> Games:
@@ -566,12 +536,12 @@ def _run(
     many rows the game wants).  One function, so that ``work`` (13 arrays) is handed only
     to the search: numba counts a reference up and down for every array a call is given."""
     s, board, plays, names, out, work = (
-        _borrow(s),
-        _borrow(board),
-        _borrow(plays),
-        _borrow(names),
-        _borrow(out),
-        _borrow(work),
+        borrow(s),
+        borrow(board),
+        borrow(plays),
+        borrow(names),
+        borrow(out),
+        borrow(work),
     )
     if clear:
         _clear(s, out)
@@ -598,8 +568,7 @@ def _run(
                     if not keep[j]:
                         continue
                     if m < cap:
-                        for p in range(26):  # element by element: a slice costs a view
-                            plays[i, m, p] = leaves[j, p]
+                        copy_board(plays[i, m], leaves[j])
                         names[i, m, 0] = POINTS * srcs[j, 0] + srcs[j, 1]
                         names[i, m, 1] = POINTS * srcs[j, 2] + srcs[j, 3] if srcs[j, 2] else -1
                     m += 1

@@ -15,11 +15,9 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import data_equivalence
-from numba import njit
 
 import backgammon.env as bgenv
 from backgammon import Position
-from backgammon.env import lockstep
 from backgammon.env.batch import BatchEnv
 from backgammon.env.table import N_ACTIONS, EnvOptionError, InvalidActionError, Table, play_key
 from backgammon.evaluation.children import child_plays
@@ -364,19 +362,3 @@ def test_every_game_is_always_in_one_of_the_named_phases() -> None:
         env.step(env.sample(rng))
         seen |= {int(p) for p in np.unique(env.games.phase)}
     assert seen <= named and lockstep.HALF in seen
-
-
-@njit
-def _write_through(a: np.ndarray, pair: tuple[np.ndarray, np.ndarray]) -> int:
-    view = lockstep._borrow(a)
-    first, second = lockstep._borrow(pair)
-    view[0] = 7
-    first[1] = 8
-    second[0, 1] = 9
-    return int(view.sum() + first.sum() + second.sum())
-
-
-def test_a_borrowed_view_is_the_array_itself() -> None:
-    a, b, c = np.zeros(3, np.int64), np.zeros(2, np.int8), np.zeros((2, 2), np.int16)
-    assert _write_through(a, (b, c)) == 24
-    assert a.tolist() == [7, 0, 0] and b.tolist() == [0, 8] and c.tolist() == [[0, 9], [0, 0]]
