@@ -192,6 +192,7 @@ def _non_doubles(
             n_occ += 1
     on_bar = b[_BAR] > 0
     n = 0
+    two = False  # a play of both dice recorded
     for order in range(2):
         da = hi if order == 0 else lo
         db = lo if order == 0 else hi
@@ -227,7 +228,14 @@ def _non_doubles(
                     b[t1] += 1
                     h += keys[t1]
             k = 0
-            if b[_BAR] > 0:
+            short = order == 1 and two and t1 >= 1 and outside > 0 and not on_bar
+            if short:
+                # Only the larger die on from a new point can make a board order 0 did
+                # not (see below); a play of one die would not be kept.
+                if new_point:
+                    seconds[0] = t1
+                    k = 1
+            elif b[_BAR] > 0:
                 seconds[0] = _BAR
                 k = 1
             else:
@@ -259,7 +267,7 @@ def _non_doubles(
                             break
                     if higher:
                         continue
-                went_on = True
+                went_on = two = True
                 if order and not on_bar and t1 >= 1 and t2 >= 1 and not (s2 == t1 and new_point):
                     # The smaller die from s1, then the larger from a point held before the
                     # play, neither bearing off: the larger from s2 first was legal too and
@@ -286,7 +294,7 @@ def _non_doubles(
                     srcs[n, 2] = 0
                     srcs[n, 3] = 0
                 n += 1
-            if not went_on:  # one die: a bear-off either die can make is the larger's
+            if not (went_on or short):  # one die: a bear-off either die can make is the larger's
                 if n < cap:
                     for i in range(26):
                         leaves[n, i] = b[i]
