@@ -67,7 +67,9 @@ other 0, and the info says ``illegal_action``.  Anything but an integer raises
 
 **Options** (both environments): ``cube`` (False; True: the doubling cube up to 64),
 ``match_length`` (None: money; N: a match to N with the Crawford rule), ``observation``
-(``"tesauro"`` or ``"net"``), ``illegal_reward``, ``render_mode`` (``"ansi"``, ``"human"``).
+(``"tesauro"`` or ``"net"``), ``illegal_reward`` (one frozen
+:class:`~backgammon.env.table.TableOptions` checks them), ``render_mode`` (``"ansi"``,
+``"human"``).
 ``reset(seed=...)`` makes the dice (and the random bot) reproducible; ``reset(options=
 {"gnubg_id": "PositionID:MatchID"})`` starts from a position.  Beavers and resignations
 are not offered.
@@ -94,6 +96,7 @@ from backgammon.env.table import (
     EnvOptionError,
     InvalidActionError,
     Table,
+    TableOptions,
     play_actions,
 )
 
@@ -108,6 +111,7 @@ __all__ = [
     "EnvOptionError",
     "InvalidActionError",
     "Table",
+    "TableOptions",
     "env",
     "play_actions",
     "raw_env",

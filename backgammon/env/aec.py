@@ -15,10 +15,9 @@ import numpy.typing as npt
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from backgammon.env.observation import n_observation, upper_bounds
 from backgammon.env.row import RowTable
-from backgammon.env.table import N_ACTIONS, Table
-from backgammon.env.view import checked_render_mode, end_info, render
+from backgammon.env.table import N_ACTIONS, Table, TableOptions
+from backgammon.env.view import checked_render_mode, end_info, observation_space, render
 
 __all__ = ["env", "raw_env"]
 
@@ -27,8 +26,8 @@ AGENTS = ("player_0", "player_1")
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type information
     """Backgammon for two agents: one game of money play (or a whole match), with or
-    without the cube.  ``observation`` is ``"tesauro"`` or ``"net"``; ``illegal_reward``
-    is what an action outside the mask costs (default: -3 x the cube)."""
+    without the cube.  The options (``cube``, ``match_length``, ``observation``,
+    ``illegal_reward``) are :class:`~backgammon.env.table.TableOptions`'s."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (PettingZoo reads a class attribute)
         "render_modes": ["human", "ansi"],
@@ -36,39 +35,19 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         "is_parallelizable": False,
     }
 
-    def __init__(
-        self,
-        render_mode: str | None = None,
-        *,
-        cube: bool = False,
-        match_length: int | None = None,
-        observation: str = "tesauro",
-        illegal_reward: float | None = None,
-    ) -> None:
-        """An environment with the options given (see :mod:`backgammon.env`)."""
+    def __init__(self, render_mode: str | None = None, **options: Any) -> None:
+        """An environment with the ``options`` given by name
+        (:class:`~backgammon.env.table.TableOptions`)."""
         super().__init__()
         self.render_mode = checked_render_mode(render_mode)
-        options: dict[str, Any] = {
-            "cube": cube,
-            "match_length": match_length,
-            "observation": observation,
-            "illegal_reward": illegal_reward,
-        }
-        self._ref = Table(**options)
-        self._row = RowTable(**options)
+        self.options = TableOptions.of(**options)
+        self._ref = Table(self.options)
+        self._row = RowTable(self.options)
         self.table: Table | RowTable = self._row
         """The game: on the batched kernel, or (after a ``gnubg_id`` start) a :class:`Table`."""
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
-        size = n_observation(observation)
-        space = gymnasium.spaces.Dict(
-            {
-                "observation": gymnasium.spaces.Box(
-                    0.0, upper_bounds(observation), shape=(size,), dtype=np.float32
-                ),
-                "action_mask": gymnasium.spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
-            }
-        )
+        space = observation_space(self.options.observation)
         self.observation_spaces = {a: space for a in AGENTS}
         self.action_spaces = {a: gymnasium.spaces.Discrete(N_ACTIONS) for a in AGENTS}
         self._rng = np.random.default_rng()

@@ -24,13 +24,14 @@ judge plays by where they lead.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from backgammon.env import lockstep, lockview
-from backgammon.env.observation import OBSERVATIONS, n_observation
-from backgammon.env.table import N_ACTIONS, EnvOptionError, InvalidActionError, rules_for
+from backgammon.env.observation import n_observation
+from backgammon.env.table import N_ACTIONS, EnvOptionError, InvalidActionError, TableOptions
 from backgammon.evaluation.children import scratch
 from backgammon.evaluation.encode import encode
 
@@ -41,42 +42,34 @@ _CAPACITY = 64
 
 
 class BatchEnv:
-    """``N`` games in lockstep.  Options as the single-game environments' (``cube``,
-    ``match_length``, ``observation``, ``illegal_reward``) and ``opponent``: ``None`` (the
+    """``N`` games in lockstep.  ``options`` and the ones given by name are the single-game
+    environments' (:class:`~backgammon.env.table.TableOptions`); ``opponent``: ``None`` (the
     caller acts for both players) or ``"random"`` / ``"pubeval"`` (player 1).  ``stop``:
     an ended episode stays over (phase ``OVER``, no mask) until :meth:`reset`, instead of
     the next starting in the same step (what the one-game environments need)."""
 
     def __init__(
         self,
+        options: TableOptions | None = None,
+        /,
         *,
         opponent: str | None = None,
-        cube: bool = False,
-        match_length: int | None = None,
-        observation: str = "tesauro",
-        illegal_reward: float | None = None,
         stop: bool = False,
+        **given: Any,
     ) -> None:
         """An environment with the options given; :meth:`reset` makes its games."""
         self.stop = stop
-        rules = rules_for(cube, match_length)
-        self.cube = rules.cube_enabled
-        self.length = rules.match_length or 0
-        if observation not in OBSERVATIONS:
-            raise EnvOptionError(
-                f"observation is one of {', '.join(OBSERVATIONS)}, not {observation!r:.40}"
-            )
-        self.observation = observation
+        self.options = TableOptions.of(options, **given)
+        self.cube = self.options.rules.cube_enabled
+        self.length = self.options.rules.match_length or 0
+        self.observation = self.options.observation
         name = "self" if opponent is None else opponent
         if not isinstance(name, str) or name.strip().lower() not in lockstep.OPPONENTS:
             raise EnvOptionError(f"opponent is None, 'random' or 'pubeval', not {opponent!r:.40}")
         self.opponent = name.strip().lower()
         self._bot = lockstep.OPPONENTS[self.opponent]
-        if illegal_reward is not None and (
-            isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float))
-        ):
-            raise EnvOptionError(f"illegal_reward is a number, not {illegal_reward!r:.40}")
-        self._penalty = math.nan if illegal_reward is None else float(illegal_reward)
+        reward = self.options.illegal_reward
+        self._penalty = math.nan if reward is None else float(reward)
         self.n = 0
         self._work = scratch()
         self._alloc(0, _CAPACITY)

@@ -25,6 +25,7 @@ import numpy.typing as npt
 from numba import njit
 
 from backgammon.core.position import Position
+from backgammon.env.lowlevel import borrow, copy_board
 from backgammon.env.table import DOUBLE, DROP, N_ACTIONS, POINTS, ROLL, TAKE
 from backgammon.evaluation.children import _KEYS, apply_step, kept_plays
 from backgammon.players.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS
@@ -534,6 +535,14 @@ def _run(
     decisions until the agent must choose, or its plays do not fit (then ``need`` says how
     many rows the game wants).  One function, so that ``work`` (13 arrays) is handed only
     to the search: numba counts a reference up and down for every array a call is given."""
+    s, board, plays, names, out, work = (
+        borrow(s),
+        borrow(board),
+        borrow(plays),
+        borrow(names),
+        borrow(out),
+        borrow(work),
+    )
     if clear:
         _clear(s, out)
     leaves, srcs, keep = work[0], work[3], work[6]
@@ -559,8 +568,7 @@ def _run(
                     if not keep[j]:
                         continue
                     if m < cap:
-                        for p in range(26):  # element by element: a slice costs a view
-                            plays[i, m, p] = leaves[j, p]
+                        copy_board(plays[i, m], leaves[j])
                         names[i, m, 0] = POINTS * srcs[j, 0] + srcs[j, 1]
                         names[i, m, 1] = POINTS * srcs[j, 2] + srcs[j, 3] if srcs[j, 2] else -1
                     m += 1

@@ -33,7 +33,7 @@ from backgammon.env.table import (
     InvalidActionError,
     StepResult,
     Table,
-    rules_for,
+    TableOptions,
 )
 from backgammon.evaluation.children import apply_step
 from backgammon.play.dice import check_dice
@@ -49,37 +49,19 @@ class RowTable:
     :meth:`step`.  The options are :class:`~backgammon.env.table.Table`'s."""
 
     def __init__(
-        self,
-        *,
-        cube: bool = False,
-        match_length: int | None = None,
-        observation: str = "tesauro",
-        illegal_reward: float | None = None,
-        opponent: str | None = None,
+        self, options: TableOptions | None = None, /, *, opponent: str | None = None, **given: Any
     ) -> None:
         """A table with the options given; :meth:`reset` starts its game."""
-        self.rules = rules_for(cube, match_length)
-        self.batch = BatchEnv(
-            opponent=opponent,
-            cube=cube,
-            match_length=match_length,
-            observation=observation,
-            illegal_reward=illegal_reward,
-            stop=True,
-        )
-        self.observation = observation
-        self._options: dict[str, Any] = {
-            "cube": cube,
-            "match_length": match_length,
-            "observation": observation,
-            "illegal_reward": illegal_reward,
-        }
+        self.batch = BatchEnv(options, opponent=opponent, stop=True, **given)
+        self.options = self.batch.options
+        self.rules = self.options.rules
+        self.observation = self.options.observation
         self._seed = 0
         self._actions: list[int] = []  # the episode's, for replaying it as a Match
         self.done = True
         self.last_end: GameEnd | None = None
         """The end of the game that ended last (its winner, points and result)."""
-        self._board_size = board_size(observation)
+        self._board_size = board_size(self.observation)
         self._mask = np.zeros(N_ACTIONS, np.int8)
         self._action = np.zeros(1, np.int64)
         self._legal: list[int] | None = None
@@ -246,10 +228,10 @@ class RowTable:
         """A :class:`~backgammon.env.table.Table` that has played this episode so far: the
         same dice, actions and bot's decisions (the kernel's, made again in a row of its own
         without the bot, so that each can be handed to the table)."""
-        mine = RowTable(**self._options)
+        mine = RowTable(self.options)
         mine.reset(self._seed)
         dice = _Fed(mine)
-        table = Table(**self._options)
+        table = Table(self.options)
         table.reset(0, dice=dice)
         bot = ls.OPPONENTS[self.batch.opponent]
         for action in [-1, *self._actions]:

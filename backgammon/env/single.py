@@ -15,10 +15,9 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from backgammon.env.observation import n_observation, upper_bounds
 from backgammon.env.row import RowTable
-from backgammon.env.table import N_ACTIONS, EnvOptionError, Table
-from backgammon.env.view import checked_render_mode, end_info, render
+from backgammon.env.table import N_ACTIONS, EnvOptionError, Table, TableOptions
+from backgammon.env.view import checked_render_mode, end_info, observation_space, render
 from backgammon.players import Player, get
 
 __all__ = ["BackgammonEnv"]
@@ -31,7 +30,7 @@ class BackgammonEnv(gymnasium.Env[Observation, np.int64]):
     """Backgammon against a bot: ``opponent`` is a name :func:`backgammon.players.get`
     knows (``random``, ``pubeval``, ``neural``, ``expert``...; ``opponent_options`` are
     passed on) or a :class:`~backgammon.players.Player`.  The other options are
-    :class:`backgammon.env.aec.raw_env`'s."""
+    :class:`~backgammon.env.table.TableOptions`'s."""
 
     metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
 
@@ -41,20 +40,13 @@ class BackgammonEnv(gymnasium.Env[Observation, np.int64]):
         *,
         opponent_options: dict[str, Any] | None = None,
         render_mode: str | None = None,
-        cube: bool = False,
-        match_length: int | None = None,
-        observation: str = "tesauro",
-        illegal_reward: float | None = None,
+        **options: Any,
     ) -> None:
-        """An environment against ``opponent`` with the options given."""
+        """An environment against ``opponent`` with the ``options`` given by name
+        (:class:`~backgammon.env.table.TableOptions`)."""
         self.render_mode = checked_render_mode(render_mode)
-        options: dict[str, Any] = {
-            "cube": cube,
-            "match_length": match_length,
-            "observation": observation,
-            "illegal_reward": illegal_reward,
-        }
-        self._ref = Table(**options)
+        self.options = TableOptions.of(**options)
+        self._ref = Table(self.options)
         self._options = dict(opponent_options or {})
         if isinstance(opponent, str):
             name = opponent.strip().lower()
@@ -67,20 +59,12 @@ class BackgammonEnv(gymnasium.Env[Observation, np.int64]):
             raise EnvOptionError(f"opponent is a player's name or a Player, not {opponent!r:.40}")
         self._row: RowTable | None = None
         if name in ("random", "pubeval") and not self._options:  # the kernel's own bots
-            self._row = RowTable(**options, opponent=name)
+            self._row = RowTable(self.options, opponent=name)
         self.table: Table | RowTable = self._ref if self._row is None else self._row
         """The game: on the batched kernel when it can play the bot, else (and after a
         ``gnubg_id`` start) a :class:`Table`."""
-        self.observation_space: gymnasium.spaces.Space[Observation] = gymnasium.spaces.Dict(
-            {
-                "observation": gymnasium.spaces.Box(
-                    0.0,
-                    upper_bounds(observation),
-                    shape=(n_observation(observation),),
-                    dtype=np.float32,
-                ),
-                "action_mask": gymnasium.spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
-            }
+        self.observation_space: gymnasium.spaces.Space[Observation] = observation_space(
+            self.options.observation
         )
         self.action_space = gymnasium.spaces.Discrete(N_ACTIONS)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -42,6 +42,7 @@ __all__ = [
     "InvalidActionError",
     "StepResult",
     "Table",
+    "TableOptions",
     "action_of_steps",
     "play_actions",
     "play_key",
@@ -168,6 +169,38 @@ def rules_for(cube: bool, match_length: int | None) -> Rules:
         raise EnvOptionError(str(exc)) from exc
 
 
+@dataclass(frozen=True)
+class TableOptions:
+    """The options every environment shares, declared and checked here once (a bad one
+    raises :class:`EnvOptionError`): ``cube`` (the doubling cube up to 64), ``match_length``
+    (None: money play), ``observation`` (``"tesauro"`` or ``"net"``) and ``illegal_reward``
+    (what an action outside the mask costs; None: minus three times the cube)."""
+
+    cube: bool = False
+    match_length: int | None = None
+    observation: str = "tesauro"
+    illegal_reward: float | None = None
+    rules: Rules = field(init=False, repr=False, compare=False)
+    """The rules of ``cube`` and ``match_length``."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rules", rules_for(self.cube, self.match_length))
+        if self.observation not in OBSERVATIONS:
+            raise EnvOptionError(
+                f"observation is one of {', '.join(OBSERVATIONS)}, not {self.observation!r:.40}"
+            )
+        reward = self.illegal_reward
+        if reward is not None and (isinstance(reward, bool) or not isinstance(reward, int | float)):
+            raise EnvOptionError(f"illegal_reward is a number, not {reward!r:.40}")
+
+    @classmethod
+    def of(cls, options: TableOptions | None = None, /, **given: Any) -> TableOptions:
+        """``options`` (default: the defaults) with the ones ``given`` by name in their
+        place: how each environment takes ``cube=``, ``match_length=`` and the others."""
+        base = cls() if options is None else options
+        return replace(base, **given) if given else base
+
+
 Choices = dict[int, "Move | dict[int, Move] | None"]
 
 
@@ -180,23 +213,12 @@ class Table:
     three times the cube's value, the most a game can cost); that action ends the episode.
     """
 
-    def __init__(
-        self,
-        *,
-        cube: bool = False,
-        match_length: int | None = None,
-        observation: str = "tesauro",
-        illegal_reward: float | None = None,
-    ) -> None:
-        self.rules = rules_for(cube, match_length)
-        if observation not in OBSERVATIONS:
-            raise EnvOptionError(
-                f"observation is one of {', '.join(OBSERVATIONS)}, not {observation!r:.40}"
-            )
-        self.observation = observation
-        if illegal_reward is not None and not isinstance(illegal_reward, (int, float)):
-            raise EnvOptionError(f"illegal_reward is a number, not {illegal_reward!r:.40}")
-        self.illegal_reward = illegal_reward
+    def __init__(self, options: TableOptions | None = None, /, **given: Any) -> None:
+        """A table with ``options`` and the ones ``given`` by name (:class:`TableOptions`)."""
+        self.options = TableOptions.of(options, **given)
+        self.rules = self.options.rules
+        self.observation = self.options.observation
+        self.illegal_reward = self.options.illegal_reward
         self.match = Match(rules=self.rules, dice=SeededDice(0))
         self.done = True
         self.last_end: GameEnd | None = None
@@ -206,7 +228,7 @@ class Table:
         self._half: tuple[int, int] | None = None  # a double's first two sources, chosen
         self._view: tuple[Position, int] = (Position.initial(), 0)
         self._seen_end: GameEnd | None = None
-        self._board_size = board_size(observation)
+        self._board_size = board_size(self.observation)
         self._work: tuple[npt.NDArray[Any], ...] | None = None  # the search's, made once
         self._names = np.empty((0, 2), np.int64)
 

@@ -20,8 +20,8 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from backgammon.env.batch import BatchEnv
-from backgammon.env.observation import n_observation, upper_bounds
-from backgammon.env.table import N_ACTIONS, EnvOptionError
+from backgammon.env.table import N_ACTIONS, EnvOptionError, TableOptions
+from backgammon.env.view import observation_space
 
 __all__ = ["BackgammonVectorEnv"]
 
@@ -30,7 +30,7 @@ Observation = dict[str, npt.NDArray[Any]]
 
 class BackgammonVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[Any], Any]):
     """``num_envs`` games of the agent (player 0) against ``opponent`` (``"random"`` or
-    ``"pubeval"``); the options are :class:`~backgammon.env.batch.BatchEnv`'s."""
+    ``"pubeval"``); the other options are :class:`~backgammon.env.table.TableOptions`'s."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}  # noqa: RUF012
 
@@ -39,39 +39,21 @@ class BackgammonVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[An
         num_envs: int = 1,
         opponent: str = "random",
         *,
-        cube: bool = False,
-        match_length: int | None = None,
-        observation: str = "tesauro",
-        illegal_reward: float | None = None,
         render_mode: str | None = None,
+        **options: Any,
     ) -> None:
-        """``num_envs`` games with the options given (no rendering: see the single env)."""
+        """``num_envs`` games with the ``options`` given by name (no rendering: see the single
+        env)."""
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise EnvOptionError(f"num_envs is an integer >= 1, not {num_envs!r:.40}")
         if render_mode is not None:
             raise EnvOptionError("the vector environment does not render: use the single one")
         if not isinstance(opponent, str) or opponent.strip().lower() == "self":
             raise EnvOptionError(f"opponent is 'random' or 'pubeval', not {opponent!r:.40}")
-        self.batch = BatchEnv(
-            opponent=opponent,
-            cube=cube,
-            match_length=match_length,
-            observation=observation,
-            illegal_reward=illegal_reward,
-        )
+        self.batch = BatchEnv(TableOptions.of(**options), opponent=opponent)
         self.num_envs = num_envs
         self.render_mode = None
-        self.single_observation_space = gymnasium.spaces.Dict(
-            {
-                "observation": gymnasium.spaces.Box(
-                    0.0,
-                    upper_bounds(observation),
-                    shape=(n_observation(observation),),
-                    dtype=np.float32,
-                ),
-                "action_mask": gymnasium.spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
-            }
-        )
+        self.single_observation_space = observation_space(self.batch.observation)
         self.single_action_space = gymnasium.spaces.Discrete(N_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)

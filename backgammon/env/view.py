@@ -5,11 +5,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import gymnasium
+import numpy as np
 
+from backgammon.env.observation import n_observation, upper_bounds
 from backgammon.env.row import RowTable
-from backgammon.env.table import EnvOptionError, Table
+from backgammon.env.table import N_ACTIONS, EnvOptionError, Table
 
-__all__ = ["end_info", "render_text"]
+__all__ = ["end_info", "observation_space", "render_text"]
+
+
+def observation_space(observation: str) -> gymnasium.spaces.Dict:
+    """What every environment shows one agent: the ``observation`` array of that kind
+    (``float32``) and the ``action_mask`` (``int8``, one entry an action)."""
+    return gymnasium.spaces.Dict(
+        {
+            "observation": gymnasium.spaces.Box(
+                0.0,
+                upper_bounds(observation),
+                shape=(n_observation(observation),),
+                dtype=np.float32,
+            ),
+            "action_mask": gymnasium.spaces.Box(0, 1, shape=(N_ACTIONS,), dtype=np.int8),
+        }
+    )
 
 
 def end_info(table: Table | RowTable) -> dict[str, object]:

@@ -21,7 +21,9 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from backgammon.core.values import DiceError
 
@@ -32,6 +34,27 @@ IntArray = npt.NDArray[np.int64]
 _BAR = 25
 _MAX_LEAVES = 1 << 14
 """Plays a search may record before the keeping (a double has a few thousand at most)."""
+
+
+def _highest_bit(typingctx: Any, mask: Any) -> Any:
+    """The typing and code of :func:`_highest`: 63 less LLVM's count of leading zeros."""
+    if not isinstance(mask, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        word = context.cast(builder, args[0], signature.args[0], types.int64)
+        i64 = ir.IntType(64)
+        kind = ir.FunctionType(i64, [i64, ir.IntType(1)])
+        ctlz = builder.module.declare_intrinsic("llvm.ctlz", [i64], kind)
+        zeros = builder.call(ctlz, [word, ir.Constant(ir.IntType(1), 1)])
+        return builder.sub(ir.Constant(i64, 63), zeros)
+
+    return types.int64(mask), codegen
+
+
+_highest: Any = intrinsic(_highest_bit)
+"""The number of the highest bit set in a non-zero mask, in one instruction: the double's
+search jumps to its next source point instead of testing each point below."""
 
 
 @njit(cache=True, nogil=True)
@@ -75,6 +98,10 @@ def _doubles(
     """Record every play of a double: up to four steps from non-increasing points (bar
     first), a play ending where no step can follow; gives the row count."""
     cap = leaves.shape[0]
+    own = 0  # bit p: a checker of the mover's on point p (1-25)
+    for p in range(1, 26):
+        if b[p] > 0:
+            own |= 1 << p
     nxt[0] = _BAR
     moved = 0  # bit k: depth k has stepped
     depth = 0
@@ -82,21 +109,25 @@ def _doubles(
     while depth >= 0:
         s = nxt[depth]
         while s >= 1:  # the next source that may step, at or below s
-            if b[s] > 0 and (b[_BAR] <= 0 or s == _BAR):
-                t = s - die
-                if t >= 1:
-                    if b[t] >= -1:
+            below = own & ((2 << s) - 1)
+            if below == 0 or (b[_BAR] > 0 and s != _BAR):
+                s = 0
+                break
+            s = _highest(below)
+            t = s - die
+            if t >= 1:
+                if b[t] >= -1:
+                    break
+            elif outside == 0:
+                if t == 0:
+                    break
+                higher = False  # R15: a larger die from the highest point only
+                for p in range(s + 1, 7):
+                    if b[p] > 0:
+                        higher = True
                         break
-                elif outside == 0:
-                    if t == 0:
-                        break
-                    higher = False  # R15: a larger die from the highest point only
-                    for p in range(s + 1, 7):
-                        if b[p] > 0:
-                            higher = True
-                            break
-                    if not higher:
-                        break
+                if not higher:
+                    break
             s -= 1
         rec = -1  # the steps of a play to record now
         undo = False  # take back the step from s to t (hit: a blot there was hit)
@@ -106,11 +137,14 @@ def _doubles(
             path[depth] = s
             t = s - die
             b[s] -= 1
+            if b[s] == 0:
+                own ^= 1 << s
             h -= keys[s]
             if s >= 7 and t <= 6:
                 outside -= 1
             hit = False
             if t >= 1:
+                own |= 1 << t
                 if b[t] == -1:
                     b[t] = 1
                     b[0] -= 1
@@ -150,6 +184,7 @@ def _doubles(
             n += 1
         if undo:
             b[s] += 1
+            own |= 1 << s
             h += keys[s]
             if s >= 7 and t <= 6:
                 outside += 1
@@ -161,6 +196,8 @@ def _doubles(
                 else:
                     b[t] -= 1
                     h -= keys[t]
+                if b[t] <= 0:
+                    own &= ~(1 << t)
     return n
 
 
@@ -192,6 +229,7 @@ def _non_doubles(
             n_occ += 1
     on_bar = b[_BAR] > 0
     n = 0
+    two = False  # a play of both dice recorded
     for order in range(2):
         da = hi if order == 0 else lo
         db = lo if order == 0 else hi
@@ -227,7 +265,14 @@ def _non_doubles(
                     b[t1] += 1
                     h += keys[t1]
             k = 0
-            if b[_BAR] > 0:
+            short = order == 1 and two and t1 >= 1 and outside > 0 and not on_bar
+            if short:
+                # Only the larger die on from a new point can make a board order 0 did
+                # not (see below); a play of one die would not be kept.
+                if new_point:
+                    seconds[0] = t1
+                    k = 1
+            elif b[_BAR] > 0:
                 seconds[0] = _BAR
                 k = 1
             else:
@@ -259,7 +304,12 @@ def _non_doubles(
                             break
                     if higher:
                         continue
-                went_on = True
+                went_on = two = True
+                if order and not on_bar and t1 >= 1 and t2 >= 1 and not (s2 == t1 and new_point):
+                    # The smaller die from s1, then the larger from a point held before the
+                    # play, neither bearing off: the larger from s2 first was legal too and
+                    # left the same board, recorded in order 0 (only its first is kept).
+                    continue
                 if n < cap:  # the board after both steps, written without making the second
                     for i in range(26):
                         leaves[n, i] = b[i]
@@ -281,7 +331,7 @@ def _non_doubles(
                     srcs[n, 2] = 0
                     srcs[n, 3] = 0
                 n += 1
-            if not went_on:  # one die: a bear-off either die can make is the larger's
+            if not (went_on or short):  # one die: a bear-off either die can make is the larger's
                 if n < cap:
                     for i in range(26):
                         leaves[n, i] = b[i]

@@ -22,7 +22,9 @@ from pettingzoo.test import api_test, seed_test
 import backgammon.env as bgenv
 from backgammon import Position
 from backgammon.core.values import IllegalMoveError
+from backgammon.env.batch import BatchEnv
 from backgammon.env.observation import board_block, board_blocks, board_size
+from backgammon.env.row import RowTable
 from backgammon.env.table import (
     DOUBLE,
     DROP,
@@ -32,6 +34,7 @@ from backgammon.env.table import (
     EnvOptionError,
     InvalidActionError,
     Table,
+    TableOptions,
     play_actions,
     steps_of_action,
 )
@@ -420,6 +423,61 @@ def test_the_gymnasium_env_ends_on_an_illegal_action() -> None:
 def test_bad_options_are_refused(options: dict) -> None:
     with pytest.raises(EnvOptionError):
         bgenv.env(**options)
+
+
+BAD_OPTIONS = [
+    {"cube": 1},
+    {"match_length": 0},
+    {"match_length": 65},
+    {"observation": "pixels"},
+    {"illegal_reward": "a lot"},
+    {"illegal_reward": True},
+]
+"""Options one TableOptions refuses, whichever environment they are given to."""
+
+FACES = {
+    "Table": Table,
+    "RowTable": RowTable,
+    "BatchEnv": BatchEnv,
+    "raw_env": bgenv.raw_env,
+    "env": bgenv.env,
+    "BackgammonEnv": bgenv.BackgammonEnv,
+    "make": lambda **o: gymnasium.make(bgenv.ENV_ID, **o),
+    "make_vec": lambda **o: gymnasium.make_vec(
+        bgenv.ENV_ID, num_envs=2, vectorization_mode="vector_entry_point", **o
+    ),
+}
+"""Every way an environment is made, each taking the options by name."""
+
+
+@pytest.mark.parametrize("face", FACES)
+@pytest.mark.parametrize("options", BAD_OPTIONS)
+def test_a_bad_option_is_refused_alike_by_every_environment(face: str, options: dict) -> None:
+    with pytest.raises(EnvOptionError) as direct:
+        TableOptions(**options)
+    with pytest.raises(EnvOptionError) as made:
+        FACES[face](**options)
+    assert str(made.value) == str(direct.value)
+
+
+@pytest.mark.parametrize("face", [f for f in FACES if f not in ("make", "make_vec")])
+def test_every_environment_holds_the_one_options_value(face: str) -> None:
+    made = FACES[face](cube=True, match_length=5, observation="net", illegal_reward=-7)
+    made = getattr(made, "unwrapped", made)
+    expected = TableOptions(cube=True, match_length=5, observation="net", illegal_reward=-7)
+    assert made.options == expected
+    assert made.options.rules.cube_enabled and made.options.rules.match_length == 5
+    with pytest.raises(AttributeError):
+        made.options.cube = False
+
+
+def test_options_given_by_name_replace_those_given_as_a_value() -> None:
+    base = TableOptions(cube=True, observation="net")
+    assert TableOptions.of(base) is base
+    assert TableOptions.of(base, match_length=3) == TableOptions(True, 3, "net")
+    assert Table(base, illegal_reward=-1).options == TableOptions(True, None, "net", -1)
+    with pytest.raises(TypeError):
+        TableOptions.of(colour="red")
 
 
 def test_an_unknown_opponent_is_refused() -> None:
