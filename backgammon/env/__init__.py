@@ -96,6 +96,7 @@ from backgammon.env.table import (
     EnvOptionError,
     InvalidActionError,
     Table,
+    TableKeywords,
     TableOptions,
     play_actions,
 )
@@ -111,6 +112,7 @@ __all__ = [
     "EnvOptionError",
     "InvalidActionError",
     "Table",
+    "TableKeywords",
     "TableOptions",
     "env",
     "play_actions",

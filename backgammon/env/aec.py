@@ -7,7 +7,7 @@ observations and the rewards.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 import gymnasium
 import numpy as np
@@ -16,7 +16,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from backgammon.env.row import RowTable
-from backgammon.env.table import N_ACTIONS, Table, TableOptions
+from backgammon.env.table import N_ACTIONS, Table, TableKeywords, TableOptions
 from backgammon.env.view import checked_render_mode, end_info, observation_space, render
 
 __all__ = ["env", "raw_env"]
@@ -35,7 +35,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         "is_parallelizable": False,
     }
 
-    def __init__(self, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(self, render_mode: str | None = None, **options: Unpack[TableKeywords]) -> None:
         """An environment with the ``options`` given by name
         (:class:`~backgammon.env.table.TableOptions`)."""
         super().__init__()
@@ -122,6 +122,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo has no type informati
         """Nothing to release."""
 
 
-def env(**options: Any) -> AECEnv:
+def env(**options: Unpack[TableKeywords]) -> AECEnv:
     """:class:`raw_env` with PettingZoo's order checks (reset before step, and so on)."""
     return wrappers.OrderEnforcingWrapper(raw_env(**options))

@@ -24,14 +24,20 @@ judge plays by where they lead.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Unpack
 
 import numpy as np
 import numpy.typing as npt
 
 from backgammon.env import lockstep, lockview
 from backgammon.env.observation import n_observation
-from backgammon.env.table import N_ACTIONS, EnvOptionError, InvalidActionError, TableOptions
+from backgammon.env.table import (
+    N_ACTIONS,
+    EnvOptionError,
+    InvalidActionError,
+    TableKeywords,
+    TableOptions,
+)
 from backgammon.evaluation.children import scratch
 from backgammon.evaluation.encode import encode
 
@@ -55,7 +61,7 @@ class BatchEnv:
         *,
         opponent: str | None = None,
         stop: bool = False,
-        **given: Any,
+        **given: Unpack[TableKeywords],
     ) -> None:
         """An environment with the options given; :meth:`reset` makes its games."""
         self.stop = stop

@@ -17,7 +17,7 @@ stream).
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +33,7 @@ from backgammon.env.table import (
     InvalidActionError,
     StepResult,
     Table,
+    TableKeywords,
     TableOptions,
 )
 from backgammon.evaluation.children import apply_step
@@ -49,7 +50,12 @@ class RowTable:
     :meth:`step`.  The options are :class:`~backgammon.env.table.Table`'s."""
 
     def __init__(
-        self, options: TableOptions | None = None, /, *, opponent: str | None = None, **given: Any
+        self,
+        options: TableOptions | None = None,
+        /,
+        *,
+        opponent: str | None = None,
+        **given: Unpack[TableKeywords],
     ) -> None:
         """A table with the options given; :meth:`reset` starts its game."""
         self.batch = BatchEnv(options, opponent=opponent, stop=True, **given)

@@ -9,14 +9,14 @@ are those of :mod:`backgammon.env`, from the agent's side.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 import gymnasium
 import numpy as np
 import numpy.typing as npt
 
 from backgammon.env.row import RowTable
-from backgammon.env.table import N_ACTIONS, EnvOptionError, Table, TableOptions
+from backgammon.env.table import N_ACTIONS, EnvOptionError, Table, TableKeywords, TableOptions
 from backgammon.env.view import checked_render_mode, end_info, observation_space, render
 from backgammon.players import Player, get
 
@@ -40,7 +40,7 @@ class BackgammonEnv(gymnasium.Env[Observation, np.int64]):
         *,
         opponent_options: dict[str, Any] | None = None,
         render_mode: str | None = None,
-        **options: Any,
+        **options: Unpack[TableKeywords],
     ) -> None:
         """An environment against ``opponent`` with the ``options`` given by name
         (:class:`~backgammon.env.table.TableOptions`)."""

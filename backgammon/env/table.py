@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +42,7 @@ __all__ = [
     "InvalidActionError",
     "StepResult",
     "Table",
+    "TableKeywords",
     "TableOptions",
     "action_of_steps",
     "play_actions",
@@ -169,6 +170,16 @@ def rules_for(cube: bool, match_length: int | None) -> Rules:
         raise EnvOptionError(str(exc)) from exc
 
 
+class TableKeywords(TypedDict, total=False):
+    """:class:`TableOptions` given by name, as every environment takes them (typed, so that
+    editors and type checkers show and check ``cube=``, ``match_length=`` and the others)."""
+
+    cube: bool
+    match_length: int | None
+    observation: str
+    illegal_reward: float | None
+
+
 @dataclass(frozen=True)
 class TableOptions:
     """The options every environment shares, declared and checked here once (a bad one
@@ -194,7 +205,9 @@ class TableOptions:
             raise EnvOptionError(f"illegal_reward is a number, not {reward!r:.40}")
 
     @classmethod
-    def of(cls, options: TableOptions | None = None, /, **given: Any) -> TableOptions:
+    def of(
+        cls, options: TableOptions | None = None, /, **given: Unpack[TableKeywords]
+    ) -> TableOptions:
         """``options`` (default: the defaults) with the ones ``given`` by name in their
         place: how each environment takes ``cube=``, ``match_length=`` and the others."""
         base = cls() if options is None else options
@@ -213,7 +226,9 @@ class Table:
     three times the cube's value, the most a game can cost); that action ends the episode.
     """
 
-    def __init__(self, options: TableOptions | None = None, /, **given: Any) -> None:
+    def __init__(
+        self, options: TableOptions | None = None, /, **given: Unpack[TableKeywords]
+    ) -> None:
         """A table with ``options`` and the ones ``given`` by name (:class:`TableOptions`)."""
         self.options = TableOptions.of(options, **given)
         self.rules = self.options.rules

@@ -11,7 +11,7 @@ first; the ended one's is not kept (its reward is the whole outcome).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Unpack
 
 import gymnasium
 import numpy as np
@@ -20,7 +20,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from backgammon.env.batch import BatchEnv
-from backgammon.env.table import N_ACTIONS, EnvOptionError, TableOptions
+from backgammon.env.table import N_ACTIONS, EnvOptionError, TableKeywords, TableOptions
 from backgammon.env.view import observation_space
 
 __all__ = ["BackgammonVectorEnv"]
@@ -40,7 +40,7 @@ class BackgammonVectorEnv(gymnasium.vector.VectorEnv[Observation, npt.NDArray[An
         opponent: str = "random",
         *,
         render_mode: str | None = None,
-        **options: Any,
+        **options: Unpack[TableKeywords],
     ) -> None:
         """``num_envs`` games with the ``options`` given by name (no rendering: see the single
         env)."""
