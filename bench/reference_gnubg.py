@@ -103,6 +103,7 @@ def main() -> None:
             boards=boards.astype(np.int8),
             probs=np.concatenate(probs).astype(np.float32),
             ses=np.concatenate(ses).astype(np.float32),
+            groups=np.arange(len(boards), dtype=np.int64),  # one a position, for distill fit
             trials=np.int64(args.trials),
         )
         part.unlink()

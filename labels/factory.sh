@@ -4,6 +4,8 @@
 #   nice -n 19 bash labels/factory.sh [FIRST_SEED] [LAST_SEED]
 # KIND=primed makes labels/primed instead: the positions of 70 games a seed where a side is
 # held behind a prime or a closed board (bench/gnubg_positions.py --only primed).
+# KIND=gnubg-broad makes labels/gnubg-broad: the broad positions rolled out by gnubg itself
+# (bench/reference_gnubg.py: 0-ply, 72 trials to the end), a stronger player's rollouts.
 # Each file is written whole or not at all, so a stopped run loses at most the file under way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +15,8 @@ kind=${KIND:-broad}
 case "$kind" in
   broad) only=contact games=10 ;;
   primed) only=primed games=70 ;;
-  *) echo "KIND is broad or primed" >&2; exit 2 ;;
+  gnubg-broad) only=contact games=10 ;;
+  *) echo "KIND is broad, primed or gnubg-broad" >&2; exit 2 ;;
 esac
 out=${OUT:-labels/$kind}
 work=${WORK:-$(mktemp -d)}
@@ -22,9 +25,14 @@ for s in $(seq "$first" "$last"); do
   [ -e "$out/$kind-$s.npz" ] && continue
   python bench/gnubg_positions.py --games "$games" --seed "$s" --window 0 1 --only "$only" \
     --out "$work/pos-$kind-$s.npz"
-  python -m backgammon distill relabel --weights backgammon/evaluation/data/weights.npz \
-    --data "$work/pos-$kind-$s.npz" --share 1 --rollout-trials 72 --truncate 0 \
-    --workers "${WORKERS:-1}" --out "$work/$kind-$s.npz"
+  if [ "$kind" = gnubg-broad ]; then  # writes $work/gnubg-$s.npz, chunk by chunk
+    python bench/reference_gnubg.py --chunk 10 --out "$work" "$work/pos-$kind-$s.npz"
+    mv "$work/gnubg-$s.npz" "$work/$kind-$s.npz"
+  else
+    python -m backgammon distill relabel --weights backgammon/evaluation/data/weights.npz \
+      --data "$work/pos-$kind-$s.npz" --share 1 --rollout-trials 72 --truncate 0 \
+      --workers "${WORKERS:-1}" --out "$work/$kind-$s.npz"
+  fi
   mv "$work/$kind-$s.npz" "$out/$kind-$s.npz"
   echo "$(date -u +%FT%TZ) seed $s done"
 done
