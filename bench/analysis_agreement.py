@@ -250,9 +250,7 @@ def gnubg_nodes(
         dice: dict[int, tuple[int, int]] = {}
         last: tuple[int, int] | None = None
         for a in game:
-            if isinstance(a, OpeningRoll):
-                last = (max(a.die0, a.die1), min(a.die0, a.die1))
-            elif isinstance(a, Roll):
+            if isinstance(a, OpeningRoll | Roll):
                 last = a.dice
             elif isinstance(a, Play) and last is not None:
                 dice[id(a)] = last

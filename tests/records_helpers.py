@@ -300,9 +300,7 @@ def written(game: tuple[Action, ...]) -> list[object]:
     out: list[object] = []
     dice: tuple[int, int] | None = None
     for a in game:
-        if isinstance(a, OpeningRoll):
-            dice = (max(a.die0, a.die1), min(a.die0, a.die1))
-        elif isinstance(a, Roll):
+        if isinstance(a, OpeningRoll | Roll):
             dice = a.dice
         if id(a) not in shown:
             continue

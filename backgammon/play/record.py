@@ -69,6 +69,15 @@ class OpeningRoll:
     die0: int
     die1: int
 
+    @property
+    def dice(self) -> tuple[int, int]:
+        """The two dice as the winner of the opening plays them, larger first (R3).
+
+        >>> OpeningRoll(2, 5).dice
+        (5, 2)
+        """
+        return max(self.die0, self.die1), min(self.die0, self.die1)
+
 
 @dataclass(frozen=True)
 class Roll:

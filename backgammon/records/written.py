@@ -63,7 +63,7 @@ def written_game(game: Sequence[bm.Action]) -> WrittenGame | None:
             start = a
         elif isinstance(a, bm.OpeningRoll):
             if a.die0 != a.die1:
-                dice = (max(a.die0, a.die1), min(a.die0, a.die1))
+                dice = a.dice
                 rolled = (a, 0 if a.die0 > a.die1 else 1, dice)
         elif isinstance(a, bm.Roll):
             rolled = (a, a.player, a.dice)
