@@ -6,8 +6,8 @@ For each reference file (``labels/broad/broad-SEED.npz`` by default: the first t
 Debian's ``/usr/games/gnubg`` rolls out every position, cubeless, 0-ply, variance-reduced,
 quasi-random dice, to the end (its bear-off databases at the end, as gnubg does by
 default), ``--chunk`` positions to a gnubg process.  The five probabilities and their
-standard errors go to ``DIR/gnubg-SEED.npz`` (``labels/reference`` by default), written
-whole when a file is done; a stopped run resumes at the first chunk without its result
+standard errors go to ``DIR/gnubg-SEED.npz`` (``labels/reference`` by default), with the
+file's decision groups, written whole when a file is done; a stopped run resumes at the first chunk without its result
 (``DIR/gnubg-SEED.part.npz`` holds a file's chunks done so far).
 """
 
@@ -86,6 +86,8 @@ def main() -> None:
             continue
         with np.load(f) as d:
             boards = d["boards"].astype(np.int64)
+            # a file's own decision groups (the two plays of a roll) or one a position
+            groups = d["groups"] if "groups" in d else np.arange(len(boards))
         part = target.with_suffix(".part.npz")  # the chunks done so far, kept across stops
         probs, ses = [np.empty((0, 5))], [np.empty((0, 5))]
         if part.exists():
@@ -103,7 +105,7 @@ def main() -> None:
             boards=boards.astype(np.int8),
             probs=np.concatenate(probs).astype(np.float32),
             ses=np.concatenate(ses).astype(np.float32),
-            groups=np.arange(len(boards), dtype=np.int64),  # one a position, for distill fit
+            groups=groups.astype(np.int64),  # for distill fit --rank
             trials=np.int64(args.trials),
         )
         part.unlink()

@@ -6,6 +6,9 @@
 # held behind a prime or a closed board (bench/gnubg_positions.py --only primed).
 # KIND=gnubg-broad makes labels/gnubg-broad: the broad positions rolled out by gnubg itself
 # (bench/reference_gnubg.py: 0-ply, 72 trials to the end), a stronger player's rollouts.
+# KIND=gnubg-disputes makes labels/gnubg-disputes: wherever our 0-ply's best play and gnubg
+# 0-ply's differ in 10 of gnubg's games, the positions after both, rolled out by gnubg
+# (bench/gnubg_positions.py --plays): which of the two plays is right, by the stronger rollouts.
 # Each file is written whole or not at all, so a stopped run loses at most the file under way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,19 +16,20 @@ first=${1:-33000}
 last=${2:-33999}
 kind=${KIND:-broad}
 case "$kind" in
-  broad) only=contact games=10 ;;
-  primed) only=primed games=70 ;;
-  gnubg-broad) only=contact games=10 ;;
-  *) echo "KIND is broad, primed or gnubg-broad" >&2; exit 2 ;;
+  broad) pick=(--only contact) games=10 ;;
+  primed) pick=(--only primed) games=70 ;;
+  gnubg-broad) pick=(--only contact) games=10 ;;
+  gnubg-disputes) pick=(--plays) games=10 ;;
+  *) echo "KIND is broad, primed, gnubg-broad or gnubg-disputes" >&2; exit 2 ;;
 esac
 out=${OUT:-labels/$kind}
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$out" "$work"
 for s in $(seq "$first" "$last"); do
   [ -e "$out/$kind-$s.npz" ] && continue
-  python bench/gnubg_positions.py --games "$games" --seed "$s" --window 0 1 --only "$only" \
+  python bench/gnubg_positions.py --games "$games" --seed "$s" --window 0 1 "${pick[@]}" \
     --out "$work/pos-$kind-$s.npz"
-  if [ "$kind" = gnubg-broad ]; then  # writes $work/gnubg-$s.npz, chunk by chunk
+  if [ "${kind#gnubg-}" != "$kind" ]; then  # writes $work/gnubg-$s.npz, chunk by chunk
     python bench/reference_gnubg.py --chunk 10 --out "$work" "$work/pos-$kind-$s.npz"
     mv "$work/gnubg-$s.npz" "$work/$kind-$s.npz"
   else
