@@ -10,7 +10,8 @@
 # 0-ply's differ in 10 of gnubg's games, the positions after both, rolled out by gnubg
 # (bench/gnubg_positions.py --plays): which of the two plays is right, by the stronger rollouts.
 # TRUNCATE=N (the gnubg kinds) stops gnubg's trials after N plies, its 0-ply there, and names
-# the folder and files KIND-tN; GAMES=G plays G games a seed in place of the kind's own count.
+# the folder and files KIND-tN; TRIALS=T rolls out T trials a position (72 by default); GAMES=G
+# plays G games a seed in place of the kind's own count.
 # Each file is written whole or not at all, so a stopped run loses at most the file under way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,7 +37,8 @@ for s in $(seq "$first" "$last"); do
   python bench/gnubg_positions.py --games "$games" --seed "$s" --window 0 1 "${pick[@]}" \
     --out "$work/pos-$kind-$s.npz"
   if [ "${kind#gnubg-}" != "$kind" ]; then  # writes $work/gnubg-$s.npz, chunk by chunk
-    python bench/reference_gnubg.py --chunk 25 --truncate "$truncate" --out "$work" \
+    python bench/reference_gnubg.py --chunk 25 --truncate "$truncate" --trials "${TRIALS:-72}" \
+      --out "$work" \
       "$work/pos-$kind-$s.npz"
     mv "$work/gnubg-$s.npz" "$work/$name-$s.npz"
   else
