@@ -68,6 +68,12 @@ _SLICE = 2048
 _TURN_CHUNK = 64
 
 
+@lru_cache(maxsize=64)
+def _dice_of(rolls: tuple[tuple[int, int], ...]) -> IntArray:
+    """``rolls`` as an ``(N, 2)`` array (the 21 rolls of every request: one array)."""
+    return np.array(rolls, dtype=np.int64).reshape(-1, 2)
+
+
 class RolloutSettingsError(ValueError):
     """Settings a rollout cannot run with."""
 
@@ -363,12 +369,12 @@ class _Engine:
         if todo:
             keys = list(todo)
             # Every play of every roll of every request as one array (no Position each).
-            boards = [pos.board for pos, _, rolls, _ in keys for _ in rolls]
-            dice = [roll for _, _, rolls, _ in keys for roll in rolls]
+            rolls_of = np.asarray([len(rolls) for _, _, rolls, _ in keys])
+            boards = np.repeat(np.array([key[0].board for key in keys]), rolls_of, axis=0)
+            dice = np.concatenate([_dice_of(rolls) for _, _, rolls, _ in keys])
             children, per_roll = child_boards(boards, dice)
             if keep and self.pruner is not None:
                 children, per_roll = pruned_plays(self.pruner, children, per_roll, keep)
-            rolls_of = np.asarray([len(rolls) for _, _, rolls, _ in keys])
             seg_req = np.repeat(np.repeat(np.arange(len(keys)), rolls_of), per_roll)
             probs = flip_probs(self.evaluate_boards(children))
             wc = [self.weights(state) for _, state, _, _ in keys]
