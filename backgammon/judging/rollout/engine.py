@@ -452,14 +452,14 @@ class _Engine:
                     g.luck_probs[i] += flip_probs(p[r]) - flip_probs(mean)
                     g.luck_value[i] -= luck_v
                 if self.s.plies == 0:
-                    g.pos[i] = Position(played[k][0][0 if keep else r].tolist())
+                    g.pos[i] = Position._trusted(tuple(played[k][0][0 if keep else r].tolist()))
         if self.s.plies > 0 or not self.s.variance_reduction:
             if self.s.plies == 0:
                 answers = self.choose(
                     [(g.pos[i], g.cube[i], (actual[k],)) for k, i in enumerate(idx.tolist())]
                 )
                 for k, i in enumerate(idx.tolist()):
-                    g.pos[i] = Position(answers[k][0][0].tolist())
+                    g.pos[i] = Position._trusted(tuple(answers[k][0][0].tolist()))
             else:  # the games of each cube state (the same weights) together
                 by_state: dict[CubeState, list[int]] = {}
                 for k, i in enumerate(idx.tolist()):
