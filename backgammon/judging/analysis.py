@@ -114,11 +114,6 @@ RECHECK_ROLLOUT = RolloutSettings(trials=36, truncate=0, cubeful=True)
 actions, rolled out cubeful to the end (36 trials: on thirteen noisy matches gnubg played,
 72 would change one mark of 1,197, away from gnubg's 2-ply's, at twice the time)."""
 
-ROLLED_WIDTH = 0.16
-"""The shown plays a marked play's rollouts judge beside the best and the played one: those
-within this of the best at the analysis depth (the rollouts' best was always among them on
-thirteen noisy matches gnubg played, and the others cost a fifth of the rollouts' time)."""
-
 PLAY_ROLLOUT = RolloutSettings(trials=36, truncate=7, cubeful=True)
 """How a contact play marked very bad is judged again by default: the best and the played
 play rolled out cubeful for 7 plies, then judged at 0 ply (a small part of the time of
@@ -408,12 +403,10 @@ class _Judge:
         played: Move,
         shown: list[RankedMove],
     ) -> tuple[float, Move, list[Candidate]]:
-        """The error of a marked play judged again by rollouts of the shown plays within
-        :data:`ROLLED_WIDTH` of the best, the best and the played one, the best of them, and
-        those candidates ranked by the rollout: all valued the same way, as the review shows
-        them."""
-        lead = max(r.equity for r in shown)
-        by_play = {str(r.move): r.move for r in shown if lead - r.equity <= ROLLED_WIDTH}
+        """The error of a marked play judged again by rollouts of every shown play (the best
+        and the played one among them), the best of them, and the candidates ranked by the
+        rollout: all valued the same way, as the review shows them."""
+        by_play = {str(r.move): r.move for r in shown}
         by_play.setdefault(str(best), best)
         by_play.setdefault(str(played), played)
         result = self._rollout(m, settings, dice=dice, moves=list(by_play))
