@@ -126,6 +126,8 @@ FIGURES = {
     "Kazaross-XG2": "test_the_analysis_judges_as_the_readme_says",
     "0.03/0.06/0.12": "test_the_analysis_judges_as_the_readme_says",
     "7": "test_the_analysis_judges_as_the_readme_says",
+    "36": "test_the_analysis_judges_as_the_readme_says",
+    "0.3": "test_the_analysis_judges_as_the_readme_says",
 }
 
 
@@ -300,10 +302,10 @@ def test_the_neural_bot_looks_0_to_2_plies_ahead() -> None:
 
 
 def test_the_analysis_judges_as_the_readme_says() -> None:
-    """gnubg 1.07's marks, the Kazaross-XG2 table, very bad plays rolled out 7 plies and
-    cube decisions to the end."""
+    """gnubg 1.07's marks, the Kazaross-XG2 table, very bad plays rolled out 7 plies (not
+    those 0.3 or more behind) and cube decisions to the end, 36 trials."""
     from backgammon.evaluation.met import KAZAROSS_XG2
-    from backgammon.judging.analysis import PLAY_ROLLOUT, RECHECK_ROLLOUT
+    from backgammon.judging.analysis import PLAY_ROLLOUT, PLAY_ROLLOUT_BELOW, RECHECK_ROLLOUT
     from backgammon.judging.marks import THRESHOLDS
 
     doubtful, bad, very_bad = (
@@ -311,7 +313,11 @@ def test_the_analysis_judges_as_the_readme_says() -> None:
     )
     assert dict(THRESHOLDS) == {"doubtful": doubtful, "bad": bad, "very bad": very_bad}
     assert _stated(r"the (\S+) match-equity table")[0] == KAZAROSS_XG2.name
-    assert int(_stated(r"\(a play (\d+) plies, a cube decision to the end\)")[0]) == (
-        PLAY_ROLLOUT.truncate
+    plies, trials, below = _stated(
+        r"\(a play (\d+) plies, a cube decision to the end; (\d+) trials, and not a play the"
+        r"\s+search\s+puts ([\d.]+) or more behind\)"
     )
+    assert int(plies) == PLAY_ROLLOUT.truncate
+    assert int(trials) == PLAY_ROLLOUT.trials == RECHECK_ROLLOUT.trials
+    assert float(below) == PLAY_ROLLOUT_BELOW
     assert RECHECK_ROLLOUT.truncate == 0  # 0: no truncation, to the end

@@ -264,6 +264,10 @@ def read_tables(path: Path) -> tuple[FloatArray, FloatArray | None]:
     return table, first
 
 
+_READ: dict[tuple[str, int], BearoffDatabase] = {}
+"""The databases read from files in this process, by path and modification time."""
+
+
 class BearoffDatabase:
     """The one-sided table with race chances built on it."""
 
@@ -289,7 +293,10 @@ class BearoffDatabase:
             path = SHIPPED
         path = path or cache_path()
         if path.exists():
-            return cls(*read_tables(path))
+            key = (str(path.resolve()), path.stat().st_mtime_ns)
+            if key not in _READ:  # a player's and its rollouts' share one (read only)
+                _READ[key] = cls(*read_tables(path))
+            return _READ[key]
         table = build(_bar if progress else None)
         first = build_first_off(table, _bar if progress else None)
         write_table(table, path, first)

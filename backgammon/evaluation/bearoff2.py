@@ -198,11 +198,18 @@ def _bar(done: int, total: int) -> None:
     sys.stderr.flush()
 
 
+_READ: dict[tuple[str, int], FloatArray] = {}
+"""The tables read from files in this process, by path and modification time."""
+
+
 def _load(path: Path | None, progress: bool) -> FloatArray:
     """The table at ``path`` (default: the cache), built and written there if missing."""
     path = path or cache_path()
     if path.exists():
-        return read_table(path)
+        key = (str(path.resolve()), path.stat().st_mtime_ns)
+        if key not in _READ:  # every database of the process shares one (read only)
+            _READ[key] = read_table(path)
+        return _READ[key]
     table = build(_bar if progress else None)
     write_table(table, path)
     return table

@@ -154,6 +154,9 @@ def pruned_plays(
     net: PruneNet, boards: IntArray, counts: IntArray, keep: int
 ) -> tuple[IntArray, IntArray]:
     """The rows of ``boards`` (every play of a run of rolls, :func:`prune_rows`'s runs of
-    ``counts``) that ``net`` ranks among each roll's best ``keep``, and their counts."""
-    rows, kept = prune_rows(net.scores(boards), counts, keep)
+    ``counts``, as :func:`~backgammon.evaluation.children.child_boards` makes them: not
+    checked again) that ``net`` ranks among each roll's best ``keep``, and their counts."""
+    b = np.ascontiguousarray(boards, dtype=np.int64).reshape(-1, 26)
+    scores = np.asarray(_scores(b, net.embed, net.b1, net.w2, net.b2))
+    rows, kept = prune_rows(scores, counts, keep)
     return boards[rows], kept

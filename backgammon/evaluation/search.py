@@ -88,7 +88,9 @@ def roll_boards_many(positions: Sequence[Position]) -> tuple[IntArray, IntArray]
     """:func:`roll_boards` of many positions as one array, and how many rows each
     ``(position, roll)`` has (positions first, then the rolls in :func:`roll_boards`'s
     order): the plays of a whole ply of a lookahead made and judged together."""
-    boards = [pos.board for pos in positions for _ in _ROLLS]
+    if not positions:
+        return child_boards(np.zeros((0, 26), np.int64), np.zeros((0, 2), np.int64))
+    boards = np.repeat(np.array([pos.board for pos in positions]), len(_ROLLS), axis=0)
     return child_boards(boards, np.tile(_ROLL_DICE, (len(positions), 1)))
 
 

@@ -25,11 +25,12 @@ error rates, the marks, the luck of every roll.
   EMG per counted decision (checker plays and cube decisions together), which is half the
   overall error rate in mEMG; lower is better;
 * a play in a race (no contact left, not a pure bear-off) that the search marks is judged
-  again by cubeful rollouts of the best and the played play to the end (72 variance-reduced
+  again by cubeful rollouts of the best and the played play to the end (36 variance-reduced
   trials): races are where the net's gammon chances are furthest off, and such rollouts
   agree with gnubg's 2-ply within a point (gnubg marks by its search alone); so is a cube
   decision marked very bad (rollouts of no double and double/take); a contact play marked
-  very bad is rolled out for 7 plies (:data:`PLAY_ROLLOUT`), and with ``verify`` any
+  very bad (by less than :data:`PLAY_ROLLOUT_BELOW`) is rolled out for 7 plies
+  (:data:`PLAY_ROLLOUT`), and with ``verify`` any
   decision marked that badly or worse to the end, as eXtreme Gammon's users roll out their
   blunders: where the net misjudges a blitz, a prime or a cube, lookahead inherits its
   error and only playing on finds it;
@@ -100,6 +101,7 @@ from backgammon.records.written import as_written
 
 __all__ = [
     "PLAY_ROLLOUT",
+    "PLAY_ROLLOUT_BELOW",
     "RECHECK_ROLLOUT",
     "Analyser",
     "analyse",
@@ -109,15 +111,24 @@ __all__ = [
 
 _CLOSE = 0.16  # a no-double counts as a cube decision when doubling was wrong by less
 
-RECHECK_ROLLOUT = RolloutSettings(trials=72, truncate=0, cubeful=True)
-"""How a marked decision is judged again: the best and the played play, or the three cube
-actions, rolled out cubeful to the end."""
+PLAY_ROLLOUT_BELOW = 0.3
+"""A contact play the search marks very bad by this much or more keeps its search figures:
+on thirteen noisy matches gnubg played, the rollouts of 145 very bad plays never took the
+mark of one over 0.3 away (the largest fall 0.322 to 0.144; gnubg marks by its search), and
+such plays are a sixth of the rollouts beginners' matches call for."""
 
-PLAY_ROLLOUT = RolloutSettings(trials=72, truncate=7, cubeful=True)
+RECHECK_ROLLOUT = RolloutSettings(trials=36, truncate=0, cubeful=True)
+"""How a marked decision is judged again: the best and the played play, or the three cube
+actions, rolled out cubeful to the end (36 trials: on thirteen noisy matches gnubg played,
+72 would change one mark of 1,197, away from gnubg's 2-ply's, at twice the time)."""
+
+PLAY_ROLLOUT = RolloutSettings(trials=36, truncate=7, cubeful=True)
 """How a contact play marked very bad is judged again by default: the best and the played
 play rolled out cubeful for 7 plies, then judged at 0 ply (a small part of the time of
 :data:`RECHECK_ROLLOUT`; where the net misjudges a blitz or a prime, playing it on a
-while finds what lookahead does not)."""
+while finds what lookahead does not).  36 trials, the first roll's 36 once each: on
+thirteen noisy matches gnubg played, 72 would change 9 marks of 1,197, 6 of them away from
+gnubg's 2-ply's, at twice the time."""
 
 
 def _emg_diff(a: float, b: float, state: CubeState) -> float:
@@ -223,9 +234,9 @@ class _Judge:
     def _recheck(self, error: float, pos: Position, cube: bool = False) -> RolloutSettings | None:
         """How a decision with ``error`` at ``pos`` is judged again by rollouts, or None:
         with ``rollouts`` on, a marked race play and a cube decision marked very bad to the
-        end (where the net is known to misjudge), a contact play marked very bad truncated
-        (:data:`PLAY_ROLLOUT`); any decision marked ``verify`` or worse to the end; never a
-        pure bear-off, which the database decides."""
+        end (where the net is known to misjudge), a contact play marked very bad by less than
+        :data:`PLAY_ROLLOUT_BELOW` truncated (:data:`PLAY_ROLLOUT`); any decision marked
+        ``verify`` or worse to the end; never a pure bear-off, which the database decides."""
         word = mark(error, self.marks)
         b = boards_array([pos.board])
         if not word or is_bearoff(b)[0]:
@@ -236,7 +247,9 @@ class _Judge:
             return None
         if word == "very bad" if cube else bool(is_race(b)[0]):
             return RECHECK_ROLLOUT
-        return PLAY_ROLLOUT if word == "very bad" and not cube else None
+        if word != "very bad" or cube or error >= PLAY_ROLLOUT_BELOW:
+            return None
+        return PLAY_ROLLOUT
 
     # ------------------------------------------------------------------ decisions
     def add(
@@ -583,9 +596,10 @@ def analyse(
     with ``player`` (the shipped net by default), marking errors by ``marks``, in one walk
     of its record that ``visitors`` share.  Unless ``rollouts`` is False, a marked race
     play and a cube decision marked very bad are judged again by rollouts
-    (:data:`RECHECK_ROLLOUT`), a contact play marked very bad by truncated ones
-    (:data:`PLAY_ROLLOUT`), and any decision marked ``verify`` ('doubtful', 'bad' or 'very
-    bad') or worse, when it is given, by rollouts to the end.  ``progress(done, total)`` is
+    (:data:`RECHECK_ROLLOUT`), a contact play marked very bad (by less than
+    :data:`PLAY_ROLLOUT_BELOW`) by truncated ones (:data:`PLAY_ROLLOUT`), and any decision
+    marked ``verify`` ('doubtful', 'bad' or 'very bad') or worse, when it is given, by
+    rollouts to the end.  ``progress(done, total)`` is
     called after each step."""
     if isinstance(source, Match):
         record = as_written(source, names or ("Player 0", "Player 1"))

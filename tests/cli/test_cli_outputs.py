@@ -18,6 +18,7 @@ from clihelp import Terminal, last_line, run_cli
 from backgammon.cli import evaluate
 from backgammon.cli.commands import main
 from backgammon.evaluation.bearoff2 import TwoSidedDatabase
+from backgammon.judging.analysis import PLAY_ROLLOUT
 from backgammon.judging.results import mark
 from backgammon.records import mat
 
@@ -404,7 +405,7 @@ def test_analyse_text_is_a_move_by_move_review(
     assert re.search(r"^ +\*1\. 8/5 6/5 +[+-]\d\.\d{3}", text, re.M)  # the played one, marked
     assert "proper: double, take" in text and "(bad)" in text
     # Plays 0-ply marks very bad are rolled out (PLAY_ROLLOUT) and show where figures come from.
-    assert "  rollout 72" in text
+    assert f"  rollout {PLAY_ROLLOUT.trials}" in text
     assert text.count("\nGame ") == 3
 
 

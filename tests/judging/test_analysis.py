@@ -389,7 +389,7 @@ def test_a_race_play_the_net_misjudges_is_cleared_by_rollouts() -> None:
     for c in rolled.values():  # gnubg's 2-ply: 34.2% and 34.3% gammons
         assert 0.30 < c.probabilities[1] < 0.42
     # What the review shows says where the figures come from.
-    assert '"rollout_trials": 72' in json.dumps(review_json(after))
+    assert f'"rollout_trials": {RECHECK_ROLLOUT.trials}' in json.dumps(review_json(after))
 
 
 def test_a_contact_play_is_rolled_out_only_when_marked_very_bad(net: NeuralPlayer) -> None:
@@ -430,7 +430,7 @@ def test_a_cube_decision_the_search_calls_very_bad_is_rolled_out(net: NeuralPlay
     assert all(d.mark != "very bad" for d in after)
     assert (after[1].played, after[1].best, after[1].mark) == ("Pass", "Pass", "")
     assert after[1].cube is not None and after[1].cube.rollout_trials == RECHECK_ROLLOUT.trials
-    assert '"rollout_trials": 72' in json.dumps(review_json(after[1]))
+    assert f'"rollout_trials": {RECHECK_ROLLOUT.trials}' in json.dumps(review_json(after[1]))
 
 
 def test_verify_rolls_out_a_checker_play_the_search_marks(net: NeuralPlayer) -> None:

@@ -30,10 +30,10 @@ from backgammon.evaluation.cube import (
     CubeDecision,
     CubeState,
     best_cube_value,
-    cube_decision,
     cube_efficiency,
     cube_values,
     dead_cube_weights,
+    decision_from_values,
 )
 from backgammon.evaluation.encode import boards_array
 from backgammon.evaluation.evaluator import CompositeEvaluator, Evaluator
@@ -66,6 +66,12 @@ _ALL_ROLLS = tuple((a, b) for a, b, _ in _ROLLS)
 _CACHE_SIZE = 4096
 _SLICE = 2048
 _TURN_CHUNK = 64
+
+
+@lru_cache(maxsize=64)
+def _dice_of(rolls: tuple[tuple[int, int], ...]) -> IntArray:
+    """``rolls`` as an ``(N, 2)`` array (the 21 rolls of every request: one array)."""
+    return np.array(rolls, dtype=np.int64).reshape(-1, 2)
 
 
 class RolloutSettingsError(ValueError):
@@ -237,12 +243,15 @@ class _Engine:
         post = state.crawford or state.post_crawford
         return self.met.equity(a - k, b, post) if won else self.met.equity(a, b - k, post)
 
-    def horizon_value(self, state: CubeState, pos: Position, p: FloatArray) -> float:
-        """Cubeful value for the side on roll of an unfinished game, from its probabilities."""
+    def horizon_value(
+        self, state: CubeState, pos: Position, p: FloatArray, d: CubeDecision | None = None
+    ) -> float:
+        """Cubeful value for the side on roll of an unfinished game, from its probabilities
+        (and its cube decision ``d`` when it was made with others)."""
         if not self.s.cubeful:
             w, c = self.weights(state)
             return float(p @ w + c) * self.cube_scale(state)
-        d = self.decision(state, pos, p)
+        d = self.decision(state, pos, p) if d is None else d
         v = d.no_double
         if state.may_double() and d.action is CubeAction.DOUBLE:
             v = min(d.double_take, d.double_pass)
@@ -251,12 +260,30 @@ class _Engine:
     def decision(self, state: CubeState, pos: Position, p: FloatArray) -> CubeDecision:
         """The bot's cube decision for the side on roll: exact in money play where the
         two-sided bear-off database covers the position, else gnubg's 0-ply from ``p``."""
+        return self.decisions([state], [pos], np.asarray([p]))[0]
+
+    def decisions(
+        self, states: list[CubeState], positions: list[Position], probs: FloatArray
+    ) -> list[CubeDecision]:
+        """:meth:`decision` of each game (its cube state, position and probabilities): the
+        games of one cube state valued together, row by row the same numbers as one by
+        one."""
+        out: list[CubeDecision | None] = [None] * len(states)
         two: TwoSidedDatabase | None = getattr(self.ev, "two_sided", None)
-        exact = money_decision(two, pos.board, state) if two is not None else None
-        if exact is not None:
-            return exact
-        x = cube_efficiency(pos.is_race(), pos.pip_counts()[0])
-        return cube_decision(p.tolist(), state, x, self.met)
+        groups: dict[CubeState, list[int]] = {}
+        for k, (state, pos) in enumerate(zip(states, positions, strict=True)):
+            exact = money_decision(two, pos.board, state) if two is not None else None
+            if exact is not None:
+                out[k] = exact
+            else:
+                groups.setdefault(state, []).append(k)
+        for state, ks in groups.items():
+            x = [cube_efficiency(positions[k].is_race(), positions[k].pip_counts()[0]) for k in ks]
+            p = np.asarray(probs[ks], dtype=np.float64)
+            nd, dt, dp = cube_values(p, state, np.asarray(x), self.met)
+            for k, a, b in zip(ks, nd.tolist(), dt.tolist(), strict=True):
+                out[k] = decision_from_values(a, b, dp, state)
+        return [d for d in out if d is not None]
 
     def cubeful_luck(
         self, states: list[CubeState], answers: list[tuple[IntArray, FloatArray]], rolls: IntArray
@@ -342,12 +369,12 @@ class _Engine:
         if todo:
             keys = list(todo)
             # Every play of every roll of every request as one array (no Position each).
-            boards = [pos.board for pos, _, rolls, _ in keys for _ in rolls]
-            dice = [roll for _, _, rolls, _ in keys for roll in rolls]
+            rolls_of = np.asarray([len(rolls) for _, _, rolls, _ in keys])
+            boards = np.repeat(np.array([key[0].board for key in keys]), rolls_of, axis=0)
+            dice = np.concatenate([_dice_of(rolls) for _, _, rolls, _ in keys])
             children, per_roll = child_boards(boards, dice)
             if keep and self.pruner is not None:
                 children, per_roll = pruned_plays(self.pruner, children, per_roll, keep)
-            rolls_of = np.asarray([len(rolls) for _, _, rolls, _ in keys])
             seg_req = np.repeat(np.repeat(np.arange(len(keys)), rolls_of), per_roll)
             probs = flip_probs(self.evaluate_boards(children))
             wc = [self.weights(state) for _, state, _, _ in keys]
@@ -380,9 +407,9 @@ class _Engine:
             return
         probs = self.evaluate([g.pos[i] for i in idx])
         root = self.to_root(g, np.asarray(idx), turn)
+        decisions = self.decisions([g.cube[i] for i in idx], [g.pos[i] for i in idx], probs)
         for k, i in enumerate(idx):
-            state, pos = g.cube[i], g.pos[i]
-            d = self.decision(state, pos, probs[k])
+            state, d = g.cube[i], decisions[k]
             if d.action is not CubeAction.DOUBLE:
                 continue
             if d.response is CubeAction.PASS:
@@ -425,14 +452,14 @@ class _Engine:
                     g.luck_probs[i] += flip_probs(p[r]) - flip_probs(mean)
                     g.luck_value[i] -= luck_v
                 if self.s.plies == 0:
-                    g.pos[i] = Position(played[k][0][0 if keep else r].tolist())
+                    g.pos[i] = Position._trusted(tuple(played[k][0][0 if keep else r].tolist()))
         if self.s.plies > 0 or not self.s.variance_reduction:
             if self.s.plies == 0:
                 answers = self.choose(
                     [(g.pos[i], g.cube[i], (actual[k],)) for k, i in enumerate(idx.tolist())]
                 )
                 for k, i in enumerate(idx.tolist()):
-                    g.pos[i] = Position(answers[k][0][0].tolist())
+                    g.pos[i] = Position._trusted(tuple(answers[k][0][0].tolist()))
             else:  # the games of each cube state (the same weights) together
                 by_state: dict[CubeState, list[int]] = {}
                 for k, i in enumerate(idx.tolist()):
@@ -482,8 +509,14 @@ class _Engine:
             return
         probs = self.evaluate([g.pos[i] for i in idx])
         root = self.to_root(g, idx, turn)
-        for k, i in enumerate(idx.tolist()):
-            v = self.horizon_value(g.cube[i], g.pos[i], probs[k])
+        games = idx.tolist()
+        decisions: list[CubeDecision | None] = [None] * len(games)
+        if self.s.cubeful:
+            decisions = list(
+                self.decisions([g.cube[i] for i in games], [g.pos[i] for i in games], probs)
+            )
+        for k, i in enumerate(games):
+            v = self.horizon_value(g.cube[i], g.pos[i], probs[k], decisions[k])
             self.finish(g, i, probs[k], v, bool(root[k]))
 
     # ------------------------------------------------------------ trials
