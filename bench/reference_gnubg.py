@@ -4,13 +4,14 @@
 
 For each reference file (``labels/broad/broad-SEED.npz`` by default: the first three seeds),
 Debian's ``/usr/games/gnubg`` rolls out every position, cubeless, 0-ply, variance-reduced,
-quasi-random dice, to the end (its bear-off databases at the end, as gnubg does by
-default), ``--chunk`` positions to a gnubg process; ``--truncate N`` stops each trial after N
-plies and takes gnubg's 0-ply there (at 5 plies some ten times cheaper, and about as far
-from the full rollouts as those are from themselves: docs/training.md).  The five probabilities and their
-standard errors go to ``DIR/gnubg-SEED.npz`` (``labels/reference`` by default), with the
-file's decision groups, written whole when a file is done; a stopped run resumes at the first chunk without its result
-(``DIR/gnubg-SEED.part.npz`` holds a file's chunks done so far).
+quasi-random dice, to the end (its bear-off databases at the end, as gnubg does by default),
+``--chunk`` positions to a gnubg process; ``--truncate N`` stops each trial after N plies
+and takes gnubg's 0-ply there (at 5 plies some ten times cheaper, and about as far from the
+full rollouts as those are from themselves: docs/training.md). The five probabilities and
+their standard errors go to ``DIR/gnubg-SEED.npz`` (``labels/reference`` by default), with
+the file's decision groups, written whole when a file is done; a stopped run resumes at the
+first chunk without its result (``DIR/gnubg-SEED.part.npz`` holds a file's chunks done so
+far).
 """
 
 from __future__ import annotations
@@ -72,9 +73,7 @@ def script(position_ids: list[str], trials: int, truncate: int = 0) -> str:
     return "\n".join(lines) + "\n"
 
 
-def roll_out(
-    boards: np.ndarray, trials: int, truncate: int = 0
-) -> tuple[np.ndarray, np.ndarray]:
+def roll_out(boards: np.ndarray, trials: int, truncate: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """gnubg's probabilities (win, win g, win bg, lose g, lose bg) and their standard errors."""
     ids = [Position(tuple(int(x) for x in row)).position_id() for row in boards]
     _, out = run_gnubg(script(ids, trials, truncate))
