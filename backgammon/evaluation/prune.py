@@ -126,6 +126,10 @@ class PruneNet:
         b = np.ascontiguousarray(boards, dtype=np.int64).reshape(-1, 26)
         if len(b) and (b.min() < -15 or b.max() > 15):
             raise ValueError("a board holds at most 15 checkers on a point")
+        return self._scores_of(b)
+
+    def _scores_of(self, b: IntArray) -> FloatArray:
+        """:meth:`scores` of boards already known to be ``(N, 26)`` int64 and sound."""
         return np.asarray(_scores(b, self.embed, self.b1, self.w2, self.b2))
 
 
@@ -157,6 +161,5 @@ def pruned_plays(
     ``counts``, as :func:`~backgammon.evaluation.children.child_boards` makes them: not
     checked again) that ``net`` ranks among each roll's best ``keep``, and their counts."""
     b = np.ascontiguousarray(boards, dtype=np.int64).reshape(-1, 26)
-    scores = np.asarray(_scores(b, net.embed, net.b1, net.w2, net.b2))
-    rows, kept = prune_rows(scores, counts, keep)
+    rows, kept = prune_rows(net._scores_of(b), counts, keep)
     return boards[rows], kept
